@@ -1,0 +1,45 @@
+/**
+ * Three projects, each runnable alone (`--selectProjects`):
+ * - unit: pure code and loopback HTTP against the simulator; seconds, no database.
+ * - integration: a real Medusa app on a real PostgreSQL (medusaIntegrationTestRunner).
+ * - browser: headless Chromium from Debian's package driving the simulator and the demo.
+ * The transform and the --experimental-vm-modules flag follow medusa-starter-default.
+ */
+const { loadEnv } = require("@medusajs/framework/utils")
+loadEnv("test", process.cwd())
+
+const transform = {
+  "^.+\\.[jt]sx?$": [
+    "@swc/jest",
+    { jsc: { parser: { syntax: "typescript", tsx: true, decorators: true }, target: "es2021" } },
+  ],
+}
+
+const common = {
+  transform,
+  testEnvironment: "node",
+  moduleFileExtensions: ["js", "ts", "tsx", "json"],
+  modulePathIgnorePatterns: ["<rootDir>/.medusa/", "<rootDir>/dist/"],
+}
+
+module.exports = {
+  projects: [
+    {
+      ...common,
+      displayName: "unit",
+      testMatch: ["<rootDir>/src/**/__tests__/**/*.spec.[jt]s"],
+    },
+    {
+      ...common,
+      displayName: "integration",
+      testMatch: ["<rootDir>/integration-tests/**/*.spec.[jt]s"],
+      globalSetup: "<rootDir>/integration-tests/setup/global-setup.js",
+      globalTeardown: "<rootDir>/integration-tests/setup/global-teardown.js",
+    },
+    {
+      ...common,
+      displayName: "browser",
+      testMatch: ["<rootDir>/browser-tests/**/*.spec.[jt]s"],
+    },
+  ],
+}

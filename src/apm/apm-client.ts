@@ -1,0 +1,21 @@
+/**
+ * What the plugin needs from the alternative-payment transaction service (apm-api.md).
+ * Implementations return the envelope only when the service accepted the transaction
+ * (202, or 200 on a status read); every other status becomes a typed error.
+ */
+import type { Envelope, ExtendedEnvelope, InitializeRequest, NextLink, TransactionType } from "./schemas"
+
+export interface ApmClient {
+  /** `POST /ms/aapay/v2/transaction/{type}/initialize`. */
+  initialize(type: TransactionType, body: InitializeRequest): Promise<Envelope>
+  /**
+   * `POST /ms/aapay/v2/transaction/{type}/initializeWithIdempotency`. `idempotencyKey` is
+   * sent as the Idempotency-Key header and must be stable across retries of one operation.
+   */
+  initializeWithIdempotency(type: TransactionType, body: InitializeRequest, idempotencyKey: string): Promise<Envelope>
+  /**
+   * The status operation: `GET /ms/aapay/v2/transaction/{transactionId}`, or `nextLink.uri`
+   * when the initialize answer carried one.
+   */
+  getTransaction(transactionId: number | string, nextLink?: NextLink): Promise<ExtendedEnvelope>
+}

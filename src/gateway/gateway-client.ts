@@ -1,0 +1,38 @@
+/**
+ * What the plugin needs from the card gateway: one method per endpoint of gateway-api.md.
+ * Providers, admin routes, the reconciliation job and the benchmark depend on this
+ * interface, never on the HTTP implementation, so tests can point them anywhere.
+ */
+import type {
+  CancelRequest,
+  CardVerificationRequest,
+  HppRequest,
+  HppResponse,
+  ListOperationsQuery,
+  ListOrdersQuery,
+  MotoRequest,
+  Operation,
+  OperationList,
+  OperationResponse,
+  OrderDetails,
+  OrderList,
+  PaymentMethodList,
+  PostOperationRequest,
+  PostOperationResponse,
+} from "./schemas"
+
+export interface GatewayClient {
+  createHostedOrder(body: HppRequest): Promise<HppResponse>
+  createMotoPayment(body: MotoRequest): Promise<OperationResponse>
+  verifyCard(body: CardVerificationRequest): Promise<OperationResponse>
+  listOrders(query?: ListOrdersQuery): Promise<OrderList>
+  getOrder(orderId: string): Promise<OrderDetails>
+  listOperations(query?: ListOperationsQuery): Promise<OperationList>
+  getOperation(operationId: string): Promise<Operation>
+  /** `idempotencyKey` must be the same on every retry of one logical capture. */
+  capture(operationId: string, body: PostOperationRequest, idempotencyKey: string): Promise<PostOperationResponse>
+  /** `idempotencyKey` must be the same on every retry of one logical refund. */
+  refund(operationId: string, body: PostOperationRequest, idempotencyKey: string): Promise<PostOperationResponse>
+  cancelCapture(operationId: string, body?: CancelRequest): Promise<PostOperationResponse>
+  listPaymentMethods(): Promise<PaymentMethodList>
+}

@@ -1,0 +1,69 @@
+/**
+ * The errors both clients throw, so callers branch on a class instead of parsing messages.
+ * Every error carries `service` (which API answered) and, where there was one, `status`.
+ * Messages never contain secrets: request bodies and headers are not part of them.
+ */
+
+export type ServiceName = "gateway" | "apm"
+
+export interface ErrorDetail {
+  /** The gateway's error code (GW0001, PS0029, ...) or the APM fault's explanation text. */
+  code: string
+  description: string
+}
+
+export abstract class NexiError extends Error {
+  abstract readonly kind: string
+  readonly service: ServiceName
+  readonly status?: number
+  readonly details: ErrorDetail[]
+
+  constructor(service: ServiceName, message: string, options: { status?: number; details?: ErrorDetail[]; cause?: unknown } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause })
+    this.name = new.target.name
+    this.service = service
+    this.status = options.status
+    this.details = options.details ?? []
+  }
+
+  /** True when one of the details carries this gateway code. */
+  hasCode(code: string): boolean {
+    return this.details.some((detail) => detail.code === code)
+  }
+}
+
+/** 401: the API key or consumer credentials are wrong. A configuration problem, never retried. */
+export class AuthenticationError extends NexiError {
+  readonly kind = "authentication"
+}
+
+/** 400 (and the APM's 201 "created but rejected"): the request was refused; nothing was executed. */
+export class InvalidRequestError extends NexiError {
+  readonly kind = "invalid_request"
+}
+
+/** 404: the order, operation or transaction does not exist. */
+export class NotFoundError extends NexiError {
+  readonly kind = "not_found"
+}
+
+/**
+ * 5xx, refused connection, or a timeout of a read, after the retries: the service could not
+ * be reached, and a write was certainly not executed or is safe to retry with the same key.
+ */
+export class GatewayUnavailableError extends NexiError {
+  readonly kind = "unavailable"
+}
+
+/**
+ * A write without an idempotency key timed out or lost its connection: it may have been
+ * executed. The caller must find out (read the order) before doing it again.
+ */
+export class OutcomeUnknownError extends NexiError {
+  readonly kind = "outcome_unknown"
+}
+
+/** The service answered 2xx with a body that does not match the contract; `field` names where. */
+export class UnexpectedResponseError extends NexiError {
+  readonly kind = "unexpected_response"
+}

@@ -1,0 +1,69 @@
+/**
+ * Conversion between Medusa's amounts (major units, BigNumberInput) and the gateways'
+ * minor units, by the ISO 4217 exponent of the currency. Decimal arithmetic only:
+ * 2.675 EUR is 268 cents here, where float math gives 267.
+ *
+ * Rounding rule: an amount with more decimals than the currency has is rounded half-up
+ * (away from zero at exactly one half) to the currency's minor unit.
+ */
+import BigNumber from "bignumber.js"
+import { currencyExponent } from "./currencies"
+
+/** What Medusa hands a provider: a number, a decimal string, bignumber.js, or its own BigNumber / raw `{ value }`. */
+export type AmountInput =
+  | number
+  | string
+  | BigNumber
+  | { value: string | number; precision?: number }
+  | { raw?: { value: string | number }; toJSON?: () => unknown }
+
+export class InvalidAmountError extends Error {
+  constructor(
+    readonly field: string,
+    detail: string,
+  ) {
+    super(`${field}: ${detail}`)
+    this.name = "InvalidAmountError"
+  }
+}
+
+/** Reads any amount form Medusa uses into an exact decimal. */
+export function toDecimal(amount: AmountInput, field = "amount"): BigNumber {
+  const decimal = new BigNumber(decimalText(amount, field))
+  if (!decimal.isFinite()) {
+    throw new InvalidAmountError(field, `"${String(decimalText(amount, field))}" is not a finite number`)
+  }
+  return decimal
+}
+
+function decimalText(amount: AmountInput, field: string): string {
+  if (typeof amount === "string") return amount.trim()
+  // A JS number's shortest decimal form is what the caller typed (19.99 -> "19.99").
+  if (typeof amount === "number") return String(amount)
+  if (BigNumber.isBigNumber(amount)) return amount.toFixed()
+  if (amount && typeof amount === "object") {
+    if ("value" in amount && amount.value !== undefined) return String(amount.value)
+    if ("raw" in amount && amount.raw?.value !== undefined) return String(amount.raw.value)
+  }
+  throw new InvalidAmountError(field, "is not an amount (expected a number, a decimal string or a BigNumber)")
+}
+
+/** 19.99 EUR -> "1999"; 5000 JPY -> "5000"; 1.234 KWD -> "1234". Negative amounts are refused. */
+export function toMinorUnits(amount: AmountInput, currencyCode: string, field = "amount"): string {
+  const major = toDecimal(amount, field)
+  if (major.isNegative()) throw new InvalidAmountError(field, `must not be negative (got ${major.toFixed()})`)
+  const exponent = currencyExponent(currencyCode)
+  return major.shiftedBy(exponent).integerValue(BigNumber.ROUND_HALF_UP).toFixed(0)
+}
+
+/** "1999" EUR -> 19.99 as an exact decimal. */
+export function fromMinorUnits(minor: string | number | bigint, currencyCode: string, field = "amount"): BigNumber {
+  const text = String(minor)
+  if (!/^-?\d+$/.test(text)) throw new InvalidAmountError(field, `"${text}" is not a whole number of minor units`)
+  return new BigNumber(text).shiftedBy(-currencyExponent(currencyCode))
+}
+
+/** The major amount as a plain decimal string ("19.99", "5000", "1.234"), for Medusa and for people. */
+export function minorToMajorString(minor: string | number | bigint, currencyCode: string): string {
+  return fromMinorUnits(minor, currencyCode).toFixed(currencyExponent(currencyCode))
+}
