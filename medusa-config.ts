@@ -1,0 +1,61 @@
+/**
+ * The development store of this repository: the one `npm run demo`, `medusa develop` and the
+ * integration tests boot. Run from the repository root, Medusa loads `src/` (routes,
+ * subscribers, jobs, admin widgets) as the project's own extensions, which is exactly what a
+ * store gets through `plugins: [{ resolve: "medusa-payment-nexi" }]`; listing the plugin here
+ * as well would load everything twice. integration-tests/packaged-store/ boots a store that
+ * installs the packed package through `plugins`, as a real store does.
+ *
+ * This file is not part of the published package (`files` is `.medusa/server` only).
+ */
+import { defineConfig, loadEnv } from "@medusajs/framework/utils"
+
+loadEnv(process.env.NODE_ENV || "development", process.cwd())
+
+const port = process.env.PORT ?? "9000"
+const backendUrl = process.env.MEDUSA_BACKEND_URL ?? `http://localhost:${port}`
+const storefrontUrl = process.env.STOREFRONT_URL ?? "http://localhost:8000"
+const simulatorUrl = process.env.NEXI_SIMULATOR_URL ?? "http://127.0.0.1:4010"
+
+module.exports = defineConfig({
+  projectConfig: {
+    databaseUrl: process.env.DATABASE_URL,
+    http: {
+      storeCors: process.env.STORE_CORS ?? storefrontUrl,
+      adminCors: process.env.ADMIN_CORS ?? backendUrl,
+      authCors: process.env.AUTH_CORS ?? `${storefrontUrl},${backendUrl}`,
+      jwtSecret: process.env.JWT_SECRET ?? "supersecret",
+      cookieSecret: process.env.COOKIE_SECRET ?? "supersecret",
+    },
+  },
+  admin: {
+    disable: process.env.MEDUSA_ADMIN_DISABLED === "true",
+  },
+  modules: [
+    {
+      resolve: "@medusajs/medusa/payment",
+      options: {
+        providers: [
+          {
+            resolve: "./src/providers/nexi",
+            id: "nexi",
+            options: {
+              apiKey: process.env.NEXI_API_KEY ?? "5d952446-9004-4023-9eae-a527a152846b",
+              environment: process.env.NEXI_ENVIRONMENT ?? `${simulatorUrl}/api/phoenix-0.0/psp/api/v1`,
+              captureType: process.env.NEXI_CAPTURE_TYPE ?? "EXPLICIT",
+              notificationUrl: process.env.NEXI_NOTIFICATION_URL ?? backendUrl,
+              resultUrl: process.env.NEXI_RESULT_URL ?? `${storefrontUrl}/checkout/nexi/result?cart_id={cart_id}`,
+              cancelUrl: process.env.NEXI_CANCEL_URL ?? `${storefrontUrl}/checkout?step=payment&cart_id={cart_id}`,
+              apm: {
+                consumerKey: process.env.NEXI_APM_CONSUMER_KEY ?? "sim-key",
+                consumerSecret: process.env.NEXI_APM_CONSUMER_SECRET ?? "sim-secret",
+                merchantId: process.env.NEXI_APM_MERCHANT_ID ?? "sim-merchant",
+                environment: process.env.NEXI_APM_ENVIRONMENT ?? `${simulatorUrl}/apm`,
+              },
+            },
+          },
+        ],
+      },
+    },
+  ],
+})
