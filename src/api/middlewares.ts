@@ -1,0 +1,12 @@
+import { defineMiddlewares } from "@medusajs/framework/http"
+import { attachCartContext } from "./utils/attach-cart-context"
+
+export default defineMiddlewares({
+  routes: [
+    {
+      matcher: "/store/payment-collections/:id/payment-sessions",
+      method: "POST",
+      middlewares: [attachCartContext],
+    },
+  ],
+})

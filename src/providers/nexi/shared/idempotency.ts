@@ -1,0 +1,19 @@
+/**
+ * Gateways want a UUID as Idempotency-Key; Medusa gives us its own ids (capture, refund,
+ * session). A name-based UUID (RFC 4122 version 5) of Medusa's id is the same on every
+ * retry of one logical operation and different for every other one.
+ */
+import { createHash } from "node:crypto"
+
+/** Our own namespace UUID, so keys never collide with another integration's v5 UUIDs. */
+const NAMESPACE = "0b9f2a52-5d3b-4c1e-9a57-6e2f8c4d1a30"
+
+export function idempotencyUuid(medusaKey: string): string {
+  if (!medusaKey) throw new Error("idempotency key: Medusa passed no idempotency key for a write")
+  const namespaceBytes = Buffer.from(NAMESPACE.replace(/-/g, ""), "hex")
+  const hash = createHash("sha1").update(namespaceBytes).update(medusaKey, "utf8").digest()
+  hash[6] = (hash[6] & 0x0f) | 0x50 // version 5
+  hash[8] = (hash[8] & 0x3f) | 0x80 // RFC 4122 variant
+  const hex = hash.subarray(0, 16).toString("hex")
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`
+}
