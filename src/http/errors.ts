@@ -4,7 +4,15 @@
  * Messages never contain secrets: request bodies and headers are not part of them.
  */
 
+import type { Envelope } from "../apm/schemas"
+
 export type ServiceName = "gateway" | "apm"
+
+/** How messages name each service, so a merchant knows which configuration to look at. */
+export const SERVICE_LABELS: Record<ServiceName, string> = {
+  gateway: "Nexi gateway",
+  apm: "Nexi alternative-payment service",
+}
 
 export interface ErrorDetail {
   /** The gateway's error code (GW0001, PS0029, ...) or the APM fault's explanation text. */
@@ -42,6 +50,20 @@ export class InvalidRequestError extends NexiError {
   readonly kind = "invalid_request"
 }
 
+/**
+ * The alternative-payment service's 201 "created but rejected" (or an accepted status whose
+ * envelope says valid=false): a decline, never a success. The envelope is kept so the
+ * provider can show the reason the scheme gave.
+ */
+export class TransactionRejectedError extends InvalidRequestError {
+  readonly envelope: Envelope
+
+  constructor(message: string, envelope: Envelope, options: { status?: number; details?: ErrorDetail[] } = {}) {
+    super("apm", message, options)
+    this.envelope = envelope
+  }
+}
+
 /** 404: the order, operation or transaction does not exist. */
 export class NotFoundError extends NexiError {
   readonly kind = "not_found"
@@ -63,7 +85,11 @@ export class OutcomeUnknownError extends NexiError {
   readonly kind = "outcome_unknown"
 }
 
-/** The service answered 2xx with a body that does not match the contract; `field` names where. */
+/**
+ * The service answered 2xx with a body that does not match the contract (or a status the
+ * contract does not list). `details` hold one entry per problem: code is the field path
+ * ("orderStatus.order.amount"), description what is wrong with it.
+ */
 export class UnexpectedResponseError extends NexiError {
   readonly kind = "unexpected_response"
 }

@@ -15,7 +15,7 @@ export type AmountInput =
   | string
   | BigNumber
   | { value: string | number; precision?: number }
-  | { raw?: { value: string | number }; toJSON?: () => unknown }
+  | { raw?: { value: string | number }; bigNumber?: BigNumber; toJSON?: () => unknown }
 
 export class InvalidAmountError extends Error {
   constructor(
@@ -27,13 +27,17 @@ export class InvalidAmountError extends Error {
   }
 }
 
+/**
+ * Plain decimal or scientific notation only. bignumber.js would also read "0x1F", "0b11" and
+ * "0o17"; an amount written that way is a bug upstream, not 31 euros.
+ */
+const DECIMAL_TEXT = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i
+
 /** Reads any amount form Medusa uses into an exact decimal. */
 export function toDecimal(amount: AmountInput, field = "amount"): BigNumber {
-  const decimal = new BigNumber(decimalText(amount, field))
-  if (!decimal.isFinite()) {
-    throw new InvalidAmountError(field, `"${String(decimalText(amount, field))}" is not a finite number`)
-  }
-  return decimal
+  const text = decimalText(amount, field)
+  if (!DECIMAL_TEXT.test(text)) throw new InvalidAmountError(field, `"${text}" is not a finite decimal number`)
+  return new BigNumber(text)
 }
 
 function decimalText(amount: AmountInput, field: string): string {
@@ -42,6 +46,9 @@ function decimalText(amount: AmountInput, field: string): string {
   if (typeof amount === "number") return String(amount)
   if (BigNumber.isBigNumber(amount)) return amount.toFixed()
   if (amount && typeof amount === "object") {
+    // Medusa's BigNumber keeps `raw.value` at 20 significant digits ("1.2345678901234567890e+23")
+    // but its `bigNumber` exactly, so the latter wins when present.
+    if ("bigNumber" in amount && BigNumber.isBigNumber(amount.bigNumber)) return amount.bigNumber.toFixed()
     if ("value" in amount && amount.value !== undefined) return String(amount.value)
     if ("raw" in amount && amount.raw?.value !== undefined) return String(amount.raw.value)
   }
@@ -51,7 +58,8 @@ function decimalText(amount: AmountInput, field: string): string {
 /** 19.99 EUR -> "1999"; 5000 JPY -> "5000"; 1.234 KWD -> "1234". Negative amounts are refused. */
 export function toMinorUnits(amount: AmountInput, currencyCode: string, field = "amount"): string {
   const major = toDecimal(amount, field)
-  if (major.isNegative()) throw new InvalidAmountError(field, `must not be negative (got ${major.toFixed()})`)
+  // isLessThan, not isNegative: "-0" is zero, not a negative amount.
+  if (major.isLessThan(0)) throw new InvalidAmountError(field, `must not be negative (got ${major.toFixed()})`)
   const exponent = currencyExponent(currencyCode)
   return major.shiftedBy(exponent).integerValue(BigNumber.ROUND_HALF_UP).toFixed(0)
 }

@@ -1,0 +1,240 @@
+/**
+ * The HTTP transport both clients share: keep-alive connections, a deadline per attempt,
+ * bounded retries, debug logging with secrets redacted, and the translation of "no answer"
+ * into GatewayUnavailableError / OutcomeUnknownError. It knows nothing of endpoints or
+ * bodies: every HTTP answer, whatever its status, is handed back to the client to map.
+ *
+ * Retry rules (why each one):
+ * - Reads are always safe to repeat.
+ * - A write is repeated only when it carries an idempotency key, and with the same key, so
+ *   the service executes it at most once. A write without one is never repeated: a capture
+ *   executed twice is money taken twice.
+ * - Only conditions a second attempt can cure are retried: a broken or refused connection,
+ *   a timeout, a 5xx. A 4xx is the same answer every time.
+ */
+import http from "node:http"
+import https from "node:https"
+import { performance } from "node:perf_hooks"
+import axios, { type AxiosInstance } from "axios"
+import { backoffDelayMs, type Sleep, sleep } from "./backoff"
+import { GatewayUnavailableError, type NexiError, OutcomeUnknownError, SERVICE_LABELS, type ServiceName } from "./errors"
+import { type Logger, silentLogger } from "./logger"
+import { classifyNetworkError, type NetworkFailure, timeoutFailure } from "./network-failure"
+import { maskPans, redactForLog } from "./redact"
+
+/** The knobs a merchant (or a test, or the benchmark) may turn; the same for both clients. */
+export interface TransportTuning {
+  /** Deadline of one attempt, connection included. Default 15000. */
+  timeoutMs?: number
+  /** Extra attempts after the first, for requests that may be repeated. Default 2. */
+  retries?: number
+  /** First backoff ceiling; doubles per retry. Default 100. */
+  retryBaseDelayMs?: number
+  /** Largest backoff ceiling. Default 2000. */
+  retryMaxDelayMs?: number
+  /** Upper bound of open connections to the service. Default 16. */
+  maxSockets?: number
+  /** Receives one debug line per request and per answer, redacted. */
+  logger?: Logger
+  /** How the backoff waits; tests pass a recorder that does not wait. */
+  sleep?: Sleep
+}
+
+export const TRANSPORT_DEFAULTS = {
+  timeoutMs: 15_000,
+  retries: 2,
+  retryBaseDelayMs: 100,
+  retryMaxDelayMs: 2_000,
+  maxSockets: 16,
+} as const
+
+export interface TransportOptions extends TransportTuning {
+  service: ServiceName
+  baseUrl: string
+  /** Sent on every attempt: credentials, content type. */
+  headers: Record<string, string>
+  /** Evaluated per attempt, for headers that must be fresh each time (a Correlation-Id). */
+  attemptHeaders?: () => Record<string, string>
+}
+
+export type HttpMethod = "GET" | "POST"
+
+export interface TransportRequest {
+  method: HttpMethod
+  /** Method and path template, for logs and error messages: "POST /operations/{operationId}/captures". */
+  endpoint: string
+  /** Below the base URL with ids already encoded, or an absolute URL the client vetted. */
+  path: string
+  query?: Record<string, string | number | undefined>
+  body?: unknown
+  /** Sent as the Idempotency-Key header on every attempt; makes a write retryable. */
+  idempotencyKey?: string
+}
+
+export interface TransportAnswer {
+  status: number
+  /** Parsed JSON; the raw text when it is not JSON; undefined when empty. */
+  body: unknown
+}
+
+type AttemptOutcome = ({ kind: "answer" } & TransportAnswer) | { kind: "failure"; failure: NetworkFailure }
+
+/** Answers are small JSON documents; anything far bigger is not the service talking. */
+const MAX_ANSWER_BYTES = 10 * 1024 * 1024
+/** Keeps one debug line readable when a list answer is long. */
+const MAX_LOG_LINE_CHARS = 4_000
+
+export class HttpTransport {
+  /** The keep-alive agent serving the base URL; exposed so the benchmark can count sockets. */
+  readonly agent: http.Agent
+  private readonly agents: { http: http.Agent; https: https.Agent }
+  private readonly axios: AxiosInstance
+  private readonly service: ServiceName
+  private readonly headers: Record<string, string>
+  private readonly attemptHeaders: () => Record<string, string>
+  private readonly timeoutMs: number
+  private readonly retries: number
+  private readonly backoff: { baseDelayMs: number; maxDelayMs: number }
+  private readonly logger: Logger
+  private readonly sleep: Sleep
+
+  constructor(options: TransportOptions) {
+    const maxSockets = options.maxSockets ?? TRANSPORT_DEFAULTS.maxSockets
+    this.agents = {
+      http: new http.Agent({ keepAlive: true, maxSockets }),
+      https: new https.Agent({ keepAlive: true, maxSockets }),
+    }
+    this.agent = new URL(options.baseUrl).protocol === "https:" ? this.agents.https : this.agents.http
+    this.axios = axios.create({
+      baseURL: options.baseUrl,
+      httpAgent: this.agents.http,
+      httpsAgent: this.agents.https,
+      // The deadline is ours (an AbortController per attempt), covering connect and body.
+      timeout: 0,
+      // An API that redirects is misconfigured; following would re-send credentials and writes.
+      maxRedirects: 0,
+      maxContentLength: MAX_ANSWER_BYTES,
+      responseType: "text",
+      // Raw text in, so a body that is not JSON can be reported as such.
+      transformResponse: [(data: unknown) => data],
+      // Every status is an answer for the client to map; only "no answer" throws.
+      validateStatus: () => true,
+    })
+    this.service = options.service
+    this.headers = options.headers
+    this.attemptHeaders = options.attemptHeaders ?? (() => ({}))
+    this.timeoutMs = options.timeoutMs ?? TRANSPORT_DEFAULTS.timeoutMs
+    this.retries = options.retries ?? TRANSPORT_DEFAULTS.retries
+    this.backoff = {
+      baseDelayMs: options.retryBaseDelayMs ?? TRANSPORT_DEFAULTS.retryBaseDelayMs,
+      maxDelayMs: options.retryMaxDelayMs ?? TRANSPORT_DEFAULTS.retryMaxDelayMs,
+    }
+    this.logger = options.logger ?? silentLogger
+    this.sleep = options.sleep ?? sleep
+  }
+
+  /** Sends the request, retrying as the rules above allow; resolves with the last HTTP answer. */
+  async send(request: TransportRequest): Promise<TransportAnswer> {
+    const repeatable = request.method === "GET" || request.idempotencyKey !== undefined
+    const maxAttempts = repeatable ? this.retries + 1 : 1
+    for (let attempt = 1; ; attempt++) {
+      const outcome = await this.attempt(request, attempt, maxAttempts)
+      const cause = retryCause(outcome)
+      if (cause !== undefined && attempt < maxAttempts) {
+        const delayMs = backoffDelayMs(attempt, this.backoff)
+        this.logger.warn(
+          `${SERVICE_LABELS[this.service]} ${request.endpoint}: ${cause} on attempt ${attempt} of ${maxAttempts}, retrying in ${delayMs} ms`,
+        )
+        await this.sleep(delayMs)
+        continue
+      }
+      if (outcome.kind === "answer") return { status: outcome.status, body: outcome.body }
+      throw this.noAnswerError(request, outcome.failure, attempt)
+    }
+  }
+
+  /** Closes the kept-alive connections; the transport must not be used afterwards. */
+  close(): void {
+    this.agents.http.destroy()
+    this.agents.https.destroy()
+  }
+
+  private async attempt(request: TransportRequest, attempt: number, maxAttempts: number): Promise<AttemptOutcome> {
+    const url = withQuery(request.path, request.query)
+    const headers: Record<string, string> = { ...this.headers, ...this.attemptHeaders() }
+    if (request.idempotencyKey !== undefined) headers["Idempotency-Key"] = request.idempotencyKey
+    const label = `${SERVICE_LABELS[this.service]} ${request.method} ${url} (attempt ${attempt}/${maxAttempts})`
+    this.debug(`${label} request headers=${redactForLog(headers)} body=${redactForLog(request.body)}`)
+
+    const controller = new AbortController()
+    let timedOut = false
+    const deadline = setTimeout(() => {
+      timedOut = true
+      controller.abort()
+    }, this.timeoutMs)
+    const started = performance.now()
+    const elapsed = () => Math.round(performance.now() - started)
+    try {
+      const response = await this.axios.request<string>({
+        method: request.method,
+        url,
+        headers,
+        data: request.body === undefined ? undefined : JSON.stringify(request.body),
+        signal: controller.signal,
+      })
+      const body = parseBody(response.data)
+      this.debug(`${label} answered ${response.status} in ${elapsed()} ms body=${redactForLog(body)}`)
+      return { kind: "answer", status: response.status, body }
+    } catch (error) {
+      // Only the error's code is read: axios errors carry the request config, headers included.
+      const failure = timedOut ? timeoutFailure(this.timeoutMs) : classifyNetworkError(error as { code?: unknown })
+      this.debug(`${label} got no answer in ${elapsed()} ms: ${failure.reason}`)
+      return { kind: "failure", failure }
+    } finally {
+      clearTimeout(deadline)
+    }
+  }
+
+  private noAnswerError(request: TransportRequest, failure: NetworkFailure, attempts: number): NexiError {
+    const tries = attempts === 1 ? "1 attempt" : `${attempts} attempts`
+    const prefix = `${SERVICE_LABELS[this.service]} ${request.endpoint}: no answer (${failure.reason}) after ${tries}`
+    if (!failure.mayHaveExecuted) {
+      return new GatewayUnavailableError(this.service, `${prefix}; the request was not sent, try again later`)
+    }
+    if (request.method === "GET") {
+      return new GatewayUnavailableError(this.service, `${prefix}; try again later`)
+    }
+    const advice =
+      request.idempotencyKey === undefined
+        ? "read its state before repeating it"
+        : "repeat it later with the same idempotency key, or read its state"
+    return new OutcomeUnknownError(this.service, `${prefix}; it may have been executed: ${advice}`)
+  }
+
+  /** Masks before truncating, so a cut never leaves part of a card number readable. */
+  private debug(line: string): void {
+    const masked = maskPans(line)
+    this.logger.debug(masked.length > MAX_LOG_LINE_CHARS ? `${masked.slice(0, MAX_LOG_LINE_CHARS)}…` : masked)
+  }
+}
+
+/** Why another attempt may succeed, or undefined when it would not. */
+function retryCause(outcome: AttemptOutcome): string | undefined {
+  if (outcome.kind === "answer") return outcome.status >= 500 ? `status ${outcome.status}` : undefined
+  return outcome.failure.transient ? outcome.failure.reason : undefined
+}
+
+function withQuery(path: string, query: TransportRequest["query"]): string {
+  const defined = Object.entries(query ?? {}).filter((entry): entry is [string, string | number] => entry[1] !== undefined)
+  if (defined.length === 0) return path
+  return `${path}?${new URLSearchParams(defined.map(([key, value]) => [key, String(value)]))}`
+}
+
+function parseBody(text: string | undefined): unknown {
+  if (text === undefined || text === "") return undefined
+  try {
+    return JSON.parse(text)
+  } catch {
+    return text
+  }
+}
