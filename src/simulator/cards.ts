@@ -1,0 +1,114 @@
+/**
+ * Card checks and outcomes. The sandbox test cards of the real gateway (gateway-facts.md)
+ * decide the outcome here too, so a store tested against the simulator behaves the same
+ * against the sandbox. Any other Luhn-valid number of an accepted circuit is approved
+ * without a challenge. Only the masked form of a number ever leaves this module.
+ */
+export type CardCircuit = "VISA" | "MC" | "MAESTRO" | "AMEX"
+
+/** APPROVE: frictionless 3DS; CHALLENGE: the shopper must pass a 3DS challenge. */
+export type CardBehaviour = "APPROVE" | "CHALLENGE" | "DECLINE" | "FAIL_3DS"
+
+const TEST_CARDS: ReadonlyMap<string, CardBehaviour> = new Map([
+  ["4999340261977289", "APPROVE"],
+  ["4349940199004549", "CHALLENGE"],
+  ["4513532658051267", "APPROVE"],
+  ["5593497948332903", "APPROVE"],
+  ["5472886984585836", "CHALLENGE"],
+  ["4349940199997007", "FAIL_3DS"],
+  ["4742158750987704", "FAIL_3DS"],
+  ["5515931855858729", "DECLINE"],
+  ["5311082291191543", "FAIL_3DS"],
+])
+
+export interface CardInput {
+  pan: string
+  /** mmyy, as the gateway wants it; mm/yy, as a shopper types it, is accepted too. */
+  expiryDate: string
+  cvv?: string
+}
+
+export interface CheckedCard {
+  circuit: CardCircuit
+  /** "***" and the last four digits: enough for a receipt, never the number. */
+  maskedPan: string
+  cardCountry: string
+  behaviour: CardBehaviour
+}
+
+export type CardField = "pan" | "expiryDate" | "cvv"
+export type CardCheck = { ok: true; card: CheckedCard } | { ok: false; field: CardField; message: string }
+
+export function checkCard(input: CardInput, now: Date, options: { cvvRequired: boolean }): CardCheck {
+  const pan = input.pan.replace(/[\s-]/g, "")
+  if (!/^\d{12,19}$/.test(pan)) return refuse("pan", "must be 12 to 19 digits")
+  if (!passesLuhn(pan)) return refuse("pan", "is not a valid card number (check digit wrong)")
+  const circuit = circuitOf(pan)
+  if (circuit === undefined) {
+    return refuse("pan", "belongs to no circuit this merchant accepts (VISA, MC, MAESTRO, AMEX)")
+  }
+  const expiry = parseExpiry(input.expiryDate)
+  if (expiry === undefined) return refuse("expiryDate", "must be a month and year as mmyy or mm/yy, for example 1230")
+  if (expiryHasPassed(expiry, now)) {
+    return refuse("expiryDate", `the card expired at the end of ${pad(expiry.month)}/${pad(expiry.year % 100)}`)
+  }
+  const cvvDigits = circuit === "AMEX" ? 4 : 3
+  if (input.cvv === undefined || input.cvv === "") {
+    if (options.cvvRequired) return refuse("cvv", `is required (${cvvDigits} digits)`)
+  } else if (!new RegExp(`^\\d{${cvvDigits}}$`).test(input.cvv)) {
+    return refuse("cvv", `must be ${cvvDigits} digits for a ${circuit} card`)
+  }
+  return {
+    ok: true,
+    card: {
+      circuit,
+      maskedPan: `***${pan.slice(-4)}`,
+      cardCountry: "ITA",
+      behaviour: TEST_CARDS.get(pan) ?? "APPROVE",
+    },
+  }
+}
+
+function refuse(field: CardField, message: string): CardCheck {
+  return { ok: false, field, message }
+}
+
+export function passesLuhn(digits: string): boolean {
+  let sum = 0
+  for (let index = 0; index < digits.length; index++) {
+    let digit = Number(digits[digits.length - 1 - index])
+    if (index % 2 === 1) {
+      digit *= 2
+      if (digit > 9) digit -= 9
+    }
+    sum += digit
+  }
+  return sum % 10 === 0
+}
+
+function circuitOf(pan: string): CardCircuit | undefined {
+  const firstTwo = Number(pan.slice(0, 2))
+  const firstFour = Number(pan.slice(0, 4))
+  if (pan.startsWith("4")) return "VISA"
+  if ((firstTwo >= 51 && firstTwo <= 55) || (firstFour >= 2221 && firstFour <= 2720)) return "MC"
+  if (firstTwo === 34 || firstTwo === 37) return "AMEX"
+  if (firstTwo === 50 || (firstTwo >= 56 && firstTwo <= 69)) return "MAESTRO"
+  return undefined
+}
+
+function parseExpiry(text: string): { month: number; year: number } | undefined {
+  const match = /^(\d{2})\s*\/?\s*(\d{2})$/.exec(text.trim())
+  if (!match) return undefined
+  const month = Number(match[1])
+  if (month < 1 || month > 12) return undefined
+  return { month, year: 2000 + Number(match[2]) }
+}
+
+/** A card is valid until the last moment of its expiry month (UTC). */
+function expiryHasPassed(expiry: { month: number; year: number }, now: Date): boolean {
+  return now.getTime() >= Date.UTC(expiry.year, expiry.month, 1)
+}
+
+function pad(value: number): string {
+  return String(value).padStart(2, "0")
+}

@@ -1,0 +1,214 @@
+/**
+ * The control API below /__sim (only with control: true): what tests use to look inside the
+ * simulator, to play the shopper without a browser, and to inject faults. JSON in, JSON out.
+ */
+import { z } from "zod"
+import type { ApmSimulator } from "./apm"
+import type { SimClock } from "./clock"
+import type { RequestFaults } from "./faults"
+import { RequestFaultSchema } from "./faults"
+import { RefundSettlementSchema, type RefundSettler } from "./gateway/refund-settlement"
+import type { GatewayStore, StoredOrder } from "./gateway/store"
+import type { HostedOutcome, HostedPayments } from "./hpp/flow"
+import { describeIssue, errorAnswer, errorsAnswer, jsonAnswer, readJsonBody, SIM_CODES } from "./http-helpers"
+import type { SimRequest, SimResponse } from "./http-types"
+import { NotificationFaultSchema, type NotificationSender } from "./notifications"
+import type { RequestLog } from "./request-log"
+import { findRoute, type PathPattern, pathPattern, routeNotFound } from "./routing"
+
+export interface ControlDeps {
+  store: GatewayStore
+  hostedPayments: HostedPayments
+  requestLog: RequestLog
+  notifications: NotificationSender
+  faults: RequestFaults
+  clock: SimClock
+  refunds: RefundSettler
+  apm: ApmSimulator
+  latency: { get(): number; set(ms: number): void }
+  /** Clears every kind of state, fault and record. */
+  reset(): void
+}
+
+type Handler = (deps: ControlDeps, params: string[], body: unknown) => SimResponse | Promise<SimResponse>
+
+interface ControlRoute {
+  method: "GET" | "POST" | "DELETE"
+  pattern: PathPattern
+  handler: Handler
+}
+
+const route = (method: ControlRoute["method"], path: string, handler: Handler): ControlRoute => ({
+  method,
+  pattern: pathPattern(path),
+  handler,
+})
+
+const ok = (body: unknown = { ok: true }) => jsonAnswer(200, body)
+
+/** Parses a control body or answers 400 naming the bad member. */
+function parse<S extends z.ZodType>(schema: S, body: unknown): { ok: true; value: z.output<S> } | { ok: false; answer: SimResponse } {
+  const parsed = schema.safeParse(body ?? {})
+  if (parsed.success) return { ok: true, value: parsed.data }
+  const errors = parsed.error.issues.map((issue) => ({ code: SIM_CODES.invalidRequest, description: describeIssue(issue) }))
+  return { ok: false, answer: errorsAnswer(400, errors) }
+}
+
+function withBody<S extends z.ZodType>(schema: S, act: (deps: ControlDeps, value: z.output<S>, params: string[]) => SimResponse | Promise<SimResponse>): Handler {
+  return (deps, params, body) => {
+    const parsed = parse(schema, body)
+    return parsed.ok ? act(deps, parsed.value, params) : parsed.answer
+  }
+}
+
+const HostedTarget = { token: z.string().optional(), awaitNotification: z.boolean().default(true) }
+const PaySchema = z.strictObject({
+  pan: z.string(),
+  expiryDate: z.string(),
+  cvv: z.string().optional(),
+  challenge: z.enum(["pass", "fail"]).default("pass"),
+  ...HostedTarget,
+})
+const CancelSchema = z.strictObject(HostedTarget)
+
+const ROUTES: readonly ControlRoute[] = [
+  route("GET", "/requests", (deps) => ok(deps.requestLog.view())),
+  route("GET", "/notifications", (deps) => ok({ notifications: deps.notifications.list() })),
+  route("POST", "/notifications/flush", async (deps) => {
+    await deps.notifications.flush()
+    return ok({ notifications: deps.notifications.list() })
+  }),
+  route("POST", "/reset", (deps) => {
+    deps.reset()
+    return ok()
+  }),
+  route("GET", "/faults", (deps) => ok({ faults: deps.faults.list(), notifications: deps.notifications.getFaults() })),
+  route(
+    "POST",
+    "/faults",
+    withBody(RequestFaultSchema, (deps, fault) => ok({ fault: deps.faults.add(fault) })),
+  ),
+  route("DELETE", "/faults", (deps) => {
+    deps.faults.clear()
+    deps.notifications.clearFaults()
+    return ok()
+  }),
+  route(
+    "POST",
+    "/faults/notifications",
+    withBody(NotificationFaultSchema, (deps, faults) => {
+      deps.notifications.setFaults(faults)
+      return ok({ notifications: deps.notifications.getFaults() })
+    }),
+  ),
+  route("DELETE", "/faults/notifications", (deps) => {
+    deps.notifications.clearFaults()
+    return ok()
+  }),
+  route("GET", "/latency", (deps) => ok({ ms: deps.latency.get() })),
+  route(
+    "POST",
+    "/latency",
+    withBody(z.strictObject({ ms: z.number().int().min(0).max(600_000) }), (deps, { ms }) => {
+      deps.latency.set(ms)
+      return ok({ ms })
+    }),
+  ),
+  route("GET", "/clock", (deps) => ok(clockView(deps.clock))),
+  route(
+    "POST",
+    "/clock",
+    withBody(z.strictObject({ offsetMs: z.number().int() }), (deps, { offsetMs }) => {
+      deps.clock.setOffsetMs(offsetMs)
+      return ok(clockView(deps.clock))
+    }),
+  ),
+  route("GET", "/settings/refunds", (deps) => ok(deps.refunds.get())),
+  route(
+    "POST",
+    "/settings/refunds",
+    withBody(RefundSettlementSchema, (deps, setting) => {
+      deps.refunds.set(setting)
+      return ok(setting)
+    }),
+  ),
+  route(
+    "POST",
+    "/refunds/settle",
+    withBody(z.strictObject({ operationId: z.string().optional() }), async (deps, { operationId }) =>
+      ok({ settled: await deps.refunds.settle(operationId) }),
+    ),
+  ),
+  route(
+    "POST",
+    "/hpp/:orderId/pay",
+    withBody(PaySchema, async (deps, pay, [orderId]) => {
+      const order = findHostedOrder(deps, orderId, pay.token)
+      if (!order.ok) return order.answer
+      const submission = deps.hostedPayments.submitCard(order.value, pay)
+      if (submission.kind === "invalid") {
+        return errorAnswer(400, SIM_CODES.invalidRequest, `${submission.field}: ${submission.message}`)
+      }
+      const done =
+        submission.kind === "challenge" ? deps.hostedPayments.answerChallenge(order.value, pay.challenge === "pass") : submission
+      return done.kind === "done" ? outcomeAnswer(done.outcome, pay.awaitNotification) : closedAnswer(orderId)
+    }),
+  ),
+  route(
+    "POST",
+    "/hpp/:orderId/cancel",
+    withBody(CancelSchema, async (deps, cancel, [orderId]) => {
+      const order = findHostedOrder(deps, orderId, cancel.token)
+      if (!order.ok) return order.answer
+      const done = deps.hostedPayments.cancel(order.value)
+      return done.kind === "done" ? outcomeAnswer(done.outcome, cancel.awaitNotification) : closedAnswer(orderId)
+    }),
+  ),
+  route("POST", "/apm/:transactionId/:action", (deps, [transactionId, action]) => {
+    if (action !== "approve" && action !== "reject" && action !== "expire") {
+      return errorAnswer(404, SIM_CODES.notFound, `unknown APM action "${action}" (approve, reject or expire)`)
+    }
+    return deps.apm.control(action, transactionId)
+  }),
+]
+
+function clockView(clock: SimClock) {
+  return { now: clock.now().toISOString(), offsetMs: clock.getOffsetMs() }
+}
+
+/** By order id; the page token (from hostedPage) disambiguates an id two merchants both used. */
+function findHostedOrder(
+  deps: ControlDeps,
+  orderId: string,
+  token: string | undefined,
+): { ok: true; value: StoredOrder } | { ok: false; answer: SimResponse } {
+  const candidates = deps.store
+    .hostedOrdersWithId(orderId)
+    .filter((order) => token === undefined || order.hosted!.pageToken === token)
+  if (candidates.length === 1) return { ok: true, value: candidates[0] }
+  if (candidates.length === 0) return { ok: false, answer: errorAnswer(404, SIM_CODES.notFound, `no hosted order ${orderId}`) }
+  return {
+    ok: false,
+    answer: errorAnswer(409, SIM_CODES.notAllowed, `several merchants have a hosted order ${orderId}; pass the token of its hostedPage`),
+  }
+}
+
+function closedAnswer(orderId: string): SimResponse {
+  return errorAnswer(409, SIM_CODES.notAllowed, `hosted order ${orderId} is already paid, failed or cancelled`)
+}
+
+async function outcomeAnswer(outcome: HostedOutcome, awaitNotification: boolean): Promise<SimResponse> {
+  let notification: unknown = null
+  if (outcome.notification) notification = awaitNotification ? await outcome.notification : { queued: true }
+  return ok({ result: outcome.result, operations: outcome.operations, redirectUrl: outcome.redirectUrl ?? null, notification })
+}
+
+export function createControlHandler(deps: ControlDeps) {
+  return async (req: SimRequest): Promise<SimResponse> => {
+    const lookup = findRoute(ROUTES, req.method, req.path)
+    if (!lookup.found) return routeNotFound(lookup, { ...req, path: `/__sim${req.path}` })
+    const body = readJsonBody(req)
+    if (!body.ok) return body.answer
+    return lookup.route.handler(deps, lookup.params, body.value)
+  }
+}

@@ -1,0 +1,23 @@
+/** What every card gateway handler works with. */
+import type { SimClock } from "../clock"
+import type { SimRequest } from "../http-types"
+import type { MerchantNotices } from "./merchant-notices"
+import type { RefundSettler } from "./refund-settlement"
+import type { GatewayStore } from "./store"
+
+export interface GatewayContext {
+  store: GatewayStore
+  clock: SimClock
+  notices: MerchantNotices
+  refunds: RefundSettler
+  /** Base address browsers use to reach the simulator (hosted pages, logos). */
+  publicUrl: string
+}
+
+export interface GatewayCall {
+  req: SimRequest
+  /** The authenticated merchant (a hash of its API key). */
+  merchantId: string
+  /** Path parameters, in the order of the route's pattern. */
+  params: string[]
+}

@@ -1,0 +1,96 @@
+/**
+ * POST /orders/hpp, /orders/moto and /orders/card_verification: the requests that open an
+ * order. A hosted order gets its operations later, from the hosted page (hpp/flow.ts).
+ */
+import { CardVerificationRequestSchema, HppRequestSchema, MotoRequestSchema } from "../../gateway/schemas"
+import { type CardCheck, checkCard } from "../cards"
+import { type ErrorRecord, errorsAnswer, jsonAnswer, SIM_CODES } from "../http-helpers"
+import type { SimResponse } from "../http-types"
+import { paymentStep, recordCardOperation, resultWithout3DS } from "./card-payments"
+import type { GatewayCall, GatewayContext } from "./context"
+import { orderProblems, parseBody, sessionProblems } from "./request-validation"
+import { newSecret, type StoredOrder } from "./store"
+
+export function createHostedOrder(context: GatewayContext, call: GatewayCall): SimResponse {
+  const parsed = parseBody(call.req, HppRequestSchema)
+  if (!parsed.ok) return parsed.answer
+  const { order, paymentSession } = parsed.value
+  const amountRule = paymentSession.actionType === "VERIFY" ? "any" : "positive"
+  const problems = [
+    ...orderProblems(context.store, call.merchantId, order, amountRule),
+    ...sessionProblems(paymentSession, order),
+  ]
+  if (problems.length > 0) return errorsAnswer(400, problems)
+  const securityToken = newSecret()
+  const pageToken = newSecret()
+  context.store.addOrder({
+    merchantId: call.merchantId,
+    order,
+    createdAt: context.clock.now().toISOString(),
+    hosted: { paymentSession, securityToken, pageToken, state: "open" },
+    operationIds: [],
+  })
+  const hostedPage = `${context.publicUrl}/hpp/${encodeURIComponent(order.orderId)}?token=${pageToken}`
+  return jsonAnswer(200, { hostedPage, securityToken })
+}
+
+const MOTO_WARNING = {
+  code: "TRA001",
+  description: "3-D Secure not performed: card data entered by the merchant (MOTO)",
+}
+
+/** Challenge cards are approved: nobody is there to answer a challenge. Others as on the hosted page. */
+export function createMotoPayment(context: GatewayContext, call: GatewayCall): SimResponse {
+  const parsed = parseBody(call.req, MotoRequestSchema)
+  if (!parsed.ok) return parsed.answer
+  const { order, card, captureType } = parsed.value
+  const check = checkCard(card, context.clock.now(), { cvvRequired: false })
+  const problems = [...orderProblems(context.store, call.merchantId, order, "positive"), ...cardProblems(check)]
+  if (!check.ok || problems.length > 0) return errorsAnswer(400, problems)
+  const stored = openOrder(context, call, order)
+  const step = paymentStep(captureType)
+  const operation = recordCardOperation(context, stored, {
+    channel: "BACKOFFICE",
+    operationType: step.operationType,
+    operationResult: resultWithout3DS(check.card.behaviour, step),
+    amount: order.amount,
+    card: check.card,
+    warnings: [MOTO_WARNING],
+  })
+  return jsonAnswer(200, { operation: operation.record })
+}
+
+/** A verification moves no money: AUTHORIZATION with result EXECUTED, or DECLINED. */
+export function verifyCard(context: GatewayContext, call: GatewayCall): SimResponse {
+  const parsed = parseBody(call.req, CardVerificationRequestSchema)
+  if (!parsed.ok) return parsed.answer
+  const { order, card } = parsed.value
+  const check = checkCard(card, context.clock.now(), { cvvRequired: false })
+  const problems = [...orderProblems(context.store, call.merchantId, order, "any"), ...cardProblems(check)]
+  if (!check.ok || problems.length > 0) return errorsAnswer(400, problems)
+  const stored = openOrder(context, call, order)
+  const approved = check.card.behaviour === "APPROVE" || check.card.behaviour === "CHALLENGE"
+  const operation = recordCardOperation(context, stored, {
+    channel: "BACKOFFICE",
+    operationType: "AUTHORIZATION",
+    operationResult: approved ? "EXECUTED" : "DECLINED",
+    amount: order.amount,
+    card: check.card,
+  })
+  return jsonAnswer(200, { operation: operation.record })
+}
+
+function cardProblems(check: CardCheck): ErrorRecord[] {
+  return check.ok ? [] : [{ code: SIM_CODES.invalidRequest, description: `card.${check.field}: ${check.message}` }]
+}
+
+function openOrder(context: GatewayContext, call: GatewayCall, order: StoredOrder["order"]): StoredOrder {
+  const stored: StoredOrder = {
+    merchantId: call.merchantId,
+    order,
+    createdAt: context.clock.now().toISOString(),
+    operationIds: [],
+  }
+  context.store.addOrder(stored)
+  return stored
+}

@@ -1,0 +1,176 @@
+/**
+ * The card gateway's state: orders, their operations and the idempotency answers, each
+ * belonging to one merchant (one API key). Merchants are kept as a hash of the key, so the
+ * state file never holds a key. Amounts and statuses are not stored: ledger.ts derives them
+ * from the operations, so they cannot drift apart.
+ */
+import { createHash, randomBytes } from "node:crypto"
+import type { Operation, OperationResult, OperationType, Order, PaymentSession } from "../../gateway/schemas"
+import type { CheckedCard } from "../cards"
+import type { SimResponse } from "../http-types"
+
+export interface HostedSession {
+  paymentSession: PaymentSession
+  securityToken: string
+  /** Opens the hosted page; distinct from securityToken, which must never reach a browser. */
+  pageToken: string
+  /** open: waiting for a card; challenge: the 3DS challenge is on screen; closed: paid, failed or cancelled. */
+  state: "open" | "challenge" | "closed"
+  /** The card waiting for the 3DS challenge answer (masked; the number itself is never kept). */
+  challengedCard?: CheckedCard
+}
+
+export interface StoredOrder {
+  merchantId: string
+  order: Order
+  createdAt: string
+  hosted?: HostedSession
+  operationIds: string[]
+}
+
+/** An operation record as the API answers it, with the fields the simulator always sets. */
+export type OperationRecord = Operation & {
+  orderId: string
+  operationId: string
+  operationType: OperationType
+  operationResult: OperationResult
+  operationTime: string
+  operationAmount: string
+  operationCurrency: string
+}
+
+export interface StoredOperation {
+  merchantId: string
+  record: OperationRecord
+  /** The operation this one acts on: the authorization a capture captures, the capture a refund refunds. */
+  appliesTo?: string
+  /** When a PENDING refund settles on its own (ISO time); absent when it waits for a manual settle. */
+  settlesAt?: string
+}
+
+interface StoredAnswer {
+  status: number
+  body: unknown
+}
+
+interface GatewaySnapshot {
+  orders: StoredOrder[]
+  operations: StoredOperation[]
+  idempotency: Record<string, StoredAnswer>
+}
+
+export function merchantIdOf(apiKey: string): string {
+  return createHash("sha256").update(apiKey).digest("hex").slice(0, 16)
+}
+
+export class GatewayStore {
+  private orders = new Map<string, StoredOrder>()
+  private operations = new Map<string, StoredOperation>()
+  private idempotency = new Map<string, StoredAnswer>()
+
+  /** Called after every change, so the state file can follow. */
+  constructor(private readonly onChange: () => void) {}
+
+  changed(): void {
+    this.onChange()
+  }
+
+  addOrder(order: StoredOrder): void {
+    this.orders.set(orderKey(order.merchantId, order.order.orderId), order)
+    this.changed()
+  }
+
+  findOrder(merchantId: string, orderId: string): StoredOrder | undefined {
+    return this.orders.get(orderKey(merchantId, orderId))
+  }
+
+  findOrderByPageToken(pageToken: string): StoredOrder | undefined {
+    for (const order of this.orders.values()) if (order.hosted?.pageToken === pageToken) return order
+    return undefined
+  }
+
+  /** Hosted orders with this id, across merchants (the control API knows no API key). */
+  hostedOrdersWithId(orderId: string): StoredOrder[] {
+    return [...this.orders.values()].filter((order) => order.hosted && order.order.orderId === orderId)
+  }
+
+  ordersOf(merchantId: string): StoredOrder[] {
+    return [...this.orders.values()].filter((order) => order.merchantId === merchantId)
+  }
+
+  addOperation(order: StoredOrder, operation: StoredOperation): void {
+    this.operations.set(operation.record.operationId, operation)
+    order.operationIds.push(operation.record.operationId)
+    this.changed()
+  }
+
+  findOperation(merchantId: string, operationId: string): StoredOperation | undefined {
+    const operation = this.operations.get(operationId)
+    return operation?.merchantId === merchantId ? operation : undefined
+  }
+
+  operationsOf(order: StoredOrder): StoredOperation[] {
+    return order.operationIds.map((id) => this.operations.get(id)!)
+  }
+
+  operationsOfMerchant(merchantId: string): StoredOperation[] {
+    return [...this.operations.values()].filter((operation) => operation.merchantId === merchantId)
+  }
+
+  orderOf(operation: StoredOperation): StoredOrder {
+    return this.findOrder(operation.merchantId, operation.record.orderId)!
+  }
+
+  pendingRefunds(): StoredOperation[] {
+    return [...this.operations.values()].filter(
+      ({ record }) => record.operationType === "REFUND" && record.operationResult === "PENDING",
+    )
+  }
+
+  newOperationId(): string {
+    let id: string
+    do {
+      id = String(10n ** 14n + (randomBytes(8).readBigUInt64BE() % (9n * 10n ** 14n)))
+    } while (this.operations.has(id))
+    return id
+  }
+
+  rememberAnswer(merchantId: string, idempotencyKey: string, answer: SimResponse): void {
+    this.idempotency.set(orderKey(merchantId, idempotencyKey), { status: answer.status, body: answer.body })
+    this.changed()
+  }
+
+  rememberedAnswer(merchantId: string, idempotencyKey: string): SimResponse | undefined {
+    return this.idempotency.get(orderKey(merchantId, idempotencyKey))
+  }
+
+  snapshot(): GatewaySnapshot {
+    return {
+      orders: [...this.orders.values()],
+      operations: [...this.operations.values()],
+      idempotency: Object.fromEntries(this.idempotency),
+    }
+  }
+
+  restore(snapshot: unknown): void {
+    const { orders, operations, idempotency } = snapshot as GatewaySnapshot
+    this.orders = new Map(orders.map((order) => [orderKey(order.merchantId, order.order.orderId), order]))
+    this.operations = new Map(operations.map((operation) => [operation.record.operationId, operation]))
+    this.idempotency = new Map(Object.entries(idempotency))
+  }
+
+  reset(): void {
+    this.orders.clear()
+    this.operations.clear()
+    this.idempotency.clear()
+    this.changed()
+  }
+}
+
+function orderKey(merchantId: string, id: string): string {
+  return `${merchantId} ${id}`
+}
+
+export function newSecret(): string {
+  return randomBytes(18).toString("base64url")
+}

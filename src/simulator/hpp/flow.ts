@@ -1,0 +1,122 @@
+/**
+ * What a shopper does on the hosted page, as plain functions: the page (routes.ts) and the
+ * control API (POST /__sim/hpp/{orderId}/pay and /cancel) both call these, so a test that
+ * skips the browser exercises exactly the code a browser would.
+ *
+ * Operations an order gets (all ECOMMERCE; "payment type" is AUTHORIZATION, or CAPTURE for
+ * captureType IMPLICIT):
+ *   approved card        payment type/THREEDS_VALIDATED, then payment type/AUTHORIZED (EXECUTED if IMPLICIT)
+ *   challenge passed     the same, with additionalData.threeDS "CHALLENGE"
+ *   challenge failed     payment type/THREEDS_FAILED
+ *   3DS-failure card     payment type/THREEDS_FAILED
+ *   declined card        payment type/THREEDS_VALIDATED, then payment type/DECLINED
+ *   shopper cancels      payment type/CANCELED
+ * The merchant is notified of the last operation of each outcome.
+ */
+import type { OperationResult } from "../../gateway/schemas"
+import { type CardField, type CardInput, type CheckedCard, checkCard } from "../cards"
+import { paymentStep, recordCardOperation } from "../gateway/card-payments"
+import type { GatewayContext } from "../gateway/context"
+import type { ThreeDSOutcome } from "../gateway/operation-records"
+import type { OperationRecord, StoredOrder } from "../gateway/store"
+import type { DeliveryOutcome } from "../notifications"
+
+export interface HostedOutcome {
+  /** Result of the last operation: AUTHORIZED, EXECUTED, DECLINED, THREEDS_FAILED or CANCELED. */
+  result: OperationResult
+  operations: OperationRecord[]
+  /** resultUrl, or cancelUrl after a cancel; undefined when the merchant gave none. */
+  redirectUrl?: string
+  /** Undefined when the order has no notificationUrl. */
+  notification?: Promise<DeliveryOutcome>
+}
+
+export type CardSubmission =
+  | { kind: "done"; outcome: HostedOutcome }
+  | { kind: "challenge" }
+  | { kind: "invalid"; field: CardField; message: string }
+  | { kind: "closed" }
+
+export type ChallengeAnswer = { kind: "done"; outcome: HostedOutcome } | { kind: "closed" }
+
+export function isApproved(outcome: HostedOutcome): boolean {
+  return outcome.result === "AUTHORIZED" || outcome.result === "EXECUTED"
+}
+
+export class HostedPayments {
+  constructor(private readonly context: GatewayContext) {}
+
+  submitCard(order: StoredOrder, input: CardInput): CardSubmission {
+    const hosted = order.hosted!
+    if (hosted.state !== "open") return { kind: "closed" }
+    const check = checkCard(input, this.context.clock.now(), { cvvRequired: true })
+    if (!check.ok) return { kind: "invalid", field: check.field, message: check.message }
+    const { card } = check
+    switch (card.behaviour) {
+      case "CHALLENGE":
+        hosted.state = "challenge"
+        hosted.challengedCard = card
+        this.context.store.changed()
+        return { kind: "challenge" }
+      case "FAIL_3DS":
+        return { kind: "done", outcome: this.finish(order, card, ["THREEDS_FAILED"], "FAILED") }
+      case "DECLINE":
+        return { kind: "done", outcome: this.finish(order, card, ["THREEDS_VALIDATED", "DECLINED"], "FRICTIONLESS") }
+      case "APPROVE":
+        return { kind: "done", outcome: this.finish(order, card, ["THREEDS_VALIDATED", this.approvedResult(order)], "FRICTIONLESS") }
+    }
+  }
+
+  answerChallenge(order: StoredOrder, passed: boolean): ChallengeAnswer {
+    const hosted = order.hosted!
+    if (hosted.state !== "challenge" || !hosted.challengedCard) return { kind: "closed" }
+    const card = hosted.challengedCard
+    const results: OperationResult[] = passed ? ["THREEDS_VALIDATED", this.approvedResult(order)] : ["THREEDS_FAILED"]
+    return { kind: "done", outcome: this.finish(order, card, results, passed ? "CHALLENGE" : "FAILED") }
+  }
+
+  /** The shopper abandons the page, before or during the challenge. */
+  cancel(order: StoredOrder): ChallengeAnswer {
+    const hosted = order.hosted!
+    if (hosted.state === "closed") return { kind: "closed" }
+    return { kind: "done", outcome: this.finish(order, hosted.challengedCard, ["CANCELED"]) }
+  }
+
+  private approvedResult(order: StoredOrder): OperationResult {
+    const session = order.hosted!.paymentSession
+    return paymentStep(session.captureType, session.actionType).approvedResult
+  }
+
+  private finish(
+    order: StoredOrder,
+    card: CheckedCard | undefined,
+    results: OperationResult[],
+    threeDS?: ThreeDSOutcome,
+  ): HostedOutcome {
+    const hosted = order.hosted!
+    const session = hosted.paymentSession
+    const step = paymentStep(session.captureType, session.actionType)
+    const operations = results.map(
+      (operationResult) =>
+        recordCardOperation(this.context, order, {
+          channel: "ECOMMERCE",
+          operationType: step.operationType,
+          operationResult,
+          amount: session.amount,
+          card,
+          threeDS,
+        }).record,
+    )
+    hosted.state = "closed"
+    hosted.challengedCard = undefined
+    this.context.store.changed()
+    const last = operations.at(-1)!
+    const cancelled = last.operationResult === "CANCELED"
+    return {
+      result: last.operationResult,
+      operations,
+      redirectUrl: cancelled ? session.cancelUrl : session.resultUrl,
+      notification: this.context.notices.notify(order, last),
+    }
+  }
+}
