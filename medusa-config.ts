@@ -51,6 +51,7 @@ module.exports = defineConfig({
                 consumerSecret: process.env.NEXI_APM_CONSUMER_SECRET ?? "sim-secret",
                 merchantId: process.env.NEXI_APM_MERCHANT_ID ?? "sim-merchant",
                 environment: process.env.NEXI_APM_ENVIRONMENT ?? `${simulatorUrl}/apm`,
+                terminalReference: process.env.NEXI_APM_TERMINAL_REFERENCE ?? "sim-terminal",
               },
             },
           },

@@ -8,6 +8,7 @@ import {
   createProductsWorkflow,
   createRegionsWorkflow,
   createSalesChannelsWorkflow,
+  createTaxRegionsWorkflow,
   linkSalesChannelsToApiKeyWorkflow,
 } from "@medusajs/medusa/core-flows"
 
@@ -59,6 +60,13 @@ export async function createRegion(
   return result[0]
 }
 
+/** A country's VAT through Medusa's system tax provider, so carts there carry tax lines. */
+export async function createTaxRegion(container: MedusaContainer, countryCode: string, ratePercent: number) {
+  await createTaxRegionsWorkflow(container).run({
+    input: [{ country_code: countryCode, provider_id: "tp_system", default_tax_rate: { rate: ratePercent, code: "VAT", name: "VAT" } }],
+  })
+}
+
 /** A product with one variant priced in the given currencies (major units, as Medusa stores them). */
 export async function createProduct(
   container: MedusaContainer,
@@ -88,4 +96,65 @@ export async function createProduct(
     },
   })
   return { product: result[0], variantId: result[0].variants[0].id }
+}
+
+export const ADDRESS = {
+  first_name: "Giulia",
+  last_name: "Rossi",
+  address_1: "Via Roma 1",
+  city: "Milano",
+  postal_code: "20121",
+  province: "MI",
+  country_code: "it",
+  phone: "+39021234567",
+}
+
+type Api = {
+  get(url: string, config?: unknown): Promise<{ data: any; status: number }>
+  post(url: string, body?: unknown, config?: unknown): Promise<{ data: any; status: number }>
+}
+
+/** A cart with one line, addresses and an email, as a storefront builds it before payment. */
+export async function createCart(api: Api, publishableKey: string, input: { regionId: string; variantId: string; quantity?: number; countryCode?: string }) {
+  const address = { ...ADDRESS, country_code: input.countryCode ?? ADDRESS.country_code }
+  const { data } = await api.post(
+    "/store/carts",
+    {
+      region_id: input.regionId,
+      email: "giulia@example.com",
+      items: [{ variant_id: input.variantId, quantity: input.quantity ?? 1 }],
+      shipping_address: address,
+      billing_address: address,
+    },
+    storeHeaders(publishableKey),
+  )
+  return data.cart
+}
+
+/** Creates the payment collection and a session of the provider; returns the session. */
+export async function startPaymentSession(api: Api, publishableKey: string, cartId: string, providerId: string, data?: Record<string, unknown>) {
+  const { data: collection } = await api.post("/store/payment-collections", { cart_id: cartId }, storeHeaders(publishableKey))
+  const { data: withSession } = await api.post(
+    `/store/payment-collections/${collection.payment_collection.id}/payment-sessions`,
+    { provider_id: providerId, ...(data ? { data } : {}) },
+    storeHeaders(publishableKey),
+  )
+  const sessions = withSession.payment_collection.payment_sessions as Array<{ id: string; provider_id: string; data: any; status: string }>
+  return { collectionId: collection.payment_collection.id as string, session: sessions.find((session) => session.provider_id === providerId)! }
+}
+
+export async function completeCart(api: Api, publishableKey: string, cartId: string) {
+  const { data } = await api.post(`/store/carts/${cartId}/complete`, {}, storeHeaders(publishableKey))
+  return data as { type: "order"; order: any } | { type: "cart"; cart: any; error: any }
+}
+
+/** Polls until `read` returns a value, for things that happen after Medusa's webhook delay. */
+export async function eventually<T>(read: () => Promise<T | undefined>, { timeoutMs = 30_000, intervalMs = 500 } = {}): Promise<T> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const value = await read()
+    if (value !== undefined) return value
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`)
+    await new Promise((resolve) => setTimeout(resolve, intervalMs))
+  }
 }

@@ -5,12 +5,13 @@
  * Shared by the plugin's webhook subscriber, the reconciliation job and the status route.
  */
 import type { IPaymentModuleService, MedusaContainer, WebhookActionResult } from "@medusajs/framework/types"
-import { Modules, PaymentActions } from "@medusajs/framework/utils"
-import { processPaymentWorkflowId } from "@medusajs/medusa/core-flows"
+import { MathBN, Modules, PaymentActions } from "@medusajs/framework/utils"
+import { processPaymentWorkflowId, refundPaymentWorkflow } from "@medusajs/medusa/core-flows"
+import type { NexiWebhookData } from "../providers/nexi/shared/webhook-data"
 
 const SETTLED_STATUSES = new Set(["authorized", "captured"])
 
-export type AppliedOutcome = "completed" | "marked_error" | "marked_canceled" | "unchanged"
+export type AppliedOutcome = "completed" | "marked_error" | "marked_canceled" | "refund_recorded" | "unchanged"
 
 /** Marks the session error/canceled with the reason, unless it already got further. */
 async function markSession(
@@ -42,9 +43,8 @@ export async function applyPaymentAction(
   result: WebhookActionResult,
   { includeSuccess }: { includeSuccess: boolean },
 ): Promise<AppliedOutcome> {
-  const sessionId = result.data?.session_id
-  if (!sessionId) return "unchanged"
-  const reason = (result.data as { nexi_reason?: string } | undefined)?.nexi_reason
+  const data = result.data as NexiWebhookData | undefined
+  if (!data?.session_id) return "unchanged"
   switch (result.action) {
     case PaymentActions.AUTHORIZED:
     case PaymentActions.SUCCESSFUL: {
@@ -54,10 +54,42 @@ export async function applyPaymentAction(
       return "completed"
     }
     case PaymentActions.FAILED:
-      return (await markSession(container, sessionId, "error", reason)) ? "marked_error" : "unchanged"
+      return (await markSession(container, data.session_id, "error", data.nexi_reason)) ? "marked_error" : "unchanged"
     case PaymentActions.CANCELED:
-      return (await markSession(container, sessionId, "canceled", reason)) ? "marked_canceled" : "unchanged"
+      return (await markSession(container, data.session_id, "canceled", data.nexi_reason)) ? "marked_canceled" : "unchanged"
     default:
-      return "unchanged"
+      return (await recordGatewayRefunds(container, data)) ? "refund_recorded" : "unchanged"
   }
+}
+
+/**
+ * A refund made in the gateway's back office reaches Medusa only through a notification or
+ * the job. When the gateway has refunded more than Medusa knows of, the difference is recorded
+ * as a refund whose metadata names the gateway operations; the provider sees that metadata
+ * and does not send the refund to the gateway a second time.
+ */
+async function recordGatewayRefunds(container: MedusaContainer, data: NexiWebhookData): Promise<boolean> {
+  if (!data.nexi_refunded || MathBN.lte(data.nexi_refunded, 0)) return false
+  const payment = container.resolve<IPaymentModuleService>(Modules.PAYMENT)
+  const [record] = await payment.listPayments(
+    { payment_session_id: data.session_id },
+    { relations: ["refunds"], select: ["id", "refunds.id", "refunds.amount", "refunds.raw_amount"] },
+  )
+  if (!record) return false
+  const known = (record.refunds ?? []).reduce(
+    (total, refund) => MathBN.add(total, (refund as { raw_amount?: unknown }).raw_amount as never ?? refund.amount),
+    MathBN.convert(0),
+  )
+  const missing = MathBN.sub(data.nexi_refunded, known)
+  if (MathBN.lte(missing, 0)) return false
+  await refundPaymentWorkflow(container).run({
+    input: {
+      payment_id: record.id,
+      amount: missing,
+      note: "Refund made at the Nexi gateway outside Medusa",
+      metadata: { nexi_operation_id: (data.nexi_refund_operation_ids ?? []).join(",") || "unknown" },
+      // Passed through to the refund record; the workflow's input type does not list it.
+    } as { payment_id: string; amount: typeof missing; note: string },
+  })
+  return true
 }

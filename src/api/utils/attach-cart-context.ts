@@ -7,8 +7,7 @@
 import type { MedusaNextFunction, MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { CART_CONTEXT_KEY, type CartContext } from "../../providers/nexi/shared/cart-context"
-
-const NEXI_PROVIDER = /^pp_nexi(-apm-[a-z0-9-]+)?_/
+import { isNexiProviderId } from "../../providers/nexi/shared/provider-ids"
 
 const CART_FIELDS = [
   "id",
@@ -74,7 +73,7 @@ function toSnapshot(cart: CartRow, locale: string | undefined): CartContext {
 
 export async function attachCartContext(req: MedusaRequest, _res: MedusaResponse, next: MedusaNextFunction) {
   const body = (req.body ?? {}) as Body
-  if (typeof body.provider_id !== "string" || !NEXI_PROVIDER.test(body.provider_id)) return next()
+  if (!isNexiProviderId(body.provider_id)) return next()
   try {
     const query = req.scope.resolve(ContainerRegistrationKeys.QUERY)
     const { data: links } = await query.graph({

@@ -4,7 +4,7 @@
  * failing the first shopper's checkout.
  */
 import { z } from "zod"
-import { APM_METHODS } from "../../apm/schemas"
+import { APM_METHODS, ApmMethodSchema } from "../../apm/schemas"
 import { CAPTURE_TYPES } from "../../gateway/schemas"
 
 const urlOption = z.url({ message: "must be an absolute http(s) URL" })
@@ -28,6 +28,10 @@ export const ApmOptionsSchema = z.object({
   pollIntervalSeconds: positiveInt.default(5),
   /** A transaction still pending after this long is treated as timed out. */
   pollTimeoutSeconds: positiveInt.default(600),
+  /** What shoppers see for each scheme (GET /store/nexi/payment-methods); defaults in apm/schemes.ts. */
+  names: z.partialRecord(ApmMethodSchema, z.string().trim().min(1, "must not be empty")).default({}),
+  /** Logo of each scheme for the storefront; without one a neutral phone icon is listed. */
+  logoUrls: z.partialRecord(ApmMethodSchema, urlOption).default({}),
 })
 
 export const NexiOptionsSchema = z.object({

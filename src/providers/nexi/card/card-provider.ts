@@ -38,9 +38,10 @@ import { type NexiOptions, parseNexiOptions } from "../options"
 import { CART_CONTEXT_KEY, readCartContext } from "../shared/cart-context"
 import { idempotencyUuid } from "../shared/idempotency"
 import { toMedusaError } from "../shared/medusa-errors"
-import { PaymentRecords } from "../shared/payment-records"
+import { PaymentRecords, type SessionRecord } from "../shared/payment-records"
 import { readReconcileRequest } from "../shared/reconcile-request"
 import { hashSecurityToken, securityTokenMatches } from "../shared/security-token"
+import type { NexiWebhookData } from "../shared/webhook-data"
 import { buildHostedOrderRequest } from "./hosted-order"
 import { parseNotificationBody } from "./notification-body"
 import { type CardPaymentState, type CardPaymentStatus, readCardPaymentState } from "./order-state"
@@ -276,14 +277,14 @@ export class NexiCardProviderService extends AbstractPaymentProvider<NexiOptions
       this.logger_?.warn(`nexi: ignored a notification for order ${orderId} whose security token does not match`)
       return { action: PaymentActions.NOT_SUPPORTED }
     }
-    return this.actionFor(session.id, sessionData, details)
+    return this.actionFor(session, details)
   }
 
   private async reconcileSession(sessionId: string): Promise<WebhookActionResult> {
     const session = await this.records.session(sessionId)
     const data = readCardSessionData(session?.data)
     const details = data.order_id ? await this.readOrderOrNothing(data.order_id) : undefined
-    return session && details ? this.actionFor(session.id, data, details) : { action: PaymentActions.NOT_SUPPORTED }
+    return session && details ? this.actionFor(session, details) : { action: PaymentActions.NOT_SUPPORTED }
   }
 
   /** 404 means "no such order" (nothing to do); an unreachable gateway throws, so the event is retried. */
@@ -296,16 +297,24 @@ export class NexiCardProviderService extends AbstractPaymentProvider<NexiOptions
     }
   }
 
-  private actionFor(sessionId: string, data: Partial<CardSessionData>, details: OrderDetails): WebhookActionResult {
+  /**
+   * Core acts on `authorized` and `captured` by completing the cart. Once Medusa holds the
+   * payment, later notifications (a capture, a refund) must not run that again: they are
+   * `not_supported` for core, and carry the gateway's refunds for the plugin's own subscriber.
+   */
+  private actionFor(session: SessionRecord, details: OrderDetails): WebhookActionResult {
+    const data = readCardSessionData(session.data)
     const state = readCardPaymentState(details)
-    return {
-      action: WEBHOOK_ACTION[state.status],
-      data: {
-        session_id: sessionId,
-        amount: MathBN.convert(minorToMajorString(this.paidMinor(state, data), data.currency!)),
-        ...(state.reason ? { nexi_reason: state.reason } : {}),
-      } as WebhookActionResult["data"],
+    const alreadyPaid = session.status === "authorized" || session.status === "captured"
+    const action = alreadyPaid ? PaymentActions.NOT_SUPPORTED : WEBHOOK_ACTION[state.status]
+    const result: NexiWebhookData = {
+      session_id: session.id,
+      amount: MathBN.convert(minorToMajorString(this.paidMinor(state, data), data.currency!)),
+      nexi_reason: state.reason,
+      nexi_refunded: minorToMajorString(state.refundedMinor, data.currency!),
+      nexi_refund_operation_ids: state.refunds.filter((refund) => refund.result !== "PENDING").map((refund) => refund.operationId),
     }
+    return { action, data: result as WebhookActionResult["data"] }
   }
 
   private paidMinor(state: CardPaymentState, data: Partial<CardSessionData>): string {
@@ -341,6 +350,8 @@ export class NexiCardProviderService extends AbstractPaymentProvider<NexiOptions
         currency,
         security_token_hash: hashSecurityToken(answer.securityToken),
         status: "pending",
+        // When the reconciliation job may start reading this order, if no notification came.
+        poll_after: new Date(Date.now() + this.options_.pollPendingAfterSeconds * 1000).toISOString(),
         reason: undefined,
         payment_operation_id: undefined,
         capture_operation_id: undefined,
@@ -398,9 +409,11 @@ export class NexiCardProviderService extends AbstractPaymentProvider<NexiOptions
     return value
   }
 
-  /** The cart snapshot served initiatePayment; it is not kept on the session. */
+  /**
+   * The cart snapshot served initiatePayment; it is not kept on the session. Medusa merges
+   * our data over its input, so the key is cleared explicitly (undefined is not stored).
+   */
   private withoutCartContext(data: Record<string, unknown>): Record<string, unknown> {
-    const { [CART_CONTEXT_KEY]: _cart, ...rest } = data
-    return rest
+    return { ...data, [CART_CONTEXT_KEY]: undefined }
   }
 }

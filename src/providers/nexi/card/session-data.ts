@@ -15,6 +15,8 @@ export interface CardSessionData extends Record<string, unknown> {
   currency: string
   security_token_hash: string
   status: CardPaymentStatus
+  /** ISO time from which the reconciliation job reads the order if it is still pending. */
+  poll_after?: string
   /** Why the payment failed or was cancelled, for the storefront to show. */
   reason?: string
   /** AUTHORIZATION operation (EXPLICIT) or CAPTURE operation (IMPLICIT) that paid. */

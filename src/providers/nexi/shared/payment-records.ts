@@ -40,14 +40,14 @@ export class PaymentRecords {
     return capture ? MathBN.convert((capture.raw_amount ?? capture.amount) as never).toString() : undefined
   }
 
-  /** Sum of all captures Medusa holds for the payment of this capture, in major units. */
+  /** Sum of all captures Medusa holds for the payment of this capture (this one included), in major units. */
   async capturedTotalOfPaymentOf(captureId: string | undefined): Promise<string | undefined> {
     const captures = this.service("captureService")
     if (!captureId || !captures) return undefined
-    const capture = await captures.retrieve(captureId, { select: ["id", "payment_id"] }).catch(() => undefined)
-    if (!capture?.payment_id) return undefined
-    const all = await captures.list({ payment_id: capture.payment_id }, { select: ["id", "amount", "raw_amount"] })
-    return all.reduce((total, row) => MathBN.add(total, (row.raw_amount ?? row.amount) as never), MathBN.convert(0)).toString()
+    const capture = await captures.retrieve(captureId, { relations: ["payment", "payment.captures"] }).catch(() => undefined)
+    const siblings = (capture?.payment as { captures?: Array<Record<string, unknown>> } | undefined)?.captures
+    if (!siblings) return undefined
+    return siblings.reduce((total, row) => MathBN.add(total, (row.raw_amount ?? row.amount) as never), MathBN.convert(0)).toString()
   }
 
   /** Metadata of the refund Medusa just created (refunds recorded from the gateway carry its operation id). */

@@ -1,0 +1,41 @@
+/**
+ * GET /store/nexi/payment-methods?region_id=reg_...: the Nexi payment providers the region
+ * enables, each with what a checkout page shows: { payment_methods: [{ provider_id, kind,
+ * name, logo_url }] }. 400 without region_id, 404 for an unknown region.
+ */
+import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
+import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
+import { z } from "zod"
+import { isNexiProviderId } from "../../../../providers/nexi/shared/provider-ids"
+import { describeNexiPaymentMethod } from "../../../utils/nexi-payment-methods"
+import { nexiOptionsOf } from "../../../utils/nexi-provider-options"
+
+const QuerySchema = z.object({
+  region_id: z.string({ message: "is required" }).trim().min(1, "is required"),
+})
+
+type RegionRow = { id: string; payment_providers?: Array<{ id: string; is_enabled?: boolean } | null> }
+
+export async function GET(req: MedusaRequest, res: MedusaResponse) {
+  const parsed = QuerySchema.safeParse(req.query)
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`)
+    throw new MedusaError(MedusaError.Types.INVALID_DATA, problems.join("; "))
+  }
+  const regionId = parsed.data.region_id
+  const query = req.scope.resolve(ContainerRegistrationKeys.QUERY)
+  const { data } = await query.graph({
+    entity: "region",
+    fields: ["id", "payment_providers.id", "payment_providers.is_enabled"],
+    filters: { id: regionId },
+  })
+  const region = data[0] as RegionRow | undefined
+  if (!region) throw new MedusaError(MedusaError.Types.NOT_FOUND, `region_id: no region ${regionId}`)
+  const providerIds = (region.payment_providers ?? [])
+    .filter((provider) => provider && provider.is_enabled !== false && isNexiProviderId(provider.id))
+    .map((provider) => provider!.id)
+    .sort()
+  res.json({
+    payment_methods: providerIds.map((providerId) => describeNexiPaymentMethod(providerId, nexiOptionsOf(req.scope, providerId))),
+  })
+}

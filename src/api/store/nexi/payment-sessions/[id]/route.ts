@@ -1,0 +1,84 @@
+/**
+ * GET /store/nexi/payment-sessions/:id: what the storefront polls while the shopper pays (on
+ * the hosted page or in their mobile payment app). A pending session of a Nexi provider is
+ * re-read from the service and applied at once, the same way the reconciliation job does,
+ * so an approval completes the cart without waiting for the job. Answers:
+ *   { payment_session: { id, status, provider_id, data: { reason, transaction_id?, hosted_page?,
+ *     approval_url? } }, cart_completed, order_id? }
+ */
+import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
+import { isNexiProviderId } from "../../../../../providers/nexi/shared/provider-ids"
+import { reconcileSession } from "../../../../../reconciliation/reconcile-pending-sessions"
+
+interface SessionRow {
+  id: string
+  status: string
+  provider_id: string
+  payment_collection_id: string
+  data: Record<string, unknown> | null
+}
+
+/** Only what a storefront needs to show; the rest of the session data stays on the server. */
+const VISIBLE_DATA = ["reason", "transaction_id", "hosted_page", "approval_url"] as const
+
+async function readSession(container: MedusaContainer, id: string): Promise<SessionRow | undefined> {
+  const query = container.resolve(ContainerRegistrationKeys.QUERY)
+  const { data } = await query.graph({
+    entity: "payment_session",
+    fields: ["id", "status", "provider_id", "payment_collection_id", "data"],
+    filters: { id },
+  })
+  return data[0] as SessionRow | undefined
+}
+
+async function orderOf(container: MedusaContainer, paymentCollectionId: string): Promise<string | undefined> {
+  const query = container.resolve(ContainerRegistrationKeys.QUERY)
+  const { data: carts } = await query.graph({
+    entity: "cart_payment_collection",
+    fields: ["cart_id"],
+    filters: { payment_collection_id: paymentCollectionId },
+  })
+  const cartId = carts[0]?.cart_id
+  if (!cartId) return undefined
+  const { data: orders } = await query.graph({ entity: "order_cart", fields: ["order_id"], filters: { cart_id: cartId } })
+  return orders[0]?.order_id ?? undefined
+}
+
+function visibleData(data: Record<string, unknown> | null): Record<string, unknown> {
+  const visible: Record<string, unknown> = { reason: data?.reason ?? null }
+  for (const key of VISIBLE_DATA) if (data?.[key] !== undefined && data[key] !== null) visible[key] = data[key]
+  return visible
+}
+
+export async function GET(req: MedusaRequest, res: MedusaResponse) {
+  const id = req.params.id
+  if (typeof id !== "string" || !id.startsWith("payses_")) {
+    throw new MedusaError(MedusaError.Types.INVALID_DATA, "id: must be a payment session id (starting with payses_)")
+  }
+  let session = await readSession(req.scope, id)
+  if (!session || !isNexiProviderId(session.provider_id)) {
+    throw new MedusaError(MedusaError.Types.NOT_FOUND, `id: no Nexi payment session ${id}`)
+  }
+  if (session.status === "pending") {
+    try {
+      await reconcileSession(req.scope, session)
+      session = (await readSession(req.scope, id)) ?? session
+    } catch (error) {
+      // The service being unreachable is no reason to fail the poll: the storefront asks again.
+      req.scope.resolve("logger").warn(`nexi: could not re-read payment session ${id}: ${(error as Error).message}`)
+    }
+  }
+  const orderId = await orderOf(req.scope, session.payment_collection_id)
+  res.json({
+    payment_session: {
+      id: session.id,
+      status: session.status,
+      provider_id: session.provider_id,
+      data: visibleData(session.data),
+    },
+    cart_completed: Boolean(orderId),
+    ...(orderId ? { order_id: orderId } : {}),
+  })
+}

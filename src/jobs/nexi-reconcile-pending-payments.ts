@@ -1,0 +1,16 @@
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { reconcileOncePerInterval } from "../reconciliation/reconcile-pending-sessions"
+
+const INTERVAL_SECONDS = 60
+
+export default async function nexiReconcilePendingPayments(container: MedusaContainer) {
+  const summary = await reconcileOncePerInterval(container, INTERVAL_SECONDS)
+  if (summary?.checked) {
+    container.resolve("logger").info(`nexi: reconciled ${summary.checked} pending payment(s): ${JSON.stringify(summary.outcomes)}`)
+  }
+}
+
+export const config = {
+  name: "nexi-reconcile-pending-payments",
+  schedule: "* * * * *",
+}

@@ -1,0 +1,47 @@
+/**
+ * What an APM provider keeps on a Medusa payment session (and, after authorization, on the
+ * payment). The storefront reads it: the transaction to show, the shopper's approval link
+ * and why a payment failed. Nothing secret: the consumer key and secret never come here.
+ */
+import type { AccountState, NextLink, TransactionState } from "../../../apm/schemas"
+import type { ApmPaymentStatus } from "./transaction-state"
+
+/** The key under which the storefront sends the shopper's mobile number or scheme code. */
+export const CONSUMER_ID_KEY = "consumer_id"
+
+export interface ApmSessionData extends Record<string, unknown> {
+  session_id: string
+  /** PSP_A_E_COM, PSP_B, PSP_C or PSP_D. */
+  method: string
+  /** What the shopper gave: their mobile number or scheme code (consumer.consumerId). */
+  consumer_id: string
+  consumer_name: string
+  /** The payment transaction at the service; absent when initialize was refused outright. */
+  transaction_id?: string
+  state?: TransactionState
+  account_state?: AccountState
+  /** The service's link to the status operation, used for every status read. */
+  next_link?: NextLink
+  /** Where the shopper approves the payment (the simulator's phone page), while it is pending. */
+  approval_url?: string
+  amount_minor: string
+  /** The VAT part of amount_minor sent to the service, for splitting refunds the same way. */
+  vat_minor: string
+  currency: string
+  status: ApmPaymentStatus
+  /** Why the payment failed or was cancelled, for the storefront to show. */
+  reason?: string
+  /** Running totals of refunds sent, so their VAT adds up to the payment's. */
+  refunded_minor?: string
+  refunded_vat_minor?: string
+  /** The refund transactions at the service, each with originalReference = transaction_id. */
+  refund_transaction_ids?: string[]
+  /** When the reconciliation job first reads a pending transaction (ISO time). */
+  poll_after?: string
+  /** The reversal that cancelled the payment. */
+  reversal_transaction_id?: string
+}
+
+export function readApmSessionData(data: Record<string, unknown> | undefined): Partial<ApmSessionData> {
+  return (data ?? {}) as Partial<ApmSessionData>
+}

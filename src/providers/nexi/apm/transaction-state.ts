@@ -1,0 +1,70 @@
+/**
+ * One pure function that reads the status answer of an APM payment and says where it
+ * stands, in Medusa's words. Every transaction state is named in the table, so a new one
+ * shows up as a type error rather than as a silently pending payment.
+ */
+import type { AccountState, ExtendedEnvelope, TransactionState } from "../../../apm/schemas"
+
+export type ApmPaymentStatus = "pending" | "authorized" | "captured" | "error" | "canceled"
+
+export interface ApmPaymentState {
+  status: ApmPaymentStatus
+  /** The service's state, kept for the merchant and the storefront. */
+  transactionState?: TransactionState
+  accountState?: AccountState
+  /** Why the payment failed or was cancelled, in the scheme's words when it gave any. */
+  reason?: string
+}
+
+/**
+ * - AUTHORIZED, RESERVED: the consumer approved; funds are held, not yet moved.
+ * - FINALIZED, REPORTED: finalized (and reported to settlement): funds moved, unless the
+ *   account state says ROLLBACK. The service captures on finalization, there is no capture call.
+ * - INITIALIZED, PENDING: waiting for the consumer in their app.
+ * - REJECTED, FAILED, TIMEDOUT, STALE: the attempt ended without payment.
+ * - CANCELLED: reversed.
+ */
+const STATE_MEANING: Record<TransactionState, { status: ApmPaymentStatus; reason?: string }> = {
+  INITIALIZED: { status: "pending" },
+  PENDING: { status: "pending" },
+  AUTHORIZED: { status: "authorized" },
+  RESERVED: { status: "authorized" },
+  FINALIZED: { status: "captured" },
+  REPORTED: { status: "captured" },
+  REJECTED: { status: "error", reason: "The mobile payment scheme rejected the payment." },
+  FAILED: { status: "error", reason: "The payment failed at the mobile payment scheme." },
+  TIMEDOUT: { status: "error", reason: "The payment was not approved in the mobile payment app in time." },
+  STALE: { status: "error", reason: "The payment request went stale before it was approved." },
+  CANCELLED: { status: "canceled", reason: "The payment was cancelled." },
+}
+
+const ROLLED_BACK = "The mobile payment scheme rolled the payment back (account state ROLLBACK): no money was taken."
+
+/** The scheme's own words about the latest change, when it gave any. */
+function schemeReason(envelope: ExtendedEnvelope): string | undefined {
+  const info = envelope.naa2Ecr?.additionalInfo ?? envelope.response?.naa2Ecr?.additionalInfo
+  const message = envelope.error?.message ?? envelope.response?.request?.transaction?.message
+  return info?.trim() || message?.trim() || undefined
+}
+
+export function readApmPaymentState(envelope: ExtendedEnvelope): ApmPaymentState {
+  const transaction = envelope.response?.request?.transaction
+  const transactionState = envelope.state ?? transaction?.state
+  const accountState = envelope.accountState ?? transaction?.accountState
+  // No state at all is a transaction still being set up, as far as anyone can tell.
+  const meaning = transactionState ? STATE_MEANING[transactionState] : { status: "pending" as const }
+  const paid = meaning.status === "authorized" || meaning.status === "captured"
+  if (paid && accountState === "ROLLBACK") {
+    return { status: "canceled", transactionState, accountState, reason: ROLLED_BACK }
+  }
+  if (meaning.status === "error" || meaning.status === "canceled") {
+    const said = schemeReason(envelope)
+    const reason = said && meaning.reason ? `${meaning.reason} ${withFullStop(said)}` : meaning.reason
+    return { status: meaning.status, transactionState, accountState, reason }
+  }
+  return { status: meaning.status, transactionState, accountState }
+}
+
+function withFullStop(text: string): string {
+  return /[.!?]$/.test(text) ? text : `${text}.`
+}
