@@ -4,6 +4,7 @@
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
+import { capturePaymentWorkflow } from "@medusajs/medusa/core-flows"
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import { simulatorForSuite } from "../support/simulator"
 import {
@@ -130,6 +131,40 @@ medusaIntegrationTestRunner({
       await settle()
       expect(await ordersOfCart(cart.id)).toEqual([])
       expect((await sessionOf(session.id)).status).toBe("pending")
+    })
+
+    it("records a refund made in the gateway's back office on the Medusa payment, without refunding twice", async () => {
+      const { cart, session } = await openCheckout()
+      await simulator.control("POST", `/hpp/${session.data.order_id}/pay`, APPROVED)
+      const completed = await completeCart(api, publishableKey, cart.id)
+      const orderId = (completed as { order: { id: string } }).order.id
+      const query = container.resolve(ContainerRegistrationKeys.QUERY)
+      const paymentOf = async () =>
+        (
+          await query.graph({
+            entity: "order",
+            fields: ["payment_collections.payments.id", "payment_collections.payments.refunds.*"],
+            filters: { id: orderId },
+          })
+        ).data[0].payment_collections[0].payments[0]
+      await capturePaymentWorkflow(container).run({ input: { payment_id: (await paymentOf()).id } })
+      const paid = await simulator.gateway<{ operations: any[] }>(`/orders/${session.data.order_id}`)
+      const capture = paid.operations.find((operation) => operation.operationType === "CAPTURE")
+
+      // The back office refunds 5.00; the gateway settles it later and notifies.
+      await simulator.control("POST", "/settings/refunds", { mode: "pending" })
+      await simulator.gateway(`/operations/${capture.operationId}/refunds`, { amount: "500", currency: "EUR" })
+      await simulator.control("POST", "/refunds/settle", {})
+
+      const refunds = await eventually(async () => {
+        const found = (await paymentOf()).refunds ?? []
+        return found.length ? found : undefined
+      })
+      expect(refunds).toHaveLength(1)
+      expect(refunds[0].amount).toBe(5)
+      expect(refunds[0].metadata?.nexi_operation_id).toBeTruthy()
+      const after = await simulator.gateway<{ operations: any[] }>(`/orders/${session.data.order_id}`)
+      expect(after.operations.filter((operation) => operation.operationType === "REFUND")).toHaveLength(1)
     })
   },
 })

@@ -9,7 +9,8 @@ import { type RunningSimulator, startSimulator } from "../../src/simulator"
 export interface SimulatorHandle {
   readonly url: string
   control<T = unknown>(method: "GET" | "POST" | "DELETE", path: string, body?: unknown): Promise<T>
-  gateway<T = unknown>(path: string): Promise<T>
+  /** A call to the card gateway as the merchant's back office would make it. */
+  gateway<T = unknown>(path: string, body?: unknown): Promise<T>
   /** A status read of the alternative-payment service, with the store's credentials. */
   apmTransaction(transactionId: string | number): Promise<ExtendedEnvelope>
 }
@@ -42,9 +43,16 @@ export function simulatorForSuite(): SimulatorHandle {
         headers: { "content-type": "application/json" },
         body: body === undefined ? undefined : JSON.stringify(body),
       }),
-    gateway: (path) =>
+    gateway: (path, body) =>
       call(`${simulator!.gatewayUrl}${path}`, {
-        headers: { "x-api-key": SANDBOX_API_KEY, "correlation-id": crypto.randomUUID() },
+        method: body === undefined ? "GET" : "POST",
+        headers: {
+          "x-api-key": SANDBOX_API_KEY,
+          "correlation-id": crypto.randomUUID(),
+          "idempotency-key": crypto.randomUUID(),
+          "content-type": "application/json",
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
       }),
     apmTransaction: (transactionId) =>
       call(`${simulator!.apmUrl}/ms/aapay/v2/transaction/${transactionId}`, { headers: { authorization: APM_AUTHORIZATION } }),

@@ -4,6 +4,7 @@
  * - by shape, for card numbers that turn up under a key nobody expected (a description,
  *   an error text echoing the request, a customField).
  */
+import { passesLuhn } from "../gateway/luhn"
 
 export const REDACTED = "[REDACTED]"
 
@@ -33,18 +34,6 @@ export function isSecretKey(key: string): boolean {
  */
 const PAN_CANDIDATE = /(?<![\d])\d(?:[ -]?\d){12,18}(?![\d])/g
 
-function passesLuhn(digits: string): boolean {
-  let sum = 0
-  for (let index = 0; index < digits.length; index++) {
-    let digit = Number(digits[digits.length - 1 - index])
-    if (index % 2 === 1) {
-      digit *= 2
-      if (digit > 9) digit -= 9
-    }
-    sum += digit
-  }
-  return sum % 10 === 0
-}
 
 /** Replaces every card number inside `text` with its last four digits behind asterisks. */
 export function maskPans(text: string): string {

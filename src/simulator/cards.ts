@@ -4,6 +4,8 @@
  * against the sandbox. Any other Luhn-valid number of an accepted circuit is approved
  * without a challenge. Only the masked form of a number ever leaves this module.
  */
+import { passesLuhn } from "../gateway/luhn"
+
 export type CardCircuit = "VISA" | "MC" | "MAESTRO" | "AMEX"
 
 /** APPROVE: frictionless 3DS; CHALLENGE: the shopper must pass a 3DS challenge. */
@@ -73,18 +75,6 @@ function refuse(field: CardField, message: string): CardCheck {
   return { ok: false, field, message }
 }
 
-export function passesLuhn(digits: string): boolean {
-  let sum = 0
-  for (let index = 0; index < digits.length; index++) {
-    let digit = Number(digits[digits.length - 1 - index])
-    if (index % 2 === 1) {
-      digit *= 2
-      if (digit > 9) digit -= 9
-    }
-    sum += digit
-  }
-  return sum % 10 === 0
-}
 
 function circuitOf(pan: string): CardCircuit | undefined {
   const firstTwo = Number(pan.slice(0, 2))

@@ -1,5 +1,6 @@
 /** Card checks: Luhn, circuits, expiry, CVV, and the outcome of each sandbox test card. */
-import { checkCard, passesLuhn } from "../cards"
+import { passesLuhn } from "../../gateway/luhn"
+import { checkCard } from "../cards"
 import { CARDS } from "./support/test-cards"
 
 const NOW = new Date("2026-06-15T12:00:00Z")
