@@ -7,84 +7,50 @@
  * through getWebhookActionAndData. Behaviour and choices: docs/apm-provider.md.
  */
 import type {
-  AuthorizePaymentInput,
-  AuthorizePaymentOutput,
   CancelPaymentInput,
   CancelPaymentOutput,
   CapturePaymentInput,
   CapturePaymentOutput,
   DeletePaymentInput,
   DeletePaymentOutput,
-  GetPaymentStatusInput,
-  GetPaymentStatusOutput,
   InitiatePaymentInput,
   InitiatePaymentOutput,
-  Logger,
-  PaymentSessionStatus,
   ProviderWebhookPayload,
   RefundPaymentInput,
   RefundPaymentOutput,
-  RetrievePaymentInput,
-  RetrievePaymentOutput,
   UpdatePaymentInput,
   UpdatePaymentOutput,
   WebhookActionResult,
 } from "@medusajs/framework/types"
-import { AbstractPaymentProvider, MathBN, MedusaError, PaymentActions } from "@medusajs/framework/utils"
+import { MathBN, MedusaError, PaymentActions } from "@medusajs/framework/utils"
 import type { ApmClient } from "../../../apm/apm-client"
 import { createApmClient } from "../../../apm/http-apm-client"
 import type { ApmAmount, ApmMethod, Envelope, InitializeRequest, TransactionType } from "../../../apm/schemas"
 import { NotFoundError, TransactionRejectedError } from "../../../http/errors"
 import { minorToMajorString, toMinorUnits } from "../../../money/amount"
-import { type ApmOptions, type NexiOptions, parseNexiOptions } from "../options"
+import type { ApmOptions } from "../options"
 import { CART_CONTEXT_KEY, readCartContext } from "../shared/cart-context"
 import { idempotencyUuid } from "../shared/idempotency"
 import { toMedusaError } from "../shared/medusa-errors"
-import { PaymentRecords, type SessionRecord } from "../shared/payment-records"
+import type { SessionRecord } from "../shared/payment-records"
+import { NexiProviderBase, SESSION_STATUS, WEBHOOK_ACTION } from "../shared/provider-base"
 import { readReconcileRequest } from "../shared/reconcile-request"
 import type { NexiWebhookData } from "../shared/webhook-data"
 import { buildPaymentRequest, consumerName } from "./payment-request"
 import { buildPurchase, refundPurchaseAmount } from "./purchase-amounts"
 import { type ApmSessionData, CONSUMER_ID_KEY, readApmSessionData } from "./session-data"
-import { type ApmPaymentState, type ApmPaymentStatus, readApmPaymentState } from "./transaction-state"
+import { type ApmPaymentState, readApmPaymentState } from "./transaction-state"
 
-const SESSION_STATUS: Record<ApmPaymentStatus, PaymentSessionStatus> = {
-  pending: "pending",
-  authorized: "authorized",
-  captured: "captured",
-  error: "error",
-  canceled: "canceled",
-}
-
-const WEBHOOK_ACTION: Record<ApmPaymentStatus, WebhookActionResult["action"]> = {
-  pending: PaymentActions.PENDING,
-  authorized: PaymentActions.AUTHORIZED,
-  captured: PaymentActions.SUCCESSFUL,
-  error: PaymentActions.FAILED,
-  canceled: PaymentActions.CANCELED,
-}
-
-type Cradle = Record<string, unknown> & { logger?: Logger }
 type Data = Partial<ApmSessionData>
 
-export abstract class NexiApmProviderService extends AbstractPaymentProvider<NexiOptions> {
+export abstract class NexiApmProviderService extends NexiProviderBase<ApmPaymentState> {
   /** The scheme this provider pays with (apm-api.md `method`). */
   protected abstract readonly method: ApmMethod
 
-  protected readonly options_: NexiOptions
-  protected readonly records: PaymentRecords
-  protected readonly logger_?: Logger
   private client_?: ApmClient
 
-  static validateOptions(options: Record<string, unknown>): void {
-    parseNexiOptions(options)
-  }
-
-  constructor(cradle: Cradle, options: NexiOptions) {
-    super(cradle, options)
-    this.options_ = parseNexiOptions(options)
-    this.logger_ = cradle.logger
-    this.records = new PaymentRecords(cradle)
+  protected get providerLabel(): string {
+    return `Nexi ${this.method}`
   }
 
   /** Overridable so tests can point the provider at any ApmClient. */
@@ -150,20 +116,6 @@ export abstract class NexiApmProviderService extends AbstractPaymentProvider<Nex
   async deletePayment(input: DeletePaymentInput): Promise<DeletePaymentOutput> {
     await this.reverseIfStillPending(readApmSessionData(input.data))
     return { data: input.data }
-  }
-
-  async authorizePayment(input: AuthorizePaymentInput): Promise<AuthorizePaymentOutput> {
-    const { state, data } = await this.readState(input.data, "authorize the payment")
-    return { status: SESSION_STATUS[state.status], data }
-  }
-
-  async getPaymentStatus(input: GetPaymentStatusInput): Promise<GetPaymentStatusOutput> {
-    const { state, data } = await this.readState(input.data, "read the payment status")
-    return { status: SESSION_STATUS[state.status], data }
-  }
-
-  async retrievePayment(input: RetrievePaymentInput): Promise<RetrievePaymentOutput> {
-    return { data: (await this.readState(input.data, "retrieve the payment")).data }
   }
 
   /**
@@ -406,7 +358,7 @@ export abstract class NexiApmProviderService extends AbstractPaymentProvider<Nex
   }
 
   /** Reads the transaction and folds its state into the session data. */
-  private async readState(raw: Record<string, unknown> | undefined, action: string): Promise<{ state: ApmPaymentState; data: Record<string, unknown> }> {
+  protected async readState(raw: Record<string, unknown> | undefined, action: string): Promise<{ state: ApmPaymentState; data: Record<string, unknown> }> {
     const data = readApmSessionData(raw)
     try {
       this.require(data.transaction_id, "transaction_id", action)
@@ -426,24 +378,6 @@ export abstract class NexiApmProviderService extends AbstractPaymentProvider<Nex
     } catch (error) {
       throw toMedusaError(error, action)
     }
-  }
-
-  private minor(amount: unknown, currency: string, action: string): string {
-    try {
-      return toMinorUnits(amount as never, currency)
-    } catch (error) {
-      throw toMedusaError(error, action)
-    }
-  }
-
-  private require<T>(value: T | undefined | null, field: string, action: string): T {
-    if (value === undefined || value === null || value === "") {
-      throw new MedusaError(
-        MedusaError.Types.INVALID_DATA,
-        `Could not ${action}: the payment has no ${field}; it was not started with the Nexi ${this.method} provider.`,
-      )
-    }
-    return value
   }
 }
 

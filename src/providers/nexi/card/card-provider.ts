@@ -4,85 +4,54 @@
  * keeps the session data true; the mapping of a gateway order to a status is in order-state.ts.
  */
 import type {
-  AuthorizePaymentInput,
-  AuthorizePaymentOutput,
   CancelPaymentInput,
   CancelPaymentOutput,
   CapturePaymentInput,
   CapturePaymentOutput,
   DeletePaymentInput,
   DeletePaymentOutput,
-  GetPaymentStatusInput,
-  GetPaymentStatusOutput,
   InitiatePaymentInput,
   InitiatePaymentOutput,
-  Logger,
-  PaymentSessionStatus,
   ProviderWebhookPayload,
   RefundPaymentInput,
   RefundPaymentOutput,
-  RetrievePaymentInput,
-  RetrievePaymentOutput,
   UpdatePaymentInput,
   UpdatePaymentOutput,
   WebhookActionResult,
 } from "@medusajs/framework/types"
-import { AbstractPaymentProvider, MathBN, MedusaError, PaymentActions } from "@medusajs/framework/utils"
+import { MathBN, MedusaError, PaymentActions } from "@medusajs/framework/utils"
 import type { GatewayClient } from "../../../gateway/gateway-client"
 import { createGatewayClient } from "../../../gateway/http-gateway-client"
 import { newOrderId } from "../../../gateway/order-id"
 import { NotificationSchema, type OrderDetails } from "../../../gateway/schemas"
 import { InvalidRequestError, NotFoundError } from "../../../http/errors"
 import { minorToMajorString, toMinorUnits } from "../../../money/amount"
-import { type NexiOptions, parseNexiOptions } from "../options"
+import type { NexiOptions } from "../options"
 import { CART_CONTEXT_KEY, readCartContext } from "../shared/cart-context"
 import { idempotencyUuid } from "../shared/idempotency"
 import { toMedusaError } from "../shared/medusa-errors"
-import { PaymentRecords, type SessionRecord } from "../shared/payment-records"
+import type { SessionRecord } from "../shared/payment-records"
+import { NexiProviderBase, type ProviderCradle, WEBHOOK_ACTION } from "../shared/provider-base"
 import { readReconcileRequest } from "../shared/reconcile-request"
 import { hashSecurityToken, securityTokenMatches } from "../shared/security-token"
 import type { NexiWebhookData } from "../shared/webhook-data"
 import { buildHostedOrderRequest } from "./hosted-order"
 import { parseNotificationBody } from "./notification-body"
-import { type CardPaymentState, type CardPaymentStatus, readCardPaymentState } from "./order-state"
+import { type CardPaymentState, readCardPaymentState } from "./order-state"
 import { type CardSessionData, readCardSessionData } from "./session-data"
 
-const SESSION_STATUS: Record<CardPaymentStatus, PaymentSessionStatus> = {
-  pending: "pending",
-  authorized: "authorized",
-  captured: "captured",
-  error: "error",
-  canceled: "canceled",
-}
-
-const WEBHOOK_ACTION: Record<CardPaymentStatus, WebhookActionResult["action"]> = {
-  pending: PaymentActions.PENDING,
-  authorized: PaymentActions.AUTHORIZED,
-  captured: PaymentActions.SUCCESSFUL,
-  error: PaymentActions.FAILED,
-  canceled: PaymentActions.CANCELED,
-}
-
-type Cradle = Record<string, unknown> & { logger?: Logger }
-
-export class NexiCardProviderService extends AbstractPaymentProvider<NexiOptions> {
+export class NexiCardProviderService extends NexiProviderBase<CardPaymentState> {
   static identifier = "nexi"
 
-  protected readonly options_: NexiOptions
   protected readonly gateway: GatewayClient
-  protected readonly records: PaymentRecords
-  protected readonly logger_?: Logger
 
-  static validateOptions(options: Record<string, unknown>): void {
-    parseNexiOptions(options)
+  constructor(cradle: ProviderCradle, options: NexiOptions) {
+    super(cradle, options)
+    this.gateway = this.createGateway()
   }
 
-  constructor(cradle: Cradle, options: NexiOptions) {
-    super(cradle, options)
-    this.options_ = parseNexiOptions(options)
-    this.logger_ = cradle.logger
-    this.records = new PaymentRecords(cradle)
-    this.gateway = this.createGateway()
+  protected get providerLabel(): string {
+    return "Nexi card"
   }
 
   /** Overridable so tests and the benchmark can point the provider at any GatewayClient. */
@@ -117,20 +86,6 @@ export class NexiCardProviderService extends AbstractPaymentProvider<NexiOptions
   /** Nothing to undo: an unpaid hosted order simply expires at the gateway. */
   async deletePayment(input: DeletePaymentInput): Promise<DeletePaymentOutput> {
     return { data: input.data }
-  }
-
-  async authorizePayment(input: AuthorizePaymentInput): Promise<AuthorizePaymentOutput> {
-    const { state, data } = await this.readState(input.data, "authorize the payment")
-    return { status: SESSION_STATUS[state.status], data }
-  }
-
-  async getPaymentStatus(input: GetPaymentStatusInput): Promise<GetPaymentStatusOutput> {
-    const { state, data } = await this.readState(input.data, "read the payment status")
-    return { status: SESSION_STATUS[state.status], data }
-  }
-
-  async retrievePayment(input: RetrievePaymentInput): Promise<RetrievePaymentOutput> {
-    return { data: (await this.readState(input.data, "retrieve the payment")).data }
   }
 
   async capturePayment(input: CapturePaymentInput): Promise<CapturePaymentOutput> {
@@ -362,7 +317,7 @@ export class NexiCardProviderService extends AbstractPaymentProvider<NexiOptions
   }
 
   /** Reads the gateway order and folds its state into the session data. */
-  private async readState(
+  protected async readState(
     raw: Record<string, unknown> | undefined,
     action: string,
   ): Promise<{ state: CardPaymentState; data: Record<string, unknown> }> {
@@ -389,24 +344,6 @@ export class NexiCardProviderService extends AbstractPaymentProvider<NexiOptions
     } catch (error) {
       throw toMedusaError(error, action)
     }
-  }
-
-  private minor(amount: unknown, currency: string, action: string): string {
-    try {
-      return toMinorUnits(amount as never, currency)
-    } catch (error) {
-      throw toMedusaError(error, action)
-    }
-  }
-
-  private require<T>(value: T | undefined | null, field: string, action: string): T {
-    if (value === undefined || value === null || value === "") {
-      throw new MedusaError(
-        MedusaError.Types.INVALID_DATA,
-        `Could not ${action}: the payment has no ${field}; it was not started with the Nexi provider.`,
-      )
-    }
-    return value
   }
 
   /**

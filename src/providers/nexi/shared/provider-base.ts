@@ -1,0 +1,100 @@
+/**
+ * What every Nexi payment provider shares: option validation, the records of the payment
+ * module, Medusa's status and webhook-action words for a payment's state, and the three
+ * read methods that only differ in how a provider reads its state from its service.
+ */
+import type {
+  AuthorizePaymentInput,
+  AuthorizePaymentOutput,
+  GetPaymentStatusInput,
+  GetPaymentStatusOutput,
+  Logger,
+  PaymentSessionStatus,
+  RetrievePaymentInput,
+  RetrievePaymentOutput,
+  WebhookActionResult,
+} from "@medusajs/framework/types"
+import { AbstractPaymentProvider, MedusaError, PaymentActions } from "@medusajs/framework/utils"
+import { toMinorUnits } from "../../../money/amount"
+import { type NexiOptions, parseNexiOptions } from "../options"
+import { toMedusaError } from "./medusa-errors"
+import { PaymentRecords } from "./payment-records"
+
+/** Where a payment stands, in the same five words for cards and mobile payments. */
+export type NexiPaymentStatus = "pending" | "authorized" | "captured" | "error" | "canceled"
+
+export const SESSION_STATUS: Record<NexiPaymentStatus, PaymentSessionStatus> = {
+  pending: "pending",
+  authorized: "authorized",
+  captured: "captured",
+  error: "error",
+  canceled: "canceled",
+}
+
+export const WEBHOOK_ACTION: Record<NexiPaymentStatus, WebhookActionResult["action"]> = {
+  pending: PaymentActions.PENDING,
+  authorized: PaymentActions.AUTHORIZED,
+  captured: PaymentActions.SUCCESSFUL,
+  error: PaymentActions.FAILED,
+  canceled: PaymentActions.CANCELED,
+}
+
+export type ProviderCradle = Record<string, unknown> & { logger?: Logger }
+
+export abstract class NexiProviderBase<State extends { status: NexiPaymentStatus }> extends AbstractPaymentProvider<NexiOptions> {
+  protected readonly options_: NexiOptions
+  protected readonly records: PaymentRecords
+  protected readonly logger_?: Logger
+
+  static validateOptions(options: Record<string, unknown>): void {
+    parseNexiOptions(options)
+  }
+
+  constructor(cradle: ProviderCradle, options: NexiOptions) {
+    super(cradle, options)
+    this.options_ = parseNexiOptions(options)
+    this.logger_ = cradle.logger
+    this.records = new PaymentRecords(cradle)
+  }
+
+  /** Names the provider in messages about a payment it did not start. */
+  protected abstract get providerLabel(): string
+
+  /** Reads the payment from its service and folds the state into the session data. */
+  protected abstract readState(
+    raw: Record<string, unknown> | undefined,
+    action: string,
+  ): Promise<{ state: State; data: Record<string, unknown> }>
+
+  async authorizePayment(input: AuthorizePaymentInput): Promise<AuthorizePaymentOutput> {
+    const { state, data } = await this.readState(input.data, "authorize the payment")
+    return { status: SESSION_STATUS[state.status], data }
+  }
+
+  async getPaymentStatus(input: GetPaymentStatusInput): Promise<GetPaymentStatusOutput> {
+    const { state, data } = await this.readState(input.data, "read the payment status")
+    return { status: SESSION_STATUS[state.status], data }
+  }
+
+  async retrievePayment(input: RetrievePaymentInput): Promise<RetrievePaymentOutput> {
+    return { data: (await this.readState(input.data, "retrieve the payment")).data }
+  }
+
+  protected minor(amount: unknown, currency: string, action: string): string {
+    try {
+      return toMinorUnits(amount as never, currency)
+    } catch (error) {
+      throw toMedusaError(error, action)
+    }
+  }
+
+  protected require<T>(value: T | undefined | null, field: string, action: string): T {
+    if (value === undefined || value === null || value === "") {
+      throw new MedusaError(
+        MedusaError.Types.INVALID_DATA,
+        `Could not ${action}: the payment has no ${field}; it was not started with the ${this.providerLabel} provider.`,
+      )
+    }
+    return value
+  }
+}
