@@ -6,6 +6,7 @@
 import { randomUUID } from "node:crypto"
 import type { IPaymentModuleService, MedusaContainer } from "@medusajs/framework/types"
 import { Modules } from "@medusajs/framework/utils"
+import { isNexiProviderId } from "../providers/nexi/shared/provider-ids"
 import { reconcileRequest } from "../providers/nexi/shared/reconcile-request"
 import { type AppliedOutcome, applyPaymentAction } from "./apply-payment-action"
 
@@ -38,7 +39,7 @@ export async function reconcileSession(container: MedusaContainer, session: { id
 
 export async function reconcilePendingSessions(container: MedusaContainer, now = new Date()): Promise<ReconcileSummary> {
   const payment = container.resolve<IPaymentModuleService>(Modules.PAYMENT)
-  const providers = (await payment.listPaymentProviders({})).map((provider) => provider.id).filter((id) => id.startsWith("pp_nexi"))
+  const providers = (await payment.listPaymentProviders({})).map((provider) => provider.id).filter(isNexiProviderId)
   const summary: ReconcileSummary = { checked: 0, outcomes: {} }
   if (!providers.length) return summary
 

@@ -29,7 +29,7 @@ import type { ApmAmount, ApmMethod, Envelope, InitializeRequest, TransactionType
 import { NotFoundError, TransactionRejectedError } from "../../../http/errors"
 import { minorToMajorString, toMinorUnits } from "../../../money/amount"
 import type { ApmOptions } from "../options"
-import { CART_CONTEXT_KEY, readCartContext } from "../shared/cart-context"
+import { readCartContext, withoutCartContext } from "../shared/cart-context"
 import { idempotencyUuid } from "../shared/idempotency"
 import { toMedusaError } from "../shared/medusa-errors"
 import type { SessionRecord } from "../shared/payment-records"
@@ -105,7 +105,7 @@ export abstract class NexiApmProviderService extends NexiProviderBase<ApmPayment
     const currency = input.currency_code.toUpperCase()
     const amountMinor = this.minor(input.amount, currency, "update the payment")
     const unchanged = current.amount_minor === amountMinor && current.currency === currency
-    if (current.transaction_id && unchanged) return { data: withoutCartContext(input.data ?? {}) }
+    if (current.transaction_id && unchanged) return { data: withoutCartContext(input.data) }
     await this.reverseIfStillPending(current)
     const sessionId = String(current.session_id ?? input.context?.idempotency_key ?? "")
     const data = await this.startPayment(sessionId, input)
@@ -251,7 +251,7 @@ export abstract class NexiApmProviderService extends NexiProviderBase<ApmPayment
     }
     const request = buildPaymentRequest({ method: this.method, merchantId: apm.merchantId, sessionId, consumer, purchase, cart })
     const base = {
-      ...withoutCartContext(input.data ?? {}),
+      ...withoutCartContext(input.data),
       session_id: sessionId,
       method: this.method,
       consumer_id: consumerId,
@@ -406,12 +406,4 @@ function transactionFields(envelope: Envelope): Pick<Data, "transaction_id" | "s
     next_link: link,
     approval_url: link?.params?.approvalUrl,
   }
-}
-
-/**
- * The cart snapshot served initiatePayment only. Medusa stores `{ ...input data, ...returned
- * data }`, so the key is returned as undefined (dropped from the JSON) rather than left out.
- */
-function withoutCartContext(data: Record<string, unknown>): Record<string, unknown> {
-  return { ...data, [CART_CONTEXT_KEY]: undefined }
 }

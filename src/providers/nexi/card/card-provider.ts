@@ -27,7 +27,7 @@ import { NotificationSchema, type OrderDetails } from "../../../gateway/schemas"
 import { InvalidRequestError, NotFoundError } from "../../../http/errors"
 import { minorToMajorString, toMinorUnits } from "../../../money/amount"
 import type { NexiOptions } from "../options"
-import { CART_CONTEXT_KEY, readCartContext } from "../shared/cart-context"
+import { readCartContext, withoutCartContext } from "../shared/cart-context"
 import { idempotencyUuid } from "../shared/idempotency"
 import { toMedusaError } from "../shared/medusa-errors"
 import type { SessionRecord } from "../shared/payment-records"
@@ -77,7 +77,7 @@ export class NexiCardProviderService extends NexiProviderBase<CardPaymentState> 
     const currency = input.currency_code.toUpperCase()
     const amountMinor = this.minor(input.amount, currency, "update the payment")
     if (current.order_id && current.amount_minor === amountMinor && current.currency === currency) {
-      return { data: this.withoutCartContext(input.data ?? {}) }
+      return { data: withoutCartContext(input.data) }
     }
     const sessionId = String(current.session_id ?? input.context?.idempotency_key ?? "")
     return { data: await this.startHostedOrder(sessionId, input), status: "pending" }
@@ -297,7 +297,7 @@ export class NexiCardProviderService extends NexiProviderBase<CardPaymentState> 
     try {
       const answer = await this.gateway.createHostedOrder(request)
       return {
-        ...this.withoutCartContext(input.data ?? {}),
+        ...withoutCartContext(input.data),
         session_id: sessionId,
         order_id: orderId,
         hosted_page: answer.hostedPage,
@@ -344,13 +344,5 @@ export class NexiCardProviderService extends NexiProviderBase<CardPaymentState> 
     } catch (error) {
       throw toMedusaError(error, action)
     }
-  }
-
-  /**
-   * The cart snapshot served initiatePayment; it is not kept on the session. Medusa merges
-   * our data over its input, so the key is cleared explicitly (undefined is not stored).
-   */
-  private withoutCartContext(data: Record<string, unknown>): Record<string, unknown> {
-    return { ...data, [CART_CONTEXT_KEY]: undefined }
   }
 }

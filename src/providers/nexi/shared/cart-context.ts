@@ -62,3 +62,12 @@ export function readCartContext(data: Record<string, unknown> | undefined): Cart
   const parsed = CartContextSchema.safeParse(data?.[CART_CONTEXT_KEY])
   return parsed.success ? parsed.data : undefined
 }
+
+/**
+ * The session data without the snapshot: it served initiatePayment only. Medusa stores
+ * `{ ...input data, ...returned data }`, so the key is returned as undefined (dropped from
+ * the stored JSON) rather than left out.
+ */
+export function withoutCartContext(data: Record<string, unknown> | undefined): Record<string, unknown> {
+  return { ...data, [CART_CONTEXT_KEY]: undefined }
+}
