@@ -23,8 +23,12 @@ import type {
 
 export interface GatewayClient {
   createHostedOrder(body: HppRequest): Promise<HppResponse>
-  createMotoPayment(body: MotoRequest): Promise<OperationResponse>
-  verifyCard(body: CardVerificationRequest): Promise<OperationResponse>
+  /**
+   * With `idempotencyKey` (stable across retries of one logical payment) the transport may
+   * repeat the request after a lost answer; the gateway also refuses an orderId it has seen.
+   */
+  createMotoPayment(body: MotoRequest, idempotencyKey?: string): Promise<OperationResponse>
+  verifyCard(body: CardVerificationRequest, idempotencyKey?: string): Promise<OperationResponse>
   listOrders(query?: ListOrdersQuery): Promise<OrderList>
   getOrder(orderId: string): Promise<OrderDetails>
   listOperations(query?: ListOperationsQuery): Promise<OperationList>

@@ -2,7 +2,8 @@
  * GatewayClient over HTTP: one method per endpoint of gateway-api.md, each a route, a
  * schema for the answer, and the shared transport. Headers follow gateway-facts.md:
  * X-API-KEY always, a fresh Correlation-Id per attempt, Idempotency-Key on captures and
- * refunds only (the gateway defines none for cancels).
+ * refunds, and on MOTO payments and card verifications when the caller gives one (the
+ * gateway defines none for cancels).
  */
 import { randomUUID } from "node:crypto"
 import type http from "node:http"
@@ -83,12 +84,12 @@ export class HttpGatewayClient implements GatewayClient {
     return this.call(HppResponseSchema, { ...route("POST", "/orders/hpp"), body })
   }
 
-  async createMotoPayment(body: MotoRequest): Promise<OperationResponse> {
-    return this.call(OperationResponseSchema, { ...route("POST", "/orders/moto"), body })
+  async createMotoPayment(body: MotoRequest, idempotencyKey?: string): Promise<OperationResponse> {
+    return this.call(OperationResponseSchema, withKey({ ...route("POST", "/orders/moto"), body }, idempotencyKey))
   }
 
-  async verifyCard(body: CardVerificationRequest): Promise<OperationResponse> {
-    return this.call(OperationResponseSchema, { ...route("POST", "/orders/card_verification"), body })
+  async verifyCard(body: CardVerificationRequest, idempotencyKey?: string): Promise<OperationResponse> {
+    return this.call(OperationResponseSchema, withKey({ ...route("POST", "/orders/card_verification"), body }, idempotencyKey))
   }
 
   async listOrders(query: ListOrdersQuery = {}): Promise<OrderList> {
@@ -124,11 +125,7 @@ export class HttpGatewayClient implements GatewayClient {
   }
 
   private async postOperation(target: Route, body: unknown, idempotencyKey?: string): Promise<PostOperationResponse> {
-    if (idempotencyKey !== undefined && idempotencyKey.trim() === "") {
-      // A blank key is no key: the gateway could not recognise the retry of this operation.
-      throw new TypeError(`${target.endpoint}: idempotencyKey must not be empty`)
-    }
-    return this.call(PostOperationResponseSchema, { ...target, body, idempotencyKey })
+    return this.call(PostOperationResponseSchema, withKey({ ...target, body }, idempotencyKey))
   }
 
   private async call<S extends z.ZodType>(schema: S, request: TransportRequest): Promise<z.output<S>> {
@@ -138,6 +135,14 @@ export class HttpGatewayClient implements GatewayClient {
     }
     throw errorForStatus("gateway", request.endpoint, answer.status, gatewayErrorDetails(answer.body))
   }
+}
+
+/** Adds the key, refusing a blank one: the gateway could not recognise the retry of the write. */
+function withKey(request: TransportRequest, idempotencyKey: string | undefined): TransportRequest {
+  if (idempotencyKey !== undefined && idempotencyKey.trim() === "") {
+    throw new TypeError(`${request.endpoint}: idempotencyKey must not be empty`)
+  }
+  return { ...request, idempotencyKey }
 }
 
 export function createGatewayClient(options: GatewayClientOptions): HttpGatewayClient {

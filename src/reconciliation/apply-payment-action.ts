@@ -73,10 +73,15 @@ async function recordGatewayRefunds(container: MedusaContainer, data: NexiWebhoo
   const payment = container.resolve<IPaymentModuleService>(Modules.PAYMENT)
   const [record] = await payment.listPayments(
     { payment_session_id: data.session_id },
-    { relations: ["refunds"], select: ["id", "refunds.id", "refunds.amount", "refunds.raw_amount"] },
+    { relations: ["refunds"], select: ["id", "refunds.id", "refunds.amount", "refunds.raw_amount", "refunds.metadata"] },
   )
   if (!record) return false
-  const known = (record.refunds ?? []).reduce(
+  // A cancelled capture is recorded in Medusa as a refund (src/nexi-admin/cancel-capture.ts),
+  // but the gateway counts it as no REFUND: leave it out, or later back-office refunds hide behind it.
+  const gatewayRefunds = (record.refunds ?? []).filter(
+    (refund) => !(refund as { metadata?: Record<string, unknown> | null }).metadata?.nexi_cancelled_capture_id,
+  )
+  const known = gatewayRefunds.reduce(
     (total, refund) => MathBN.add(total, (refund as { raw_amount?: unknown }).raw_amount as never ?? refund.amount),
     MathBN.convert(0),
   )

@@ -408,6 +408,29 @@ describe("retries", () => {
     expect(requests.map((request) => request.idempotencyKey)).toEqual([key, key, key])
   })
 
+  it("a MOTO payment executed before the connection is reset is repeated with its key and orderId, and charged once", async () => {
+    const gateway = client()
+    const motoPath = harness.gatewayPath("/orders/moto")
+    await harness.fault({ match: { method: "POST", path: motoPath }, times: 1, phase: "after", action: { type: "reset" } })
+    const request = { order: order("700"), card: APPROVED_CARD, captureType: "EXPLICIT" as const }
+    const key = randomUUID()
+    // The repeat reuses the orderId, which the gateway refuses once it has seen it: the caller
+    // then reads the order (GET /orders/{orderId}) to find the one payment.
+    const error = await failure(gateway.createMotoPayment(request, key))
+    expect(error).toBeInstanceOf(InvalidRequestError)
+    const requests = await harness.requestsTo("POST", motoPath)
+    expect(requests.map((sent) => sent.idempotencyKey)).toEqual([key, key])
+    const { operations } = await gateway.getOrder(request.order.orderId)
+    expect(operations).toHaveLength(1)
+    expect(operations[0]).toMatchObject({ operationType: "AUTHORIZATION", operationResult: "AUTHORIZED", operationAmount: "700" })
+  })
+
+  it("refuses a blank idempotency key on a MOTO payment before sending anything", async () => {
+    const gateway = client()
+    await expect(gateway.createMotoPayment({ order: order(), card: APPROVED_CARD }, " ")).rejects.toThrow(/idempotencyKey must not be empty/)
+    expect(await harness.requestsTo("POST", harness.gatewayPath("/orders/moto"))).toHaveLength(0)
+  })
+
   it("a hosted order that times out is not retried: OutcomeUnknownError after one request", async () => {
     const gateway = client({ timeoutMs: 300 })
     await harness.fault({ match: { method: "POST", path: harness.gatewayPath("/orders/hpp") }, times: 1, action: { type: "hang" } })

@@ -36,6 +36,7 @@ import { readReconcileRequest } from "../shared/reconcile-request"
 import { hashSecurityToken, securityTokenMatches } from "../shared/security-token"
 import type { NexiWebhookData } from "../shared/webhook-data"
 import { buildHostedOrderRequest } from "./hosted-order"
+import { isMotoRequest, motoSessionData } from "./moto"
 import { parseNotificationBody } from "./notification-body"
 import { type CardPaymentState, readCardPaymentState } from "./order-state"
 import { type CardSessionData, readCardSessionData } from "./session-data"
@@ -67,6 +68,13 @@ export class NexiCardProviderService extends NexiProviderBase<CardPaymentState> 
 
   async initiatePayment(input: InitiatePaymentInput): Promise<InitiatePaymentOutput> {
     const sessionId = String(input.data?.session_id ?? input.context?.idempotency_key ?? "")
+    if (isMotoRequest(input.context)) {
+      // Staff charge the card through the admin route; only the gateway order id is reserved here.
+      const currency = input.currency_code.toUpperCase()
+      const amountMinor = this.minor(input.amount, currency, "start the MOTO payment")
+      const data = motoSessionData({ sessionId, orderId: newOrderId(this.options_.orderIdPrefix), amountMinor, currency })
+      return { id: data.order_id, data, status: "pending_authorization" }
+    }
     const data = await this.startHostedOrder(sessionId, input)
     return { id: data.order_id, data, status: "pending" }
   }
@@ -78,6 +86,10 @@ export class NexiCardProviderService extends NexiProviderBase<CardPaymentState> 
     const amountMinor = this.minor(input.amount, currency, "update the payment")
     if (current.order_id && current.amount_minor === amountMinor && current.currency === currency) {
       return { data: withoutCartContext(input.data) }
+    }
+    if (current.moto === true) {
+      // Its gateway order may already be charged: a new amount needs a new MOTO payment.
+      throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "Could not update the payment: a MOTO payment's amount cannot change. Start a new MOTO payment.")
     }
     const sessionId = String(current.session_id ?? input.context?.idempotency_key ?? "")
     return { data: await this.startHostedOrder(sessionId, input), status: "pending" }

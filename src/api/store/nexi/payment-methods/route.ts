@@ -9,6 +9,7 @@ import { z } from "zod"
 import { isNexiProviderId } from "../../../../providers/nexi/shared/provider-ids"
 import { describeNexiPaymentMethod } from "../../../utils/nexi-payment-methods"
 import { nexiOptionsOf } from "../../../utils/nexi-provider-options"
+import { parseInput } from "../../../utils/validate-input"
 
 const QuerySchema = z.object({
   region_id: z.string({ message: "is required" }).trim().min(1, "is required"),
@@ -17,12 +18,7 @@ const QuerySchema = z.object({
 type RegionRow = { id: string; payment_providers?: Array<{ id: string; is_enabled?: boolean } | null> }
 
 export async function GET(req: MedusaRequest, res: MedusaResponse) {
-  const parsed = QuerySchema.safeParse(req.query)
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`)
-    throw new MedusaError(MedusaError.Types.INVALID_DATA, problems.join("; "))
-  }
-  const regionId = parsed.data.region_id
+  const regionId = parseInput(QuerySchema, req.query).region_id
   const query = req.scope.resolve(ContainerRegistrationKeys.QUERY)
   const { data } = await query.graph({
     entity: "region",

@@ -1,0 +1,21 @@
+/**
+ * POST /admin/nexi/card-verifications { card: { pan, expiryDate, cvv? }, customer_email? }:
+ * checks a card at the gateway without moving money (src/nexi-admin/card-verification.ts).
+ * Answers NexiCardVerificationResponse; a declined card is result DECLINED, not an error.
+ */
+import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
+import { z } from "zod"
+import { cardInputSchema } from "../../../../nexi-admin/card-input"
+import { verifyCard } from "../../../../nexi-admin/card-verification"
+import { parseInput } from "../../../utils/validate-input"
+import type { NexiCardVerificationResponse } from "../contract"
+
+const BodySchema = z.strictObject({
+  card: cardInputSchema(),
+  customer_email: z.email({ message: "must be an email address" }).max(255, "must be at most 255 characters").optional(),
+})
+
+export async function POST(req: AuthenticatedMedusaRequest, res: MedusaResponse<NexiCardVerificationResponse>) {
+  const body = parseInput(BodySchema, req.body)
+  res.json(await verifyCard(req.scope, { card: body.card, customerEmail: body.customer_email }))
+}

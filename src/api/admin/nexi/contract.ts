@@ -1,0 +1,108 @@
+/**
+ * The shapes the admin routes under /admin/nexi answer with, shared by the routes and the
+ * admin extensions (src/admin), so the widget and the routes cannot drift apart.
+ * Amounts are exact decimal strings in major units ("12.50"), with the currency beside them;
+ * the gateway's own records (minor units) are passed through untouched where a route proxies one.
+ */
+
+export interface NexiMoney {
+  /** Exact decimal in major units, e.g. "12.50" (EUR) or "1200" (JPY). */
+  amount: string
+  /** ISO 4217, upper case. */
+  currency: string
+}
+
+export interface NexiTimelineOperation {
+  operation_id: string
+  type: string
+  result: string
+  amount: NexiMoney | null
+  time: string | null
+  channel: string | null
+  /** The capture this CANCEL undid, if it is one. */
+  cancelled_operation_id: string | null
+  warnings: Array<{ code: string; description: string }>
+  /** True for a CAPTURE the widget may offer to cancel (executed and not cancelled yet). */
+  cancellable: boolean
+}
+
+export interface NexiCardPaymentView {
+  kind: "card"
+  payment_id: string
+  provider_id: string
+  gateway_order_id: string
+  circuit: string | null
+  /** As the gateway gives it (already masked), e.g. "************0004". */
+  masked_card: string | null
+  three_ds: string | null
+  authorized: NexiMoney
+  captured: NexiMoney
+  refunded: NexiMoney
+  last_operation_type: string | null
+  operations: NexiTimelineOperation[]
+}
+
+export interface NexiMobileTransition {
+  from: string | null
+  to: string | null
+  event: string | null
+  time: string | null
+}
+
+export interface NexiMobilePaymentView {
+  kind: "mobile"
+  payment_id: string
+  provider_id: string
+  scheme: string
+  transaction_id: string
+  state: string | null
+  amount: NexiMoney | null
+  transitions: NexiMobileTransition[]
+}
+
+export type NexiPaymentView = NexiCardPaymentView | NexiMobilePaymentView
+
+/** GET /admin/nexi/medusa-orders/:id/payments */
+export interface NexiOrderPaymentsResponse {
+  order_id: string
+  payments: NexiPaymentView[]
+}
+
+/** POST /admin/nexi/payments/:id/cancel-capture and POST /admin/nexi/payments/:id/sync */
+export interface NexiPaymentActionResponse {
+  payment: NexiPaymentView
+  /** What the action did, in words a member of staff can act on. */
+  message: string
+}
+
+/** GET /admin/nexi/payment-methods (the merchant's methods, from the gateway) */
+export interface NexiGatewayPaymentMethodsResponse {
+  payment_methods: Array<{
+    circuit: string
+    method_type: string
+    image_link: string | null
+    recurring_supported: boolean
+    one_click_supported: boolean
+  }>
+}
+
+/** The error body of every /admin/nexi route (Medusa's error handler shape). */
+export interface NexiAdminErrorResponse {
+  type: string
+  message: string
+}
+
+/** POST /admin/nexi/moto: the order paid (a draft order keeps its id once converted) and its new payment. */
+export interface NexiMotoResponse extends NexiPaymentActionResponse {
+  order_id: string
+}
+
+/** POST /admin/nexi/card-verifications */
+export interface NexiCardVerificationResponse {
+  operation_id: string
+  /** The gateway's operation result: EXECUTED (the card is valid) or DECLINED. */
+  result: string
+  circuit: string | null
+  /** As the gateway gives it (already masked). */
+  masked_card: string | null
+}

@@ -1,0 +1,39 @@
+/**
+ * POST /admin/nexi/moto { draft_order_id | order_id, card: { pan, expiryDate, cvv? },
+ * card_holder_name? }: a card payment taken by phone or mail (src/nexi-admin/moto-payment.ts).
+ * The amount and currency come from the Medusa order, never from the request; the card data
+ * goes to the gateway and nowhere else. Answers NexiMotoResponse.
+ */
+import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
+import { z } from "zod"
+import { cardInputSchema } from "../../../../nexi-admin/card-input"
+import { payByMoto } from "../../../../nexi-admin/moto-payment"
+import { parseInput } from "../../../utils/validate-input"
+import type { NexiMotoResponse } from "../contract"
+
+const orderId = (prefix: string) => z.string().regex(new RegExp(`^${prefix}_[A-Za-z0-9]+$`), `must be an order id (${prefix}_...)`)
+
+const BodySchema = z
+  .strictObject({
+    draft_order_id: orderId("order").optional(),
+    order_id: orderId("order").optional(),
+    card: cardInputSchema(),
+    card_holder_name: z.string().trim().min(1, "must not be empty").max(255, "must be at most 255 characters").optional(),
+  })
+  .refine((body) => Boolean(body.draft_order_id) !== Boolean(body.order_id), {
+    path: ["order_id"],
+    message: "give exactly one of draft_order_id and order_id",
+  })
+
+export async function POST(req: AuthenticatedMedusaRequest, res: MedusaResponse<NexiMotoResponse>) {
+  const body = parseInput(BodySchema, req.body)
+  const field = body.draft_order_id ? "draft_order_id" : "order_id"
+  res.json(
+    await payByMoto(req.scope, {
+      field,
+      orderId: (body.draft_order_id ?? body.order_id)!,
+      card: body.card,
+      cardHolderName: body.card_holder_name,
+    }),
+  )
+}

@@ -1,0 +1,17 @@
+/**
+ * POST /admin/nexi/payments/:id/sync: re-reads the payment from its service now and records
+ * what Medusa lacks (src/nexi-admin/sync-payment.ts). No body. Answers
+ * NexiPaymentActionResponse, whose message says what changed.
+ */
+import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
+import { z } from "zod"
+import { syncPayment } from "../../../../../../nexi-admin/sync-payment"
+import { parseInput } from "../../../../../utils/validate-input"
+import type { NexiPaymentActionResponse } from "../../../contract"
+import { PaymentParamsSchema } from "../../params"
+
+export async function POST(req: AuthenticatedMedusaRequest, res: MedusaResponse<NexiPaymentActionResponse>) {
+  const { id } = parseInput(PaymentParamsSchema, req.params)
+  parseInput(z.strictObject({}), req.body)
+  res.json(await syncPayment(req.scope, id))
+}

@@ -1,0 +1,38 @@
+import { MedusaError } from "@medusajs/framework/utils"
+import { z } from "zod"
+import { parseInput } from "../validate-input"
+
+const schema = z.strictObject({
+  operation_id: z.string().regex(/^\d+$/, "must be digits"),
+  reason: z.string().min(1, "must not be empty"),
+  nested: z.strictObject({ count: z.number().int("must be a whole number") }).optional(),
+})
+
+function failure(value: unknown): MedusaError {
+  try {
+    parseInput(schema, value)
+  } catch (error) {
+    return error as MedusaError
+  }
+  throw new Error("expected a refusal")
+}
+
+describe("parseInput", () => {
+  it("returns the parsed value", () => {
+    expect(parseInput(schema, { operation_id: "12", reason: "typo" })).toEqual({ operation_id: "12", reason: "typo" })
+  })
+
+  it("throws INVALID_DATA naming every bad field by its path", () => {
+    const error = failure({ operation_id: "x1", reason: "", nested: { count: 1.5 } })
+    expect(error).toBeInstanceOf(MedusaError)
+    expect(error.type).toBe(MedusaError.Types.INVALID_DATA)
+    expect(error.message).toBe("operation_id: must be digits; reason: must not be empty; nested.count: must be a whole number")
+  })
+
+  it("names unknown fields themselves, and treats a missing body as empty", () => {
+    expect(failure({ operation_id: "1", reason: "r", amount: 5, nested: { count: 1, extra: true } }).message).toBe(
+      "nested.extra: is not accepted here; amount: is not accepted here",
+    )
+    expect(failure(undefined).message).toMatch(/^operation_id: .*; reason: /)
+  })
+})

@@ -1,0 +1,131 @@
+/**
+ * POST /admin/nexi/payments/:id/cancel-capture: rolls a capture back at the gateway
+ * (POST /operations/{id}/cancels, the reason as description), then records the cancelled
+ * amount in Medusa as a refund, so the order's totals agree with the gateway's. The refund's
+ * metadata names the gateway's CANCEL operation: the card provider then does not send it to
+ * the gateway again (card-provider.ts refundPayment).
+ *
+ * The gateway defines no idempotency key for cancels. What keeps a repeated request from
+ * doing anything twice: the capture is checked first (a capture already cancelled is not
+ * cancelled again, and its refund is recorded only if Medusa lacks it), and an answer lost
+ * in transit is settled by reading the gateway order again.
+ */
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { MedusaError } from "@medusajs/framework/utils"
+import { refundPaymentWorkflow } from "@medusajs/medusa/core-flows"
+import BigNumber from "bignumber.js"
+import type { NexiPaymentActionResponse } from "../api/admin/nexi/contract"
+import { gatewayClientFor, isNexiCardProviderId } from "../api/utils/nexi-clients"
+import type { GatewayClient } from "../gateway/gateway-client"
+import type { Operation, OrderDetails } from "../gateway/schemas"
+import { OutcomeUnknownError } from "../http/errors"
+import { fromMinorUnits } from "../money/amount"
+import { toMedusaError } from "../providers/nexi/shared/medusa-errors"
+import { findCaptureToCancel } from "./capture-to-cancel"
+import { cardPaymentView } from "./card-payment-view"
+import { moneyText } from "./money-text"
+import { loadNexiPayment, medusaTotals, type NexiPaymentRecord } from "./nexi-payments"
+import { gatewayOrderOf } from "./payment-view"
+import { withLock } from "./with-lock"
+
+export interface CancelCaptureInput {
+  paymentId: string
+  operationId: string
+  reason: string
+  /** The member of staff, recorded as the refund's creator. */
+  actorId?: string
+}
+
+/** Metadata key of a refund that records a gateway operation (read by the card provider). */
+export const NEXI_OPERATION_KEY = "nexi_operation_id"
+
+export async function cancelCapture(container: MedusaContainer, input: CancelCaptureInput): Promise<NexiPaymentActionResponse> {
+  return withLock(container, `nexi-payment:${input.paymentId}`, `Another action on payment ${input.paymentId} is under way.`, () =>
+    cancelLocked(container, input),
+  )
+}
+
+async function cancelLocked(container: MedusaContainer, input: CancelCaptureInput): Promise<NexiPaymentActionResponse> {
+  const payment = await loadNexiPayment(container, input.paymentId)
+  if (!isNexiCardProviderId(payment.provider_id)) {
+    throw new MedusaError(MedusaError.Types.INVALID_DATA, `id: payment ${payment.id} is a mobile payment; only card captures can be cancelled`)
+  }
+  const gateway = gatewayClientFor(container, payment.provider_id)
+  const details = await gatewayOrderOf(container, payment)
+  const { capture, cancelledBy } = findCaptureToCancel(details, input.operationId)
+  const alreadyRecorded = cancelledBy && payment.refunds.some((refund) => refund.metadata?.[NEXI_OPERATION_KEY] === cancelledBy.operationId)
+  if (alreadyRecorded) {
+    throw new MedusaError(
+      MedusaError.Types.INVALID_DATA,
+      `operation_id: capture ${input.operationId} is already cancelled (gateway operation ${cancelledBy.operationId}) and recorded in Medusa`,
+    )
+  }
+  const cancelOperationId = cancelledBy?.operationId ?? (await sendCancel(gateway, details, input))
+  const recorded = await recordCancelledCapture(container, payment, capture, cancelOperationId, input)
+  const after = await gateway.getOrder(details.orderStatus.order.orderId).catch((error) => {
+    throw toMedusaError(error, "read the payment after the cancel")
+  })
+  const currency = details.orderStatus.order.currency
+  const cancelled = moneyText(fromMinorUnits(capture.operationAmount ?? "0", currency), currency)
+  const atGateway = cancelledBy
+    ? `Capture ${input.operationId} (${cancelled}) was already cancelled at the gateway (operation ${cancelOperationId})`
+    : `Cancelled capture ${input.operationId} (${cancelled}) at the gateway (operation ${cancelOperationId})`
+  const inMedusa = recorded
+    ? `recorded a refund of ${moneyText(recorded, currency)} in Medusa.`
+    : "Medusa had nothing captured left to refund, so no refund was recorded."
+  return {
+    payment: cardPaymentView({ payment_id: payment.id, provider_id: payment.provider_id }, after),
+    message: `${atGateway}; ${inMedusa}`,
+  }
+}
+
+/** The new CANCEL operation's id; a refusal carries the gateway's own words. */
+async function sendCancel(gateway: GatewayClient, details: OrderDetails, input: CancelCaptureInput): Promise<string> {
+  const action = `cancel capture ${input.operationId}`
+  try {
+    return (await gateway.cancelCapture(input.operationId, { description: input.reason })).operationId
+  } catch (error) {
+    if (!(error instanceof OutcomeUnknownError)) throw toMedusaError(error, action)
+    // The answer was lost: the gateway's record says whether the cancel happened.
+    const reread = await gateway.getOrder(details.orderStatus.order.orderId).catch(() => undefined)
+    const cancel = reread && findCaptureToCancel(reread, input.operationId).cancelledBy
+    if (cancel?.operationId) return cancel.operationId
+    throw toMedusaError(error, action)
+  }
+}
+
+/**
+ * Refunds in Medusa what the cancel took back, but never more than Medusa holds as captured
+ * and not refunded: a capture made outside Medusa was never in Medusa's totals. Returns the
+ * amount recorded (major units), or undefined when there was nothing to record.
+ */
+async function recordCancelledCapture(
+  container: MedusaContainer,
+  payment: NexiPaymentRecord,
+  capture: Operation,
+  cancelOperationId: string,
+  input: CancelCaptureInput,
+): Promise<BigNumber | undefined> {
+  const totals = medusaTotals(payment)
+  const cancelled = fromMinorUnits(capture.operationAmount ?? "0", payment.currency_code.toUpperCase())
+  const amount = BigNumber.min(cancelled, totals.captured.minus(totals.refunded))
+  if (amount.isLessThanOrEqualTo(0)) return undefined
+  try {
+    await refundPaymentWorkflow(container).run({
+      input: {
+        payment_id: payment.id,
+        amount: amount.toFixed(),
+        created_by: input.actorId,
+        note: `Nexi capture ${input.operationId} cancelled: ${input.reason}`,
+        metadata: { [NEXI_OPERATION_KEY]: cancelOperationId, nexi_cancelled_capture_id: input.operationId },
+        // Passed through to the refund record; the workflow's input type does not list it.
+      } as { payment_id: string; amount: string },
+    })
+  } catch (error) {
+    throw new MedusaError(
+      MedusaError.Types.UNEXPECTED_STATE,
+      `The gateway cancelled capture ${input.operationId} (operation ${cancelOperationId}) but Medusa could not record the refund: ${(error as Error).message}. Send the same request again to record it.`,
+    )
+  }
+  return amount
+}

@@ -1,0 +1,106 @@
+/**
+ * What a MOTO payment pays, decided from the Medusa order alone (pure; the amount never comes
+ * from the request):
+ *
+ * - A draft order: its current total. Medusa's own createOrUpdateOrderPaymentCollection
+ *   workflow creates the draft's payment collection, or resizes it to the total when the draft
+ *   was edited since an earlier attempt. Refused when the draft is already paid.
+ * - An order with an unpaid payment collection (not_paid or awaiting: an order placed without
+ *   payment, or the difference an order edit left to pay): that collection, for the amount
+ *   Medusa says is owed on it.
+ * - An order with no collection at all (placed through the API without one): Medusa's
+ *   workflow creates one for what is still owed (the order summary's pending difference).
+ * - An order already paid (a collection authorized, captured or completed, and none unpaid),
+ *   or with nothing owed: refused, so a customer is never charged twice.
+ * - A canceled or archived order: refused.
+ *
+ * An attempt whose session is still waiting (pending_authorization, same amount) is resumed
+ * rather than replaced: it holds the gateway order id of that attempt, and the gateway knows
+ * whether it was charged even when its answer never reached us.
+ */
+import { MedusaError } from "@medusajs/framework/utils"
+import BigNumber from "bignumber.js"
+import { type AmountInput, toDecimal } from "../money/amount"
+
+export type MotoTargetField = "draft_order_id" | "order_id"
+
+export interface MotoSessionRow {
+  id: string
+  provider_id: string
+  status: string
+  data: Record<string, unknown> | null
+}
+
+export interface MotoCollectionRow {
+  id: string
+  status: string
+  amount: AmountInput
+  currency_code: string
+  payment_sessions?: Array<MotoSessionRow | null>
+}
+
+export interface MotoOrderRow {
+  id: string
+  status: string
+  is_draft_order: boolean
+  currency_code: string
+  /** The order summary's pending_difference: what is still owed. */
+  pending_difference: AmountInput | null | undefined
+  payment_collections: MotoCollectionRow[]
+}
+
+export type MotoPlan =
+  | { collection: "prepare"; isDraft: boolean }
+  | { collection: "use"; isDraft: false; collectionId: string }
+
+const UNPAID = new Set(["not_paid", "awaiting"])
+const PAID = new Set(["authorized", "partially_authorized", "partially_captured", "completed"])
+const CLOSED_ORDER = new Set(["canceled", "archived"])
+
+function refuse(type: string, message: string): never {
+  throw new MedusaError(type, message)
+}
+
+export function planMoto(order: MotoOrderRow, field: MotoTargetField): MotoPlan {
+  const isDraft = order.is_draft_order
+  if (field === "draft_order_id" && !isDraft) {
+    refuse(MedusaError.Types.INVALID_DATA, `draft_order_id: ${order.id} is an order, not a draft order; send it as order_id`)
+  }
+  if (field === "order_id" && isDraft) {
+    refuse(MedusaError.Types.INVALID_DATA, `order_id: ${order.id} is a draft order; send it as draft_order_id`)
+  }
+  if (CLOSED_ORDER.has(order.status)) {
+    refuse(MedusaError.Types.NOT_ALLOWED, `Order ${order.id} is ${order.status}: there is nothing to pay.`)
+  }
+  const open = order.payment_collections.filter((collection) => collection.currency_code === order.currency_code)
+  const unpaid = open.find((collection) => UNPAID.has(collection.status))
+  const paid = open.find((collection) => PAID.has(collection.status))
+  if (paid && (isDraft || !unpaid)) {
+    refuse(
+      MedusaError.Types.NOT_ALLOWED,
+      `Order ${order.id} is already paid (payment collection ${paid.id} is ${paid.status}); a MOTO payment would charge the customer twice. Capture or refund the existing payment instead.`,
+    )
+  }
+  if (unpaid && !isDraft) return { collection: "use", isDraft: false, collectionId: unpaid.id }
+  const owed = order.pending_difference === null || order.pending_difference === undefined ? new BigNumber(0) : toDecimal(order.pending_difference)
+  if (owed.isLessThanOrEqualTo(0)) {
+    refuse(MedusaError.Types.NOT_ALLOWED, `Order ${order.id} has nothing left to pay (its pending difference is ${owed.toFixed()}).`)
+  }
+  return { collection: "prepare", isDraft }
+}
+
+/** The session of an earlier attempt on this collection that may still be charged, if any. */
+export function resumableMotoSession(
+  collection: MotoCollectionRow,
+  providerId: string,
+  amountMinor: string,
+): MotoSessionRow | undefined {
+  return (collection.payment_sessions ?? []).find(
+    (session): session is MotoSessionRow =>
+      !!session &&
+      session.provider_id === providerId &&
+      session.status === "pending_authorization" &&
+      session.data?.moto === true &&
+      session.data.amount_minor === amountMinor,
+  )
+}

@@ -1,0 +1,50 @@
+/**
+ * POST /admin/nexi/payments/:id/sync: re-reads the payment from its service now instead of
+ * waiting for a notification or the reconciliation job, and answers what changed.
+ *
+ * Card payments go through the same path as the job (reconcileSession): the provider re-reads
+ * the gateway order and the plugin records refunds made in the gateway's back office.
+ * Mobile payments are only read: their service reports no refunds made elsewhere, and running
+ * the payment action again on a finalized transaction would ask Medusa for a second capture.
+ */
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { MedusaError } from "@medusajs/framework/utils"
+import type { NexiPaymentActionResponse } from "../api/admin/nexi/contract"
+import { isNexiCardProviderId } from "../api/utils/nexi-clients"
+import { toMedusaError } from "../providers/nexi/shared/medusa-errors"
+import { reconcileSession } from "../reconciliation/reconcile-pending-sessions"
+import { loadNexiPayment, medusaTotals } from "./nexi-payments"
+import { readPaymentView } from "./payment-view"
+import { syncMessage } from "./sync-message"
+import { withLock } from "./with-lock"
+
+export async function syncPayment(container: MedusaContainer, paymentId: string): Promise<NexiPaymentActionResponse> {
+  return withLock(container, `nexi-payment:${paymentId}`, `Another action on payment ${paymentId} is under way.`, () =>
+    syncLocked(container, paymentId),
+  )
+}
+
+async function syncLocked(container: MedusaContainer, paymentId: string): Promise<NexiPaymentActionResponse> {
+  const before = await loadNexiPayment(container, paymentId)
+  const isCard = isNexiCardProviderId(before.provider_id)
+  if (isCard) {
+    if (!before.payment_session_id) {
+      throw new MedusaError(MedusaError.Types.UNEXPECTED_STATE, `Payment ${paymentId} has no payment session to read again.`)
+    }
+    try {
+      await reconcileSession(container, { id: before.payment_session_id, provider_id: before.provider_id })
+    } catch (error) {
+      throw toMedusaError(error, `sync payment ${paymentId}`)
+    }
+  }
+  const after = isCard ? await loadNexiPayment(container, paymentId) : before
+  const payment = await readPaymentView(container, after)
+  const currency = before.currency_code.toUpperCase()
+  const gateway = payment.kind === "card" ? { captured: payment.captured.amount, refunded: payment.refunded.amount } : undefined
+  const facts = { currency, before: medusaTotals(before), after: medusaTotals(after), gateway }
+  const message =
+    payment.kind === "card"
+      ? syncMessage(facts)
+      : `Read transaction ${payment.transaction_id} from the mobile payment service: ${payment.state ?? "no state yet"}. Mobile payments record nothing back into Medusa from a sync.`
+  return { payment, message }
+}

@@ -1,0 +1,113 @@
+/**
+ * The card provider's side of MOTO payments, against the simulator over HTTP: a session asked
+ * for with the MOTO context reserves a gateway order id and starts no hosted page; once the
+ * card is charged under that id (as POST /admin/nexi/moto does), authorizing and capturing
+ * the session work like for any card payment.
+ */
+import { randomUUID } from "node:crypto"
+import { type RunningSimulator, startSimulator } from "../../../../simulator"
+import { NexiCardProviderService } from "../card-provider"
+import { MOTO_CONTEXT_KEY } from "../moto"
+
+const API_KEY = "5d952446-9004-4023-9eae-a527a152846b"
+let simulator: RunningSimulator
+
+beforeAll(async () => {
+  simulator = await startSimulator({ port: 0, control: true })
+})
+afterAll(async () => {
+  await simulator.close()
+})
+beforeEach(async () => {
+  await fetch(`${simulator.controlUrl}/reset`, { method: "POST" })
+})
+
+function provider(options: Record<string, unknown> = {}) {
+  return new NexiCardProviderService({}, {
+    apiKey: API_KEY,
+    environment: simulator.gatewayUrl,
+    notificationUrl: "http://localhost:9000",
+    resultUrl: "http://shop.test/result",
+    cancelUrl: "http://shop.test/cancel",
+    ...options,
+  } as never)
+}
+
+async function requestCount(path: string): Promise<number> {
+  const { counts } = (await (await fetch(`${simulator.controlUrl}/requests`)).json()) as { counts: Record<string, number> }
+  return counts[`POST /api/phoenix-0.0/psp/api/v1${path}`] ?? 0
+}
+
+/** What the admin route does between creating the session and authorizing it. */
+async function chargeByMoto(orderId: string, amount: string, captureType = "EXPLICIT") {
+  const answer = await fetch(`${simulator.gatewayUrl}/orders/moto`, {
+    method: "POST",
+    headers: { "x-api-key": API_KEY, "correlation-id": randomUUID(), "content-type": "application/json" },
+    body: JSON.stringify({ order: { orderId, amount, currency: "EUR" }, card: { pan: "4999340261977289", expiryDate: "1230" }, captureType }),
+  })
+  expect(answer.status).toBe(200)
+}
+
+const motoContext = { idempotency_key: "payses_m1", [MOTO_CONTEXT_KEY]: true } as never
+
+describe("MOTO sessions of the card provider", () => {
+  it("reserves a gateway order id and leaves the session waiting, without a hosted page", async () => {
+    const started = await provider({ orderIdPrefix: "EU01" }).initiatePayment({
+      amount: 39.98,
+      currency_code: "eur",
+      data: { session_id: "payses_m1" },
+      context: motoContext,
+    })
+    expect(started.status).toBe("pending_authorization")
+    expect(started.data).toEqual({
+      session_id: "payses_m1",
+      order_id: started.id,
+      amount_minor: "3998",
+      currency: "EUR",
+      status: "pending",
+      moto: true,
+    })
+    expect(started.id).toMatch(/^EU01[0-9A-Z]{14}$/)
+    expect(await requestCount("/orders/hpp")).toBe(0)
+  })
+
+  it("treats MOTO-looking data sent by a storefront as an ordinary hosted checkout", async () => {
+    const started = await provider().initiatePayment({ amount: 10, currency_code: "eur", data: { session_id: "payses_s1", moto: true } })
+    expect(started.status).toBe("pending")
+    expect(started.data?.hosted_page).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/hpp\//)
+    expect(await requestCount("/orders/hpp")).toBe(1)
+  })
+
+  it("authorizes once the card was charged under the reserved id, and captures like any card payment", async () => {
+    const card = provider()
+    const started = await card.initiatePayment({ amount: 39.98, currency_code: "eur", data: { session_id: "payses_m1" }, context: motoContext })
+    await expect(card.authorizePayment({ data: started.data })).rejects.toThrow(/does not know this payment/)
+
+    await chargeByMoto(started.id, "3998")
+    const authorized = await card.authorizePayment({ data: started.data })
+    expect(authorized.status).toBe("authorized")
+    expect(authorized.data).toMatchObject({ moto: true, status: "authorized", payment_operation_id: expect.stringMatching(/^\d+$/) })
+
+    const captured = await card.capturePayment({ data: authorized.data, context: { idempotency_key: "capt_m1" } })
+    expect(captured.data).toMatchObject({ status: "captured", capture_operation_id: expect.stringMatching(/^\d+$/) })
+    expect(await requestCount(`/operations/${authorized.data?.payment_operation_id}/captures`)).toBe(1)
+  })
+
+  it("reports a MOTO payment captured at once (IMPLICIT) as captured", async () => {
+    const card = provider({ captureType: "IMPLICIT" })
+    const started = await card.initiatePayment({ amount: 5, currency_code: "eur", data: { session_id: "payses_m2" }, context: motoContext })
+    await chargeByMoto(started.id, "500", "IMPLICIT")
+    expect((await card.authorizePayment({ data: started.data })).status).toBe("captured")
+  })
+
+  it("refuses to change a MOTO session's amount, which could abandon a charge", async () => {
+    const card = provider()
+    const started = await card.initiatePayment({ amount: 10, currency_code: "eur", data: { session_id: "payses_m3" }, context: motoContext })
+    const same = await card.updatePayment({ amount: "10.00", currency_code: "eur", data: started.data })
+    expect(same.data?.order_id).toBe(started.id)
+    await expect(card.updatePayment({ amount: 12, currency_code: "eur", data: started.data })).rejects.toThrow(
+      "a MOTO payment's amount cannot change",
+    )
+    expect(await requestCount("/orders/hpp")).toBe(0)
+  })
+})
