@@ -1,0 +1,98 @@
+/**
+ * Settings > Nexi, "MOTO payment": charges a card given by phone or mail for a draft order
+ * (converted into an order once paid) or for an order with an unpaid balance
+ * (POST /admin/nexi/moto). The amount is the order's, decided on the server; staff only say
+ * which order and the card. The payment then appears on the order like any card payment.
+ */
+import { Button, Container, Heading, Input, Label, RadioGroup, Text } from "@medusajs/ui"
+import { type FormEvent, useId, useState } from "react"
+import type { NexiMotoResponse } from "../../api/admin/nexi/contract"
+import { type CardFormValue, cardPayload, EMPTY_CARD } from "../lib/card-form"
+import { nexiAdminApi } from "../lib/nexi-admin-api"
+import { CardFields } from "./card-fields"
+import { useSubmission } from "./use-submission"
+
+type Target = "draft_order_id" | "order_id"
+
+const TARGET_LABELS: Record<Target, string> = { draft_order_id: "Draft order", order_id: "Order with an unpaid balance" }
+
+export function MotoSection() {
+  const [target, setTarget] = useState<Target>("draft_order_id")
+  const [orderId, setOrderId] = useState("")
+  const [holder, setHolder] = useState("")
+  const [card, setCard] = useState<CardFormValue>(EMPTY_CARD)
+  const [result, setResult] = useState<NexiMotoResponse | null>(null)
+  const submission = useSubmission()
+  const id = useId()
+
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault()
+    setResult(null)
+    const body = {
+      ...(target === "draft_order_id" ? { draft_order_id: orderId.trim() } : { order_id: orderId.trim() }),
+      card: cardPayload(card),
+      ...(holder.trim() ? { card_holder_name: holder.trim() } : {}),
+    }
+    // Card data leaves the page with this request and nowhere else.
+    setCard(EMPTY_CARD)
+    const answer = await submission.submit(() => nexiAdminApi.moto(body))
+    if (!answer) return
+    setResult(answer)
+    setOrderId("")
+    setHolder("")
+  }
+
+  return (
+    <Container className="divide-y p-0" data-testid="nexi-moto">
+      <div className="px-6 py-4">
+        <Heading level="h2">MOTO payment</Heading>
+        <Text size="small" className="text-ui-fg-subtle">
+          Charge a card given by phone or mail. The amount is the order's total still to pay; capture and refund the payment
+          from the order page as usual.
+        </Text>
+      </div>
+      <form className="flex flex-col gap-y-4 px-6 py-4" onSubmit={onSubmit} autoComplete="off">
+        <RadioGroup value={target} onValueChange={(value) => setTarget(value as Target)} className="flex gap-x-6">
+          {(Object.keys(TARGET_LABELS) as Target[]).map((value) => (
+            <div key={value} className="flex items-center gap-x-2">
+              <RadioGroup.Item value={value} id={`${id}-${value}`} data-testid={`nexi-moto-target-${value}`} />
+              <Label htmlFor={`${id}-${value}`} size="small">
+                {TARGET_LABELS[value]}
+              </Label>
+            </div>
+          ))}
+        </RadioGroup>
+        <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
+          <div className="flex flex-col gap-y-2">
+            <Label htmlFor={`${id}-order`} size="small" weight="plus">
+              {TARGET_LABELS[target]} id
+            </Label>
+            <Input id={`${id}-order`} placeholder="order_01..." value={orderId} onChange={(event) => setOrderId(event.target.value)} data-testid="nexi-moto-order-id" />
+          </div>
+          <div className="flex flex-col gap-y-2">
+            <Label htmlFor={`${id}-holder`} size="small" weight="plus">
+              Card holder (optional)
+            </Label>
+            <Input id={`${id}-holder`} autoComplete="off" value={holder} onChange={(event) => setHolder(event.target.value)} />
+          </div>
+        </div>
+        <CardFields value={card} onChange={setCard} cvvOptional={false} testIdPrefix="nexi-moto" />
+        {submission.error ? (
+          <Text size="small" className="text-ui-fg-error" role="alert" data-testid="nexi-moto-error">
+            {submission.error}
+          </Text>
+        ) : null}
+        {result ? (
+          <Text size="small" role="status" data-testid="nexi-moto-result" data-order-id={result.order_id}>
+            {result.message} Order {result.order_id}.
+          </Text>
+        ) : null}
+        <div className="flex justify-end">
+          <Button size="small" type="submit" isLoading={submission.busy} disabled={!orderId.trim()} data-testid="nexi-moto-submit">
+            Charge card
+          </Button>
+        </div>
+      </form>
+    </Container>
+  )
+}

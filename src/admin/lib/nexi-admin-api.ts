@@ -1,0 +1,46 @@
+/**
+ * The calls the admin extensions make to the plugin's /admin/nexi routes, with the admin's own
+ * session cookie (the dashboard authenticates by session by default). The shapes are the
+ * routes' contract, so a change there breaks the build here instead of the page.
+ */
+import type {
+  NexiCardVerificationResponse,
+  NexiGatewayPaymentMethodsResponse,
+  NexiMotoResponse,
+  NexiOrderPaymentsResponse,
+  NexiPaymentActionResponse,
+} from "../../api/admin/nexi/contract"
+import { requestErrorOf } from "./api-errors"
+import { adminApiUrl, backendUrl } from "./api-url"
+import type { CardBody } from "./card-form"
+
+async function request<T>(path: string, init: { method: "GET" | "POST"; body?: unknown } = { method: "GET" }): Promise<T> {
+  const answer = await fetch(adminApiUrl(backendUrl(), path), {
+    method: init.method,
+    credentials: "include",
+    headers: { accept: "application/json", ...(init.body === undefined ? {} : { "content-type": "application/json" }) },
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  })
+  const text = await answer.text()
+  if (!answer.ok) throw requestErrorOf(answer.status, text)
+  return JSON.parse(text) as T
+}
+
+const id = (value: string) => encodeURIComponent(value)
+
+export const nexiAdminApi = {
+  orderPayments: (orderId: string) => request<NexiOrderPaymentsResponse>(`/admin/nexi/medusa-orders/${id(orderId)}/payments`),
+
+  cancelCapture: (paymentId: string, body: { operation_id: string; reason: string }) =>
+    request<NexiPaymentActionResponse>(`/admin/nexi/payments/${id(paymentId)}/cancel-capture`, { method: "POST", body }),
+
+  sync: (paymentId: string) => request<NexiPaymentActionResponse>(`/admin/nexi/payments/${id(paymentId)}/sync`, { method: "POST" }),
+
+  paymentMethods: () => request<NexiGatewayPaymentMethodsResponse>("/admin/nexi/payment-methods"),
+
+  verifyCard: (body: { card: CardBody; customer_email?: string }) =>
+    request<NexiCardVerificationResponse>("/admin/nexi/card-verifications", { method: "POST", body }),
+
+  moto: (body: ({ draft_order_id: string } | { order_id: string }) & { card: CardBody; card_holder_name?: string }) =>
+    request<NexiMotoResponse>("/admin/nexi/moto", { method: "POST", body }),
+}

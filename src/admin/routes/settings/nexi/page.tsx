@@ -1,0 +1,34 @@
+/**
+ * Settings > Nexi: what the gateway has enabled for the merchant, and the two card operations
+ * staff start by hand (a MOTO payment, a card verification).
+ */
+import { defineRouteConfig } from "@medusajs/admin-sdk"
+import { CreditCard } from "@medusajs/icons"
+import { CardVerificationSection } from "../../../components/card-verification-section"
+import { MotoSection } from "../../../components/moto-section"
+import { PaymentMethodsSection } from "../../../components/payment-methods-section"
+import { nexiAdminApi } from "../../../lib/nexi-admin-api"
+import { useAdminQuery } from "../../../lib/use-admin-query"
+
+const NexiSettingsPage = () => {
+  const methods = useAdminQuery("payment-methods", nexiAdminApi.paymentMethods)
+  return (
+    <div className="flex flex-col gap-y-3" data-testid="nexi-settings">
+      <PaymentMethodsSection query={methods} />
+      <MotoSection />
+      <CardVerificationSection />
+    </div>
+  )
+}
+
+export const config = defineRouteConfig({
+  label: "Nexi",
+  icon: CreditCard,
+})
+
+/** The breadcrumb reads "Settings > Nexi" (the dashboard reads `handle.breadcrumb` of a route). */
+export const handle = {
+  breadcrumb: () => "Nexi",
+}
+
+export default NexiSettingsPage

@@ -1,0 +1,87 @@
+/**
+ * "Nexi payment" on the order page: every Nexi payment of the order read live from the gateway
+ * (GET /admin/nexi/medusa-orders/:id/payments), with "Cancel capture" and "Sync from gateway".
+ * Orders paid with another provider show nothing and cost no gateway call.
+ */
+import { defineWidgetConfig } from "@medusajs/admin-sdk"
+import type { AdminOrder, DetailWidgetProps } from "@medusajs/framework/types"
+import { Button, Container, Heading, Text, toast } from "@medusajs/ui"
+import { useState } from "react"
+import { CardPaymentSection } from "../components/card-payment-section"
+import { MobilePaymentSection } from "../components/mobile-payment-section"
+import { messageOf } from "../lib/api-errors"
+import { nexiAdminApi } from "../lib/nexi-admin-api"
+import { nexiPaymentPresence } from "../lib/order-payments"
+import { useAdminQuery } from "../lib/use-admin-query"
+
+const NexiOrderPaymentWidget = ({ data: order }: DetailWidgetProps<AdminOrder>) => {
+  const presence = nexiPaymentPresence(order)
+  const query = useAdminQuery(presence === "no" ? null : order.id, () => nexiAdminApi.orderPayments(order.id))
+  // The last action's outcome stays on screen (a toast fades) until the next action.
+  const [notice, setNotice] = useState<string | null>(null)
+
+  if (presence === "no") return null
+  if (query.data && query.data.payments.length === 0) return null
+
+  const onDone = (message: string) => {
+    toast.success("Nexi", { description: message })
+    setNotice(message)
+    query.reload()
+  }
+
+  return (
+    <Container className="divide-y p-0" data-testid="nexi-order-payment">
+      <div className="flex items-center justify-between px-6 py-4">
+        <Heading level="h2">Nexi payment</Heading>
+        {query.loading && query.data ? (
+          <Text size="small" className="text-ui-fg-muted">
+            Refreshing...
+          </Text>
+        ) : null}
+      </div>
+      {notice ? (
+        <div className="bg-ui-bg-subtle flex items-center justify-between gap-x-4 px-6 py-3">
+          <Text size="small" className="text-ui-fg-subtle" role="status" data-testid="nexi-notice">
+            {notice}
+          </Text>
+          {/* Medusa's own sections (payments, totals) keep the order they loaded; the widget cannot
+              refresh them, so staff reload to see there what the action recorded (a refund). */}
+          <Button size="small" variant="secondary" className="shrink-0" onClick={() => window.location.reload()}>
+            Reload order
+          </Button>
+        </div>
+      ) : null}
+      {query.error ? (
+        <div className="flex items-center justify-between gap-x-4 px-6 py-4">
+          <Text size="small" className="text-ui-fg-error" role="alert" data-testid="nexi-error">
+            Could not read the payment from Nexi: {messageOf(query.error)}
+          </Text>
+          <Button size="small" variant="secondary" className="shrink-0" onClick={query.reload} data-testid="nexi-retry">
+            Try again
+          </Button>
+        </div>
+      ) : null}
+      {!query.data && query.loading ? (
+        <Text size="small" className="text-ui-fg-subtle px-6 py-4" data-testid="nexi-loading">
+          Reading the payment from Nexi...
+        </Text>
+      ) : null}
+      {query.data?.payments.map((payment) =>
+        payment.kind === "card" ? (
+          <CardPaymentSection key={payment.payment_id} payment={payment} onDone={onDone} />
+        ) : (
+          <MobilePaymentSection key={payment.payment_id} payment={payment} onDone={onDone} />
+        ),
+      )}
+    </Container>
+  )
+}
+
+export const config = defineWidgetConfig({
+  // The end of the order page. Medusa 2.17.2 deprecated the ".after" suffix of zones: a widget
+  // goes at the end of its zone, and staff can move it with the page's layout settings.
+  zone: "order.details",
+  id: "medusa-payment-nexi:order-payment",
+})
+
+export default NexiOrderPaymentWidget
