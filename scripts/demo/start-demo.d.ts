@@ -1,0 +1,51 @@
+/** Types of start-demo.js for TypeScript callers (the browser tests, the benchmark). */
+
+export interface DemoPorts {
+  medusa: number
+  storefront: number
+  simulator: number
+}
+
+export interface DemoUrls {
+  backend: string
+  admin: string
+  storefront: string
+  simulator: string
+  simulatorControl: string
+}
+
+export interface DemoRegion {
+  id: string
+  name: string
+  currency_code: string
+  countries: string[]
+}
+
+export interface RunningDemo {
+  urls: DemoUrls
+  ports: DemoPorts
+  adminCredentials: { email: string; password: string }
+  publishableKey: string
+  regions: DemoRegion[]
+  products: Array<{ id: string; handle: string; title: string }>
+  /** false when the database schema was already up to date (a second run). */
+  migrated: boolean
+  /** Milliseconds per step: database, simulator, migrate, seed?, adminUser?, medusa, storeCheck?, storefront, total. */
+  timings: Record<string, number>
+  stop(): Promise<void>
+}
+
+export interface StartDemoOptions {
+  /** Ports left out are picked free. */
+  ports?: Partial<DemoPorts>
+  /** Default: .demo in the repository. */
+  dataDir?: string
+  /** Default: process.env.DATABASE_URL; empty or null starts the embedded PostgreSQL. */
+  databaseUrl?: string | null
+  quiet?: boolean
+  /** false: no admin dashboard (a faster boot). Default true. */
+  admin?: boolean
+  signal?: AbortSignal
+}
+
+export function startDemo(options?: StartDemoOptions): Promise<RunningDemo>

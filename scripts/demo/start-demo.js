@@ -1,0 +1,146 @@
+/**
+ * startDemo(): the whole demo, in order: database and simulator, migrations, the seeded store
+ * and its admin user, the Medusa server, the storefront. stop() undoes it in reverse, so
+ * Medusa closes before the database it uses. Used by `npm run demo` (index.js) and by the
+ * browser tests (free ports, a temporary data directory).
+ */
+const fs = require("node:fs")
+const path = require("node:path")
+const { ensureAdminUser } = require("./admin-user")
+const { openDatabase } = require("./database")
+const { medusaEnvironment } = require("./medusa-env")
+const { startMedusaServer } = require("./medusa-server")
+const { migrateDatabase } = require("./migrate")
+const { choosePorts } = require("./ports")
+const { loadOrCreateSecrets } = require("./secrets")
+const { rememberSeededStore, seedStore, seededStoreOfLastRun } = require("./seed-store")
+const { DEFAULT_DATA_DIR, DEMO_ADMIN_EMAIL, urlsFor } = require("./settings")
+const { simulatorProviderEnvironment, startDemoSimulator } = require("./simulator")
+const { seededStoreAnswers } = require("./store-check")
+const { startStorefront } = require("./storefront-server")
+
+/** Stops what was started, newest first; one failing stop does not keep the others running. */
+function stopper(log) {
+  const stops = []
+  let stopping
+  return {
+    /** Registers a started part (anything with stop()) and gives it back. */
+    add: (name, part) => {
+      stops.push({ name, stop: part.stop })
+      return part
+    },
+    stopAll: () => {
+      stopping ??= (async () => {
+        for (const { name, stop } of stops.reverse()) {
+          try {
+            await stop()
+          } catch (error) {
+            log(`could not stop ${name}: ${error.message}`)
+          }
+        }
+      })()
+      return stopping
+    },
+  }
+}
+
+/** Runs the steps of a start, recording how long each took; an aborted start goes no further. */
+function stepRunner(timings, signal) {
+  return async (name, step) => {
+    signal?.throwIfAborted()
+    const started = Date.now()
+    const result = await step()
+    timings[name] = Date.now() - started
+    signal?.throwIfAborted()
+    return result
+  }
+}
+
+/**
+ * @param {{ ports?: { medusa?: number, storefront?: number, simulator?: number }, dataDir?: string,
+ *   databaseUrl?: string, quiet?: boolean, admin?: boolean, signal?: AbortSignal }} [options]
+ *   `admin: false` skips the admin dashboard (faster boot, for tests); `signal` aborts a start.
+ */
+async function startDemo({ ports = {}, dataDir = DEFAULT_DATA_DIR, databaseUrl = process.env.DATABASE_URL, quiet = false, admin = true, signal } = {}) {
+  const log = (line) => {
+    if (!quiet) process.stdout.write(`[demo] ${line}\n`)
+  }
+  const chosenPorts = await choosePorts(ports)
+  const urls = urlsFor(chosenPorts)
+  fs.mkdirSync(dataDir, { recursive: true })
+  const secrets = loadOrCreateSecrets(dataDir)
+  const started = stopper(log)
+  const timings = {}
+  const timed = stepRunner(timings, signal)
+  const startedAt = Date.now()
+  try {
+    log("starting the database and the gateway simulator")
+    // Both settle before going on, so a failure of one still leaves the other to be stopped.
+    const [database, simulator] = await Promise.allSettled([
+      timed("database", async () => started.add("the database", await openDatabase({ dataDir, databaseUrl, quiet, signal }))),
+      timed("simulator", async () => {
+        const stateFile = path.join(dataDir, "simulator-state.json")
+        return started.add("the simulator", await startDemoSimulator({ port: chosenPorts.simulator, stateFile, secrets, quiet, signal }))
+      }),
+    ])
+    if (database.status === "rejected") throw database.reason
+    if (simulator.status === "rejected") throw simulator.reason
+
+    const env = medusaEnvironment({
+      databaseUrl: database.value.url,
+      ports: chosenPorts,
+      secrets,
+      providerEnvironment: simulatorProviderEnvironment(simulator.value, secrets),
+      admin,
+    })
+    const migration = await timed("migrate", () => {
+      log("migrating the database")
+      return migrateDatabase({ env, dataDir, databaseIdentity: database.value.identity, quiet, signal })
+    })
+    if (!migration.ran) log("database schema up to date: migrations skipped")
+    const adminCredentials = { email: DEMO_ADMIN_EMAIL, password: secrets.adminPassword }
+    const prepareStore = async () => {
+      const seeded = await timed("seed", () => {
+        log("seeding the store (or finding the one seeded before)")
+        return seedStore({ env, dataDir, adminEmail: DEMO_ADMIN_EMAIL, quiet, signal })
+      })
+      await timed("adminUser", () => ensureAdminUser({ env, ...adminCredentials, exists: seeded.adminUserExists, quiet, signal }))
+      const store = { ...seeded, adminUserExists: true }
+      rememberSeededStore(dataDir, database.value.identity, store)
+      return store
+    }
+
+    // A store seeded by an earlier run is checked through the running server instead of
+    // booting Medusa once more to look for it; it is seeded again only if the check fails.
+    const lastRun = seededStoreOfLastRun(dataDir, database.value.identity)
+    let store = lastRun ?? (await prepareStore())
+    log("starting Medusa")
+    await timed("medusa", async () => started.add("Medusa", await startMedusaServer({ env, port: chosenPorts.medusa, quiet, signal })))
+    if (lastRun) {
+      const intact = await timed("storeCheck", () => seededStoreAnswers({ backendUrl: urls.backend, store: lastRun, adminCredentials }))
+      if (intact) log("reusing the store seeded by an earlier run")
+      else store = await prepareStore()
+    }
+    await timed("storefront", async () => {
+      const config = { backendUrl: urls.backend, publishableKey: store.publishableKey, adminUrl: admin ? urls.admin : null, simulatorUrl: urls.simulator }
+      return started.add("the storefront", await startStorefront({ port: chosenPorts.storefront, config }))
+    })
+    timings.total = Date.now() - startedAt
+    return {
+      urls,
+      ports: chosenPorts,
+      adminCredentials,
+      publishableKey: store.publishableKey,
+      regions: store.regions,
+      products: store.products,
+      migrated: migration.ran,
+      timings,
+      stop: started.stopAll,
+    }
+  } catch (error) {
+    await started.stopAll()
+    throw error
+  }
+}
+
+module.exports = { startDemo }
