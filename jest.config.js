@@ -35,11 +35,14 @@ module.exports = {
       testMatch: ["<rootDir>/integration-tests/**/*.spec.[jt]s"],
       globalSetup: "<rootDir>/integration-tests/setup/global-setup.js",
       globalTeardown: "<rootDir>/integration-tests/setup/global-teardown.js",
+      // Fails a suite whose output holds a secret it handled (docs/testing.md).
+      setupFilesAfterEnv: ["<rootDir>/integration-tests/setup/secrets-guard.ts"],
     },
     {
       ...common,
       displayName: "browser",
       testMatch: ["<rootDir>/browser-tests/**/*.spec.[jt]s"],
+      setupFilesAfterEnv: ["<rootDir>/integration-tests/setup/secrets-guard.ts"],
     },
   ],
 }

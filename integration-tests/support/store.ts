@@ -115,13 +115,18 @@ type Api = {
 }
 
 /** A cart with one line, addresses and an email, as a storefront builds it before payment. */
-export async function createCart(api: Api, publishableKey: string, input: { regionId: string; variantId: string; quantity?: number; countryCode?: string }) {
+export async function createCart(
+  api: Api,
+  publishableKey: string,
+  // A distinct email per cart lets carts be created concurrently: Medusa creates a guest customer per new email.
+  input: { regionId: string; variantId: string; quantity?: number; countryCode?: string; email?: string },
+) {
   const address = { ...ADDRESS, country_code: input.countryCode ?? ADDRESS.country_code }
   const { data } = await api.post(
     "/store/carts",
     {
       region_id: input.regionId,
-      email: "giulia@example.com",
+      email: input.email ?? "giulia@example.com",
       items: [{ variant_id: input.variantId, quantity: input.quantity ?? 1 }],
       shipping_address: address,
       billing_address: address,

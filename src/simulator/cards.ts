@@ -23,6 +23,9 @@ const TEST_CARDS: ReadonlyMap<string, CardBehaviour> = new Map([
   ["5311082291191543", "FAIL_3DS"],
 ])
 
+/** The sandbox numbers, for test suites that check their logs for leaked card numbers. */
+export const TEST_CARD_NUMBERS: readonly string[] = [...TEST_CARDS.keys()]
+
 export interface CardInput {
   pan: string
   /** mmyy, as the gateway wants it; mm/yy, as a shopper types it, is accepted too. */

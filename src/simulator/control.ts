@@ -12,6 +12,7 @@ import type { GatewayStore, StoredOrder } from "./gateway/store"
 import type { HostedOutcome, HostedPayments } from "./hpp/flow"
 import { describeIssue, errorAnswer, errorsAnswer, jsonAnswer, readJsonBody, SIM_CODES } from "./http-helpers"
 import type { SimRequest, SimResponse } from "./http-types"
+import type { IssuedTokens } from "./issued-tokens"
 import { NotificationFaultSchema, type NotificationSender } from "./notifications"
 import type { RequestLog } from "./request-log"
 import { findRoute, type PathPattern, pathPattern, routeNotFound } from "./routing"
@@ -26,6 +27,8 @@ export interface ControlDeps {
   refunds: RefundSettler
   apm: ApmSimulator
   latency: { get(): number; set(ms: number): void }
+  /** Not cleared by reset(): see issued-tokens.ts. */
+  issuedTokens: IssuedTokens
   /** Clears every kind of state, fault and record. */
   reset(): void
 }
@@ -73,6 +76,7 @@ const CancelSchema = z.strictObject(HostedTarget)
 
 const ROUTES: readonly ControlRoute[] = [
   route("GET", "/requests", (deps) => ok(deps.requestLog.view())),
+  route("GET", "/security-tokens", (deps) => ok({ securityTokens: deps.issuedTokens.list() })),
   route("GET", "/notifications", (deps) => ok({ notifications: deps.notifications.list() })),
   route("POST", "/notifications/flush", async (deps) => {
     await deps.notifications.flush()

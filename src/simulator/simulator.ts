@@ -14,6 +14,7 @@ import { createGatewayHandler } from "./gateway/router"
 import { GatewayStore } from "./gateway/store"
 import { HostedPayments } from "./hpp/flow"
 import { createHostedPageHandler } from "./hpp/routes"
+import { IssuedTokens } from "./issued-tokens"
 import { NotificationSender } from "./notifications"
 import {
   APM_BASE_PATH,
@@ -70,7 +71,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
 
   const notices = new MerchantNotices(notifications, clock)
   const refunds = new RefundSettler(options.refundSettlement ?? { mode: "immediate" }, store, notices, clock)
-  const context: GatewayContext = { store, clock, notices, refunds, publicUrl }
+  const issuedTokens = new IssuedTokens()
+  const context: GatewayContext = { store, clock, notices, refunds, publicUrl, issuedTokens }
   const hostedPayments = new HostedPayments(context)
   const apm = new ApmSimulator({
     consumerKey: options.apmConsumerKey ?? DEFAULTS.apmConsumerKey,
@@ -111,7 +113,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   ]
   if (options.control) {
     const latency = { get: () => latencyMs, set: (ms: number) => (latencyMs = ms) }
-    const control = createControlHandler({ store, hostedPayments, requestLog, notifications, faults, clock, refunds, apm, latency, reset })
+    const control = createControlHandler({ store, hostedPayments, requestLog, notifications, faults, clock, refunds, apm, latency, issuedTokens, reset })
     mounts.push({ prefix: CONTROL_BASE_PATH, handler: control, instrumented: false })
   }
   server.mount(mounts)

@@ -1,6 +1,7 @@
 /** What every card gateway handler works with. */
 import type { SimClock } from "../clock"
 import type { SimRequest } from "../http-types"
+import type { IssuedTokens } from "../issued-tokens"
 import type { MerchantNotices } from "./merchant-notices"
 import type { RefundSettler } from "./refund-settlement"
 import type { GatewayStore } from "./store"
@@ -12,6 +13,8 @@ export interface GatewayContext {
   refunds: RefundSettler
   /** Base address browsers use to reach the simulator (hosted pages, logos). */
   publicUrl: string
+  /** Security tokens handed out, for the control API's leak checks. */
+  issuedTokens: IssuedTokens
 }
 
 export interface GatewayCall {

@@ -22,6 +22,7 @@ export function createHostedOrder(context: GatewayContext, call: GatewayCall): S
   ]
   if (problems.length > 0) return errorsAnswer(400, problems)
   const securityToken = newSecret()
+  context.issuedTokens.record(securityToken)
   const pageToken = newSecret()
   context.store.addOrder({
     merchantId: call.merchantId,

@@ -38,7 +38,7 @@ import { readReconcileRequest } from "../shared/reconcile-request"
 import type { NexiWebhookData } from "../shared/webhook-data"
 import { buildPaymentRequest, consumerName } from "./payment-request"
 import { buildPurchase, refundPurchaseAmount } from "./purchase-amounts"
-import { type ApmSessionData, CONSUMER_ID_KEY, readApmSessionData } from "./session-data"
+import { type ApmSessionData, readApmSessionData, readConsumerId } from "./session-data"
 import { type ApmPaymentState, readApmPaymentState } from "./transaction-state"
 
 type Data = Partial<ApmSessionData>
@@ -379,19 +379,6 @@ export abstract class NexiApmProviderService extends NexiProviderBase<ApmPayment
       throw toMedusaError(error, action)
     }
   }
-}
-
-/** The shopper's mobile number or scheme code, which the storefront sends as data.consumer_id. */
-function readConsumerId(data: Record<string, unknown> | undefined): string {
-  const value = data?.[CONSUMER_ID_KEY]
-  const consumerId = typeof value === "string" ? value.trim() : typeof value === "number" ? String(value) : ""
-  if (!consumerId) {
-    throw new MedusaError(
-      MedusaError.Types.INVALID_DATA,
-      `Could not start the payment: give the shopper's mobile number or payment code as data.${CONSUMER_ID_KEY} when creating the payment session.`,
-    )
-  }
-  return consumerId
 }
 
 /** What an answer tells about its transaction; the approval link only while it is pending. */

@@ -3,6 +3,7 @@
  * payment). The storefront reads it: the transaction to show, the shopper's approval link
  * and why a payment failed. Nothing secret: the consumer key and secret never come here.
  */
+import { MedusaError } from "@medusajs/framework/utils"
 import type { AccountState, NextLink, TransactionState } from "../../../apm/schemas"
 import type { ApmPaymentStatus } from "./transaction-state"
 
@@ -44,4 +45,20 @@ export interface ApmSessionData extends Record<string, unknown> {
 
 export function readApmSessionData(data: Record<string, unknown> | undefined): Partial<ApmSessionData> {
   return (data ?? {}) as Partial<ApmSessionData>
+}
+
+/**
+ * The shopper's mobile number or scheme code, which the storefront sends as data.consumer_id.
+ * Read by the provider and, before Medusa's workflow starts, by the store route's middleware.
+ */
+export function readConsumerId(data: unknown): string {
+  const value = (data as Record<string, unknown> | undefined)?.[CONSUMER_ID_KEY]
+  const consumerId = typeof value === "string" ? value.trim() : typeof value === "number" ? String(value) : ""
+  if (!consumerId) {
+    throw new MedusaError(
+      MedusaError.Types.INVALID_DATA,
+      `Could not start the payment: give the shopper's mobile number or payment code as data.${CONSUMER_ID_KEY} when creating the payment session.`,
+    )
+  }
+  return consumerId
 }

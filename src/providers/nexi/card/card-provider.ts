@@ -37,7 +37,7 @@ import { hashSecurityToken, securityTokenMatches } from "../shared/security-toke
 import type { NexiWebhookData } from "../shared/webhook-data"
 import { buildHostedOrderRequest } from "./hosted-order"
 import { isMotoRequest, motoSessionData } from "./moto"
-import { parseNotificationBody } from "./notification-body"
+import { notificationProblem, parseNotificationBody } from "./notification-body"
 import { type CardPaymentState, readCardPaymentState } from "./order-state"
 import { type CardSessionData, readCardSessionData } from "./session-data"
 
@@ -229,7 +229,9 @@ export class NexiCardProviderService extends NexiProviderBase<CardPaymentState> 
     const notification = parseNotificationBody(payload, NotificationSchema)
     const orderId = notification?.operation.orderId
     if (!notification || !orderId) {
-      this.logger_?.warn("nexi: ignored a notification that is not a gateway notification")
+      // Names what is wrong, so a merchant can tell a misconfigured sender from noise.
+      const problem = notification ? "operation.orderId: is required" : notificationProblem(payload, NotificationSchema)
+      this.logger_?.warn(`nexi: ignored a notification that is not a gateway notification (${problem})`)
       return { action: PaymentActions.NOT_SUPPORTED }
     }
     const details = await this.readOrderOrNothing(orderId)

@@ -1,0 +1,191 @@
+/**
+ * What the fault and load suites do to and read from a store: a one-region shop, card
+ * checkouts opened and paid many at a time, and the records that tell whether a fault left
+ * a trace (orders per cart, the Medusa payment and its captures, the gateway's operations,
+ * the requests the simulator received, the webhook events Medusa dispatched).
+ */
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { ContainerRegistrationKeys, Modules, PaymentWebhookEvents } from "@medusajs/framework/utils"
+import type { SimulatorHandle } from "./simulator"
+import { createCart, createProduct, createRegion, NEXI_CARD_PROVIDER, seedStoreBasics, startPaymentSession, storeHeaders } from "./store"
+
+export const CARDS = {
+  approved: { pan: "4999340261977289", expiryDate: "1230", cvv: "663" },
+  approvedMc: { pan: "5593497948332903", expiryDate: "1230", cvv: "399" },
+  declined: { pan: "5515931855858729", expiryDate: "1230", cvv: "123" },
+} as const
+
+/** The product's price: 19.99 EUR, 1999 minor units at the gateway. */
+export const UNIT_PRICE = { major: 19.99, minor: "1999" }
+
+type Api = Parameters<typeof createCart>[0]
+
+export interface CardCheckout {
+  cartId: string
+  sessionId: string
+  /** The gateway order id of the hosted page. */
+  orderId: string
+}
+
+export interface RecordedPayment {
+  id: string
+  amount: number
+  captured_at: string | null
+  captures: Array<{ id: string; amount: number }>
+  refunds: Array<{ id: string; amount: number }>
+  data: Record<string, any>
+}
+
+/** Runs `work` over `items` with at most `limit` at a time; results keep the items' order. */
+export async function mapWithLimit<T, R>(items: readonly T[], limit: number, work: (item: T, index: number) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length)
+  let next = 0
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++
+      results[index] = await work(items[index], index)
+    }
+  }
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker))
+  return results
+}
+
+export class CheckoutKit {
+  publishableKey = ""
+  salesChannelId = ""
+  regionId = ""
+  variantId = ""
+  private shoppers = 0
+
+  constructor(
+    private readonly api: Api,
+    private readonly container: () => MedusaContainer,
+    private readonly simulator: SimulatorHandle,
+  ) {}
+
+  /** A fresh shop: sales channel and key, an Italian EUR region with every Nexi provider, one product. */
+  async seed(): Promise<void> {
+    const container = this.container()
+    const basics = await seedStoreBasics(container)
+    this.publishableKey = basics.publishableKey
+    this.salesChannelId = basics.salesChannelId
+    this.regionId = (await createRegion(container, { name: "Italy", currency_code: "eur", countries: ["it"] })).id
+    this.variantId = (await createProduct(container, basics.salesChannelId, [{ currency_code: "eur", amount: UNIT_PRICE.major }])).variantId
+  }
+
+  async openCardCheckout(): Promise<CardCheckout> {
+    this.shoppers += 1
+    const email = `shopper-${this.shoppers}@example.com`
+    const cart = await createCart(this.api, this.publishableKey, { regionId: this.regionId, variantId: this.variantId, email })
+    const { session } = await startPaymentSession(this.api, this.publishableKey, cart.id, NEXI_CARD_PROVIDER)
+    return { cartId: cart.id, sessionId: session.id, orderId: session.data.order_id }
+  }
+
+  /** `count` checkouts opened `limit` at a time, as many shoppers would. */
+  openCardCheckouts(count: number, limit = 6): Promise<CardCheckout[]> {
+    return mapWithLimit(Array.from({ length: count }), limit, () => this.openCardCheckout())
+  }
+
+  /** The shopper pays on the hosted page (the simulator's control API runs the page's code). */
+  pay(orderId: string, card: { pan: string; expiryDate: string; cvv: string } = CARDS.approved, awaitNotification = false) {
+    return this.simulator.control<{ result: string; notification: unknown }>("POST", `/hpp/${orderId}/pay`, { ...card, awaitNotification })
+  }
+
+  /** POST /store/carts/:id/complete as the storefront sends it; a refusal is returned, not thrown. */
+  async completeAsShopper(cartId: string): Promise<{ status: number; body: any }> {
+    return this.api.post(`/store/carts/${cartId}/complete`, {}, storeHeaders(this.publishableKey)).then(
+      (answer) => ({ status: answer.status, body: answer.data }),
+      (error: { response?: { status: number; data: unknown }; message: string }) =>
+        error.response ? { status: error.response.status, body: error.response.data } : { status: 0, body: error.message },
+    )
+  }
+
+  async ordersOfCart(cartId: string): Promise<string[]> {
+    const query = this.container().resolve(ContainerRegistrationKeys.QUERY)
+    const { data } = await query.graph({ entity: "order_cart", fields: ["order_id"], filters: { cart_id: cartId } })
+    return data.map((row: { order_id: string }) => row.order_id)
+  }
+
+  /** Orders of many carts at once: cart id to its order ids. */
+  async ordersOfCarts(cartIds: readonly string[]): Promise<Map<string, string[]>> {
+    const query = this.container().resolve(ContainerRegistrationKeys.QUERY)
+    const { data } = await query.graph({ entity: "order_cart", fields: ["cart_id", "order_id"], filters: { cart_id: [...cartIds] } })
+    const orders = new Map<string, string[]>(cartIds.map((id) => [id, []]))
+    for (const row of data as Array<{ cart_id: string; order_id: string }>) orders.get(row.cart_id)?.push(row.order_id)
+    return orders
+  }
+
+  /** The Medusa payments of an order, with captures and refunds. */
+  async paymentsOfOrder(orderId: string): Promise<RecordedPayment[]> {
+    const query = this.container().resolve(ContainerRegistrationKeys.QUERY)
+    const { data } = await query.graph({
+      entity: "order",
+      fields: [
+        "id",
+        "payment_collections.payments.id",
+        "payment_collections.payments.amount",
+        "payment_collections.payments.captured_at",
+        "payment_collections.payments.data",
+        "payment_collections.payments.captures.id",
+        "payment_collections.payments.captures.amount",
+        "payment_collections.payments.refunds.id",
+        "payment_collections.payments.refunds.amount",
+      ],
+      filters: { id: orderId },
+    })
+    const collections = (data[0]?.payment_collections ?? []) as Array<{ payments?: RecordedPayment[] } | null>
+    return collections.flatMap((collection) => collection?.payments ?? [])
+  }
+
+  async session(sessionId: string) {
+    const [session] = await this.container().resolve(Modules.PAYMENT).listPaymentSessions({ id: sessionId })
+    return session
+  }
+
+  /** Every payment session of the cart's payment collections. */
+  async sessionsOfCart(cartId: string): Promise<Array<{ id: string; status: string; provider_id: string }>> {
+    const query = this.container().resolve(ContainerRegistrationKeys.QUERY)
+    const { data } = await query.graph({
+      entity: "cart",
+      fields: ["payment_collection.payment_sessions.id", "payment_collection.payment_sessions.status", "payment_collection.payment_sessions.provider_id"],
+      filters: { id: cartId },
+    })
+    return (data[0]?.payment_collection?.payment_sessions ?? []) as Array<{ id: string; status: string; provider_id: string }>
+  }
+
+  gatewayOrder(orderId: string) {
+    return this.simulator.gateway<{ orderStatus: any; operations: Array<Record<string, any>> }>(`/orders/${orderId}`)
+  }
+
+  /** The gateway's operations of one type and result on a hosted order, e.g. every CAPTURE/EXECUTED. */
+  async gatewayOperations(orderId: string, type: string, result: string) {
+    const { operations } = await this.gatewayOrder(orderId)
+    return operations.filter((operation) => operation.operationType === type && operation.operationResult === result)
+  }
+
+  /** The requests the simulator received whose method and path match (`*` = one path segment). */
+  async requests(method: string, pathPattern: string) {
+    const { requests } = await this.simulator.control<{ requests: Array<{ method: string; path: string; status: number; idempotencyKey?: string; fault?: string }> }>(
+      "GET",
+      "/requests",
+    )
+    const pattern = new RegExp(`^${pathPattern.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/\*/g, "[^/]+")}$`)
+    return requests.filter((request) => request.method === method && pattern.test(request.path))
+  }
+}
+
+/**
+ * Counts the payment.webhook_received events Medusa dispatches to its subscribers (after its
+ * webhook delay), so a suite can wait until every notification it sent was handed on.
+ */
+export function countWebhookEvents(container: MedusaContainer): { count(): number } {
+  let dispatched = 0
+  container.resolve(Modules.EVENT_BUS).subscribe(
+    PaymentWebhookEvents.WebhookReceived,
+    async () => {
+      dispatched += 1
+    },
+    { subscriberId: `fault-suite-webhook-counter-${Date.now()}` },
+  )
+  return { count: () => dispatched }
+}
