@@ -7,34 +7,41 @@
  *
  * The order of steps follows the gateway's rules (src/simulator/gateway/ledger.ts): one capture
  * per authorization, refunds on that capture, and a cancel only of a capture with no refunds.
- * So the cancel gets an order of its own, and the first order shows the gateway refusing it
- * after the refund.
+ * So each test has an order of its own: Medusa's full capture and refund (then the gateway
+ * refusing to cancel the refunded capture), the widget's partial capture then cancel, and the
+ * widget's partial capture then partial refund.
  *
  * Medusa 2.21's dashboard captures only the whole amount: its "Capture payment" confirmation
  * has no amount field, and its refund menu stays disabled until a payment is fully captured.
- * The partial capture is therefore sent to Medusa's own capture endpoint
- * (POST /admin/payments/:id/capture with an amount, what the button calls without one) from
- * the signed-in browser session, and everything after it is done and checked in the admin.
+ * Partial captures and their refunds are therefore done with the widget's "Capture…" and
+ * "Refund…", which call Medusa's own payment routes with the amount.
  */
 import type { Browser, BrowserContext, Page } from "playwright-core"
 import type { RunningDemo } from "../scripts/demo/start-demo"
 import { minorToMajorString } from "../src/money/amount"
-import { type GatewayAmounts, type GatewayView, gatewayView, type MedusaAmounts, medusaAmounts } from "./support/admin-amounts"
+import { type GatewayAmounts, type GatewayView, gatewayView, type MedusaAmounts, medusaAmounts, medusaRefunds } from "./support/admin-amounts"
 import {
   confirmMedusaCapture,
+  confirmWidgetAmount,
   confirmWidgetCancelCapture,
+  dismissWidgetDialog,
   keepCapture,
   openMedusaCapturePrompt,
   openMedusaRefundDrawer,
   openOrder,
+  openOrderInNewTab,
   openSignInPage,
+  openWidgetAmountDialog,
   openWidgetCancelCapture,
   orderInList,
   reloadOrder,
   saveMedusaRefund,
   signIn,
   timelineRows,
+  transitionsEnded,
   widgetAmounts,
+  widgetConfirmLabel,
+  widgetOffers,
   widgetPaymentId,
 } from "./support/admin-dashboard"
 import { type PlacedCardOrder, placeCardOrder } from "./support/admin-store-order"
@@ -80,6 +87,15 @@ afterEach(async () => {
   await context?.close()
 })
 
+/** Numbered step screenshots (support/step-screenshots.ts), each once the page's transitions have ended. */
+function settledScreenshots(testName: string): (page: Page, step: string) => Promise<void> {
+  const shot = stepScreenshots(testName)
+  return async (page, step) => {
+    await transitionsEnded(page)
+    await shot(page, step)
+  }
+}
+
 /** How the widget shows a gateway amount in EUR for an en-GB browser: "€29.89". */
 function shownInEuro(minor: string): string {
   return `€${minorToMajorString(minor, "EUR")}`
@@ -112,7 +128,7 @@ async function signInAndOpen(order: PlacedCardOrder, shot: (page: Page, step: st
 }
 
 it("captures with Medusa's button and refunds part with Medusa's refund; the gateway agrees after each step and refuses to cancel a refunded capture", async () => {
-  const shot = stepScreenshots("demo-admin-capture-refund")
+  const shot = settledScreenshots("demo-admin-capture-refund")
   const order = await placeCardOrder(demo, "espresso-cups")
   expect(order.total).toBe(29.89)
 
@@ -132,6 +148,9 @@ it("captures with Medusa's button and refunds part with Medusa's refund; the gat
   await expect(confirmMedusaCapture(page, capturePrompt)).resolves.toContain("successfully captured")
   await expectAgreement(order, { authorized: ORDER_TOTAL, captured: ORDER_TOTAL, refunded: "0" }, { captured: ORDER_TOTAL, refunded: "0" })
   await expect(timelineRows(page, "CAPTURE", "EXECUTED").count()).resolves.toBe(1)
+  // Nothing is left to capture; the whole capture is refundable from the widget as well.
+  await expect(widgetOffers(page, "capture")).resolves.toBe(false)
+  await expect(widgetOffers(page, "refund")).resolves.toBe(true)
   await shot(page, "captured")
 
   const refundDrawer = await openMedusaRefundDrawer(page, "10.00", "One cup arrived broken")
@@ -156,18 +175,30 @@ it("captures with Medusa's button and refunds part with Medusa's refund; the gat
 })
 
 it("captures part of the amount and cancels that capture through the widget; the gateway agrees after each step", async () => {
-  const shot = stepScreenshots("demo-admin-partial-capture-cancel")
+  const shot = settledScreenshots("demo-admin-partial-capture-cancel")
   const order = await placeCardOrder(demo, "espresso-cups")
 
   await signInAndOpen(order, shot)
   await expect(timelineRows(page, "AUTHORIZATION", "AUTHORIZED").count()).resolves.toBe(1)
   await shot(page, "order-with-authorization")
 
-  // Part of the amount, through Medusa's capture endpoint (the dashboard's button cannot).
-  const paymentId = await widgetPaymentId(page)
-  const capture = await page.request.post(`${demo.urls.backend}/admin/payments/${paymentId}/capture`, { data: { amount: 12.34 } })
-  expect(capture.status()).toBe(200)
+  // Part of the amount, with the widget's "Capture…" (Medusa's button captures everything).
+  // It proposes what is left to capture; what the gateway or Medusa would refuse is refused
+  // in the dialog first, and nothing is sent.
+  await expect(openWidgetAmountDialog(page, "capture")).resolves.toBe("29.89")
+  await expect(confirmWidgetAmount(page, "capture", "12.345")).resolves.toEqual({ refusal: "Amount: EUR has 2 decimals; 12.345 has 3." })
+  await expect(confirmWidgetAmount(page, "capture", "30")).resolves.toEqual({ refusal: "Amount: at most 29.89 EUR is left to capture (got 30)." })
+  await shot(page, "capture-amount-refused")
+  await expect(gateway.amounts(order.gatewayOrderId)).resolves.toEqual({ authorized: ORDER_TOTAL, captured: "0", refunded: "0" })
+  await page.getByTestId("nexi-capture-amount").fill("12.34")
+  await expect(widgetConfirmLabel(page, "capture")).resolves.toBe("Capture €12.34")
+  await shot(page, "capture-dialog")
+  await expect(confirmWidgetAmount(page, "capture", "12.34")).resolves.toEqual({
+    notice: "Captured €12.34 at Nexi; Medusa recorded the capture. Reload the order to see it in Medusa's Payments section.",
+  })
   await expectAgreement(order, { authorized: ORDER_TOTAL, captured: "1234", refunded: "0" }, { captured: "1234", refunded: "0" })
+  // One capture per authorization: the widget offers no second one.
+  await expect(widgetOffers(page, "capture")).resolves.toBe(false)
   const captureRow = timelineRows(page, "CAPTURE", "EXECUTED")
   await expect(captureRow.getByTestId("nexi-operation-amount").textContent()).resolves.toBe("€12.34")
   const captureId = await captureRow.getAttribute("data-operation-id")
@@ -192,4 +223,60 @@ it("captures part of the amount and cancels that capture through the widget; the
   expect(cancels).toEqual([expect.objectContaining({ operationResult: "EXECUTED", cancelledOperationId: captureId, operationAmount: "1234" })])
   await expect(timelineRows(page, "CAPTURE", "EXECUTED").getByTestId("nexi-cancel-capture").count()).resolves.toBe(0)
   await shot(page, "after-reload")
+})
+
+it("captures part and refunds part of it through the widget; a capture confirmed in a stale tab is refused with the plugin's reason", async () => {
+  const shot = settledScreenshots("demo-admin-partial-capture-refund")
+  const order = await placeCardOrder(demo, "espresso-cups")
+
+  await signInAndOpen(order, shot)
+  await expect(timelineRows(page, "AUTHORIZATION", "AUTHORIZED").count()).resolves.toBe(1)
+  await expect(widgetOffers(page, "refund")).resolves.toBe(false)
+
+  // A colleague has the same order open with the Capture dialog filled in, before the capture.
+  const staleTab = await openOrderInNewTab(page)
+  await expect(openWidgetAmountDialog(staleTab, "capture")).resolves.toBe("29.89")
+  await staleTab.getByTestId("nexi-capture-amount").fill("5.00")
+
+  await expect(openWidgetAmountDialog(page, "capture")).resolves.toBe("29.89")
+  await expect(confirmWidgetAmount(page, "capture", "20.00")).resolves.toEqual({
+    notice: "Captured €20.00 at Nexi; Medusa recorded the capture. Reload the order to see it in Medusa's Payments section.",
+  })
+  await shot(page, "captured-part")
+  await expectAgreement(order, { authorized: ORDER_TOTAL, captured: "2000", refunded: "0" }, { captured: "2000", refunded: "0" })
+
+  // The gateway takes one capture per authorization: Medusa passes the second one on, the
+  // plugin's refusal comes back into the colleague's dialog, and Medusa drops its capture.
+  const staleOutcome = await confirmWidgetAmount(staleTab, "capture", "5.00")
+  expect(staleOutcome).toEqual({
+    refusal: expect.stringMatching(/one capture per authorization and 20\.00 EUR is already captured\. Refund or cancel that capture instead\.$/),
+  })
+  await shot(staleTab, "second-capture-refused")
+  await staleTab.close()
+  await expectAgreement(order, { authorized: ORDER_TOTAL, captured: "2000", refunded: "0" }, { captured: "2000", refunded: "0" })
+  await expect(timelineRows(page, "CAPTURE").count()).resolves.toBe(1)
+  await expect(widgetOffers(page, "capture")).resolves.toBe(false)
+
+  // Medusa's refund menu stays disabled after a partial capture; the widget's "Refund…" works.
+  await expect(openWidgetAmountDialog(page, "refund")).resolves.toBe("20.00")
+  await expect(confirmWidgetAmount(page, "refund", "20.01")).resolves.toEqual({ refusal: "Amount: at most 20.00 EUR is left to refund (got 20.01)." })
+  await expect(confirmWidgetAmount(page, "refund", "")).resolves.toEqual({ refusal: "Amount: enter the amount to refund, in EUR." })
+  await page.getByTestId("nexi-refund-amount").fill("5.50")
+  await page.getByTestId("nexi-refund-note").fill("One cup arrived chipped")
+  await expect(widgetConfirmLabel(page, "refund")).resolves.toBe("Refund €5.50")
+  await shot(page, "refund-dialog")
+  await expect(confirmWidgetAmount(page, "refund", "5.50")).resolves.toEqual({
+    notice: "Refunded €5.50 to the card at Nexi; Medusa recorded the refund. Reload the order to see it in Medusa's Payments section.",
+  })
+  await expectAgreement(order, { authorized: ORDER_TOTAL, captured: "2000", refunded: "550" }, { captured: "2000", refunded: "550" })
+  await expect(medusaRefunds(page.request, demo.urls.backend, await widgetPaymentId(page))).resolves.toEqual([
+    { amount: "550", note: "One cup arrived chipped" },
+  ])
+  const refund = timelineRows(page, "REFUND", "REFUNDED")
+  await expect(refund.getByTestId("nexi-operation-amount").textContent()).resolves.toBe("€5.50")
+  await shot(page, "refunded-part")
+
+  // What is left to refund is what the gateway still holds.
+  await expect(openWidgetAmountDialog(page, "refund")).resolves.toBe("14.50")
+  await dismissWidgetDialog(page)
 })

@@ -23,6 +23,22 @@ async function textOf(target: Locator): Promise<string> {
   return ((await target.textContent()) ?? "").replace(/\u00a0/g, " ").trim()
 }
 
+/**
+ * Waits until the page's finite CSS transitions and animations have ended (a dialog fading in,
+ * an input's border turning red), so a screenshot shows the state they lead to. Endless ones
+ * (a loading skeleton's pulse) are not waited for.
+ */
+export async function transitionsEnded(page: Page): Promise<void> {
+  await page.waitForFunction(
+    () =>
+      document
+        .getAnimations()
+        .every((animation) => animation.playState !== "running" || animation.effect?.getComputedTiming().endTime === Number.POSITIVE_INFINITY),
+    undefined,
+    { timeout: ACTION_TIMEOUT_MS },
+  )
+}
+
 /** The latest toast of Medusa's UI (sonner), e.g. "Payment of €29.89 successfully captured". */
 async function nextToast(page: Page): Promise<string> {
   const toast = page.locator("[data-sonner-toast]").last()
@@ -135,16 +151,74 @@ export async function openWidgetCancelCapture(page: Page, reason: string): Promi
   await page.getByTestId("nexi-cancel-capture-reason").fill(reason)
 }
 
+/** What a widget dialog ended with: the widget's notice on success, or the refusal shown in the dialog. */
+export type WidgetOutcome = { notice: string } | { refusal: string }
+
 /**
- * Confirms the widget's open "Cancel capture" dialog and waits for its outcome: the widget's
- * notice on success, or the refusal shown inside the dialog (which then stays open).
+ * Clicks a widget dialog's confirm button and waits for its outcome: the dialog closes on
+ * success (the widget then shows its notice), or shows the refusal inside and stays open.
+ * A notice left by an earlier action is no sign of this one's success, hence the dialog.
  */
-export async function confirmWidgetCancelCapture(page: Page): Promise<{ notice: string } | { refusal: string }> {
-  await page.getByTestId("nexi-cancel-capture-confirm").click()
+async function confirmWidgetDialog(page: Page, confirmTestId: string): Promise<WidgetOutcome> {
+  await page.getByTestId(confirmTestId).click()
+  const refusalSelector = `[data-testid="${confirmTestId}-error"]`
+  await page.waitForFunction(
+    (selector) => document.querySelector(selector) !== null || document.querySelector('[role="alertdialog"]') === null,
+    refusalSelector,
+    { timeout: ACTION_TIMEOUT_MS },
+  )
+  const refusal = page.locator(refusalSelector)
+  if (await refusal.isVisible()) return { refusal: await textOf(refusal) }
   const notice = page.getByTestId("nexi-notice")
-  const refusal = page.getByTestId("nexi-cancel-capture-confirm-error")
-  await notice.or(refusal).waitFor({ timeout: ACTION_TIMEOUT_MS })
-  return (await refusal.isVisible()) ? { refusal: await textOf(refusal) } : { notice: await textOf(notice) }
+  await notice.waitFor()
+  return { notice: await textOf(notice) }
+}
+
+/** Confirms the widget's open "Cancel capture" dialog and waits for its outcome. */
+export async function confirmWidgetCancelCapture(page: Page): Promise<WidgetOutcome> {
+  return confirmWidgetDialog(page, "nexi-cancel-capture-confirm")
+}
+
+/** The widget's amount actions, by the prefix of their test ids (docs/admin.md). */
+export type WidgetAmountAction = "capture" | "refund"
+
+/** Whether the widget offers "Capture…" / "Refund…" for the payment now. */
+export async function widgetOffers(page: Page, action: WidgetAmountAction): Promise<boolean> {
+  return (await page.getByTestId(`nexi-${action}`).count()) === 1
+}
+
+/** Opens the widget's "Capture…" or "Refund…" dialog; answers the amount it proposes (what is left). */
+export async function openWidgetAmountDialog(page: Page, action: WidgetAmountAction): Promise<string> {
+  await page.getByTestId(`nexi-${action}`).click()
+  const amount = page.getByTestId(`nexi-${action}-amount`)
+  await amount.waitFor()
+  return amount.inputValue()
+}
+
+/** Types the amount (and the refund's note) into the open dialog and confirms; waits for the outcome. */
+export async function confirmWidgetAmount(page: Page, action: WidgetAmountAction, amount: string, note?: string): Promise<WidgetOutcome> {
+  await page.getByTestId(`nexi-${action}-amount`).fill(amount)
+  if (note !== undefined) await page.getByTestId("nexi-refund-note").fill(note)
+  return confirmWidgetDialog(page, `nexi-${action}-confirm`)
+}
+
+/** The label of the open dialog's confirm button, which names the amount it will move ("Capture €12.34"). */
+export async function widgetConfirmLabel(page: Page, action: WidgetAmountAction): Promise<string> {
+  return textOf(page.getByTestId(`nexi-${action}-confirm`))
+}
+
+/** Closes the open widget dialog with its "Cancel" button. */
+export async function dismissWidgetDialog(page: Page): Promise<void> {
+  await page.getByRole("alertdialog").getByRole("button", { name: "Cancel", exact: true }).click()
+  await page.getByRole("alertdialog").waitFor({ state: "hidden" })
+}
+
+/** The same order in a second tab of the same signed-in browser, as a colleague would have it open. */
+export async function openOrderInNewTab(page: Page): Promise<Page> {
+  const tab = await page.context().newPage()
+  await tab.goto(page.url())
+  await widgetLoaded(tab)
+  return tab
 }
 
 /** Closes the widget's cancel dialog with "Keep capture". */

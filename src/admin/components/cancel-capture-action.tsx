@@ -29,6 +29,7 @@ export function CancelCaptureAction(props: { paymentId: string; operation: NexiT
       <Button
         size="small"
         variant="secondary"
+        className="text-nowrap"
         onClick={() => {
           setReason("")
           action.onOpenChange(true)

@@ -1,17 +1,23 @@
 /**
  * One card payment as Nexi reports it: the gateway order, the card, 3-D Secure, the amounts
- * authorized / captured / refunded at the gateway, and its operations.
+ * authorized / captured / refunded at the gateway, and its operations; Capture and Refund
+ * where the gateway's figures leave something to capture or refund.
  */
 import { Badge, Copy, Text } from "@medusajs/ui"
 import type { NexiCardPaymentView } from "../../api/admin/nexi/contract"
 import { formatMoney, NO_VALUE } from "../lib/money"
+import { captureRemainder, refundRemainder } from "../lib/payment-remainders"
 import { humanizeCode, threeDSLabel } from "../lib/status"
+import { CaptureAction } from "./capture-action"
 import { Field } from "./field"
 import { OperationsTable } from "./operations-table"
+import { RefundAction } from "./refund-action"
 import { SyncAction } from "./sync-action"
 
 export function CardPaymentSection(props: { payment: NexiCardPaymentView; onDone: (message: string) => void }) {
   const { payment } = props
+  const toCapture = captureRemainder(payment)
+  const toRefund = refundRemainder(payment)
   return (
     <div data-testid="nexi-payment" data-payment-id={payment.payment_id} data-payment-kind="card">
       <div className="flex items-center justify-between gap-x-4 px-6 py-4">
@@ -23,7 +29,19 @@ export function CardPaymentSection(props: { payment: NexiCardPaymentView; onDone
             {payment.provider_id}
           </Badge>
         </div>
-        <SyncAction paymentId={payment.payment_id} onDone={props.onDone} />
+        <div className="flex flex-wrap items-center justify-end gap-2">
+          {toCapture ? <CaptureAction paymentId={payment.payment_id} authorized={payment.authorized} remainder={toCapture} onDone={props.onDone} /> : null}
+          {toRefund ? (
+            <RefundAction
+              paymentId={payment.payment_id}
+              captured={payment.captured}
+              refunded={payment.refunded}
+              remainder={toRefund}
+              onDone={props.onDone}
+            />
+          ) : null}
+          <SyncAction paymentId={payment.payment_id} onDone={props.onDone} />
+        </div>
       </div>
       <div className="grid grid-cols-2 gap-4 px-6 pb-4 sm:grid-cols-4">
         <Field label="Gateway order" testId="nexi-gateway-order-id">

@@ -4,7 +4,6 @@
  * reloads the payment from the gateway).
  */
 import { useState } from "react"
-import type { NexiPaymentActionResponse } from "../../api/admin/nexi/contract"
 import { useSubmission } from "./use-submission"
 
 export function usePaymentAction(onDone: (message: string) => void) {
@@ -16,7 +15,8 @@ export function usePaymentAction(onDone: (message: string) => void) {
     if (!next) submission.setError(null)
   }
 
-  const run = async (action: () => Promise<NexiPaymentActionResponse>) => {
+  /** `action` answers what it did in words (a route's message, or one the caller writes). */
+  const run = async (action: () => Promise<{ message: string }>) => {
     const answer = await submission.submit(action)
     if (!answer) return
     setOpen(false)

@@ -1,8 +1,11 @@
 /**
- * The calls the admin extensions make to the plugin's /admin/nexi routes, with the admin's own
- * session cookie (the dashboard authenticates by session by default). The shapes are the
- * routes' contract, so a change there breaks the build here instead of the page.
+ * The calls the admin extensions make to the plugin's /admin/nexi routes, and to Medusa's own
+ * payment routes for capture and refund (so Medusa's workflows record them and the plugin
+ * moves exactly that amount at Nexi), with the admin's own session cookie (the dashboard
+ * authenticates by session by default). The shapes are the routes' contracts, so a change
+ * there breaks the build here instead of the page.
  */
+import type { AdminPaymentResponse } from "@medusajs/framework/types"
 import type {
   NexiCardVerificationResponse,
   NexiGatewayPaymentMethodsResponse,
@@ -33,6 +36,14 @@ export const nexiAdminApi = {
 
   cancelCapture: (paymentId: string, body: { operation_id: string; reason: string }) =>
     request<NexiPaymentActionResponse>(`/admin/nexi/payments/${id(paymentId)}/cancel-capture`, { method: "POST", body }),
+
+  /** Medusa's POST /admin/payments/:id/capture (AdminCreatePaymentCapture: a positive JSON number). */
+  capture: (paymentId: string, body: { amount: number }) =>
+    request<AdminPaymentResponse>(`/admin/payments/${id(paymentId)}/capture`, { method: "POST", body }),
+
+  /** Medusa's POST /admin/payments/:id/refund (AdminCreatePaymentRefund; refund_reason_id is optional and not asked). */
+  refund: (paymentId: string, body: { amount: number; note?: string }) =>
+    request<AdminPaymentResponse>(`/admin/payments/${id(paymentId)}/refund`, { method: "POST", body }),
 
   sync: (paymentId: string) => request<NexiPaymentActionResponse>(`/admin/nexi/payments/${id(paymentId)}/sync`, { method: "POST" }),
 

@@ -12,6 +12,13 @@ const UNDONE_VERBS: Record<string, string> = { CANCEL: "Cancelled by", VOID: "Vo
 /** Operations that failed undid nothing; only these results count as done. */
 const DONE_RESULTS = new Set(["EXECUTED", "VOIDED", "AUTHORIZED"])
 
+/** Ids of the operations a CANCEL or VOID that succeeded rolled back. */
+export function undoneOperationIds(operations: readonly NexiTimelineOperation[]): Set<string> {
+  return new Set(
+    operations.filter((operation) => operation.cancelled_operation_id && DONE_RESULTS.has(operation.result)).map((operation) => operation.cancelled_operation_id!),
+  )
+}
+
 /** One note per operation id: what this operation undid, or what undid it. */
 export function timelineNotes(operations: readonly NexiTimelineOperation[]): Map<string, string> {
   const notes = new Map<string, string>()

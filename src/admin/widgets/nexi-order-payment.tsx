@@ -1,6 +1,7 @@
 /**
  * "Nexi payment" on the order page: every Nexi payment of the order read live from the gateway
- * (GET /admin/nexi/medusa-orders/:id/payments), with "Cancel capture" and "Sync from gateway".
+ * (GET /admin/nexi/medusa-orders/:id/payments), with "Capture…" and "Refund…" of an exact amount
+ * (through Medusa's own payment routes), "Cancel capture" and "Sync from gateway".
  * Orders paid with another provider show nothing and cost no gateway call.
  */
 import { defineWidgetConfig } from "@medusajs/admin-sdk"

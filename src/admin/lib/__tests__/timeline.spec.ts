@@ -1,5 +1,5 @@
 import type { NexiTimelineOperation } from "../../../api/admin/nexi/contract"
-import { timelineNotes } from "../timeline"
+import { timelineNotes, undoneOperationIds } from "../timeline"
 
 const EUR = (amount: string) => ({ amount, currency: "EUR" })
 function op(operation_id: string, type: string, result: string, cancelled_operation_id: string | null = null): NexiTimelineOperation {
@@ -28,5 +28,12 @@ describe("timelineNotes", () => {
 
   it("adds nothing to a timeline without undo operations", () => {
     expect(timelineNotes([op("C1", "CAPTURE", "EXECUTED"), op("R1", "REFUND", "REFUNDED")]).size).toBe(0)
+  })
+})
+
+describe("undoneOperationIds", () => {
+  it("lists what an executed cancel or void rolled back, not what a failed one aimed at", () => {
+    const operations = [op("A1", "AUTHORIZATION", "AUTHORIZED"), op("C1", "CAPTURE", "EXECUTED"), op("X1", "CANCEL", "FAILED", "C1"), op("V1", "VOID", "VOIDED", "A1")]
+    expect([...undoneOperationIds(operations)]).toEqual(["A1"])
   })
 })
