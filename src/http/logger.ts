@@ -7,6 +7,8 @@ export interface Logger {
   info(message: string): void
   warn(message: string): void
   error(message: string): void
+  /** Medusa's logger has it: false for a level it drops (debug, at its default level "http"). */
+  shouldLog?(level: string): boolean
 }
 
 export const silentLogger: Logger = {
@@ -14,4 +16,5 @@ export const silentLogger: Logger = {
   info: () => {},
   warn: () => {},
   error: () => {},
+  shouldLog: () => false,
 }

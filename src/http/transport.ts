@@ -164,7 +164,8 @@ export class HttpTransport {
     const headers: Record<string, string> = { ...this.headers, ...this.attemptHeaders() }
     if (request.idempotencyKey !== undefined) headers["Idempotency-Key"] = request.idempotencyKey
     const label = `${SERVICE_LABELS[this.service]} ${request.method} ${url} (attempt ${attempt}/${maxAttempts})`
-    this.debug(`${label} request headers=${redactForLog(headers)} body=${redactForLog(request.body)}`)
+    const debugging = this.debugEnabled()
+    if (debugging) this.debug(`${label} request headers=${redactForLog(headers)} body=${redactForLog(request.body)}`)
 
     const controller = new AbortController()
     let timedOut = false
@@ -183,12 +184,12 @@ export class HttpTransport {
         signal: controller.signal,
       })
       const body = parseBody(response.data)
-      this.debug(`${label} answered ${response.status} in ${elapsed()} ms body=${redactForLog(body)}`)
+      if (debugging) this.debug(`${label} answered ${response.status} in ${elapsed()} ms body=${redactForLog(body)}`)
       return { kind: "answer", status: response.status, body }
     } catch (error) {
       // Only the error's code is read: axios errors carry the request config, headers included.
       const failure = timedOut ? timeoutFailure(this.timeoutMs) : classifyNetworkError(error as { code?: unknown })
-      this.debug(`${label} got no answer in ${elapsed()} ms: ${failure.reason}`)
+      if (debugging) this.debug(`${label} got no answer in ${elapsed()} ms: ${failure.reason}`)
       return { kind: "failure", failure }
     } finally {
       clearTimeout(deadline)
@@ -209,6 +210,15 @@ export class HttpTransport {
         ? "read its state before repeating it"
         : "repeat it later with the same idempotency key, or read its state"
     return new OutcomeUnknownError(this.service, `${prefix}; it may have been executed: ${advice}`)
+  }
+
+  /**
+   * A debug line costs a deep copy, JSON and a card-number scan of both bodies: the benchmark
+   * (docs/benchmark.md) found it about a quarter of what the client adds to a bare HTTP call,
+   * for lines Medusa's logger drops at its default level. Built only when it would write them.
+   */
+  private debugEnabled(): boolean {
+    return this.logger.shouldLog?.("debug") ?? true
   }
 
   /** Masks before truncating, so a cut never leaves part of a card number readable. */

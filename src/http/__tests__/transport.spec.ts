@@ -228,4 +228,18 @@ describe("logging", () => {
     expect(text).toContain("[PAN ****7289]")
     for (const secret of [API_KEY, "tok-secret", "4999340261977289"]) expect(text).not.toContain(secret)
   })
+
+  it("builds no debug line for a logger that drops debug (Medusa's at its default level), and still warns", async () => {
+    const { lines, logger } = capturingLogger()
+    const asked: string[] = []
+    const shouldLog = (level: string) => {
+      asked.push(level)
+      return level !== "debug"
+    }
+    server.script(json(503, {}), json(200, {}))
+    await transport({ logger: { ...logger, shouldLog } }).send(getOrder)
+    expect(asked).toEqual(["debug", "debug"])
+    expect(lines.filter((line) => line.startsWith("debug "))).toEqual([])
+    expect(lines.filter((line) => line.startsWith("warn "))).toHaveLength(1)
+  })
 })

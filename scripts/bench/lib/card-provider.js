@@ -1,0 +1,36 @@
+/**
+ * The card provider (pp_nexi_nexi) built outside Medusa with its (container, options)
+ * constructor, pointed at the simulator, with the gateway client it created kept in reach:
+ * the bare calls of the overhead part go through that client's keep-alive agent.
+ */
+const { built } = require("./built")
+
+const API_KEY = "5d952446-9004-4023-9eae-a527a152846b"
+
+/** Provider options of a store paying on the simulator; notifications go to a closed port (the bench reads them from the simulator). */
+function cardOptions(gatewayUrl, extra = {}) {
+  return {
+    apiKey: API_KEY,
+    environment: gatewayUrl,
+    notificationUrl: "http://127.0.0.1:9",
+    resultUrl: "http://shop.bench/checkout/nexi/result?cart_id={cart_id}",
+    cancelUrl: "http://shop.bench/checkout?step=payment&cart_id={cart_id}",
+    ...extra,
+  }
+}
+
+function createCardProvider(cradle, options) {
+  const { NexiCardProviderService } = built("providers/nexi/card/card-provider")
+  // createGateway is the provider's documented seam; the bench only keeps a handle on the client.
+  class BenchCardProvider extends NexiCardProviderService {
+    createGateway() {
+      const client = super.createGateway()
+      this.benchGatewayClient = client
+      return client
+    }
+  }
+  const provider = new BenchCardProvider(cradle, options)
+  return { provider, gatewayClient: provider.benchGatewayClient }
+}
+
+module.exports = { API_KEY, cardOptions, createCardProvider }

@@ -1,0 +1,43 @@
+/**
+ * The little of Medusa's payment-module container the card provider reads, owned by the
+ * bench so the provider can run outside Medusa: a silent logger, and the record services
+ * PaymentRecords (src/providers/nexi/shared/payment-records.ts) reads for a capture's
+ * amount, a refund's metadata and a notification's session. They answer from memory at
+ * once, so the measured overhead is the plugin's alone (in a store they are database reads
+ * Medusa makes whatever the provider).
+ */
+
+const silentLogger = { debug() {}, info() {}, warn() {}, error() {}, log() {}, activity() {}, progress() {}, success() {}, failure() {}, shouldLog: () => false }
+
+function medusaStandIn() {
+  const sessions = new Map()
+  const captureAmounts = new Map()
+  const missing = (what, id) => Promise.reject(new Error(`bench stand-in: no ${what} ${id}`))
+  return {
+    /** Registers what Medusa would hold for a payment session (the provider reads it on a notification). */
+    addSession(session) {
+      sessions.set(session.id, session)
+    },
+    /** Registers a capture Medusa created, with its amount in major units. */
+    addCapture(id, amount) {
+      captureAmounts.set(id, amount)
+    },
+    cradle: {
+      logger: silentLogger,
+      paymentSessionService: {
+        retrieve: async (id) => sessions.get(id) ?? missing("payment session", id),
+      },
+      captureService: {
+        retrieve: async (id) => {
+          const amount = captureAmounts.get(id)
+          return amount === undefined ? missing("capture", id) : { id, amount, raw_amount: { value: amount, precision: 20 } }
+        },
+      },
+      refundService: {
+        retrieve: async (id) => ({ id, metadata: null }),
+      },
+    },
+  }
+}
+
+module.exports = { medusaStandIn }

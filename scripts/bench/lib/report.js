@@ -1,0 +1,119 @@
+/** The bench's printout: one table per measurement, then the JSON line of every figure (the last line). */
+const { table } = require("./table")
+
+const yesNo = (met) => (met === undefined ? "-" : met ? "yes" : "NO")
+const pair = (values) => (values ? `${values.p50} / ${values.p99 ?? values.p95}` : "-")
+
+function overheadSection({ targets, passes }) {
+  return passes.map(({ latencyMs, rows }) =>
+    [
+      `Overhead, simulator latency ${latencyMs} ms (ms, p50 / p99; target: median ratio <= ${targets.medianRatio}, p99 ratio <= ${targets.p99Ratio})`,
+      table(
+        ["call", "rounds", "provider", "gateway client", "bare HTTP", "added (p50)", "median ratio", "p99 ratio", "met"],
+        rows.map((row) => [
+          row.call,
+          row.samples,
+          pair(row.providerMs),
+          pair(row.clientMs),
+          pair(row.bareMs),
+          row.addedMs,
+          row.medianRatio,
+          row.p99Ratio,
+          yesNo(row.met),
+        ]),
+      ),
+    ].join("\n"),
+  )
+}
+
+function roundTripSection({ checkouts, card, apm }) {
+  const rows = []
+  for (const [flow, result] of [
+    ["card, initiate to captured", card],
+    ["mobile payment (PSP_B)", apm],
+  ]) {
+    rows.push([flow, result.perCheckout, "", yesNo(result.met)])
+    for (const [endpoint, count] of Object.entries(result.byEndpoint)) rows.push(["", count, endpoint, ""])
+  }
+  return [
+    `Round trips: gateway requests per completed checkout, counted by the simulator (${checkouts} checkouts each; target: only the calls the flow needs)`,
+    table(["flow", "per checkout", "endpoint", "met"], rows),
+  ].join("\n")
+}
+
+function connectionSection(rows) {
+  return [
+    "Connections opened by the gateway client (target: no more than the pool size)",
+    table(
+      ["calls", "mode", "sockets opened", "pool size", "met"],
+      rows.map((row) => [row.calls, row.mode, row.socketsOpened, row.poolSize, yesNo(row.met)]),
+    ),
+  ].join("\n")
+}
+
+function throughputSection(levels) {
+  const p = (values) => `${values.p50} / ${values.p95}`
+  return [
+    "Throughput through the running store (checkouts/s; latencies ms, p50 / p95; baseline: Medusa's system provider, same store and region)",
+    table(
+      ["shoppers", "nexi/s", "system/s", "ratio", "nexi session", "nexi complete", "system session", "system complete", "errors (nexi, system)"],
+      levels.map((level) => [
+        level.shoppers,
+        level.nexi.perSecond,
+        level.system.perSecond,
+        level.ratio,
+        p(level.nexi.sessionMs),
+        p(level.nexi.completeMs),
+        p(level.system.sessionMs),
+        p(level.system.completeMs),
+        `${level.nexi.errors}, ${level.system.errors}`,
+      ]),
+    ),
+  ].join("\n")
+}
+
+function memorySection({ withoutPlugin, withPlugin, growth }) {
+  const figures = (memory) => `${memory.rssMiB} / ${memory.heapUsedMiB}`
+  const lines = ["Memory of the Medusa server process after a full GC (MiB, RSS / heap in use)"]
+  lines.push(
+    table(
+      ["store", "boot s", "idle", "after warm-up"],
+      [
+        ["without the plugin", withoutPlugin.bootMs / 1000, figures(withoutPlugin.idle), figures(withoutPlugin.afterWarmup)],
+        ["with the plugin", withPlugin.bootMs / 1000, figures(withPlugin.idle), figures(withPlugin.afterWarmup)],
+      ],
+    ),
+  )
+  if (growth?.error) lines.push(`Growth with the plugin: FAILED: ${growth.error}`)
+  else if (growth) {
+    lines.push(
+      `Growth with the plugin (bounds: heap in use at most ${growth.bounds.heapMiB} MiB above the one after warm-up, grew ${growth.heapGrewMiB};` +
+        ` RSS at most ${growth.bounds.rssMiB} MiB above the first sample, grew ${growth.rssGrewMiB}; met: ${yesNo(growth.met)})`,
+      table(
+        ["Nexi card checkouts", "RSS", "heap in use"],
+        growth.samples.map((sample) => [sample.checkouts, sample.rssMiB, sample.heapUsedMiB]),
+      ),
+    )
+  }
+  return lines.join("\n")
+}
+
+const SECTIONS = {
+  overhead: overheadSection,
+  roundTrips: roundTripSection,
+  connections: connectionSection,
+  throughput: throughputSection,
+  memory: memorySection,
+}
+
+/** The tables for whatever parts ran (a part that failed shows its error), then the JSON line. */
+function printReport(results, write = (text) => process.stdout.write(text)) {
+  const blocks = []
+  for (const [name, result] of Object.entries(results.figures)) {
+    if (result?.error) blocks.push(`${name}: FAILED: ${result.error}`)
+    else if (SECTIONS[name]) blocks.push([SECTIONS[name](result)].flat().join("\n\n"))
+  }
+  write(`\n${blocks.join("\n\n")}\n\n${JSON.stringify(results)}\n`)
+}
+
+module.exports = { printReport }
