@@ -15,6 +15,7 @@ export function stepScreenshots(testName: string): (page: Page, step: string) =>
   let count = 0
   return async (page, step) => {
     count += 1
-    await page.screenshot({ path: join(dir, `${String(count).padStart(2, "0")}-${step}.png`), fullPage: true })
+    // Transitions stopped, so no shot catches a dialog mid-fade.
+    await page.screenshot({ path: join(dir, `${String(count).padStart(2, "0")}-${step}.png`), fullPage: true, animations: "disabled" })
   }
 }
