@@ -8,10 +8,8 @@ import { simulatorForSuite } from "../support/simulator"
 import {
   completeCart,
   createCart,
-  createProduct,
-  createRegion,
   NEXI_CARD_PROVIDER,
-  seedStoreBasics,
+  seedEuroShop,
   startPaymentSession,
 } from "../support/store"
 
@@ -32,11 +30,9 @@ medusaIntegrationTestRunner({
   testSuite: ({ api, getContainer }) => {
     it("records the payment as captured at checkout without sending a capture", async () => {
       const container = getContainer()
-      const basics = await seedStoreBasics(container)
-      const regionId = (await createRegion(container, { name: "Italy", currency_code: "eur", countries: ["it"] })).id
-      const { variantId } = await createProduct(container, basics.salesChannelId, [{ currency_code: "eur", amount: 19.99 }])
-      const cart = await createCart(api, basics.publishableKey, { regionId, variantId })
-      const { session } = await startPaymentSession(api, basics.publishableKey, cart.id, NEXI_CARD_PROVIDER)
+      const shop = await seedEuroShop(container)
+      const cart = await createCart(api, shop.publishableKey, { regionId: shop.regionId, variantId: shop.variantId })
+      const { session } = await startPaymentSession(api, shop.publishableKey, cart.id, NEXI_CARD_PROVIDER)
 
       const created = await simulator.gateway<{ orderStatus: any }>(`/orders/${session.data.order_id}`)
       expect(created.orderStatus.order.orderId).toBe(session.data.order_id)
@@ -45,7 +41,7 @@ medusaIntegrationTestRunner({
         expiryDate: "1230",
         cvv: "663",
       })
-      const completed = await completeCart(api, basics.publishableKey, cart.id)
+      const completed = await completeCart(api, shop.publishableKey, cart.id)
       expect(completed.type).toBe("order")
 
       const query = container.resolve(ContainerRegistrationKeys.QUERY)

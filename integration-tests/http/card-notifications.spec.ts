@@ -10,11 +10,9 @@ import { simulatorForSuite } from "../support/simulator"
 import {
   completeCart,
   createCart,
-  createProduct,
-  createRegion,
   eventually,
   NEXI_CARD_PROVIDER,
-  seedStoreBasics,
+  seedEuroShop,
   startPaymentSession,
 } from "../support/store"
 
@@ -37,10 +35,7 @@ medusaIntegrationTestRunner({
     beforeEach(async () => {
       container = getContainer()
       await simulator.control("POST", "/reset")
-      const basics = await seedStoreBasics(container)
-      publishableKey = basics.publishableKey
-      regionId = (await createRegion(container, { name: "Italy", currency_code: "eur", countries: ["it"] })).id
-      variantId = (await createProduct(container, basics.salesChannelId, [{ currency_code: "eur", amount: 19.99 }])).variantId
+      ;({ publishableKey, regionId, variantId } = await seedEuroShop(container))
     })
 
     async function openCheckout() {

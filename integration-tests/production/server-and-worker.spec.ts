@@ -28,11 +28,9 @@ import type Redis from "ioredis"
 import { simulatorForSuite } from "../support/simulator"
 import {
   createCart,
-  createProduct,
-  createRegion,
   eventually,
   NEXI_CARD_PROVIDER,
-  seedStoreBasics,
+  seedEuroShop,
   startPaymentSession,
   storeHeaders,
 } from "../support/store"
@@ -107,10 +105,7 @@ medusaIntegrationTestRunner({
       beforeEach(async () => {
         container = getContainer()
         await simulator.control("POST", "/reset")
-        const basics = await seedStoreBasics(container)
-        publishableKey = basics.publishableKey
-        regionId = (await createRegion(container, { name: "Italy", currency_code: "eur", countries: ["it"] })).id
-        variantId = (await createProduct(container, basics.salesChannelId, [{ currency_code: "eur", amount: 19.99 }])).variantId
+        ;({ publishableKey, regionId, variantId } = await seedEuroShop(container))
       })
 
       async function openCheckout() {

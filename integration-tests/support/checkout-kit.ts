@@ -7,7 +7,7 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules, PaymentWebhookEvents } from "@medusajs/framework/utils"
 import type { SimulatorHandle } from "./simulator"
-import { createCart, createProduct, createRegion, NEXI_CARD_PROVIDER, seedStoreBasics, startPaymentSession, storeHeaders } from "./store"
+import { createCart, NEXI_CARD_PROVIDER, seedEuroShop, startPaymentSession, storeHeaders } from "./store"
 
 export const CARDS = {
   approved: { pan: "4999340261977289", expiryDate: "1230", cvv: "663" },
@@ -66,11 +66,11 @@ export class CheckoutKit {
   /** A fresh shop: sales channel and key, an Italian EUR region with every Nexi provider, one product. */
   async seed(): Promise<void> {
     const container = this.container()
-    const basics = await seedStoreBasics(container)
-    this.publishableKey = basics.publishableKey
-    this.salesChannelId = basics.salesChannelId
-    this.regionId = (await createRegion(container, { name: "Italy", currency_code: "eur", countries: ["it"] })).id
-    this.variantId = (await createProduct(container, basics.salesChannelId, [{ currency_code: "eur", amount: UNIT_PRICE.major }])).variantId
+    const shop = await seedEuroShop(container, UNIT_PRICE.major)
+    this.publishableKey = shop.publishableKey
+    this.salesChannelId = shop.salesChannelId
+    this.regionId = shop.regionId
+    this.variantId = shop.variantId
   }
 
   async openCardCheckout(): Promise<CardCheckout> {

@@ -60,6 +60,19 @@ export async function createRegion(
   return result[0]
 }
 
+export interface EuroShop extends StoreBasics {
+  regionId: string
+  variantId: string
+}
+
+/** The shop most suites check out in: an Italian EUR region with every Nexi provider, one product at `price`. */
+export async function seedEuroShop(container: MedusaContainer, price: number | string = 19.99): Promise<EuroShop> {
+  const basics = await seedStoreBasics(container)
+  const region = await createRegion(container, { name: "Italy", currency_code: "eur", countries: ["it"] })
+  const { variantId } = await createProduct(container, basics.salesChannelId, [{ currency_code: "eur", amount: price }])
+  return { ...basics, regionId: region.id, variantId }
+}
+
 /** A country's VAT through Medusa's system tax provider, so carts there carry tax lines. */
 export async function createTaxRegion(container: MedusaContainer, countryCode: string, ratePercent: number) {
   await createTaxRegionsWorkflow(container).run({
