@@ -8,6 +8,7 @@ const { mapLimit } = require("./pool")
 const AMOUNT = "24.90"
 const CURRENCY = "eur"
 
+/** The shopper's address, in the provider fixtures and on the bench's store carts alike. */
 const ADDRESS = {
   first_name: "Giulia",
   last_name: "Bianchi",
@@ -87,4 +88,4 @@ function cardFixtures({ provider, control, standIn }) {
   return { pending, paid, authorized, captured, many }
 }
 
-module.exports = { AMOUNT, cardFixtures, initiateInput, nextSessionId }
+module.exports = { ADDRESS, AMOUNT, cardFixtures, initiateInput, nextSessionId }

@@ -6,17 +6,7 @@
  * asks about: session creation and cart completion.
  */
 const { performance } = require("node:perf_hooks")
-
-const ADDRESS = {
-  first_name: "Giulia",
-  last_name: "Bianchi",
-  address_1: "Via Roma 1",
-  city: "Milano",
-  postal_code: "20121",
-  province: "MI",
-  country_code: "it",
-  phone: "+390212345678",
-}
+const { ADDRESS } = require("./card-fixtures")
 
 const CARD_PROVIDER = "pp_nexi_nexi"
 const SYSTEM_PROVIDER = "pp_system_default"

@@ -3,36 +3,11 @@
  * each call sends to the gateway and keeps on the session. (Medusa's own records are not
  * there, so the provider falls back to the session amounts; the integration suites cover those.)
  */
-import { type RunningSimulator, startSimulator } from "../../../../simulator"
 import { NexiCardProviderService } from "../card-provider"
+import { simulatedCardProvider } from "./support/simulated-card-provider"
 
-let simulator: RunningSimulator
-
-beforeAll(async () => {
-  simulator = await startSimulator({ port: 0, control: true })
-})
-afterAll(async () => {
-  await simulator.close()
-})
-beforeEach(async () => {
-  await fetch(`${simulator.controlUrl}/reset`, { method: "POST" })
-})
-
-function provider(options: Record<string, unknown> = {}) {
-  return new NexiCardProviderService({}, {
-    apiKey: "5d952446-9004-4023-9eae-a527a152846b",
-    environment: simulator.gatewayUrl,
-    notificationUrl: "http://localhost:9000",
-    resultUrl: "http://shop.test/result?cart_id={cart_id}&session={session_id}",
-    cancelUrl: "http://shop.test/cancel",
-    ...options,
-  } as never)
-}
-
-async function hppRequests(): Promise<number> {
-  const { counts } = (await (await fetch(`${simulator.controlUrl}/requests`)).json()) as { counts: Record<string, number> }
-  return counts["POST /api/phoenix-0.0/psp/api/v1/orders/hpp"] ?? 0
-}
+const gateway = simulatedCardProvider({ resultUrl: "http://shop.test/result?cart_id={cart_id}&session={session_id}" })
+const { provider } = gateway
 
 describe("NexiCardProviderService", () => {
   it("refuses bad options at load, naming each option", () => {
@@ -52,7 +27,7 @@ describe("NexiCardProviderService", () => {
     expect(started.data?.security_token_hash).toMatch(/^[0-9a-f]{64}$/)
     expect(JSON.stringify(started.data)).not.toMatch(/securityToken/)
     const order = (await (
-      await fetch(`${simulator.gatewayUrl}/orders/${started.id}`, {
+      await fetch(`${gateway.simulator().gatewayUrl}/orders/${started.id}`, {
         headers: { "x-api-key": "5d952446-9004-4023-9eae-a527a152846b", "correlation-id": crypto.randomUUID() },
       })
     ).json()) as { orderStatus: { order: Record<string, unknown> } }
@@ -64,11 +39,11 @@ describe("NexiCardProviderService", () => {
     const started = await card.initiatePayment({ amount: 10, currency_code: "eur", data: { session_id: "payses_2" } })
     const same = await card.updatePayment({ amount: "10.00", currency_code: "eur", data: started.data })
     expect(same.data?.order_id).toBe(started.id)
-    expect(await hppRequests()).toBe(1)
+    expect(await gateway.postCount("/orders/hpp")).toBe(1)
     const changed = await card.updatePayment({ amount: 12, currency_code: "eur", data: same.data })
     expect(changed.data?.order_id).not.toBe(started.id)
     expect(changed.data?.amount_minor).toBe("1200")
-    expect(await hppRequests()).toBe(2)
+    expect(await gateway.postCount("/orders/hpp")).toBe(2)
   })
 
   it("answers not_supported to a notification whose token does not match, without a session lookup", async () => {
@@ -87,12 +62,12 @@ describe("NexiCardProviderService", () => {
     await expect(card.initiatePayment({ amount: 10, currency_code: "xxx", data: { session_id: "payses_4" } })).rejects.toThrow(
       /currency_code: "XXX" is not an ISO 4217 currency/,
     )
-    expect(await hppRequests()).toBe(0)
+    expect(await gateway.postCount("/orders/hpp")).toBe(0)
   })
 
   it("turns a gateway refusal into a message that carries the gateway's code", async () => {
     const card = provider({ notificationUrl: "http://localhost:9000" })
-    await fetch(`${simulator.controlUrl}/faults`, {
+    await fetch(`${gateway.simulator().controlUrl}/faults`, {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({

@@ -5,44 +5,18 @@
  * the session work like for any card payment.
  */
 import { randomUUID } from "node:crypto"
-import { type RunningSimulator, startSimulator } from "../../../../simulator"
-import { NexiCardProviderService } from "../card-provider"
+import { SIM_API_KEY } from "../../../../http/__tests__/support/simulator"
 import { MOTO_CONTEXT_KEY } from "../moto"
+import { simulatedCardProvider } from "./support/simulated-card-provider"
 
-const API_KEY = "5d952446-9004-4023-9eae-a527a152846b"
-let simulator: RunningSimulator
-
-beforeAll(async () => {
-  simulator = await startSimulator({ port: 0, control: true })
-})
-afterAll(async () => {
-  await simulator.close()
-})
-beforeEach(async () => {
-  await fetch(`${simulator.controlUrl}/reset`, { method: "POST" })
-})
-
-function provider(options: Record<string, unknown> = {}) {
-  return new NexiCardProviderService({}, {
-    apiKey: API_KEY,
-    environment: simulator.gatewayUrl,
-    notificationUrl: "http://localhost:9000",
-    resultUrl: "http://shop.test/result",
-    cancelUrl: "http://shop.test/cancel",
-    ...options,
-  } as never)
-}
-
-async function requestCount(path: string): Promise<number> {
-  const { counts } = (await (await fetch(`${simulator.controlUrl}/requests`)).json()) as { counts: Record<string, number> }
-  return counts[`POST /api/phoenix-0.0/psp/api/v1${path}`] ?? 0
-}
+const gateway = simulatedCardProvider()
+const { provider } = gateway
 
 /** What the admin route does between creating the session and authorizing it. */
 async function chargeByMoto(orderId: string, amount: string, captureType = "EXPLICIT") {
-  const answer = await fetch(`${simulator.gatewayUrl}/orders/moto`, {
+  const answer = await fetch(`${gateway.simulator().gatewayUrl}/orders/moto`, {
     method: "POST",
-    headers: { "x-api-key": API_KEY, "correlation-id": randomUUID(), "content-type": "application/json" },
+    headers: { "x-api-key": SIM_API_KEY, "correlation-id": randomUUID(), "content-type": "application/json" },
     body: JSON.stringify({ order: { orderId, amount, currency: "EUR" }, card: { pan: "4999340261977289", expiryDate: "1230" }, captureType }),
   })
   expect(answer.status).toBe(200)
@@ -68,14 +42,14 @@ describe("MOTO sessions of the card provider", () => {
       moto: true,
     })
     expect(started.id).toMatch(/^EU01[0-9A-Z]{14}$/)
-    expect(await requestCount("/orders/hpp")).toBe(0)
+    expect(await gateway.postCount("/orders/hpp")).toBe(0)
   })
 
   it("treats MOTO-looking data sent by a storefront as an ordinary hosted checkout", async () => {
     const started = await provider().initiatePayment({ amount: 10, currency_code: "eur", data: { session_id: "payses_s1", moto: true } })
     expect(started.status).toBe("pending")
     expect(started.data?.hosted_page).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/hpp\//)
-    expect(await requestCount("/orders/hpp")).toBe(1)
+    expect(await gateway.postCount("/orders/hpp")).toBe(1)
   })
 
   it("authorizes once the card was charged under the reserved id, and captures like any card payment", async () => {
@@ -90,7 +64,7 @@ describe("MOTO sessions of the card provider", () => {
 
     const captured = await card.capturePayment({ data: authorized.data, context: { idempotency_key: "capt_m1" } })
     expect(captured.data).toMatchObject({ status: "captured", capture_operation_id: expect.stringMatching(/^\d+$/) })
-    expect(await requestCount(`/operations/${authorized.data?.payment_operation_id}/captures`)).toBe(1)
+    expect(await gateway.postCount(`/operations/${authorized.data?.payment_operation_id}/captures`)).toBe(1)
   })
 
   it("reports a MOTO payment captured at once (IMPLICIT) as captured", async () => {
@@ -108,6 +82,6 @@ describe("MOTO sessions of the card provider", () => {
     await expect(card.updatePayment({ amount: 12, currency_code: "eur", data: started.data })).rejects.toThrow(
       "a MOTO payment's amount cannot change",
     )
-    expect(await requestCount("/orders/hpp")).toBe(0)
+    expect(await gateway.postCount("/orders/hpp")).toBe(0)
   })
 })

@@ -1,0 +1,48 @@
+/**
+ * The card provider against a simulator of the spec file's own: started once per file, reset
+ * before each test, and a factory of providers pointed at it. Registers its jest hooks, so call
+ * it at the top of a spec.
+ */
+import { SIM_API_KEY } from "../../../../../http/__tests__/support/simulator"
+import { type RunningSimulator, startSimulator } from "../../../../../simulator"
+import { NexiCardProviderService } from "../../card-provider"
+
+const GATEWAY_PATH = "/api/phoenix-0.0/psp/api/v1"
+
+export interface SimulatedCardProvider {
+  simulator(): RunningSimulator
+  /** A provider with the test options, `options` overriding them. */
+  provider(options?: Record<string, unknown>): NexiCardProviderService
+  /** How many POSTs the simulator received on a gateway path, e.g. "/orders/hpp". */
+  postCount(path: string): Promise<number>
+}
+
+export function simulatedCardProvider(defaults: Record<string, unknown> = {}): SimulatedCardProvider {
+  let simulator: RunningSimulator
+  beforeAll(async () => {
+    simulator = await startSimulator({ port: 0, control: true })
+  })
+  afterAll(async () => {
+    await simulator.close()
+  })
+  beforeEach(async () => {
+    await fetch(`${simulator.controlUrl}/reset`, { method: "POST" })
+  })
+  return {
+    simulator: () => simulator,
+    provider: (options = {}) =>
+      new NexiCardProviderService({}, {
+        apiKey: SIM_API_KEY,
+        environment: simulator.gatewayUrl,
+        notificationUrl: "http://localhost:9000",
+        resultUrl: "http://shop.test/result",
+        cancelUrl: "http://shop.test/cancel",
+        ...defaults,
+        ...options,
+      } as never),
+    postCount: async (path) => {
+      const { counts } = (await (await fetch(`${simulator.controlUrl}/requests`)).json()) as { counts: Record<string, number> }
+      return counts[`POST ${GATEWAY_PATH}${path}`] ?? 0
+    },
+  }
+}
