@@ -18,6 +18,8 @@ export interface CardPaymentState {
   authorizedMinor: string
   capturedMinor: string
   refundedMinor: string
+  /** Refunds accepted but not settled: the money is already spoken for, so refunding "the rest" of a capture must leave it out. */
+  pendingRefundMinor: string
   /** REFUND operations that were executed, for reconciling refunds made outside Medusa. */
   refunds: Array<{ operationId: string; amountMinor: string; result: OperationResult }>
 }
@@ -53,15 +55,35 @@ function isPaymentOperation(operation: Operation): boolean {
   return operation.operationType === "AUTHORIZATION" || operation.operationType === "CAPTURE"
 }
 
-/** Operations undone by an executed CANCEL (a rolled-back capture) or VOID. */
+/**
+ * The gateway records a reversal of the authorization as a VOID, or as the REFUND that was
+ * posted on the uncaptured authorization with result VOIDED; either may leave
+ * cancelledOperationId empty, so neither may depend on it.
+ */
+function isVoid(operation: Operation): boolean {
+  if (operation.operationType === "VOID") {
+    return operation.operationResult === "VOIDED" || operation.operationResult === "EXECUTED"
+  }
+  return operation.operationType === "REFUND" && operation.operationResult === "VOIDED"
+}
+
+/** Operations undone by an executed CANCEL (a rolled-back capture) or by a void that names them. */
 function undoneOperationIds(operations: Operation[]): Set<string> {
   const undone = new Set<string>()
   for (const operation of operations) {
-    const undoes = operation.operationType === "CANCEL" || operation.operationType === "VOID"
-    const done = operation.operationResult === "EXECUTED" || operation.operationResult === "VOIDED"
-    if (undoes && done && operation.cancelledOperationId) undone.add(operation.cancelledOperationId)
+    const cancel =
+      operation.operationType === "CANCEL" &&
+      (operation.operationResult === "EXECUTED" || operation.operationResult === "VOIDED")
+    if ((cancel || isVoid(operation)) && operation.cancelledOperationId) undone.add(operation.cancelledOperationId)
   }
   return undone
+}
+
+/** Math.max does not take bigints. */
+function maxMinor(...amounts: bigint[]): bigint {
+  let largest = 0n
+  for (const amount of amounts) if (amount > largest) largest = amount
+  return largest
 }
 
 export function readCardPaymentState(details: OrderDetails): CardPaymentState {
@@ -72,18 +94,39 @@ export function readCardPaymentState(details: OrderDetails): CardPaymentState {
   const captures = operations.filter(
     (operation) => operation.operationType === "CAPTURE" && operation.operationResult === "EXECUTED" && live(operation),
   )
+  // A VOIDED authorization is the gateway updating the authorization in place after a void.
   const authorization = operations.find(
-    (operation) => operation.operationType === "AUTHORIZATION" && operation.operationResult === "AUTHORIZED",
+    (operation) =>
+      operation.operationType === "AUTHORIZATION" &&
+      (operation.operationResult === "AUTHORIZED" || operation.operationResult === "VOIDED"),
   )
+  const voided =
+    authorization?.operationResult === "VOIDED" ||
+    (authorization !== undefined && !live(authorization)) ||
+    operations.some(isVoid)
+  // A REFUND that came back VOIDED reversed an authorization: no money went back to the card.
   const refunds = operations.filter(
-    (operation) => operation.operationType === "REFUND" && operation.operationResult !== "FAILED",
+    (operation) =>
+      operation.operationType === "REFUND" && operation.operationResult !== "FAILED" && operation.operationResult !== "VOIDED",
   )
   const executedRefunds = refunds.filter((operation) => operation.operationResult === "REFUNDED" || operation.operationResult === "EXECUTED")
+  const pendingRefunds = refunds.filter((operation) => operation.operationResult === "PENDING")
+
+  const capturedMinor = sumMinor(captures)
+  // The gateway reports 0 (or nothing) as authorized after an IMPLICIT capture; what was
+  // captured was authorized, or callers would see less authorized than the session amount.
+  const heldByAuthorization = authorization && !voided ? BigInt(authorization.operationAmount ?? "0") : 0n
+  const authorizedMinor = maxMinor(
+    BigInt(details.orderStatus.authorizedAmount ?? "0"),
+    heldByAuthorization,
+    BigInt(capturedMinor),
+  ).toString()
 
   const amounts = {
-    authorizedMinor: details.orderStatus.authorizedAmount ?? sumMinor(authorization ? [authorization] : []),
-    capturedMinor: sumMinor(captures),
+    authorizedMinor,
+    capturedMinor,
     refundedMinor: sumMinor(executedRefunds),
+    pendingRefundMinor: sumMinor(pendingRefunds),
     refunds: refunds.map((operation) => ({
       operationId: operation.operationId ?? "",
       amountMinor: operation.operationAmount ?? "0",
@@ -101,15 +144,15 @@ export function readCardPaymentState(details: OrderDetails): CardPaymentState {
       ...amounts,
     }
   }
+  if (voided) {
+    return { status: "canceled", reason: "The authorization was voided.", paymentOperationId: authorization?.operationId, ...amounts }
+  }
   if (authorization) {
-    if (undone.has(authorization.operationId ?? "")) {
-      return { status: "canceled", reason: "The authorization was voided.", paymentOperationId: authorization.operationId, ...amounts }
-    }
     return { status: "authorized", paymentOperationId: authorization.operationId, ...amounts }
   }
 
   // No money moved: the latest payment attempt tells whether it is still under way.
-  const latest = [...operations].filter(isPaymentOperation).sort(byTime).at(-1) ?? [...operations].sort(byTime).at(-1)
+  const latest = oldestFirst(operations.filter(isPaymentOperation)).at(-1) ?? oldestFirst(operations).at(-1)
   const meaning = latest?.operationResult ? RESULT_MEANING[latest.operationResult] : "pending"
   if (meaning === "failure" || meaning === "cancel") {
     const result = latest!.operationResult!
@@ -122,6 +165,20 @@ export function readCardPaymentState(details: OrderDetails): CardPaymentState {
   return { status: "pending", ...amounts }
 }
 
-function byTime(a: Operation, b: Operation): number {
-  return Date.parse(a.operationTime ?? "") - Date.parse(b.operationTime ?? "")
+/**
+ * Oldest first. An operation without a readable time has no place in time, so it keeps its
+ * place in the gateway's list and the timed ones are ordered around it: a comparator that
+ * mixed times and list positions would not be transitive, and NaN would make it arbitrary.
+ */
+function oldestFirst(operations: readonly Operation[]): Operation[] {
+  const timed = operations.flatMap((operation, index) => {
+    const time = Date.parse(operation.operationTime ?? "")
+    return Number.isFinite(time) ? [{ operation, index, time }] : []
+  })
+  const byTime = [...timed].sort((a, b) => a.time - b.time || a.index - b.index)
+  const ordered = [...operations]
+  timed.forEach((slot, rank) => {
+    ordered[slot.index] = byTime[rank].operation
+  })
+  return ordered
 }

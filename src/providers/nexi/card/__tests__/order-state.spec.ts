@@ -38,7 +38,7 @@ describe("readCardPaymentState", () => {
     THREEDS_FAILED: { status: "error", reason: /3-D Secure/ },
     FAILED: { status: "error", reason: /technical/ },
     CANCELED: { status: "canceled", reason: /cancelled/ },
-    VOIDED: { status: "pending" },
+    VOIDED: { status: "canceled", reason: /voided/ }, // the gateway voided the authorization in place
     REFUNDED: { status: "pending" },
   }
   it.each(OPERATION_RESULTS.map((result) => [result, expected[result]] as const))(
