@@ -32,8 +32,12 @@ module.exports = defineConfig({
     disable: process.env.MEDUSA_ADMIN_DISABLED === "true",
   },
   modules: [
+    // What a store gets from the plugin entry: the plugin's own module, the ledger.
+    { resolve: "./src/modules/nexi-ledger" },
     {
       resolve: "@medusajs/medusa/payment",
+      // The Nexi providers record every gateway write in the ledger before sending it.
+      dependencies: ["nexi_ledger"],
       options: {
         providers: [
           {

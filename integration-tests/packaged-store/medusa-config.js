@@ -19,6 +19,7 @@ module.exports = defineConfig({
   modules: [
     {
       resolve: "@medusajs/medusa/payment",
+      dependencies: ["nexi_ledger"],
       options: {
         providers: [
           {

@@ -98,6 +98,7 @@ module.exports = defineConfig({
     },
     {
       resolve: "@medusajs/medusa/payment",
+      dependencies: ["nexi_ledger"],
       options: {
         providers: [
           {

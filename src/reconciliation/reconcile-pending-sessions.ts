@@ -1,19 +1,24 @@
 /**
- * Re-reads from the gateway the Nexi payment sessions that are still pending, and applies
- * what it finds, so a payment whose notification never came (the gateway promises no
- * retries) or a mobile payment (whose service sends none) still completes its cart.
+ * Reads again, from the gateway, what the ledger says is not settled yet, and applies what it
+ * finds: gateway orders and mobile transactions still pending (a payment whose notification
+ * never came; every mobile payment, whose service sends none), orders no live session owns
+ * any more (released if paid), writes whose answer was lost, and mobile refunds still being
+ * followed. Each run makes at most READS_PER_RUN gateway reads. See docs/ledger.md.
  */
 import { randomUUID } from "node:crypto"
 import type { IPaymentModuleService, MedusaContainer } from "@medusajs/framework/types"
-import { Modules } from "@medusajs/framework/utils"
+import { Modules, PaymentActions } from "@medusajs/framework/utils"
+import { NEXI_LEDGER_MODULE, type PaymentLedger } from "../modules/nexi-ledger/types"
 import { isNexiProviderId } from "../providers/nexi/shared/provider-ids"
-import { reconcileRequest } from "../providers/nexi/shared/reconcile-request"
+import { attemptReconcileRequest, reconcileRequest } from "../providers/nexi/shared/reconcile-request"
+import { STALE_REQUEST_MS } from "../providers/nexi/shared/send-once"
 import { type AppliedOutcome, applyPaymentAction } from "./apply-payment-action"
+import { recordOrphanedCaptures } from "./record-orphaned-captures"
 
-/** Sessions read per run; the rest wait for the next run, oldest first. */
-export const MAX_SESSIONS_PER_RUN = 50
-/** Sessions older than this are left alone: hosted pages and app approvals expire long before. */
-export const MAX_SESSION_AGE_MS = 24 * 60 * 60 * 1000
+/** Gateway reads one run may make; what is left waits for the next run. */
+export const READS_PER_RUN = 100
+/** A reconcile reads the order once, and once more when Medusa authorizes the payment it completes. */
+const READS_PER_RECONCILE = 2
 const LOCK_KEY = "nexi:reconcile-pending-sessions"
 
 export interface ReconcileSummary {
@@ -21,13 +26,7 @@ export interface ReconcileSummary {
   outcomes: Partial<Record<AppliedOutcome | "failed", number>>
 }
 
-/** The session's own "poll after" time (set by its provider), or its creation time. */
-function dueAt(session: { data?: Record<string, unknown> | null; created_at?: Date | string }): number {
-  const pollAfter = session.data?.poll_after
-  return Date.parse(typeof pollAfter === "string" ? pollAfter : String(session.created_at ?? 0))
-}
-
-/** Reconciles one session now; used by the job and by the storefront's status route. */
+/** Reconciles one session now; used by the storefront's status route and the admin's sync. */
 export async function reconcileSession(container: MedusaContainer, session: { id: string; provider_id: string }) {
   const payment = container.resolve<IPaymentModuleService>(Modules.PAYMENT)
   const result = await payment.getWebhookActionAndData({
@@ -37,33 +36,41 @@ export async function reconcileSession(container: MedusaContainer, session: { id
   return applyPaymentAction(container, result, { includeSuccess: true })
 }
 
+/** The gateway refs the run should read, without repeats, writes to settle first. */
+async function candidates(ledger: PaymentLedger, now: Date, limit: number): Promise<string[]> {
+  const writes = await ledger.writesToSettle(new Date(now.getTime() - STALE_REQUEST_MS), limit)
+  const attempts = await ledger.dueAttempts(now, limit)
+  return [...new Set([...writes.map((write) => write.gateway_ref), ...attempts.map((attempt) => attempt.gateway_ref)])]
+}
+
+/** The store's provider id (without `pp_`) that reads attempts of this provider identifier. */
+function providerFor(providerIds: string[], identifier: string): string | undefined {
+  return providerIds.find((id) => id.startsWith(`pp_${identifier}_`))?.replace(/^pp_/, "")
+}
+
 export async function reconcilePendingSessions(container: MedusaContainer, now = new Date()): Promise<ReconcileSummary> {
   const payment = container.resolve<IPaymentModuleService>(Modules.PAYMENT)
-  const providers = (await payment.listPaymentProviders({})).map((provider) => provider.id).filter(isNexiProviderId)
-  const summary: ReconcileSummary = { checked: 0, outcomes: {} }
-  if (!providers.length) return summary
-
-  // The module filters on any column; its filter type just does not list `status`.
-  const filters = {
-    provider_id: providers,
-    status: ["pending"],
-    created_at: { $gte: new Date(now.getTime() - MAX_SESSION_AGE_MS).toISOString() },
-  } as Parameters<IPaymentModuleService["listPaymentSessions"]>[0]
-  const candidates = await payment.listPaymentSessions(
-    filters,
-    { select: ["id", "provider_id", "data", "created_at"], order: { created_at: "ASC" }, take: MAX_SESSIONS_PER_RUN * 4 },
-  )
-  const due = candidates.filter((session) => dueAt(session) <= now.getTime()).slice(0, MAX_SESSIONS_PER_RUN)
+  const ledger = container.resolve<PaymentLedger>(NEXI_LEDGER_MODULE)
   const logger = container.resolve("logger")
-  for (const session of due) {
+  const summary: ReconcileSummary = { checked: 0, outcomes: {} }
+  const providerIds = (await payment.listPaymentProviders({})).map((provider) => provider.id).filter(isNexiProviderId)
+  if (!providerIds.length) return summary
+
+  const refs = await candidates(ledger, now, Math.floor(READS_PER_RUN / READS_PER_RECONCILE))
+  for (const ref of refs) {
+    const attempt = await ledger.findAttempt(ref)
+    const provider = attempt && providerFor(providerIds, attempt.provider_identifier)
+    if (!provider) continue
     summary.checked += 1
     try {
-      const outcome = await reconcileSession(container, session)
+      const result = await payment.getWebhookActionAndData({ provider, payload: attemptReconcileRequest(ref) })
+      const outcome = await applyPaymentAction(container, result, { includeSuccess: true })
       summary.outcomes[outcome] = (summary.outcomes[outcome] ?? 0) + 1
+      if (result.action === PaymentActions.NOT_SUPPORTED) await recordOrphanedCaptures(container, ledger, ref)
     } catch (error) {
       // One unreachable payment must not stop the others; it is tried again next run.
       summary.outcomes.failed = (summary.outcomes.failed ?? 0) + 1
-      logger.warn(`nexi: could not reconcile payment session ${session.id}: ${(error as Error).message}`)
+      logger.warn(`nexi: could not reconcile gateway payment ${ref}: ${(error as Error).message}`)
     }
   }
   return summary

@@ -25,20 +25,24 @@ import { createGatewayClient } from "../../../gateway/http-gateway-client"
 import { newOrderId } from "../../../gateway/order-id"
 import { NotificationSchema, type OrderDetails } from "../../../gateway/schemas"
 import { InvalidRequestError, NotFoundError } from "../../../http/errors"
+import type { PaymentAttempt } from "../../../modules/nexi-ledger/types"
 import { minorToMajorString, toMinorUnits } from "../../../money/amount"
 import type { NexiOptions } from "../options"
+import { watchAfterRead } from "../shared/attempt-watch"
 import { readCartContext, withoutCartContext } from "../shared/cart-context"
 import { idempotencyUuid } from "../shared/idempotency"
 import { toMedusaError } from "../shared/medusa-errors"
 import type { SessionRecord } from "../shared/payment-records"
 import { NexiProviderBase, type ProviderCradle, WEBHOOK_ACTION } from "../shared/provider-base"
-import { readReconcileRequest } from "../shared/reconcile-request"
+import { type ReconcileSubject, readReconcileRequest } from "../shared/reconcile-request"
 import { hashSecurityToken, securityTokenMatches } from "../shared/security-token"
 import type { NexiWebhookData } from "../shared/webhook-data"
 import { buildHostedOrderRequest } from "./hosted-order"
+import { adoptOrphans, type CardWriteContext, sendCardWrite, settledWritesOf } from "./ledgered-writes"
 import { isMotoRequest, motoSessionData } from "./moto"
 import { notificationProblem, parseNotificationBody } from "./notification-body"
 import { type CardPaymentState, readCardPaymentState } from "./order-state"
+import { releaseOrphan } from "./release-orphan"
 import { type CardSessionData, readCardSessionData } from "./session-data"
 
 export class NexiCardProviderService extends NexiProviderBase<CardPaymentState> {
@@ -73,13 +77,15 @@ export class NexiCardProviderService extends NexiProviderBase<CardPaymentState> 
       const currency = input.currency_code.toUpperCase()
       const amountMinor = this.minor(input.amount, currency, "start the MOTO payment")
       const data = motoSessionData({ sessionId, orderId: newOrderId(this.options_.orderIdPrefix), amountMinor, currency })
+      // Not watched by the job until charged: the gateway knows no such order before that.
+      await this.openAttempt(data.order_id, sessionId, input, { amountMinor, currency, nextCheckAt: null }, "start the MOTO payment")
       return { id: data.order_id, data, status: "pending_authorization" }
     }
     const data = await this.startHostedOrder(sessionId, input)
     return { id: data.order_id, data, status: "pending" }
   }
 
-  /** A hosted order cannot change: a new amount or currency needs a new one; the old one expires unpaid. */
+  /** A hosted order cannot change: a new amount or currency needs a new one; the old one stays watched. */
   async updatePayment(input: UpdatePaymentInput): Promise<UpdatePaymentOutput> {
     const current = readCardSessionData(input.data)
     const currency = input.currency_code.toUpperCase()
@@ -92,59 +98,73 @@ export class NexiCardProviderService extends NexiProviderBase<CardPaymentState> 
       throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "Could not update the payment: a MOTO payment's amount cannot change. Start a new MOTO payment.")
     }
     const sessionId = String(current.session_id ?? input.context?.idempotency_key ?? "")
-    return { data: await this.startHostedOrder(sessionId, input), status: "pending" }
+    const data = await this.startHostedOrder(sessionId, input)
+    // The old hosted page may still be open in a tab: a payment made there is released.
+    await this.ledger("update the payment").supersedeAttempts(sessionId, data.order_id, "a hosted order the cart had replaced")
+    return { data, status: "pending" }
   }
 
-  /** Nothing to undo: an unpaid hosted order simply expires at the gateway. */
+  /** An unpaid hosted order simply expires; one paid later is released by the job or its notification. */
   async deletePayment(input: DeletePaymentInput): Promise<DeletePaymentOutput> {
+    const data = readCardSessionData(input.data)
+    if (data.session_id && data.order_id) {
+      await this.ledger("delete the payment").supersedeAttempts(data.session_id, undefined, "a hosted order whose payment session was deleted")
+    }
     return { data: input.data }
   }
 
   async capturePayment(input: CapturePaymentInput): Promise<CapturePaymentOutput> {
     const data = readCardSessionData(input.data)
-    const captureId = input.context?.idempotency_key
+    const action = "capture the payment"
     try {
-      const operationId = this.require(data.payment_operation_id, "payment_operation_id", "capture the payment")
-      const currency = this.require(data.currency, "currency", "capture the payment")
-      const amountMajor = await this.records.captureAmount(captureId)
-      const amountMinor = amountMajor === undefined ? data.amount_minor! : toMinorUnits(amountMajor, currency)
+      const captureId = this.require(input.context?.idempotency_key, "capture id from Medusa", action)
+      const orderId = this.require(data.order_id, "order_id", action)
+      const operationId = this.require(data.payment_operation_id, "payment_operation_id", action)
+      const currency = this.require(data.currency, "currency", action)
+      const amountMinor = toMinorUnits(await this.records.captureAmount(captureId), currency)
+      const context = this.writeContext(action)
+      const writes = await settledWritesOf(context, orderId)
+      // A capture the gateway made for an earlier, rolled-back Medusa capture is this one.
+      const adopted = await adoptOrphans(context, writes, "capture", BigInt(amountMinor), captureId)
+      if (adopted.adoptedMinor > 0n) return { data: { ...input.data, capture_operation_id: adopted.operationIds[0], status: "captured" } }
+      const key = idempotencyUuid(captureId)
+      const write = { kind: "capture" as const, idempotency_key: key, gateway_ref: orderId, target_ref: operationId, amount_minor: amountMinor, currency, medusa_ref: captureId }
       try {
-        const answer = await this.gateway.capture(
-          operationId,
-          { amount: amountMinor, currency, description: `Capture ${captureId ?? ""}`.trim() },
-          idempotencyUuid(captureId ?? `${data.session_id}:capture`),
+        const captureOperationId = await sendCardWrite(context, write, async () =>
+          (await this.gateway.capture(operationId, { amount: amountMinor, currency, description: `Capture ${captureId}` }, key)).operationId,
         )
-        return { data: { ...input.data, capture_operation_id: answer.operationId, status: "captured" } }
+        return { data: { ...input.data, capture_operation_id: captureOperationId, status: "captured" } }
       } catch (error) {
         if (!(error instanceof InvalidRequestError)) throw error
         return { data: await this.captureAlreadyDone(data, captureId, error) }
       }
     } catch (error) {
-      throw toMedusaError(error, "capture the payment")
+      throw toMedusaError(error, action)
     }
   }
 
   /**
    * The gateway refused the capture. It is a success when the gateway already holds at least
-   * what Medusa will have captured (IMPLICIT capture, a capture in the gateway's back office,
-   * or our own earlier attempt); otherwise the refusal stands, with its reason.
+   * what Medusa will have captured (IMPLICIT capture, a capture in the gateway's back office);
+   * otherwise the refusal stands, with its reason.
    */
   private async captureAlreadyDone(
     data: Partial<CardSessionData>,
-    captureId: string | undefined,
+    captureId: string,
     refusal: InvalidRequestError,
   ): Promise<Record<string, unknown>> {
-    const state = readCardPaymentState(await this.gateway.getOrder(data.order_id!))
-    const medusaTotal = await this.records.capturedTotalOfPaymentOf(captureId)
-    const medusaTotalMinor = medusaTotal === undefined ? data.amount_minor! : toMinorUnits(medusaTotal, data.currency!)
+    const orderId = this.require(data.order_id, "order_id", "capture the payment")
+    const currency = this.require(data.currency, "currency", "capture the payment")
+    const state = readCardPaymentState(await this.gateway.getOrder(orderId))
+    const medusaTotalMinor = toMinorUnits(await this.records.capturedTotalOfPaymentOf(captureId), currency)
     if (state.captureOperationId && BigInt(state.capturedMinor) >= BigInt(medusaTotalMinor)) {
       return { ...data, capture_operation_id: state.captureOperationId, status: "captured" }
     }
     if (state.captureOperationId) {
-      const captured = minorToMajorString(state.capturedMinor, data.currency!)
+      const captured = minorToMajorString(state.capturedMinor, currency)
       throw new MedusaError(
         MedusaError.Types.NOT_ALLOWED,
-        `Could not capture the payment: the Nexi gateway accepts one capture per authorization and ${captured} ${data.currency} is already captured. Refund or cancel that capture instead.`,
+        `Could not capture the payment: the Nexi gateway accepts one capture per authorization and ${captured} ${currency} is already captured. Refund or cancel that capture instead.`,
       )
     }
     throw refusal
@@ -152,24 +172,43 @@ export class NexiCardProviderService extends NexiProviderBase<CardPaymentState> 
 
   async refundPayment(input: RefundPaymentInput): Promise<RefundPaymentOutput> {
     const data = readCardSessionData(input.data)
-    const refundId = input.context?.idempotency_key
+    const action = "refund the payment"
     try {
-      // A refund recorded from the gateway (made in its back office) is already done there.
+      const refundId = this.require(input.context?.idempotency_key, "refund id from Medusa", action)
+      const orderId = this.require(data.order_id, "order_id", action)
+      const currency = this.require(data.currency, "currency", action)
+      const context = this.writeContext(action)
       const metadata = await this.records.refundMetadata(refundId)
-      if (metadata?.nexi_operation_id) return { data: input.data }
-
-      const currency = this.require(data.currency, "currency", "refund the payment")
-      const amountMinor = toMinorUnits(input.amount as never, currency)
-      const captureOperationId = data.capture_operation_id ?? (await this.readState(input.data, "refund the payment")).state.captureOperationId
-      const target = this.require(captureOperationId, "capture_operation_id", "refund the payment")
-      await this.gateway.refund(
-        target,
-        { amount: amountMinor, currency, description: `Refund ${refundId ?? ""}`.trim() },
-        idempotencyUuid(refundId ?? `${data.session_id}:refund:${amountMinor}`),
+      if (metadata.nexi_operation_id) {
+        // Recorded from the gateway (back office, a settled lost answer, a cancelled capture):
+        // the money moved already; the writes it accounts for are no longer anyone's to take.
+        await this.claimRecordedRefunds(context, orderId, String(metadata.nexi_operation_id), refundId)
+        return { data: input.data }
+      }
+      const amountMinor = BigInt(toMinorUnits(input.amount as never, currency))
+      const writes = await settledWritesOf(context, orderId)
+      const adopted = await adoptOrphans(context, writes, "refund", amountMinor, refundId)
+      const remainingMinor = (amountMinor - adopted.adoptedMinor).toString()
+      if (remainingMinor === "0") return { data: input.data }
+      const captureOperationId = data.capture_operation_id ?? (await this.readState(input.data, action)).state.captureOperationId
+      const target = this.require(captureOperationId, "capture_operation_id", action)
+      const key = idempotencyUuid(refundId)
+      const write = { kind: "refund" as const, idempotency_key: key, gateway_ref: orderId, target_ref: target, amount_minor: remainingMinor, currency, medusa_ref: refundId }
+      await sendCardWrite(context, write, async () =>
+        (await this.gateway.refund(target, { amount: remainingMinor, currency, description: `Refund ${refundId}` }, key)).operationId,
       )
       return { data: { ...input.data, capture_operation_id: target } }
     } catch (error) {
-      throw toMedusaError(error, "refund the payment")
+      throw toMedusaError(error, action)
+    }
+  }
+
+  private async claimRecordedRefunds(context: CardWriteContext, orderId: string, operationIds: string, refundId: string): Promise<void> {
+    const recorded = new Set(operationIds.split(","))
+    for (const write of await context.ledger.writesOf(orderId)) {
+      if (write.kind === "refund" && !write.claimed_by && write.gateway_operation_id && recorded.has(write.gateway_operation_id)) {
+        await context.ledger.claimWrite(write.id, refundId)
+      }
     }
   }
 
@@ -180,37 +219,47 @@ export class NexiCardProviderService extends NexiProviderBase<CardPaymentState> 
    */
   async cancelPayment(input: CancelPaymentInput): Promise<CancelPaymentOutput> {
     const data = readCardSessionData(input.data)
+    const action = "cancel the payment"
     const key = input.context?.idempotency_key ?? data.session_id ?? data.order_id ?? ""
     try {
       if (!data.order_id) return { data: input.data }
+      const currency = this.require(data.currency, "currency", action)
+      const context = this.writeContext(action)
+      await settledWritesOf(context, data.order_id)
       const state = readCardPaymentState(await this.gateway.getOrder(data.order_id))
-      if (state.status === "captured") {
-        await this.undoCapture(state, data.currency!, key)
+      if (state.status === "captured" && state.captureOperationId) {
+        await this.undoCapture(context, data.order_id, state, currency, key)
       } else if (state.status === "authorized" && state.paymentOperationId) {
-        await this.gateway.refund(
-          state.paymentOperationId,
-          { amount: state.authorizedMinor, currency: data.currency!, description: "Void of an uncaptured authorization" },
-          idempotencyUuid(`${key}:void`),
+        const target = state.paymentOperationId
+        const voidKey = idempotencyUuid(`${key}:void`)
+        const write = { kind: "void" as const, idempotency_key: voidKey, gateway_ref: data.order_id, target_ref: target, amount_minor: state.authorizedMinor, currency, medusa_ref: key }
+        await sendCardWrite(context, write, async () =>
+          (await this.gateway.refund(target, { amount: state.authorizedMinor, currency, description: "Void of an uncaptured authorization" }, voidKey)).operationId,
         )
       }
       return { data: { ...input.data, status: "canceled" } }
     } catch (error) {
-      throw toMedusaError(error, "cancel the payment")
+      throw toMedusaError(error, action)
     }
   }
 
-  private async undoCapture(state: CardPaymentState, currency: string, key: string): Promise<void> {
-    const captureOperationId = state.captureOperationId!
+  private async undoCapture(context: CardWriteContext, orderId: string, state: CardPaymentState, currency: string, key: string): Promise<void> {
+    const captureOperationId = state.captureOperationId as string
+    // The gateway takes no idempotency key on cancels; the ledger's key is ours alone.
+    const cancel = { kind: "cancel_capture" as const, idempotency_key: idempotencyUuid(`${key}:cancel`), gateway_ref: orderId, target_ref: captureOperationId, amount_minor: state.capturedMinor, currency, medusa_ref: key }
     try {
-      await this.gateway.cancelCapture(captureOperationId, { description: "Payment cancelled in Medusa" })
+      await sendCardWrite(context, cancel, async () =>
+        (await this.gateway.cancelCapture(captureOperationId, { description: "Payment cancelled in Medusa" })).operationId,
+      )
     } catch (error) {
       if (!(error instanceof InvalidRequestError)) throw error
-      const remaining = BigInt(state.capturedMinor) - BigInt(state.refundedMinor)
+      // Refunds still PENDING will take their money too: only the rest is refunded.
+      const remaining = BigInt(state.capturedMinor) - BigInt(state.refundedMinor) - BigInt(state.pendingRefundMinor)
       if (remaining <= 0n) return
-      await this.gateway.refund(
-        captureOperationId,
-        { amount: remaining.toString(), currency, description: "Refund of a capture that can no longer be cancelled" },
-        idempotencyUuid(`${key}:cancel-refund`),
+      const refundKey = idempotencyUuid(`${key}:cancel-refund`)
+      const refund = { kind: "refund" as const, idempotency_key: refundKey, gateway_ref: orderId, target_ref: captureOperationId, amount_minor: remaining.toString(), currency, medusa_ref: key }
+      await sendCardWrite(context, refund, async () =>
+        (await this.gateway.refund(captureOperationId, { amount: remaining.toString(), currency, description: "Refund of a capture that can no longer be cancelled" }, refundKey)).operationId,
       )
     }
   }
@@ -223,8 +272,8 @@ export class NexiCardProviderService extends NexiProviderBase<CardPaymentState> 
    * answered `not_supported`, which changes nothing (throwing would make the event bus retry).
    */
   async getWebhookActionAndData(payload: ProviderWebhookPayload["payload"]): Promise<WebhookActionResult> {
-    const reconcileSessionId = readReconcileRequest(payload)
-    if (reconcileSessionId) return this.reconcileSession(reconcileSessionId)
+    const subject = readReconcileRequest(payload)
+    if (subject) return this.reconcile(subject)
 
     const notification = parseNotificationBody(payload, NotificationSchema)
     const orderId = notification?.operation.orderId
@@ -239,21 +288,70 @@ export class NexiCardProviderService extends NexiProviderBase<CardPaymentState> 
       this.logger_?.warn(`nexi: ignored a notification for unknown order ${orderId}`)
       return { action: PaymentActions.NOT_SUPPORTED }
     }
-    const sessionId = details.orderStatus.order.customField
+    const attempt = await this.ledger("handle the notification").findAttempt(orderId)
+    const sessionId = attempt?.session_id ?? details.orderStatus.order.customField
     const session = sessionId ? await this.records.session(sessionId) : undefined
     const sessionData = readCardSessionData(session?.data)
-    if (!session || sessionData.order_id !== orderId || !securityTokenMatches(notification.securityToken, sessionData.security_token_hash)) {
+    // The ledger keeps each order's token, so a superseded order's notification is still verifiable.
+    const tokenHash = attempt?.security_token_hash ?? (sessionData.order_id === orderId ? sessionData.security_token_hash : undefined)
+    if (!securityTokenMatches(notification.securityToken, tokenHash)) {
       this.logger_?.warn(`nexi: ignored a notification for order ${orderId} whose security token does not match`)
       return { action: PaymentActions.NOT_SUPPORTED }
     }
-    return this.actionFor(session, details)
+    return this.settleOrder(orderId, attempt, session, details)
   }
 
-  private async reconcileSession(sessionId: string): Promise<WebhookActionResult> {
-    const session = await this.records.session(sessionId)
-    const data = readCardSessionData(session?.data)
-    const details = data.order_id ? await this.readOrderOrNothing(data.order_id) : undefined
-    return session && details ? this.actionFor(session, details) : { action: PaymentActions.NOT_SUPPORTED }
+  private async reconcile(subject: ReconcileSubject): Promise<WebhookActionResult> {
+    if (subject.sessionId !== undefined) {
+      const session = await this.records.session(subject.sessionId)
+      const orderId = readCardSessionData(session?.data).order_id
+      const details = orderId ? await this.readOrderOrNothing(orderId) : undefined
+      if (!session || !orderId || !details) return { action: PaymentActions.NOT_SUPPORTED }
+      return this.settleOrder(orderId, await this.ledger("read the payment").findAttempt(orderId), session, details)
+    }
+    const ledger = this.ledger("reconcile the payment")
+    const attempt = await ledger.findAttempt(subject.gatewayRef)
+    if (!attempt) return { action: PaymentActions.NOT_SUPPORTED }
+    const details = await this.readOrderOrNothing(attempt.gateway_ref)
+    if (!details) {
+      // Never created at the gateway (or not yet charged, for MOTO): watch it like a pending one.
+      await ledger.updateAttempt(attempt.gateway_ref, watchAfterRead(attempt, "pending", new Date()))
+      return { action: PaymentActions.NOT_SUPPORTED }
+    }
+    const session = attempt.session_id ? await this.records.session(attempt.session_id) : undefined
+    return this.settleOrder(attempt.gateway_ref, attempt, session, details)
+  }
+
+  /**
+   * What a genuine read of a gateway order means. Writes of the order whose answer was lost
+   * are settled first. An order its live session still points at is that session's payment;
+   * any other order holding money is released.
+   */
+  private async settleOrder(
+    orderId: string,
+    attempt: PaymentAttempt | undefined,
+    session: SessionRecord | undefined,
+    details: OrderDetails,
+  ): Promise<WebhookActionResult> {
+    const context = this.writeContext("settle the payment")
+    await settledWritesOf(context, orderId)
+    const owned = session !== undefined && readCardSessionData(session.data).order_id === orderId
+    if (owned) {
+      const result = this.actionFor(session, details)
+      if (attempt) {
+        const state = readCardPaymentState(details)
+        await context.ledger.updateAttempt(orderId, watchAfterRead(attempt, state.status, new Date(), state.reason))
+      }
+      return result
+    }
+    if (!attempt) return { action: PaymentActions.NOT_SUPPORTED }
+    const why = session ? "a hosted order the cart had replaced" : "a hosted order whose payment session was deleted"
+    const released = await releaseOrphan(context, attempt, details, attempt.note ?? why, this.logger_)
+    if (released === "nothing_paid") {
+      const state = readCardPaymentState(details)
+      await context.ledger.updateAttempt(orderId, watchAfterRead(attempt, state.status, new Date(), state.reason))
+    }
+    return { action: PaymentActions.NOT_SUPPORTED }
   }
 
   /** 404 means "no such order" (nothing to do); an unreachable gateway throws, so the event is retried. */
@@ -273,14 +371,15 @@ export class NexiCardProviderService extends NexiProviderBase<CardPaymentState> 
    */
   private actionFor(session: SessionRecord, details: OrderDetails): WebhookActionResult {
     const data = readCardSessionData(session.data)
+    const currency = details.orderStatus.order.currency ?? data.currency ?? ""
     const state = readCardPaymentState(details)
     const alreadyPaid = session.status === "authorized" || session.status === "captured"
     const action = alreadyPaid ? PaymentActions.NOT_SUPPORTED : WEBHOOK_ACTION[state.status]
     const result: NexiWebhookData = {
       session_id: session.id,
-      amount: MathBN.convert(minorToMajorString(this.paidMinor(state, data), data.currency!)),
+      amount: MathBN.convert(minorToMajorString(this.paidMinor(state, data), currency)),
       nexi_reason: state.reason,
-      nexi_refunded: minorToMajorString(state.refundedMinor, data.currency!),
+      nexi_refunded: minorToMajorString(state.refundedMinor, currency),
       nexi_refund_operation_ids: state.refunds.filter((refund) => refund.result !== "PENDING").map((refund) => refund.operationId),
     }
     return { action, data: result as WebhookActionResult["data"] }
@@ -290,6 +389,33 @@ export class NexiCardProviderService extends NexiProviderBase<CardPaymentState> 
     if (state.status === "captured") return state.capturedMinor
     if (state.status === "authorized") return state.authorizedMinor
     return data.amount_minor ?? "0"
+  }
+
+  private writeContext(action: string): CardWriteContext {
+    return { gateway: this.gateway, ledger: this.ledger(action), action }
+  }
+
+  /** Records the gateway order in the ledger before it is sent, so it stays known whatever follows. */
+  private async openAttempt(
+    orderId: string,
+    sessionId: string,
+    input: InitiatePaymentInput | UpdatePaymentInput,
+    money: { amountMinor: string; currency: string; nextCheckAt: Date | null },
+    action: string,
+  ): Promise<void> {
+    try {
+      await this.ledger(action).openAttempt({
+        provider_identifier: NexiCardProviderService.identifier,
+        gateway_ref: orderId,
+        session_id: sessionId || null,
+        cart_id: readCartContext(input.data)?.cart_id ?? null,
+        amount_minor: money.amountMinor,
+        currency: money.currency,
+        next_check_at: money.nextCheckAt,
+      })
+    } catch (error) {
+      throw toMedusaError(error, action)
+    }
   }
 
   private async startHostedOrder(
@@ -308,8 +434,13 @@ export class NexiCardProviderService extends NexiProviderBase<CardPaymentState> 
       cart: readCartContext(input.data),
       options: this.options_,
     })
+    // When the reconciliation job may start reading this order, if no notification came.
+    const pollAfter = new Date(Date.now() + this.options_.pollPendingAfterSeconds * 1000)
+    await this.openAttempt(orderId, sessionId, input, { amountMinor, currency, nextCheckAt: pollAfter }, "start the payment")
     try {
       const answer = await this.gateway.createHostedOrder(request)
+      const securityTokenHash = hashSecurityToken(answer.securityToken)
+      await this.ledger("start the payment").updateAttempt(orderId, { security_token_hash: securityTokenHash })
       return {
         ...withoutCartContext(input.data),
         session_id: sessionId,
@@ -317,10 +448,9 @@ export class NexiCardProviderService extends NexiProviderBase<CardPaymentState> 
         hosted_page: answer.hostedPage,
         amount_minor: amountMinor,
         currency,
-        security_token_hash: hashSecurityToken(answer.securityToken),
+        security_token_hash: securityTokenHash,
         status: "pending",
-        // When the reconciliation job may start reading this order, if no notification came.
-        poll_after: new Date(Date.now() + this.options_.pollPendingAfterSeconds * 1000).toISOString(),
+        poll_after: pollAfter.toISOString(),
         reason: undefined,
         payment_operation_id: undefined,
         capture_operation_id: undefined,
@@ -340,7 +470,7 @@ export class NexiCardProviderService extends NexiProviderBase<CardPaymentState> 
       const orderId = this.require(data.order_id, "order_id", action)
       const state = readCardPaymentState(await this.gateway.getOrder(orderId))
       const paid = state.status === "authorized" || state.status === "captured"
-      if (paid && data.amount_minor && BigInt(state.authorizedMinor || state.capturedMinor) < BigInt(data.amount_minor)) {
+      if (paid && data.amount_minor && BigInt(state.authorizedMinor) < BigInt(data.amount_minor)) {
         // Never let Medusa record more than the gateway holds.
         state.status = "error"
         state.reason = "The gateway authorized less than the session amount."

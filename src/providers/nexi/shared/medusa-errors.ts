@@ -49,10 +49,12 @@ export function toMedusaError(error: unknown, action: string): MedusaError {
   if (error instanceof OutcomeUnknownError) {
     return new MedusaError(
       MedusaError.Types.UNEXPECTED_STATE,
-      `Could not ${action}: ${name} did not answer in time and the outcome is unknown. Retrying is safe: it will not be executed twice.`,
+      `Could not ${action}: ${name} did not answer in time and the outcome is unknown. Do not try again until the payment has been read again (Sync from gateway, or the reconciliation job within minutes).`,
     )
   }
   if (error instanceof GatewayUnavailableError) {
+    // Money writes settle their outcome from the gateway's record before they get here
+    // (send-once.ts); what reaches this line is a read, or a write that moves no money.
     return new MedusaError(MedusaError.Types.UNEXPECTED_STATE, `Could not ${action}: ${name} is unavailable. Nothing was changed; try again shortly.`)
   }
   if (error instanceof UnexpectedResponseError) {

@@ -3,12 +3,15 @@
  * refund or session beyond their ids. The provider lives in the payment module's container,
  * whose record services know them: this is the one place that reads them, so a change in
  * Medusa's internals is mended here only. Reads only; Medusa stays the owner of its rows.
+ *
+ * Every read fails closed: a record that cannot be read is an error naming it, never a
+ * default. A capture amount that falls back to the whole payment captures too much; refund
+ * metadata that reads as empty sends a back-office refund a second time.
  */
-import { MathBN } from "@medusajs/framework/utils"
+import { MathBN, MedusaError } from "@medusajs/framework/utils"
 
 interface RecordService {
   retrieve(id: string, config?: Record<string, unknown>): Promise<Record<string, unknown>>
-  list(filters: Record<string, unknown>, config?: Record<string, unknown>): Promise<Record<string, unknown>[]>
 }
 
 export interface SessionRecord {
@@ -21,51 +24,61 @@ export interface SessionRecord {
   authorized_at?: Date | string | null
 }
 
+function isNotFound(error: unknown): boolean {
+  return error instanceof MedusaError && error.type === MedusaError.Types.NOT_FOUND
+}
+
 export class PaymentRecords {
   constructor(private readonly container: Record<string, unknown>) {}
 
-  private service(name: string): RecordService | undefined {
+  private async read(serviceName: string, what: string, id: string | undefined, config: Record<string, unknown>) {
+    if (!id) throw unreadable(what, "Medusa passed no id for it")
+    let service: RecordService | undefined
     try {
-      return this.container[name] as RecordService | undefined
+      service = this.container[serviceName] as RecordService | undefined
     } catch {
-      return undefined
+      service = undefined
+    }
+    if (!service) throw unreadable(`${what} ${id}`, `the payment module has no ${serviceName}`)
+    try {
+      return await service.retrieve(id, config)
+    } catch (error) {
+      if (isNotFound(error)) return undefined
+      throw unreadable(`${what} ${id}`, (error as Error).message)
     }
   }
 
-  /** The amount of the capture Medusa just created, in major units, or undefined if unknown. */
-  async captureAmount(captureId: string | undefined): Promise<string | undefined> {
-    const captures = this.service("captureService")
-    if (!captureId || !captures) return undefined
-    const capture = await captures.retrieve(captureId, { select: ["id", "amount", "raw_amount"] }).catch(() => undefined)
-    return capture ? MathBN.convert((capture.raw_amount ?? capture.amount) as never).toString() : undefined
+  /** The amount of the capture Medusa just created, in major units. */
+  async captureAmount(captureId: string | undefined): Promise<string> {
+    const capture = await this.read("captureService", "the Medusa capture", captureId, { select: ["id", "amount", "raw_amount"] })
+    if (!capture) throw unreadable(`the Medusa capture ${captureId}`, "it does not exist")
+    return MathBN.convert((capture.raw_amount ?? capture.amount) as never).toString()
   }
 
   /** Sum of all captures Medusa holds for the payment of this capture (this one included), in major units. */
-  async capturedTotalOfPaymentOf(captureId: string | undefined): Promise<string | undefined> {
-    const captures = this.service("captureService")
-    if (!captureId || !captures) return undefined
-    const capture = await captures.retrieve(captureId, { relations: ["payment", "payment.captures"] }).catch(() => undefined)
+  async capturedTotalOfPaymentOf(captureId: string | undefined): Promise<string> {
+    const capture = await this.read("captureService", "the Medusa capture", captureId, { relations: ["payment", "payment.captures"] })
     const siblings = (capture?.payment as { captures?: Array<Record<string, unknown>> } | undefined)?.captures
-    if (!siblings) return undefined
+    if (!siblings) throw unreadable(`the captures of the payment of Medusa capture ${captureId}`, "they were not found")
     return siblings.reduce((total, row) => MathBN.add(total, (row.raw_amount ?? row.amount) as never), MathBN.convert(0)).toString()
   }
 
   /** Metadata of the refund Medusa just created (refunds recorded from the gateway carry its operation id). */
-  async refundMetadata(refundId: string | undefined): Promise<Record<string, unknown> | undefined> {
-    const refunds = this.service("refundService")
-    if (!refundId || !refunds) return undefined
-    const refund = await refunds.retrieve(refundId, { select: ["id", "metadata"] }).catch(() => undefined)
-    return (refund?.metadata as Record<string, unknown> | null | undefined) ?? undefined
+  async refundMetadata(refundId: string | undefined): Promise<Record<string, unknown>> {
+    const refund = await this.read("refundService", "the Medusa refund", refundId, { select: ["id", "metadata"] })
+    if (!refund) throw unreadable(`the Medusa refund ${refundId}`, "it does not exist")
+    return (refund.metadata as Record<string, unknown> | null | undefined) ?? {}
   }
 
+  /** The session, or undefined when Medusa holds none with this id (deleted). A failed read throws. */
   async session(sessionId: string): Promise<SessionRecord | undefined> {
-    const sessions = this.service("paymentSessionService")
-    if (!sessions) return undefined
-    const session = await sessions
-      .retrieve(sessionId, {
-        select: ["id", "status", "data", "amount", "raw_amount", "currency_code", "created_at", "authorized_at"],
-      })
-      .catch(() => undefined)
+    const session = await this.read("paymentSessionService", "the payment session", sessionId, {
+      select: ["id", "status", "data", "amount", "raw_amount", "currency_code", "created_at", "authorized_at"],
+    })
     return session as SessionRecord | undefined
   }
+}
+
+function unreadable(what: string, why: string): MedusaError {
+  return new MedusaError(MedusaError.Types.UNEXPECTED_STATE, `${what} could not be read (${why}); nothing was sent to the gateway.`)
 }

@@ -15,8 +15,10 @@ import type {
   WebhookActionResult,
 } from "@medusajs/framework/types"
 import { AbstractPaymentProvider, MedusaError, PaymentActions } from "@medusajs/framework/utils"
+import type { PaymentLedger } from "../../../modules/nexi-ledger/types"
 import { toMinorUnits } from "../../../money/amount"
 import { type NexiOptions, parseNexiOptions } from "../options"
+import { ledgerFrom } from "./ledger"
 import { toMedusaError } from "./medusa-errors"
 import { PaymentRecords } from "./payment-records"
 
@@ -45,6 +47,7 @@ export abstract class NexiProviderBase<State extends { status: NexiPaymentStatus
   protected readonly options_: NexiOptions
   protected readonly records: PaymentRecords
   protected readonly logger_?: Logger
+  protected readonly cradle_: ProviderCradle
 
   static validateOptions(options: Record<string, unknown>): void {
     parseNexiOptions(options)
@@ -54,7 +57,16 @@ export abstract class NexiProviderBase<State extends { status: NexiPaymentStatus
     super(cradle, options)
     this.options_ = parseNexiOptions(options)
     this.logger_ = cradle.logger
+    this.cradle_ = cradle
     this.records = new PaymentRecords(cradle)
+  }
+
+  /**
+   * The plugin's ledger. Resolved at each use, not in the constructor: Medusa builds the
+   * providers while it is still loading the modules the ledger may come after.
+   */
+  protected ledger(action: string): PaymentLedger {
+    return ledgerFrom(this.cradle_, action)
   }
 
   /** Names the provider in messages about a payment it did not start. */

@@ -62,6 +62,7 @@ describe("MOTO sessions of the card provider", () => {
     expect(authorized.status).toBe("authorized")
     expect(authorized.data).toMatchObject({ moto: true, status: "authorized", payment_operation_id: expect.stringMatching(/^\d+$/) })
 
+    gateway.cradle().captures.set("capt_m1", { id: "capt_m1", amount: 39.98 })
     const captured = await card.capturePayment({ data: authorized.data, context: { idempotency_key: "capt_m1" } })
     expect(captured.data).toMatchObject({ status: "captured", capture_operation_id: expect.stringMatching(/^\d+$/) })
     expect(await gateway.postCount(`/operations/${authorized.data?.payment_operation_id}/captures`)).toBe(1)

@@ -1,0 +1,124 @@
+/**
+ * The PaymentLedger port held in memory, for unit tests of the providers (a boundary we own:
+ * the integration suites run the real module on PostgreSQL). It keeps the same rules as the
+ * module: one write per idempotency key, one attempt per gateway ref, claims that only one
+ * caller wins.
+ */
+import { randomUUID } from "node:crypto"
+import type {
+  AttemptPatch,
+  MoneyWrite,
+  NewAttempt,
+  NewWrite,
+  PaymentAttempt,
+  PaymentLedger,
+  WritePatch,
+} from "../../types"
+
+export class InMemoryLedger implements PaymentLedger {
+  readonly attempts: PaymentAttempt[] = []
+  readonly writes: MoneyWrite[] = []
+
+  async openAttempt(attempt: NewAttempt): Promise<PaymentAttempt> {
+    const existing = await this.findAttempt(attempt.gateway_ref)
+    if (existing) return existing
+    const row: PaymentAttempt = {
+      id: `nexatt_${randomUUID()}`,
+      session_id: null,
+      cart_id: null,
+      security_token_hash: null,
+      state: "open",
+      next_check_at: null,
+      checks: 0,
+      note: null,
+      released_at: null,
+      created_at: new Date(),
+      ...attempt,
+    }
+    this.attempts.push(row)
+    return { ...row }
+  }
+
+  async findAttempt(gatewayRef: string): Promise<PaymentAttempt | undefined> {
+    const row = this.attempts.find((attempt) => attempt.gateway_ref === gatewayRef)
+    return row && { ...row }
+  }
+
+  async updateAttempt(gatewayRef: string, patch: AttemptPatch): Promise<void> {
+    const row = this.attempts.find((attempt) => attempt.gateway_ref === gatewayRef)
+    if (row) Object.assign(row, patch)
+  }
+
+  async supersedeAttempts(sessionId: string, keepRef: string | undefined, note: string): Promise<void> {
+    for (const row of this.attempts) {
+      if (row.session_id === sessionId && row.state === "open" && row.gateway_ref !== keepRef) {
+        Object.assign(row, { state: "superseded", note, next_check_at: new Date() })
+      }
+    }
+  }
+
+  async dueAttempts(now: Date, limit: number): Promise<PaymentAttempt[]> {
+    return this.attempts
+      .filter((row) => (row.state === "open" || row.state === "superseded") && row.next_check_at && row.next_check_at <= now)
+      .sort((a, b) => a.checks - b.checks || (a.next_check_at?.getTime() ?? 0) - (b.next_check_at?.getTime() ?? 0))
+      .slice(0, limit)
+      .map((row) => ({ ...row }))
+  }
+
+  async releasedAttempts({ cartIds, limit }: { cartIds?: string[]; limit: number }): Promise<PaymentAttempt[]> {
+    return this.attempts
+      .filter((row) => row.state === "released" && (!cartIds || (row.cart_id !== null && cartIds.includes(row.cart_id))))
+      .slice(0, limit)
+      .map((row) => ({ ...row }))
+  }
+
+  async requestWrite(write: NewWrite): Promise<MoneyWrite> {
+    const existing = this.writes.find((row) => row.idempotency_key === write.idempotency_key)
+    if (existing) return { ...existing }
+    const now = new Date()
+    const row: MoneyWrite = {
+      id: `nexwri_${randomUUID()}`,
+      origin: "medusa",
+      target_ref: null,
+      medusa_ref: null,
+      outcome: "requested",
+      gateway_operation_id: null,
+      follow_state: "none",
+      claimed_by: null,
+      message: null,
+      created_at: now,
+      updated_at: now,
+      ...write,
+    }
+    this.writes.push(row)
+    return { ...row }
+  }
+
+  async settleWrite(idempotencyKey: string, patch: WritePatch): Promise<MoneyWrite> {
+    const row = this.writes.find((write) => write.idempotency_key === idempotencyKey)
+    if (!row) throw new Error(`nexi ledger: no write with idempotency key ${idempotencyKey}`)
+    Object.assign(row, patch, { updated_at: new Date() })
+    return { ...row }
+  }
+
+  async writesOf(gatewayRef: string): Promise<MoneyWrite[]> {
+    return this.writes.filter((row) => row.gateway_ref === gatewayRef).map((row) => ({ ...row }))
+  }
+
+  async writesToSettle(olderThan: Date, limit: number): Promise<MoneyWrite[]> {
+    return this.writes
+      .filter(
+        (row) =>
+          row.updated_at <= olderThan && (row.outcome === "requested" || row.outcome === "unknown" || row.follow_state === "following"),
+      )
+      .slice(0, limit)
+      .map((row) => ({ ...row }))
+  }
+
+  async claimWrite(writeId: string, claimant: string): Promise<boolean> {
+    const row = this.writes.find((write) => write.id === writeId)
+    if (!row || row.claimed_by !== null) return false
+    row.claimed_by = claimant
+    return true
+  }
+}

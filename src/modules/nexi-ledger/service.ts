@@ -1,0 +1,113 @@
+/**
+ * The ledger's tables behind the PaymentLedger port. The generated CRUD methods of
+ * MedusaService do the work; the one compare-and-set (claiming a write) is a single UPDATE
+ * so two requests can never both take the same executed refund.
+ */
+import type { Context } from "@medusajs/framework/types"
+import { InjectManager, MedusaContext, MedusaService } from "@medusajs/framework/utils"
+import { NexiMoneyWrite } from "./models/money-write"
+import { NexiPaymentAttempt } from "./models/payment-attempt"
+import type {
+  AttemptPatch,
+  MoneyWrite,
+  NewAttempt,
+  NewWrite,
+  PaymentAttempt,
+  PaymentLedger,
+  WritePatch,
+} from "./types"
+
+type Knex = (table: string) => {
+  where(filter: Record<string, unknown>): { update(values: Record<string, unknown>): Promise<number> }
+}
+
+export class NexiLedgerService extends MedusaService({ NexiPaymentAttempt, NexiMoneyWrite }) implements PaymentLedger {
+  async openAttempt(attempt: NewAttempt): Promise<PaymentAttempt> {
+    const existing = await this.findAttempt(attempt.gateway_ref)
+    if (existing) return existing
+    return (await this.createNexiPaymentAttempts(attempt)) as unknown as PaymentAttempt
+  }
+
+  async findAttempt(gatewayRef: string): Promise<PaymentAttempt | undefined> {
+    const [attempt] = await this.listNexiPaymentAttempts({ gateway_ref: gatewayRef }, { take: 1 })
+    return attempt as unknown as PaymentAttempt | undefined
+  }
+
+  async updateAttempt(gatewayRef: string, patch: AttemptPatch): Promise<void> {
+    await this.updateNexiPaymentAttempts({ selector: { gateway_ref: gatewayRef }, data: patch })
+  }
+
+  async supersedeAttempts(sessionId: string, keepRef: string | undefined, note: string): Promise<void> {
+    const open = await this.listNexiPaymentAttempts({ session_id: sessionId, state: "open" })
+    const stale = open.filter((attempt) => attempt.gateway_ref !== keepRef)
+    if (!stale.length) return
+    await this.updateNexiPaymentAttempts(
+      stale.map((attempt) => ({ id: attempt.id, state: "superseded" as const, note, next_check_at: new Date() })),
+    )
+  }
+
+  async dueAttempts(now: Date, limit: number): Promise<PaymentAttempt[]> {
+    const due = await this.listNexiPaymentAttempts(
+      { state: ["open", "superseded"], next_check_at: { $lte: now } },
+      // Never-read attempts first: a payment read fewer times is likelier to have just been
+      // paid, and abandoned carts already read many times must not starve it.
+      { order: { checks: "ASC", next_check_at: "ASC" }, take: limit },
+    )
+    return due as unknown as PaymentAttempt[]
+  }
+
+  async releasedAttempts({ cartIds, limit }: { cartIds?: string[]; limit: number }): Promise<PaymentAttempt[]> {
+    const filter = cartIds ? { state: "released" as const, cart_id: cartIds } : { state: "released" as const }
+    const rows = await this.listNexiPaymentAttempts(filter, { order: { released_at: "DESC" }, take: limit })
+    return rows as unknown as PaymentAttempt[]
+  }
+
+  async requestWrite(write: NewWrite): Promise<MoneyWrite> {
+    const existing = await this.findWrite(write.idempotency_key)
+    if (existing) return existing
+    try {
+      return (await this.createNexiMoneyWrites(write)) as unknown as MoneyWrite
+    } catch (error) {
+      // Two requests with one key at once: the unique index lets one in; the other reads it.
+      const raced = await this.findWrite(write.idempotency_key)
+      if (raced) return raced
+      throw error
+    }
+  }
+
+  async settleWrite(idempotencyKey: string, patch: WritePatch): Promise<MoneyWrite> {
+    const [updated] = await this.updateNexiMoneyWrites({ selector: { idempotency_key: idempotencyKey }, data: patch })
+    if (!updated) throw new Error(`nexi ledger: no write with idempotency key ${idempotencyKey}`)
+    return updated as unknown as MoneyWrite
+  }
+
+  async writesOf(gatewayRef: string): Promise<MoneyWrite[]> {
+    const rows = await this.listNexiMoneyWrites({ gateway_ref: gatewayRef }, { order: { created_at: "ASC" } })
+    return rows as unknown as MoneyWrite[]
+  }
+
+  async writesToSettle(olderThan: Date, limit: number): Promise<MoneyWrite[]> {
+    const rows = await this.listNexiMoneyWrites(
+      {
+        $or: [
+          { outcome: ["requested", "unknown"], updated_at: { $lte: olderThan } },
+          { follow_state: "following", updated_at: { $lte: olderThan } },
+        ],
+      },
+      { order: { updated_at: "ASC" }, take: limit },
+    )
+    return rows as unknown as MoneyWrite[]
+  }
+
+  @InjectManager()
+  async claimWrite(writeId: string, claimant: string, @MedusaContext() context: Context = {}): Promise<boolean> {
+    const knex = (context.manager as unknown as { getKnex(): Knex }).getKnex()
+    const claimed = await knex("nexi_money_write").where({ id: writeId, claimed_by: null }).update({ claimed_by: claimant, updated_at: new Date() })
+    return claimed === 1
+  }
+
+  private async findWrite(idempotencyKey: string): Promise<MoneyWrite | undefined> {
+    const [write] = await this.listNexiMoneyWrites({ idempotency_key: idempotencyKey }, { take: 1 })
+    return write as unknown as MoneyWrite | undefined
+  }
+}

@@ -1,0 +1,84 @@
+/**
+ * The ledger as the providers and the use cases see it: a port, so a provider depends on
+ * what it needs from the ledger and not on Medusa's module machinery (its unit tests give it
+ * an in-memory ledger). NexiLedgerService implements it on the plugin's own tables.
+ */
+
+/** The name the module is registered under; the payment module lists it in `dependencies`. */
+export const NEXI_LEDGER_MODULE = "nexi_ledger"
+
+export type AttemptState = "open" | "superseded" | "paid" | "released" | "closed"
+export type WriteKind = "capture" | "refund" | "void" | "cancel_capture" | "moto" | "apm_refund" | "apm_reversal"
+export type WriteOrigin = "medusa" | "staff" | "release"
+export type WriteOutcome = "requested" | "executed" | "refused" | "unknown"
+export type FollowState = "none" | "following" | "done" | "rejected"
+
+export interface PaymentAttempt {
+  id: string
+  provider_identifier: string
+  gateway_ref: string
+  session_id: string | null
+  cart_id: string | null
+  amount_minor: string
+  currency: string
+  security_token_hash: string | null
+  state: AttemptState
+  next_check_at: Date | null
+  checks: number
+  note: string | null
+  released_at: Date | null
+  created_at: Date
+}
+
+export type NewAttempt = Pick<PaymentAttempt, "provider_identifier" | "gateway_ref" | "amount_minor" | "currency"> &
+  Partial<Pick<PaymentAttempt, "session_id" | "cart_id" | "security_token_hash" | "next_check_at" | "state">>
+
+export type AttemptPatch = Partial<
+  Pick<PaymentAttempt, "state" | "next_check_at" | "checks" | "note" | "released_at" | "security_token_hash">
+>
+
+export interface MoneyWrite {
+  id: string
+  kind: WriteKind
+  origin: WriteOrigin
+  idempotency_key: string
+  gateway_ref: string
+  target_ref: string | null
+  amount_minor: string
+  currency: string
+  medusa_ref: string | null
+  outcome: WriteOutcome
+  gateway_operation_id: string | null
+  follow_state: FollowState
+  claimed_by: string | null
+  message: string | null
+  created_at: Date
+  updated_at: Date
+}
+
+export type NewWrite = Pick<MoneyWrite, "kind" | "idempotency_key" | "gateway_ref" | "amount_minor" | "currency"> &
+  Partial<Pick<MoneyWrite, "origin" | "target_ref" | "medusa_ref">>
+
+export type WritePatch = Partial<Pick<MoneyWrite, "outcome" | "gateway_operation_id" | "follow_state" | "message" | "claimed_by">>
+
+export interface PaymentLedger {
+  /** Records a newly opened gateway order or transaction (again for the same ref: unchanged). */
+  openAttempt(attempt: NewAttempt): Promise<PaymentAttempt>
+  findAttempt(gatewayRef: string): Promise<PaymentAttempt | undefined>
+  updateAttempt(gatewayRef: string, patch: AttemptPatch): Promise<void>
+  /** Every attempt of the session still open, but `keepRef`, becomes superseded and is watched again now. */
+  supersedeAttempts(sessionId: string, keepRef: string | undefined, note: string): Promise<void>
+  /** Attempts the reconciliation job should read now: the least read first, then the longest due. */
+  dueAttempts(now: Date, limit: number): Promise<PaymentAttempt[]>
+  /** Attempts the plugin released, newest first; of the given carts only, when given. */
+  releasedAttempts(filter: { cartIds?: string[]; limit: number }): Promise<PaymentAttempt[]>
+
+  /** Records a write before it is sent; the same key again returns the first record unchanged. */
+  requestWrite(write: NewWrite): Promise<MoneyWrite>
+  settleWrite(idempotencyKey: string, patch: WritePatch): Promise<MoneyWrite>
+  writesOf(gatewayRef: string): Promise<MoneyWrite[]>
+  /** Writes whose outcome is not known yet, or whose transaction is still followed, oldest first. */
+  writesToSettle(olderThan: Date, limit: number): Promise<MoneyWrite[]>
+  /** Hands an executed write over to a Medusa record; false when another one took it first. */
+  claimWrite(writeId: string, claimant: string): Promise<boolean>
+}

@@ -1,0 +1,45 @@
+/**
+ * The cradle a Nexi provider gets from the payment module, for unit tests without a Medusa
+ * app: the plugin's ledger in memory (a boundary we own), and stand-ins for the three Medusa
+ * record services PaymentRecords reads, holding only what a test puts in them. The
+ * integration suites run both for real on PostgreSQL.
+ */
+import { MedusaError } from "@medusajs/framework/utils"
+import { InMemoryLedger } from "../../../../../modules/nexi-ledger/__tests__/support/in-memory-ledger"
+import { NEXI_LEDGER_MODULE } from "../../../../../modules/nexi-ledger/types"
+
+type Row = Record<string, unknown>
+
+function recordService(rows: Map<string, Row>) {
+  return {
+    async retrieve(id: string): Promise<Row> {
+      const row = rows.get(id)
+      if (!row) throw new MedusaError(MedusaError.Types.NOT_FOUND, `no record ${id}`)
+      return row
+    },
+  }
+}
+
+export interface TestCradle extends Record<string, unknown> {
+  ledger: InMemoryLedger
+  captures: Map<string, Row>
+  refunds: Map<string, Row>
+  sessions: Map<string, Row>
+}
+
+export function testCradle(): TestCradle {
+  const ledger = new InMemoryLedger()
+  const captures = new Map<string, Row>()
+  const refunds = new Map<string, Row>()
+  const sessions = new Map<string, Row>()
+  return {
+    ledger,
+    captures,
+    refunds,
+    sessions,
+    [NEXI_LEDGER_MODULE]: ledger,
+    captureService: recordService(captures),
+    refundService: recordService(refunds),
+    paymentSessionService: recordService(sessions),
+  }
+}

@@ -1,0 +1,32 @@
+/**
+ * When the reconciliation job reads a gateway order or transaction again, and when it stops.
+ * Each pending attempt is read with a growing pause (1, 2, 4 ... minutes, at most an hour),
+ * so thousands of abandoned carts cost a few reads an hour each instead of one a minute, and
+ * a paid attempt whose notification was lost is still found within minutes.
+ */
+import type { AttemptPatch, PaymentAttempt } from "../../../modules/nexi-ledger/types"
+import type { NexiPaymentStatus } from "./provider-base"
+
+/** Attempts older than this are no longer read: hosted pages and app approvals expire long before. */
+export const MAX_ATTEMPT_AGE_MS = 24 * 60 * 60 * 1000
+const FIRST_PAUSE_MS = 60 * 1000
+const LONGEST_PAUSE_MS = 60 * 60 * 1000
+
+export function pauseAfter(checks: number): number {
+  return Math.min(FIRST_PAUSE_MS * 2 ** Math.min(checks, 16), LONGEST_PAUSE_MS)
+}
+
+/** What the ledger should hold for an attempt its live session owns, after a read found `status`. */
+export function watchAfterRead(
+  attempt: Pick<PaymentAttempt, "checks" | "created_at">,
+  status: NexiPaymentStatus,
+  now: Date,
+  reason?: string,
+): AttemptPatch {
+  if (status === "authorized" || status === "captured") return { state: "paid", next_check_at: null }
+  if (status === "error" || status === "canceled") return { state: "closed", next_check_at: null, note: reason ?? null }
+  if (now.getTime() - new Date(attempt.created_at).getTime() > MAX_ATTEMPT_AGE_MS) {
+    return { state: "closed", next_check_at: null, note: "Never paid; no longer watched after 24 hours." }
+  }
+  return { checks: attempt.checks + 1, next_check_at: new Date(now.getTime() + pauseAfter(attempt.checks)) }
+}
