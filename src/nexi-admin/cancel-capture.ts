@@ -7,8 +7,8 @@
  *
  * The gateway defines no idempotency key for cancels. What keeps a repeated request from
  * doing anything twice: the capture is checked first (a capture already cancelled is not
- * cancelled again, and its refund is recorded only if Medusa lacks it), and an answer lost
- * in transit is settled by reading the gateway order again.
+ * cancelled again, and its refund is recorded only if Medusa lacks it), and the cancel goes
+ * through the ledger, which settles an answer lost in transit from the gateway's record.
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { MedusaError } from "@medusajs/framework/utils"
@@ -18,8 +18,10 @@ import type { NexiPaymentActionResponse } from "../api/admin/nexi/contract"
 import { gatewayClientFor, isNexiCardProviderId } from "../api/utils/nexi-clients"
 import type { GatewayClient } from "../gateway/gateway-client"
 import type { Operation, OrderDetails } from "../gateway/schemas"
-import { OutcomeUnknownError } from "../http/errors"
+import { NEXI_LEDGER_MODULE, type PaymentLedger } from "../modules/nexi-ledger/types"
 import { fromMinorUnits } from "../money/amount"
+import { sendCardWrite } from "../providers/nexi/card/ledgered-writes"
+import { idempotencyUuid } from "../providers/nexi/shared/idempotency"
 import { toMedusaError } from "../providers/nexi/shared/medusa-errors"
 import { findCaptureToCancel } from "./capture-to-cancel"
 import { cardPaymentView } from "./card-payment-view"
@@ -60,7 +62,7 @@ async function cancelLocked(container: MedusaContainer, input: CancelCaptureInpu
       `operation_id: capture ${input.operationId} is already cancelled (gateway operation ${cancelledBy.operationId}) and recorded in Medusa`,
     )
   }
-  const cancelOperationId = cancelledBy?.operationId ?? (await sendCancel(gateway, details, input))
+  const cancelOperationId = cancelledBy?.operationId ?? (await sendCancel(container, gateway, payment, capture, details, input))
   const recorded = await recordCancelledCapture(container, payment, capture, cancelOperationId, input)
   const after = await gateway.getOrder(details.orderStatus.order.orderId).catch((error) => {
     throw toMedusaError(error, "read the payment after the cancel")
@@ -79,17 +81,34 @@ async function cancelLocked(container: MedusaContainer, input: CancelCaptureInpu
   }
 }
 
-/** The new CANCEL operation's id; a refusal carries the gateway's own words. */
-async function sendCancel(gateway: GatewayClient, details: OrderDetails, input: CancelCaptureInput): Promise<string> {
+/**
+ * The new CANCEL operation's id, sent once through the ledger: a lost answer is settled from
+ * the gateway's record of the order; a refusal carries the gateway's own words.
+ */
+async function sendCancel(
+  container: MedusaContainer,
+  gateway: GatewayClient,
+  payment: NexiPaymentRecord,
+  capture: Operation,
+  details: OrderDetails,
+  input: CancelCaptureInput,
+): Promise<string> {
   const action = `cancel capture ${input.operationId}`
+  const context = { gateway, ledger: container.resolve<PaymentLedger>(NEXI_LEDGER_MODULE), action }
+  const write = {
+    kind: "cancel_capture" as const,
+    origin: "staff" as const,
+    // The gateway takes no key on cancels; this one names the cancel in the ledger only.
+    idempotency_key: idempotencyUuid(`${payment.id}:${input.operationId}:cancel`),
+    gateway_ref: details.orderStatus.order.orderId,
+    target_ref: input.operationId,
+    amount_minor: capture.operationAmount ?? "0",
+    currency: details.orderStatus.order.currency ?? payment.currency_code.toUpperCase(),
+    medusa_ref: payment.id,
+  }
   try {
-    return (await gateway.cancelCapture(input.operationId, { description: input.reason })).operationId
+    return await sendCardWrite(context, write, async () => (await gateway.cancelCapture(input.operationId, { description: input.reason })).operationId)
   } catch (error) {
-    if (!(error instanceof OutcomeUnknownError)) throw toMedusaError(error, action)
-    // The answer was lost: the gateway's record says whether the cancel happened.
-    const reread = await gateway.getOrder(details.orderStatus.order.orderId).catch(() => undefined)
-    const cancel = reread && findCaptureToCancel(reread, input.operationId).cancelledBy
-    if (cancel?.operationId) return cancel.operationId
     throw toMedusaError(error, action)
   }
 }

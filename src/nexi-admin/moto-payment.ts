@@ -29,6 +29,7 @@ import type { NexiMotoResponse } from "../api/admin/nexi/contract"
 import { cardProviderIdOf, gatewayClientFor, requireNexiOptions } from "../api/utils/nexi-clients"
 import type { CustomerInfo, MotoRequest } from "../gateway/schemas"
 import { InvalidRequestError } from "../http/errors"
+import { NEXI_LEDGER_MODULE, type PaymentLedger } from "../modules/nexi-ledger/types"
 import { minorToMajorString, toMinorUnits } from "../money/amount"
 import { MOTO_CONTEXT_KEY, type MotoSessionData } from "../providers/nexi/card/moto"
 import { readCardPaymentState } from "../providers/nexi/card/order-state"
@@ -84,14 +85,25 @@ async function payLocked(container: MedusaContainer, input: MotoInput): Promise<
 
   const request = motoRequest(container, providerId, order, session.id, data, input)
   const key = idempotencyUuid(`moto:${order.id}:${session.id}`)
+  const ledger = container.resolve<PaymentLedger>(NEXI_LEDGER_MODULE)
+  await ledger.requestWrite({ kind: "moto", origin: "staff", idempotency_key: key, gateway_ref: data.order_id, amount_minor: amountMinor, currency, medusa_ref: session.id })
   const charged = await sendOncePerOrderId(gateway, request.order, () => gateway.createMotoPayment(request, key), {
     readFirst: !!earlier,
   }).catch(async (error) => {
-    if (error instanceof InvalidRequestError) await markFailed(container, collection, session.id, data, "The gateway refused the card data.")
+    const refused = error instanceof InvalidRequestError
+    await ledger.settleWrite(key, { outcome: refused ? "refused" : "unknown", message: (error as Error).message })
+    if (refused) await markFailed(container, collection, session.id, data, "The gateway refused the card data.")
     throw cardRequestError(error, "MOTO payment")
   })
 
   const state = readCardPaymentState(charged)
+  const paymentOperation = state.paymentOperationId ?? null
+  await ledger.settleWrite(
+    key,
+    state.status === "error" || state.status === "canceled"
+      ? { outcome: "refused", message: state.reason ?? "The card was not accepted." }
+      : { outcome: "executed", gateway_operation_id: paymentOperation, claimed_by: session.id },
+  )
   if (state.status === "error" || state.status === "canceled") {
     await markFailed(container, collection, session.id, data, state.reason ?? "The card was not accepted.")
     throw new MedusaError(MedusaError.Types.PAYMENT_AUTHORIZATION_ERROR, `The card was not accepted: ${state.reason ?? "no reason given."}`)

@@ -5,8 +5,9 @@
  * the operation it applied to, and not being an operation the ledger already gave to another
  * write. Choices and limits: docs/ledger.md.
  */
-import type { MoneyWrite } from "../../../modules/nexi-ledger/types"
+
 import type { Operation, OrderDetails } from "../../../gateway/schemas"
+import type { MoneyWrite } from "../../../modules/nexi-ledger/types"
 
 type SettledWrite = Pick<MoneyWrite, "kind" | "amount_minor" | "target_ref">
 
