@@ -1,5 +1,6 @@
 /**
- * The PaymentLedger port held in memory, for unit tests of the providers (a boundary we own:
+ * The PaymentLedger port held in memory, for the providers outside a Medusa app: their unit
+ * tests and the benchmark's overhead part (a boundary we own:
  * the integration suites run the real module on PostgreSQL). It keeps the same rules as the
  * module: one write per idempotency key, one attempt per gateway ref, claims that only one
  * caller wins.
@@ -13,7 +14,7 @@ import type {
   PaymentAttempt,
   PaymentLedger,
   WritePatch,
-} from "../../types"
+} from "./types"
 
 export class InMemoryLedger implements PaymentLedger {
   readonly attempts: PaymentAttempt[] = []
