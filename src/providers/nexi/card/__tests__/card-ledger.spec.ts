@@ -1,0 +1,212 @@
+/**
+ * The card provider's money writes through the ledger, against the simulator over HTTP: what
+ * happens when an answer is lost after the gateway executed the write, when Medusa then asks
+ * again with a new id, when Medusa's own record cannot be read, and when money lands on an
+ * order no live session owns. The ledger is the in-memory one (support/provider-cradle.ts);
+ * the integration suites run the real module.
+ */
+import { PaymentActions } from "@medusajs/framework/utils"
+import { attemptReconcileRequest } from "../../shared/reconcile-request"
+import { simulatedCardProvider } from "./support/simulated-card-provider"
+
+const GATEWAY = "/api/phoenix-0.0/psp/api/v1"
+const APPROVED = { pan: "4999340261977289", expiryDate: "1230", cvv: "663" }
+
+const gateway = simulatedCardProvider()
+
+async function control(method: string, path: string, body?: unknown): Promise<unknown> {
+  const response = await fetch(`${gateway.simulator().controlUrl}${path}`, {
+    method,
+    headers: { "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  })
+  return response.json()
+}
+
+/** Every attempt of the transport (three) loses its answer; `phase` "after" means the gateway executed it. */
+function loseAnswers(method: string, path: string, phase: "before" | "after") {
+  return control("POST", "/faults", { match: { method, path: `${GATEWAY}${path}` }, times: 8, phase, action: { type: "reset" } })
+}
+
+/** POSTs the simulator received on any operation's `kind` path ("refunds", "captures"). */
+async function postsOn(kind: string): Promise<number> {
+  const { requests } = (await control("GET", "/requests")) as { requests: Array<{ method: string; path: string }> }
+  return requests.filter((request) => request.method === "POST" && request.path.endsWith(`/${kind}`)).length
+}
+
+async function gatewayOperations(orderId: string, type: string) {
+  const response = await fetch(`${gateway.simulator().gatewayUrl}/orders/${orderId}`, {
+    headers: { "x-api-key": "5d952446-9004-4023-9eae-a527a152846b", "correlation-id": crypto.randomUUID() },
+  })
+  const order = (await response.json()) as { operations: Array<{ operationType: string; operationResult: string; operationAmount: string }> }
+  return order.operations.filter((operation) => operation.operationType === type)
+}
+
+/** A session paid on its hosted page, authorized, and captured for 20.00 as Medusa would. */
+async function capturedPayment(sessionId: string) {
+  const card = gateway.provider()
+  const started = await card.initiatePayment({ amount: 20, currency_code: "eur", data: { session_id: sessionId } })
+  await control("POST", `/hpp/${started.id}/pay`, { ...APPROVED, awaitNotification: false })
+  const authorized = await card.authorizePayment({ data: started.data })
+  gateway.cradle().captures.set(`capt_${sessionId}`, { id: `capt_${sessionId}`, amount: 20 })
+  const captured = await card.capturePayment({ data: authorized.data, context: { idempotency_key: `capt_${sessionId}` } })
+  return { card, orderId: started.id, data: captured.data as Record<string, unknown> }
+}
+
+function refund(card: ReturnType<typeof gateway.provider>, data: Record<string, unknown>, refundId: string, amount: number) {
+  gateway.cradle().refunds.set(refundId, { id: refundId, metadata: null })
+  return card.refundPayment({ data, amount, context: { idempotency_key: refundId } })
+}
+
+describe("card money writes through the ledger", () => {
+  it("answers success once when the refund's answer was lost but the gateway's record shows it", async () => {
+    const { card, orderId, data } = await capturedPayment("payses_l1")
+    await loseAnswers("POST", "/operations/*/refunds", "after")
+
+    await refund(card, data, "ref_l1", 5)
+
+    expect(await gatewayOperations(orderId, "REFUND")).toEqual([expect.objectContaining({ operationAmount: "500" })])
+    expect(gateway.cradle().ledger.writes.filter((write) => write.kind === "refund")).toEqual([
+      expect.objectContaining({ outcome: "executed", medusa_ref: "ref_l1", claimed_by: "ref_l1" }),
+    ])
+  })
+
+  it("refunds once when staff press again with a new refund id after an unknown outcome", async () => {
+    const { card, orderId, data } = await capturedPayment("payses_l2")
+    await loseAnswers("POST", "/operations/*/refunds", "after")
+    await loseAnswers("GET", "/orders/*", "before")
+
+    await expect(refund(card, data, "ref_l2a", 5)).rejects.toThrow(/refund of 5\.00 EUR was made\. Do not try again/)
+    expect(gateway.cradle().ledger.writes.find((write) => write.medusa_ref === "ref_l2a")?.outcome).toBe("unknown")
+
+    await control("DELETE", "/faults")
+    await refund(card, data, "ref_l2b", 5)
+
+    expect(await gatewayOperations(orderId, "REFUND")).toHaveLength(1)
+    const [write] = gateway.cradle().ledger.writes.filter((row) => row.kind === "refund")
+    expect(write).toMatchObject({ outcome: "executed", medusa_ref: "ref_l2a", claimed_by: "ref_l2b" })
+  })
+
+  it("sends only the rest when the new refund is larger than the one whose answer was lost", async () => {
+    const { card, orderId, data } = await capturedPayment("payses_l3")
+    await loseAnswers("POST", "/operations/*/refunds", "after")
+    await loseAnswers("GET", "/orders/*", "before")
+    await expect(refund(card, data, "ref_l3a", 5)).rejects.toThrow(/Do not try again/)
+    await control("DELETE", "/faults")
+
+    await refund(card, data, "ref_l3b", 8)
+
+    const amounts = (await gatewayOperations(orderId, "REFUND")).map((operation) => operation.operationAmount).sort()
+    expect(amounts).toEqual(["300", "500"])
+  })
+
+  it("says nothing was done when the answer was lost and the gateway's record shows no refund", async () => {
+    const { card, orderId, data } = await capturedPayment("payses_l4")
+    await loseAnswers("POST", "/operations/*/refunds", "before")
+
+    await expect(refund(card, data, "ref_l4", 5)).rejects.toThrow(/refund of 5\.00 EUR was not made\. Nothing was done; you can try again/)
+
+    expect(await gatewayOperations(orderId, "REFUND")).toHaveLength(0)
+    expect(gateway.cradle().ledger.writes.find((write) => write.medusa_ref === "ref_l4")?.outcome).toBe("refused")
+  })
+
+  it("refuses a new refund while an earlier one's outcome is unknown and the gateway cannot be read", async () => {
+    const { card, data } = await capturedPayment("payses_l5")
+    await loseAnswers("POST", "/operations/*/refunds", "after")
+    await loseAnswers("GET", "/orders/*", "before")
+    await expect(refund(card, data, "ref_l5a", 5)).rejects.toThrow(/Do not try again/)
+    const before = await postsOn("refunds")
+    expect(before).toBe(3)
+
+    await expect(refund(card, data, "ref_l5b", 5)).rejects.toThrow(/an earlier refund of 5\.00 EUR on this payment has an unknown outcome.*Nothing was sent/)
+    expect(await postsOn("refunds")).toBe(before)
+  })
+
+  it("refuses a capture whose Medusa record cannot be read, and sends nothing", async () => {
+    const card = gateway.provider()
+    const started = await card.initiatePayment({ amount: 20, currency_code: "eur", data: { session_id: "payses_c1" } })
+    await control("POST", `/hpp/${started.id}/pay`, { ...APPROVED, awaitNotification: false })
+    const authorized = await card.authorizePayment({ data: started.data })
+
+    await expect(card.capturePayment({ data: authorized.data, context: { idempotency_key: "capt_missing" } })).rejects.toThrow(
+      /the Medusa capture capt_missing could not be read .*nothing was sent/,
+    )
+    expect(await postsOn("captures")).toBe(0)
+  })
+
+  it("captures once when the capture's answer was lost and Medusa captures again with a new id", async () => {
+    const card = gateway.provider()
+    const started = await card.initiatePayment({ amount: 20, currency_code: "eur", data: { session_id: "payses_c2" } })
+    await control("POST", `/hpp/${started.id}/pay`, { ...APPROVED, awaitNotification: false })
+    const authorized = await card.authorizePayment({ data: started.data })
+    gateway.cradle().captures.set("capt_a", { id: "capt_a", amount: 12.5 })
+    gateway.cradle().captures.set("capt_b", { id: "capt_b", amount: 12.5 })
+    await loseAnswers("POST", "/operations/*/captures", "after")
+    await loseAnswers("GET", "/orders/*", "before")
+    await expect(card.capturePayment({ data: authorized.data, context: { idempotency_key: "capt_a" } })).rejects.toThrow(/Do not try again/)
+    await control("DELETE", "/faults")
+
+    const captured = await card.capturePayment({ data: authorized.data, context: { idempotency_key: "capt_b" } })
+
+    expect(captured.data).toMatchObject({ status: "captured" })
+    expect(await gatewayOperations(started.id, "CAPTURE")).toEqual([expect.objectContaining({ operationAmount: "1250" })])
+  })
+
+  it("voids once when the void's answer was lost, and again not when Medusa cancels again", async () => {
+    const card = gateway.provider()
+    const started = await card.initiatePayment({ amount: 20, currency_code: "eur", data: { session_id: "payses_v1" } })
+    await control("POST", `/hpp/${started.id}/pay`, { ...APPROVED, awaitNotification: false })
+    const authorized = await card.authorizePayment({ data: started.data })
+    await loseAnswers("POST", "/operations/*/refunds", "after")
+
+    await card.cancelPayment({ data: authorized.data, context: { idempotency_key: "pay_v1" } })
+    await card.cancelPayment({ data: authorized.data, context: { idempotency_key: "pay_v1" } })
+
+    expect(await postsOn("refunds")).toBe(3)
+    expect((await gatewayOperations(started.id, "VOID")).map((operation) => operation.operationResult)).toEqual(["VOIDED"])
+    expect(gateway.cradle().ledger.writes).toEqual([expect.objectContaining({ kind: "void", outcome: "executed" })])
+  })
+
+  it("releases an authorization on a hosted order the cart replaced, and leaves the new one payable", async () => {
+    const card = gateway.provider()
+    const first = await card.initiatePayment({ amount: 20, currency_code: "eur", data: { session_id: "payses_r1" } })
+    const replaced = await card.updatePayment({ amount: 29.89, currency_code: "eur", data: first.data as Record<string, unknown> })
+    gateway.cradle().sessions.set("payses_r1", { id: "payses_r1", status: "pending", data: replaced.data })
+    await control("POST", `/hpp/${first.id}/pay`, { ...APPROVED, awaitNotification: false })
+
+    const result = await card.getWebhookActionAndData(attemptReconcileRequest(first.id))
+
+    expect(result.action).toBe(PaymentActions.NOT_SUPPORTED)
+    expect((await gatewayOperations(first.id, "VOID")).map((operation) => operation.operationResult)).toEqual(["VOIDED"])
+    const attempt = gateway.cradle().ledger.attempts.find((row) => row.gateway_ref === first.id)
+    expect(attempt).toMatchObject({ state: "released", note: expect.stringMatching(/voided automatically/) })
+    expect(gateway.cradle().ledger.attempts.find((row) => row.gateway_ref === replaced.data?.order_id)?.state).toBe("open")
+  })
+
+  it("releases money paid on the order of a deleted session when its genuine notification arrives", async () => {
+    const card = gateway.provider()
+    const started = await card.initiatePayment({ amount: 20, currency_code: "eur", data: { session_id: "payses_r2" } })
+    await card.deletePayment({ data: started.data as Record<string, unknown> })
+    await control("POST", `/hpp/${started.id}/pay`, { ...APPROVED })
+    const { notifications } = (await control("GET", "/notifications")) as { notifications: Array<{ body: { operation: { orderId: string } } }> }
+    const notification = notifications.find((record) => record.body.operation.orderId === started.id)
+
+    const result = await card.getWebhookActionAndData({ data: notification?.body as Record<string, unknown>, rawData: Buffer.from(""), headers: {} })
+
+    expect(result.action).toBe(PaymentActions.NOT_SUPPORTED)
+    expect((await gatewayOperations(started.id, "VOID")).map((operation) => operation.operationResult)).toEqual(["VOIDED"])
+    expect(gateway.cradle().ledger.attempts[0]).toMatchObject({ state: "released", note: expect.stringMatching(/session was deleted/) })
+  })
+
+  it("refunds, rather than voids, a released payment that was captured at once (IMPLICIT)", async () => {
+    const card = gateway.provider({ captureType: "IMPLICIT" })
+    const started = await card.initiatePayment({ amount: 20, currency_code: "eur", data: { session_id: "payses_r3" } })
+    await card.deletePayment({ data: started.data as Record<string, unknown> })
+    await control("POST", `/hpp/${started.id}/pay`, { ...APPROVED, awaitNotification: false })
+
+    await card.getWebhookActionAndData(attemptReconcileRequest(started.id))
+
+    expect((await gatewayOperations(started.id, "REFUND")).map((operation) => operation.operationAmount)).toEqual(["2000"])
+    expect(gateway.cradle().ledger.attempts[0]).toMatchObject({ state: "released", note: expect.stringMatching(/refunded automatically/) })
+  })
+})
