@@ -4,6 +4,8 @@
  * keeps the session data true; the mapping of a gateway order to a status is in order-state.ts.
  */
 import type {
+  AuthorizePaymentInput,
+  AuthorizePaymentOutput,
   CancelPaymentInput,
   CancelPaymentOutput,
   CapturePaymentInput,
@@ -83,6 +85,16 @@ export class NexiCardProviderService extends NexiProviderBase<CardPaymentState> 
     }
     const data = await this.startHostedOrder(sessionId, input)
     return { id: data.order_id, data, status: "pending" }
+  }
+
+  /** A payment Medusa now holds needs no more reads from the job. */
+  async authorizePayment(input: AuthorizePaymentInput): Promise<AuthorizePaymentOutput> {
+    const result = await super.authorizePayment(input)
+    const orderId = readCardSessionData(input.data).order_id
+    if (orderId && (result.status === "authorized" || result.status === "captured")) {
+      await this.ledger("authorize the payment").updateAttempt(orderId, { state: "paid", next_check_at: null })
+    }
+    return result
   }
 
   /** A hosted order cannot change: a new amount or currency needs a new one; the old one stays watched. */

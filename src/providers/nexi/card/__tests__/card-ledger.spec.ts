@@ -122,6 +122,14 @@ describe("card money writes through the ledger", () => {
     expect(await postsOn("refunds")).toBe(before)
   })
 
+  it("records each hosted order before it is sent, and stops watching it once Medusa holds the payment", async () => {
+    const { orderId } = await capturedPayment("payses_w1")
+    expect(gateway.cradle().ledger.attempts).toEqual([
+      expect.objectContaining({ gateway_ref: orderId, session_id: "payses_w1", amount_minor: "2000", state: "paid", next_check_at: null }),
+    ])
+    expect(gateway.cradle().ledger.attempts[0].security_token_hash).toMatch(/^[0-9a-f]{64}$/)
+  })
+
   it("refuses a capture whose Medusa record cannot be read, and sends nothing", async () => {
     const card = gateway.provider()
     const started = await card.initiatePayment({ amount: 20, currency_code: "eur", data: { session_id: "payses_c1" } })
