@@ -15,7 +15,10 @@ import type {
   NexiMotoResponse,
   NexiOrderPaymentsResponse,
   NexiPaymentActionResponse,
+  NexiReleasedPaymentsResponse,
 } from "../../src/api/admin/nexi/contract"
+import type { NexiLedgerService } from "../../src/modules/nexi-ledger/service"
+import { NEXI_LEDGER_MODULE } from "../../src/modules/nexi-ledger/types"
 import { adminHeaders } from "../support/admin-auth"
 import { captureOutput } from "../support/output-capture"
 import { SANDBOX_API_KEY, simulatorForSuite } from "../support/simulator"
@@ -137,7 +140,7 @@ medusaIntegrationTestRunner({
       expect(completed.type).toBe("order")
       const orderId = (completed as { order: { id: string } }).order.id
       const payment = await onlyPayment(orderId)
-      return { orderId, gatewayOrderId: session.data.order_id as string, paymentId: payment.id as string }
+      return { orderId, cartId: cart.id as string, gatewayOrderId: session.data.order_id as string, paymentId: payment.id as string }
     }
 
     async function captureOperationOf(gatewayOrderId: string) {
@@ -575,6 +578,86 @@ medusaIntegrationTestRunner({
           [recoveredOrderId, (repeated.data.payment as NexiCardPaymentView).gateway_order_id].sort(),
         )
         expect(await onlyPayment(second)).toMatchObject({ amount: 39.98 })
+      })
+    })
+
+    describe("released payments and ledger issues", () => {
+      it("lists the payments the plugin released with their cart's order, and shows them and a write of unknown outcome on the order page", async () => {
+        const { orderId, cartId, gatewayOrderId } = await paidCardOrder()
+        const ledger = container.resolve<NexiLedgerService>(NEXI_LEDGER_MODULE)
+        // Written straight into the ledger: what the reconciliation job leaves after releasing
+        // a second payment of the cart, and a mobile payment of a cart that never became an order.
+        await ledger.createNexiPaymentAttempts([
+          {
+            provider_identifier: "nexi",
+            gateway_ref: "RELEASED0001",
+            cart_id: cartId,
+            amount_minor: "3998",
+            currency: "EUR",
+            state: "released",
+            released_at: new Date("2026-01-15T10:00:00Z"),
+            note: "Paid after the cart had become an order: voided.",
+          },
+          {
+            provider_identifier: "nexi-apm-psp-b",
+            gateway_ref: "tx-released-0002",
+            cart_id: "cart_01NEVERORDERED",
+            amount_minor: "1250",
+            currency: "EUR",
+            state: "released",
+            released_at: new Date("2026-01-16T10:00:00Z"),
+            note: "Approved after the session was deleted: reversed.",
+          },
+        ])
+        const lost = await ledger.requestWrite({ kind: "refund", idempotency_key: "admin-routes-lost-refund", gateway_ref: gatewayOrderId, amount_minor: "500", currency: "EUR" })
+        await ledger.settleWrite(lost.idempotency_key, { outcome: "unknown" })
+
+        const listed = await get<NexiReleasedPaymentsResponse>("/admin/nexi/released-payments")
+        expect(listed.status).toBe(200)
+        expect(listed.data.released_payments).toEqual([
+          {
+            gateway_ref: "tx-released-0002",
+            kind: "mobile",
+            provider_identifier: "nexi-apm-psp-b",
+            cart_id: "cart_01NEVERORDERED",
+            order_id: null,
+            amount: "12.50",
+            currency: "EUR",
+            released_at: "2026-01-16T10:00:00.000Z",
+            note: "Approved after the session was deleted: reversed.",
+          },
+          {
+            gateway_ref: "RELEASED0001",
+            kind: "card",
+            provider_identifier: "nexi",
+            cart_id: cartId,
+            order_id: orderId,
+            amount: "39.98",
+            currency: "EUR",
+            released_at: "2026-01-15T10:00:00.000Z",
+            note: "Paid after the cart had become an order: voided.",
+          },
+        ])
+        const newest = await get<NexiReleasedPaymentsResponse>("/admin/nexi/released-payments?limit=1")
+        expect(newest.data.released_payments.map((released) => released.gateway_ref)).toEqual(["tx-released-0002"])
+        for (const limit of ["0", "201", "ten"]) {
+          const refused = await get(`/admin/nexi/released-payments?limit=${limit}`)
+          expect([refused.status, refused.data.message]).toEqual([400, "limit: must be a whole number from 1 to 200"])
+        }
+
+        const { status, data } = await get<NexiOrderPaymentsResponse>(`/admin/nexi/medusa-orders/${orderId}/payments`)
+        expect(status).toBe(200)
+        expect(data.payments[0].ledger_issues).toEqual([
+          {
+            write_id: lost.id,
+            kind: "refund",
+            problem: "outcome_unknown",
+            amount: { amount: "5.00", currency: "EUR" },
+            requested_at: expect.any(String),
+            message: "Refund of 5.00 EUR: the gateway's answer was lost and its outcome is not known yet; do not refund again, the plugin checks every minute.",
+          },
+        ])
+        expect(data.released_payments).toEqual([listed.data.released_payments[1]])
       })
     })
 

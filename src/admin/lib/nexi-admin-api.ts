@@ -12,6 +12,7 @@ import type {
   NexiMotoResponse,
   NexiOrderPaymentsResponse,
   NexiPaymentActionResponse,
+  NexiReleasedPaymentsResponse,
 } from "../../api/admin/nexi/contract"
 import { requestErrorOf } from "./api-errors"
 import { adminApiUrl, backendUrl } from "./api-url"
@@ -48,6 +49,8 @@ export const nexiAdminApi = {
   sync: (paymentId: string) => request<NexiPaymentActionResponse>(`/admin/nexi/payments/${id(paymentId)}/sync`, { method: "POST" }),
 
   paymentMethods: () => request<NexiGatewayPaymentMethodsResponse>("/admin/nexi/payment-methods"),
+
+  releasedPayments: () => request<NexiReleasedPaymentsResponse>("/admin/nexi/released-payments"),
 
   verifyCard: (body: { card: CardBody; customer_email?: string }) =>
     request<NexiCardVerificationResponse>("/admin/nexi/card-verifications", { method: "POST", body }),

@@ -1,15 +1,18 @@
 /**
  * "Nexi payment" on the order page: every Nexi payment of the order read live from the gateway
  * (GET /admin/nexi/medusa-orders/:id/payments), with "Capture…" and "Refund…" of an exact amount
- * (through Medusa's own payment routes), "Cancel capture" and "Sync from gateway".
- * Orders paid with another provider show nothing and cost no gateway call.
+ * (through Medusa's own payment routes), "Cancel capture" and "Sync from gateway"; above each
+ * payment the ledger's warnings on it, and at the end the payments of the order's cart the plugin
+ * released by itself. Orders paid with another provider show nothing and cost no gateway call.
  */
 import { defineWidgetConfig } from "@medusajs/admin-sdk"
 import type { AdminOrder, DetailWidgetProps } from "@medusajs/framework/types"
 import { Button, Container, Heading, Text, toast } from "@medusajs/ui"
 import { useState } from "react"
 import { CardPaymentSection } from "../components/card-payment-section"
+import { LedgerIssues } from "../components/ledger-issues"
 import { MobilePaymentSection } from "../components/mobile-payment-section"
+import { OrderReleasedPayments } from "../components/order-released-payments"
 import { messageOf } from "../lib/api-errors"
 import { nexiAdminApi } from "../lib/nexi-admin-api"
 import { nexiPaymentPresence } from "../lib/order-payments"
@@ -22,7 +25,7 @@ const NexiOrderPaymentWidget = ({ data: order }: DetailWidgetProps<AdminOrder>) 
   const [notice, setNotice] = useState<string | null>(null)
 
   if (presence === "no") return null
-  if (query.data && query.data.payments.length === 0) return null
+  if (query.data && query.data.payments.length === 0 && query.data.released_payments.length === 0) return null
 
   const onDone = (message: string) => {
     toast.success("Nexi", { description: message })
@@ -67,13 +70,17 @@ const NexiOrderPaymentWidget = ({ data: order }: DetailWidgetProps<AdminOrder>) 
           Reading the payment from Nexi...
         </Text>
       ) : null}
-      {query.data?.payments.map((payment) =>
-        payment.kind === "card" ? (
-          <CardPaymentSection key={payment.payment_id} payment={payment} onDone={onDone} />
-        ) : (
-          <MobilePaymentSection key={payment.payment_id} payment={payment} onDone={onDone} />
-        ),
-      )}
+      {query.data?.payments.map((payment) => (
+        <div key={payment.payment_id}>
+          <LedgerIssues issues={payment.ledger_issues} />
+          {payment.kind === "card" ? (
+            <CardPaymentSection payment={payment} onDone={onDone} />
+          ) : (
+            <MobilePaymentSection payment={payment} onDone={onDone} />
+          )}
+        </div>
+      ))}
+      {query.data ? <OrderReleasedPayments payments={query.data.released_payments} /> : null}
     </Container>
   )
 }

@@ -62,10 +62,59 @@ export interface NexiMobilePaymentView {
 
 export type NexiPaymentView = NexiCardPaymentView | NexiMobilePaymentView
 
+/**
+ * A money write of a payment that needs staff's attention: its outcome at the gateway is not
+ * known yet, or the scheme rejected (or has not yet settled) a mobile refund Medusa already counts.
+ */
+export interface NexiLedgerIssue {
+  write_id: string
+  /** The ledger's kind: capture, refund, void, cancel_capture, moto, apm_refund, apm_reversal. */
+  kind: string
+  /** outcome_unknown: do not repeat the write; scheme_rejected: the money did not move; scheme_pending: not settled yet. */
+  problem: "outcome_unknown" | "scheme_rejected" | "scheme_pending"
+  amount: NexiMoney
+  /** ISO 8601: when the plugin recorded the write, before sending it. */
+  requested_at: string
+  /** What happened and what to do, in words for staff. */
+  message: string
+}
+
+/** A payment in the order view, with what the ledger says needs attention on it. */
+export type NexiOrderPayment = NexiPaymentView & { ledger_issues: NexiLedgerIssue[] }
+
+/**
+ * A gateway order or mobile transaction the plugin released by itself (voided or refunded)
+ * because its money arrived for a cart that no longer wanted it (paid twice, or paid late).
+ */
+export interface NexiReleasedPayment {
+  /** The gateway's orderId (card) or the service's transactionId (mobile). */
+  gateway_ref: string
+  kind: "card" | "mobile"
+  /** The provider's identifier: `nexi`, `nexi-apm-psp-b`, ... */
+  provider_identifier: string
+  cart_id: string | null
+  /** The Medusa order the cart became, if it did. */
+  order_id: string | null
+  /** Exact decimal in major units. */
+  amount: string
+  currency: string
+  /** ISO 8601. */
+  released_at: string | null
+  /** Why it was released and how, in words for staff. */
+  note: string | null
+}
+
 /** GET /admin/nexi/medusa-orders/:id/payments */
 export interface NexiOrderPaymentsResponse {
   order_id: string
-  payments: NexiPaymentView[]
+  payments: NexiOrderPayment[]
+  /** Payments of this order's cart the plugin released, newest first (empty for an order without a cart). */
+  released_payments: NexiReleasedPayment[]
+}
+
+/** GET /admin/nexi/released-payments?limit= */
+export interface NexiReleasedPaymentsResponse {
+  released_payments: NexiReleasedPayment[]
 }
 
 /** POST /admin/nexi/payments/:id/cancel-capture and POST /admin/nexi/payments/:id/sync */

@@ -1,20 +1,24 @@
 /**
- * Settings > Nexi: what the gateway has enabled for the merchant, and the two card operations
- * staff start by hand (a MOTO payment, a card verification).
+ * Settings > Nexi: what the gateway has enabled for the merchant, the payments the plugin
+ * released by itself, and the two card operations staff start by hand (a MOTO payment, a card
+ * verification).
  */
 import { defineRouteConfig } from "@medusajs/admin-sdk"
 import { CreditCard } from "@medusajs/icons"
 import { CardVerificationSection } from "../../../components/card-verification-section"
 import { MotoSection } from "../../../components/moto-section"
 import { PaymentMethodsSection } from "../../../components/payment-methods-section"
+import { ReleasedPaymentsSection } from "../../../components/released-payments-section"
 import { nexiAdminApi } from "../../../lib/nexi-admin-api"
 import { useAdminQuery } from "../../../lib/use-admin-query"
 
 const NexiSettingsPage = () => {
   const methods = useAdminQuery("payment-methods", nexiAdminApi.paymentMethods)
+  const released = useAdminQuery("released-payments", nexiAdminApi.releasedPayments)
   return (
     <div className="flex flex-col gap-y-3" data-testid="nexi-settings">
       <PaymentMethodsSection query={methods} />
+      <ReleasedPaymentsSection query={released} />
       <MotoSection />
       <CardVerificationSection />
     </div>

@@ -1,0 +1,81 @@
+/**
+ * What the ledger knows about a payment that staff must see on the order page, because the
+ * gateway's own record does not show it (yet):
+ *
+ * - a write whose answer was lost (outcome `unknown`), or that was sent and never settled
+ *   (`requested` for longer than a request can take): its money may or may not have moved,
+ *   and repeating it by hand could move it twice. The reconciliation job settles it.
+ * - a mobile refund or reversal the scheme rejected after accepting it: Medusa has already
+ *   recorded it, but the shopper did not get the money.
+ * - a mobile refund or reversal the scheme has not settled yet.
+ *
+ * Pure over the ledger's writes (ledgerIssuesOf), so every sentence is unit-testable.
+ */
+import type { NexiLedgerIssue } from "../api/admin/nexi/contract"
+import type { MoneyWrite, PaymentLedger, WriteKind } from "../modules/nexi-ledger/types"
+import { minorToMajorString } from "../money/amount"
+import { isUnsettled } from "../providers/nexi/shared/send-once"
+
+/** How staff name each kind of write, and what they must not do again while its outcome is unknown. */
+const WORDS: Record<WriteKind, { noun: string; repeat: string }> = {
+  capture: { noun: "Capture", repeat: "capture" },
+  refund: { noun: "Refund", repeat: "refund" },
+  void: { noun: "Void", repeat: "void" },
+  cancel_capture: { noun: "Cancellation of a capture", repeat: "cancel the capture" },
+  moto: { noun: "MOTO payment", repeat: "charge the card" },
+  apm_refund: { noun: "Refund", repeat: "refund" },
+  apm_reversal: { noun: "Reversal", repeat: "reverse or refund" },
+}
+
+/** What is left to do once the scheme rejected a write Medusa already recorded (as the provider logs it). */
+const AFTER_REJECTION: Partial<Record<WriteKind, string>> = {
+  apm_refund: "Medusa still counts it as refunded — refund the shopper another way.",
+  apm_reversal: "the payment was not reversed — reverse or refund it at the scheme.",
+}
+
+function problemOf(write: MoneyWrite, now: Date): NexiLedgerIssue["problem"] | undefined {
+  // Rejected first: a rejected write's outcome is settled, and its consequence is the graver.
+  if (write.follow_state === "rejected") return "scheme_rejected"
+  if (isUnsettled(write, now)) return "outcome_unknown"
+  if (write.follow_state === "following") return "scheme_pending"
+  return undefined
+}
+
+function sentence(write: MoneyWrite, problem: NexiLedgerIssue["problem"], money: string): string {
+  const { noun, repeat } = WORDS[write.kind]
+  switch (problem) {
+    case "outcome_unknown":
+      return `${noun} of ${money}: the gateway's answer was lost and its outcome is not known yet; do not ${repeat} again, the plugin checks every minute.`
+    case "scheme_rejected": {
+      const reason = write.message ? `: ${write.message}` : ""
+      return `${noun} of ${money} was rejected by the scheme${reason}; ${AFTER_REJECTION[write.kind] ?? "the money did not move."}`
+    }
+    case "scheme_pending":
+      return `${noun} of ${money} is not settled by the scheme yet; the plugin checks every minute and shows here if the scheme rejects it.`
+  }
+}
+
+/** The writes that need attention, oldest first (the ledger's order). */
+export function ledgerIssuesOf(writes: readonly MoneyWrite[], now: Date): NexiLedgerIssue[] {
+  return writes.flatMap((write) => {
+    const problem = problemOf(write, now)
+    if (!problem) return []
+    const currency = write.currency.toUpperCase()
+    const amount = { amount: minorToMajorString(write.amount_minor, currency), currency }
+    return [
+      {
+        write_id: write.id,
+        kind: write.kind,
+        problem,
+        amount,
+        requested_at: new Date(write.created_at).toISOString(),
+        message: sentence(write, problem, `${amount.amount} ${currency}`),
+      },
+    ]
+  })
+}
+
+/** The issues of one gateway order or mobile transaction (a payment's gateway ref). */
+export async function ledgerIssuesOfPayment(ledger: PaymentLedger, gatewayRef: string, now = new Date()): Promise<NexiLedgerIssue[]> {
+  return ledgerIssuesOf(await ledger.writesOf(gatewayRef), now)
+}
