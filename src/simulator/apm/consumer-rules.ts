@@ -2,6 +2,7 @@
  * Deterministic outcomes chosen by the last four characters of consumer.consumerId, so
  * tests and demos can reach every end state of a payment without clicking the phone page.
  * They apply to payments only; any other consumerId waits for the phone page or a control call.
+ * One more ending acts on the payment's refunds instead (refundsHeld).
  */
 import type { ConsumerDecision } from "./consumer-decisions"
 
@@ -21,4 +22,14 @@ const SCRIPTS: ReadonlyMap<string, ScriptedOutcome> = new Map([
 
 export function scriptedOutcome(consumerId: string): ScriptedOutcome | undefined {
   return SCRIPTS.get(consumerId.slice(-4))
+}
+
+/**
+ * Real schemes may answer a refund "initialized" and settle or reject it later; the
+ * simulator's refunds settle at once. A payment of a consumerId ending in 3333 behaves like
+ * any other, but its refunds stay INITIALIZED until a control call approves or rejects them,
+ * so a test can reach a refund the scheme rejects after accepting it.
+ */
+export function refundsHeld(consumerId: string): boolean {
+  return consumerId.slice(-4) === "3333"
 }

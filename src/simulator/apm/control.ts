@@ -1,13 +1,15 @@
 /**
  * POST /__sim/apm/{transactionId}/{approve|reject|expire}, routed here by the server in
- * control mode: the test's stand-in for the consumer. Answers plain JSON (not the APM
- * envelope, since this is the simulator's own API):
+ * control mode: the test's stand-in for the consumer of a payment, and for the scheme of a
+ * held refund (approve or reject). Answers plain JSON (not the APM envelope, since this is
+ * the simulator's own API):
  *   200 { ok: true, action, transactionId, previousState, state, accountState, transitions }
  *   400 / 404 / 409 { ok: false, action, transactionId, error } (409 carries the current state too)
  */
 import type { SimResponse } from "../http-types"
 import { applyConsumerDecision, CONSUMER_DECISIONS, type ConsumerDecision } from "./consumer-decisions"
 import type { ApmContext } from "./context"
+import { applyRefundDecision } from "./refund-decisions"
 import { parseTransactionId } from "./transaction-id"
 
 export function controlTransaction(ctx: ApmContext, action: ConsumerDecision, idText: string): SimResponse {
@@ -23,7 +25,8 @@ export function controlTransaction(ctx: ApmContext, action: ConsumerDecision, id
   const record = ctx.store.get(transactionId)
   if (!record) return refuse(404, `No transaction ${idText}`)
   const previousState = record.state
-  const result = applyConsumerDecision(ctx.lifecycle, record, action)
+  const decide = record.type === "refund" ? applyRefundDecision : applyConsumerDecision
+  const result = decide(ctx.lifecycle, record, action)
   if (!result.applied) return refuse(409, result.reason, { state: record.state })
   ctx.changed()
   return {

@@ -2,11 +2,12 @@
  * What an accepted initialize request does to the state, per transaction type:
  * - payment: INITIALIZED, then PENDING in the consumer's app (202), or REJECTED at once
  *   for a consumerId the scheme refuses (201);
- * - refund: its own transaction, FINALIZED at once (202);
+ * - refund: its own transaction, FINALIZED at once (202), or left INITIALIZED (202) for a
+ *   consumer whose refunds are held (consumer-rules.ts);
  * - reversal: its own transaction, FINALIZED at once, and the payment CANCELLED (202).
  */
 import type { InitializeRequest, TransactionType } from "../../apm/schemas"
-import { scriptedOutcome } from "./consumer-rules"
+import { refundsHeld, scriptedOutcome } from "./consumer-rules"
 import type { ApmContext } from "./context"
 import type { Fault } from "./faults"
 import { findOriginalPayment } from "./original-reference"
@@ -26,7 +27,11 @@ export function initiateTransaction(
   const { original } = lookup
   const record = ctx.lifecycle.create(newTransaction(type, request, owner))
   if (type === "refund") {
-    ctx.lifecycle.advance(record, "FINALIZE", `Refund of payment ${original.transactionId}`)
+    if (refundsHeld(original.consumer.consumerId)) {
+      record.additionalInfo = `Refund of payment ${original.transactionId} is waiting for the scheme`
+    } else {
+      ctx.lifecycle.advance(record, "FINALIZE", `Refund of payment ${original.transactionId}`)
+    }
   } else {
     ctx.lifecycle.advance(record, "FINALIZE", `Reversal of payment ${original.transactionId}`)
     ctx.lifecycle.advance(original, "CANCEL", `Reversed by transaction ${record.transactionId}`)

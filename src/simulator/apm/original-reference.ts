@@ -58,10 +58,11 @@ function sameTermsFaults(original: TransactionRecord, request: InitializeRequest
     )
 }
 
+/** A held refund counts until the scheme rejects it: only then is its amount refundable again. */
 function refundedTotal(store: TransactionStore, original: TransactionRecord): number {
   return store
     .linkedTo(original.transactionId)
-    .filter((linked) => linked.type === "refund")
+    .filter((linked) => linked.type === "refund" && linked.state !== "REJECTED")
     .reduce((sum, refund) => sum + refund.amount.totalAmount, 0)
 }
 

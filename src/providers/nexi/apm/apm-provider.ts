@@ -4,7 +4,10 @@
  * lifecycle; scheme-providers.ts has one tiny subclass per scheme. The shopper approves in
  * their app and the service sends no notifications, so a pending session is completed by
  * polling: the status route and the reconciliation job send in-process reconcile requests
- * through getWebhookActionAndData. Behaviour and choices: docs/apm-provider.md.
+ * through getWebhookActionAndData. Every transaction it opens, refund and reversal it sends
+ * goes through the plugin's ledger (docs/ledger.md), so a payment made after its session was
+ * replaced, or a refund whose answer was lost, is found and settled. Behaviour and choices:
+ * docs/apm-provider.md.
  */
 import type {
   CancelPaymentInput,
@@ -25,10 +28,12 @@ import type {
 import { MathBN, MedusaError, PaymentActions } from "@medusajs/framework/utils"
 import type { ApmClient } from "../../../apm/apm-client"
 import { createApmClient } from "../../../apm/http-apm-client"
-import type { ApmAmount, ApmMethod, Envelope, InitializeRequest, TransactionType } from "../../../apm/schemas"
+import type { ApmMethod } from "../../../apm/schemas"
 import { NotFoundError, TransactionRejectedError } from "../../../http/errors"
+import type { PaymentLedger } from "../../../modules/nexi-ledger/types"
 import { minorToMajorString, toMinorUnits } from "../../../money/amount"
 import type { ApmOptions } from "../options"
+import { watchAfterRead } from "../shared/attempt-watch"
 import { readCartContext, withoutCartContext } from "../shared/cart-context"
 import { idempotencyUuid } from "../shared/idempotency"
 import { toMedusaError } from "../shared/medusa-errors"
@@ -36,12 +41,19 @@ import type { SessionRecord } from "../shared/payment-records"
 import { NexiProviderBase, SESSION_STATUS, WEBHOOK_ACTION } from "../shared/provider-base"
 import { readReconcileRequest } from "../shared/reconcile-request"
 import type { NexiWebhookData } from "../shared/webhook-data"
+import type { RequestOfWrite } from "./apm-writes"
+import type { OriginalPayment, RefundTotals } from "./follow-up-requests"
+import { FollowUps } from "./follow-ups"
 import { buildPaymentRequest, consumerName } from "./payment-request"
-import { buildPurchase, refundPurchaseAmount } from "./purchase-amounts"
-import { type ApmSessionData, readApmSessionData, readConsumerId } from "./session-data"
+import { buildPurchase } from "./purchase-amounts"
+import { watchOrRelease } from "./release"
+import { type ApmSessionData, readApmSessionData, readConsumerId, transactionFields } from "./session-data"
 import { type ApmPaymentState, readApmPaymentState } from "./transaction-state"
 
 type Data = Partial<ApmSessionData>
+
+const RECONCILE = "reconcile the payment"
+const NOT_SUPPORTED: WebhookActionResult = { action: PaymentActions.NOT_SUPPORTED }
 
 export abstract class NexiApmProviderService extends NexiProviderBase<ApmPaymentState> {
   /** The scheme this provider pays with (apm-api.md `method`). */
@@ -109,12 +121,21 @@ export abstract class NexiApmProviderService extends NexiProviderBase<ApmPayment
     await this.reverseIfStillPending(current)
     const sessionId = String(current.session_id ?? input.context?.idempotency_key ?? "")
     const data = await this.startPayment(sessionId, input)
+    // The replaced transaction is read again now: if the shopper approved it after all, it is released.
+    await this.inLedger("update the payment", (ledger) =>
+      ledger.supersedeAttempts(sessionId, data.transaction_id, "Replaced by a new payment of the same session"),
+    )
     return { data, status: SESSION_STATUS[data.status] }
   }
 
   /** A session replaced by another one: its transaction must not stay approvable in the app. */
   async deletePayment(input: DeletePaymentInput): Promise<DeletePaymentOutput> {
-    await this.reverseIfStillPending(readApmSessionData(input.data))
+    const data = readApmSessionData(input.data)
+    await this.reverseIfStillPending(data)
+    const sessionId = data.session_id
+    if (sessionId) {
+      await this.inLedger("delete the payment", (ledger) => ledger.supersedeAttempts(sessionId, undefined, "Its payment session was deleted"))
+    }
     return { data: input.data }
   }
 
@@ -133,37 +154,36 @@ export abstract class NexiApmProviderService extends NexiProviderBase<ApmPayment
     )
   }
 
+  /**
+   * The refund is made once at the service however Medusa retries it (apm-refund.ts). A
+   * refund the scheme accepts but has not settled yet is followed by the reconciliation job;
+   * Medusa records it now, since its call cannot be held open until the scheme decides.
+   */
   async refundPayment(input: RefundPaymentInput): Promise<RefundPaymentOutput> {
+    const action = "refund the payment"
     const data = readApmSessionData(input.data)
     const refundId = input.context?.idempotency_key
     try {
+      if (!refundId) throw new MedusaError(MedusaError.Types.INVALID_DATA, `Could not ${action}: Medusa passed no refund id to key it by.`)
       // A refund recorded from outside Medusa (the service's back office) is already done there.
       const metadata = await this.records.refundMetadata(refundId)
-      if (metadata?.nexi_operation_id) return { data: input.data }
+      if (metadata.nexi_operation_id) return { data: input.data }
 
-      const { client } = this.configured("refund the payment", { starting: false })
-      const transactionId = this.require(data.transaction_id, "transaction_id", "refund the payment")
-      const currency = this.require(data.currency, "currency", "refund the payment")
-      const refundMinor = BigInt(toMinorUnits(input.amount as never, currency))
-      const refundedBefore = { totalMinor: BigInt(data.refunded_minor ?? "0"), vatMinor: BigInt(data.refunded_vat_minor ?? "0") }
-      const purchaseAmount = refundPurchaseAmount({ refundMinor, original: this.paidAmount(data), refundedBefore })
-      const envelope = await this.send(
-        client,
-        "refund",
-        this.followUpRequest(data, purchaseAmount, { originalReference: transactionId }),
-        refundId ?? `${transactionId}:refund:${refundedBefore.totalMinor}:${refundMinor}`,
-      )
-      const refundTransactionId = transactionFields(envelope).transaction_id
+      const followUps = this.followUps(action)
+      const original = this.originalOf(data, action)
+      const refundMinor = BigInt(toMinorUnits(input.amount as never, original.amount.currencyCode))
+      const refunded: RefundTotals = { totalMinor: BigInt(data.refunded_minor ?? "0"), vatMinor: BigInt(data.refunded_vat_minor ?? "0") }
+      const done = await followUps.refund({ original, refundId, refundMinor, refunded })
       return {
         data: {
           ...input.data,
-          refunded_minor: (refundedBefore.totalMinor + refundMinor).toString(),
-          refunded_vat_minor: (refundedBefore.vatMinor + BigInt(purchaseAmount.vatAmount)).toString(),
-          refund_transaction_ids: [...(data.refund_transaction_ids ?? []), ...(refundTransactionId ? [refundTransactionId] : [])],
+          refunded_minor: (refunded.totalMinor + refundMinor).toString(),
+          refunded_vat_minor: (refunded.vatMinor + done.vatMinor).toString(),
+          refund_transaction_ids: [...(data.refund_transaction_ids ?? []), ...done.transactionIds],
         },
       }
     } catch (error) {
-      throw toMedusaError(error, "refund the payment")
+      throw toMedusaError(error, action)
     }
   }
 
@@ -185,32 +205,75 @@ export abstract class NexiApmProviderService extends NexiProviderBase<ApmPayment
   }
 
   /**
-   * The service sends no notifications: only the plugin's in-process reconcile request (the
-   * status route, the reconciliation job) is answered; anything else changes nothing.
+   * The service sends no notifications: only the plugin's in-process reconcile requests are
+   * answered (a session's payment from the status route and the job; a transaction of the
+   * ledger from the job); anything else changes nothing.
    */
   async getWebhookActionAndData(payload: ProviderWebhookPayload["payload"]): Promise<WebhookActionResult> {
-    const sessionId = readReconcileRequest(payload)
-    const session = sessionId ? await this.records.session(sessionId) : undefined
-    const data = readApmSessionData(session?.data)
-    if (!session || !data.transaction_id) {
-      if (!sessionId) this.logger_?.warn(`nexi: ${this.method} has no notifications; ignored a webhook call`)
-      return { action: PaymentActions.NOT_SUPPORTED }
+    const subject = readReconcileRequest(payload)
+    if (!subject) {
+      this.logger_?.warn(`nexi: ${this.method} has no notifications; ignored a webhook call`)
+      return NOT_SUPPORTED
     }
+    if (subject.gatewayRef !== undefined) return this.reconcileTransaction(subject.gatewayRef)
+    const session = await this.records.session(subject.sessionId)
+    const data = readApmSessionData(session?.data)
+    if (!session || !data.transaction_id) return NOT_SUPPORTED
+    return this.answerForSession(session, data)
+  }
+
+  /** The action for the session's current transaction, whose watch in the ledger moves on with what was read. */
+  private async answerForSession(session: SessionRecord, data: Data): Promise<WebhookActionResult> {
+    const transactionId = data.transaction_id!
     let state: ApmPaymentState
     try {
       state = await this.readTransaction(data)
     } catch (error) {
       // 404: not a transaction of these credentials; nothing to do. Anything else is retried.
-      if (error instanceof NotFoundError) return { action: PaymentActions.NOT_SUPPORTED }
+      if (error instanceof NotFoundError) return NOT_SUPPORTED
       throw error
     }
     if (state.status === "pending" && this.pollTimedOut(session)) state = await this.timeOut(data, state)
+    await this.inLedger(RECONCILE, async (ledger) => {
+      const attempt = await ledger.findAttempt(transactionId)
+      if (attempt) await ledger.updateAttempt(transactionId, watchAfterRead(attempt, state.status, new Date(), state.reason))
+    })
     const result: NexiWebhookData = {
       session_id: session.id,
       amount: MathBN.convert(minorToMajorString(data.amount_minor ?? "0", data.currency ?? "EUR")),
       ...(state.reason ? { nexi_reason: state.reason } : {}),
     }
     return { action: WEBHOOK_ACTION[state.status], data: result as WebhookActionResult["data"] }
+  }
+
+  /**
+   * A transaction of the ledger (the reconciliation job): its refunds and reversals are
+   * followed and settled first, then the transaction itself. While its live session owns it,
+   * it is answered as that session's payment. Once no session owns it (replaced or deleted),
+   * it is watched until it ends, and released (reversed) if the shopper paid it after all.
+   */
+  private async reconcileTransaction(gatewayRef: string): Promise<WebhookActionResult> {
+    const followUps = this.followUps(RECONCILE)
+    const { client, ledger } = followUps.deps
+    const attempt = await ledger.findAttempt(gatewayRef)
+    if (attempt && attempt.provider_identifier !== this.getIdentifier()) return NOT_SUPPORTED
+    // A session that cannot be read throws here: read as deleted, a paid payment would be reversed.
+    const session = attempt?.session_id ? await this.records.session(attempt.session_id) : undefined
+    const data = readApmSessionData(session?.data)
+    const owner = session && data.transaction_id === gatewayRef ? session : undefined
+    await followUps.writes.followAll(gatewayRef)
+    const requestOf: RequestOfWrite = owner
+      ? followUps.requestOf(this.originalOf(data, RECONCILE))
+      : async (write, writes) => {
+          const original = followUps.heldAtService(gatewayRef, await client.getTransaction(gatewayRef), RECONCILE)
+          return followUps.requestOf(original)(write, writes)
+        }
+    await followUps.writes.settleUnsettled(gatewayRef, requestOf)
+    // Paid, closed and released attempts are done: only their writes were to settle.
+    if (!attempt || (attempt.state !== "open" && attempt.state !== "superseded")) return NOT_SUPPORTED
+    if (owner) return this.answerForSession(owner, data)
+    await watchOrRelease(followUps, attempt)
+    return NOT_SUPPORTED
   }
 
   private pollTimedOut(session: SessionRecord): boolean {
@@ -271,67 +334,93 @@ export abstract class NexiApmProviderService extends NexiProviderBase<ApmPayment
       refund_transaction_ids: undefined,
       reversal_transaction_id: undefined,
     }
+    // The reconciliation job reads the transaction first after the shopper had time to approve.
+    const pollAfter = new Date(Date.now() + apm.pollIntervalSeconds * 1000)
+    let data: ApmSessionData
     try {
       // The same session sending the same request is a retry; anything that changed is a new payment.
-      const envelope = await this.send(client, "payment", request, `${sessionId}:payment:${JSON.stringify(request)}`)
-      // The reconciliation job reads the transaction first after the shopper had time to approve.
-      const pollAfter = new Date(Date.now() + apm.pollIntervalSeconds * 1000).toISOString()
-      return { ...base, ...transactionFields(envelope), status: "pending", poll_after: pollAfter }
+      const key = idempotencyUuid(`${sessionId}:payment:${JSON.stringify(request)}`)
+      const envelope = await client.initializeWithIdempotency("payment", request, key)
+      data = { ...base, ...transactionFields(envelope), status: "pending", poll_after: pollAfter.toISOString() }
     } catch (error) {
       // 201 "created but rejected": a decline. The session is kept, showing why, so the
       // storefront can tell the shopper and let them try again with a new session.
       if (!(error instanceof TransactionRejectedError)) throw toMedusaError(error, "start the payment")
       const state = readApmPaymentState({ ...error.envelope, state: error.envelope.response?.request?.transaction?.state ?? "REJECTED" })
       const reason = state.status === "error" || state.status === "canceled" ? state.reason : undefined
-      return {
+      data = {
         ...base,
         ...transactionFields(error.envelope),
         status: "error",
         reason: reason ?? "The mobile payment scheme rejected the payment.",
       }
     }
+    if (data.transaction_id) await this.recordAttempt(data, cart?.cart_id ?? null, pollAfter)
+    return data
   }
 
-  private send(client: ApmClient, type: TransactionType, request: InitializeRequest, medusaKey: string): Promise<Envelope> {
-    return client.initializeWithIdempotency(type, request, idempotencyUuid(medusaKey))
+  /**
+   * Every transaction opened is recorded before Medusa hears of it. One the ledger does not
+   * know could never be found again if the shopper paid it after its session was replaced,
+   * so a failure throws: Medusa then keeps no session pointing at it and the storefront never
+   * shows its approval link. The transaction itself stays at the service, pending until the
+   * scheme times it out; it is not reversed here, as that reversal would be a money write the
+   * same failing ledger could not record either.
+   */
+  private async recordAttempt(data: ApmSessionData, cartId: string | null, pollAfter: Date): Promise<void> {
+    const declined = data.status === "error"
+    await this.inLedger("start the payment", (ledger) =>
+      ledger.openAttempt({
+        provider_identifier: this.getIdentifier(),
+        gateway_ref: data.transaction_id!,
+        session_id: data.session_id,
+        cart_id: cartId,
+        amount_minor: data.amount_minor,
+        currency: data.currency,
+        // A declined transaction can never be paid: nothing to watch.
+        ...(declined ? { state: "closed" as const, next_check_at: null } : { next_check_at: pollAfter }),
+      }),
+    )
+  }
+
+  /** A ledger change that is not a money write (those go through sendOnce); a failure names the ledger. */
+  private async inLedger<T>(action: string, change: (ledger: PaymentLedger) => Promise<T>): Promise<T> {
+    const ledger = this.ledger(action)
+    try {
+      return await change(ledger)
+    } catch (error) {
+      throw new MedusaError(
+        MedusaError.Types.UNEXPECTED_STATE,
+        `Could not ${action}: the payment could not be recorded in the Nexi ledger (${(error as Error).message}).`,
+      )
+    }
+  }
+
+  private followUps(action: string): FollowUps {
+    const { apm, client } = this.configured(action, { starting: false })
+    return new FollowUps({ apm, client, ledger: this.ledger(action), method: this.method, logger: this.logger_ })
   }
 
   /** The payment as it was sent: refunds and reversals go back the same way. */
-  private paidAmount(data: Data): ApmAmount {
-    const total = Number(this.require(data.amount_minor, "amount_minor", "refund the payment"))
+  private originalOf(data: Data, action: string): OriginalPayment {
+    const total = Number(this.require(data.amount_minor, "amount_minor", action))
     const vat = Number(data.vat_minor ?? "0")
-    return { currencyCode: data.currency!, totalAmount: total, vatAmount: vat, nominalAmount: total - vat }
-  }
-
-  private followUpRequest(data: Data, purchaseAmount: ApmAmount, references: Partial<InitializeRequest>): InitializeRequest {
     return {
-      merchantId: this.options_.apm!.merchantId,
-      method: this.method,
-      purchaseAmount,
-      consumer: {
-        consumerId: this.require(data.consumer_id, "consumer_id", "change the payment"),
-        name: data.consumer_name || "Customer",
-      },
-      ...references,
+      transactionId: this.require(data.transaction_id, "transaction_id", action),
+      amount: { currencyCode: this.require(data.currency, "currency", action), totalAmount: total, vatAmount: vat, nominalAmount: total - vat },
+      consumer: { consumerId: this.require(data.consumer_id, "consumer_id", action), name: data.consumer_name || "Customer" },
     }
   }
 
-  /** Reverses the whole payment; returns the reversal's transaction id. */
-  private async reverse(data: Data): Promise<string | undefined> {
-    const { apm, client } = this.configured("cancel the payment", { starting: false })
-    if (!apm.terminalReference) {
-      throw new MedusaError(
-        MedusaError.Types.NOT_ALLOWED,
-        "Could not cancel the payment: the mobile payment service needs a terminal reference for a reversal. Set the Nexi provider option apm.terminalReference.",
-      )
-    }
-    const transactionId = data.transaction_id!
-    const request = this.followUpRequest(data, this.paidAmount(data), {
-      terminalReference: apm.terminalReference,
-      originalReference: transactionId,
+  /** Reverses the whole payment; the reversal's transaction id. */
+  private reverse(data: Data, action = "cancel the payment"): Promise<string> {
+    const original = this.originalOf(data, action)
+    return this.followUps(action).reverse(original, {
+      origin: "medusa",
+      key: `${original.transactionId}:reversal`,
+      medusaRef: data.session_id ?? null,
+      action,
     })
-    const envelope = await this.send(client, "reversal", request, `${transactionId}:reversal`)
-    return transactionFields(envelope).transaction_id
   }
 
   /** Best effort: a failure here must not stop Medusa replacing or deleting the session. */
@@ -378,19 +467,5 @@ export abstract class NexiApmProviderService extends NexiProviderBase<ApmPayment
     } catch (error) {
       throw toMedusaError(error, action)
     }
-  }
-}
-
-/** What an answer tells about its transaction; the approval link only while it is pending. */
-function transactionFields(envelope: Envelope): Pick<Data, "transaction_id" | "state" | "account_state" | "next_link" | "approval_url"> {
-  const transaction = envelope.response?.request?.transaction
-  const link = envelope.nextLink
-  const id = transaction?.transactionId ?? link?.params?.transactionId
-  return {
-    transaction_id: id === undefined ? undefined : String(id),
-    state: transaction?.state,
-    account_state: transaction?.accountState,
-    next_link: link,
-    approval_url: link?.params?.approvalUrl,
   }
 }

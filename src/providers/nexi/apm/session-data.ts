@@ -4,7 +4,7 @@
  * and why a payment failed. Nothing secret: the consumer key and secret never come here.
  */
 import { MedusaError } from "@medusajs/framework/utils"
-import type { AccountState, NextLink, TransactionState } from "../../../apm/schemas"
+import type { AccountState, Envelope, NextLink, TransactionState } from "../../../apm/schemas"
 import type { ApmPaymentStatus } from "./transaction-state"
 
 /** The key under which the storefront sends the shopper's mobile number or scheme code. */
@@ -61,4 +61,18 @@ export function readConsumerId(data: unknown): string {
     )
   }
   return consumerId
+}
+
+/** What an answer tells about its transaction; the approval link only while it is pending. */
+export function transactionFields(envelope: Envelope): Pick<ApmSessionData, "transaction_id" | "state" | "account_state" | "next_link" | "approval_url"> {
+  const transaction = envelope.response?.request?.transaction
+  const link = envelope.nextLink
+  const id = transaction?.transactionId ?? link?.params?.transactionId
+  return {
+    transaction_id: id === undefined ? undefined : String(id),
+    state: transaction?.state,
+    account_state: transaction?.accountState,
+    next_link: link,
+    approval_url: link?.params?.approvalUrl,
+  }
 }

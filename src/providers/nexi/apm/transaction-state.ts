@@ -41,7 +41,7 @@ const STATE_MEANING: Record<TransactionState, { status: ApmPaymentStatus; reason
 const ROLLED_BACK = "The mobile payment scheme rolled the payment back (account state ROLLBACK): no money was taken."
 
 /** The scheme's own words about the latest change, when it gave any. */
-function schemeReason(envelope: ExtendedEnvelope): string | undefined {
+export function schemeReason(envelope: ExtendedEnvelope): string | undefined {
   const info = envelope.naa2Ecr?.additionalInfo ?? envelope.response?.naa2Ecr?.additionalInfo
   const message = envelope.error?.message ?? envelope.response?.request?.transaction?.message
   return info?.trim() || message?.trim() || undefined

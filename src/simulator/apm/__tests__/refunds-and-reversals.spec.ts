@@ -107,6 +107,41 @@ describe("APM simulator: refunds", () => {
   })
 })
 
+describe("APM simulator: held refunds (consumerId ending in 3333)", () => {
+  const HELD = { consumer: { consumerId: "+4712343333", name: "Kari Nordmann" } }
+
+  it("answers 202 INITIALIZED and waits until a control call settles the refund", async () => {
+    const { sim } = makeSimulator()
+    const paymentId = await createFinalizedPayment(sim, HELD)
+    const response = await postInitialize(sim, "refund", refundBody(paymentId, 500))
+    expect(response.status).toBe(202)
+    const refundId = transactionOf(response).transactionId!
+    expect(transactionOf(response)).toMatchObject({ state: "INITIALIZED" })
+    expect(extendedOf(await getStatus(sim, refundId)).naa2Ecr?.additionalInfo).toBe(`Refund of payment ${paymentId} is waiting for the scheme`)
+    expect(sim.control("approve", String(refundId))).toMatchObject({ status: 200, body: { state: "FINALIZED", accountState: "COMMIT" } })
+    expect(sim.control("reject", String(refundId))).toMatchObject({ status: 409, body: { ok: false, state: "FINALIZED" } })
+  })
+
+  it("gives the scheme's reason for a rejected refund, whose amount becomes refundable again", async () => {
+    const { sim } = makeSimulator()
+    const paymentId = await createFinalizedPayment(sim, HELD)
+    const refundId = transactionOf(await postInitialize(sim, "refund", refundBody(paymentId, 1250))).transactionId!
+    expect((await postInitialize(sim, "refund", refundBody(paymentId, 1))).status).toBe(400)
+    expect(sim.control("reject", String(refundId))).toMatchObject({ status: 200, body: { state: "REJECTED", accountState: "ROLLBACK" } })
+    const refund = extendedOf(await getStatus(sim, refundId))
+    expect(refund.naa2Ecr?.additionalInfo).toBe("The payer's account cannot receive refunds")
+    expect((await postInitialize(sim, "refund", refundBody(paymentId, 1250))).status).toBe(202)
+  })
+
+  it("has no effect on the payment itself or on refunds of other consumers", async () => {
+    const { sim } = makeSimulator()
+    const held = await createPayment(sim, HELD)
+    expect(extendedOf(await getStatus(sim, held)).state).toBe("PENDING")
+    const other = await createFinalizedPayment(sim)
+    expect(transactionOf(await postInitialize(sim, "refund", refundBody(other, 100))).state).toBe("FINALIZED")
+  })
+})
+
 describe("APM simulator: reversals", () => {
   it("cancels a finalized payment (ROLLBACK) and is itself FINALIZED with COMMIT", async () => {
     const { sim } = makeSimulator()

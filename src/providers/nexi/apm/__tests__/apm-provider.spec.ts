@@ -1,16 +1,18 @@
 /**
- * The APM providers against the simulator over real HTTP. Medusa's record services are the
- * one thing stood in for (a session lookup for the reconcile request): they belong to the
- * payment module's container, which only an integration test boots.
+ * The APM providers against the simulator over real HTTP. Medusa's record services and the
+ * plugin's ledger are the things stood in for (a session and refund lookup, an in-memory
+ * ledger): they belong to module containers, which only an integration test boots.
  */
 import type { InitiatePaymentInput } from "@medusajs/framework/types"
 import { MedusaError } from "@medusajs/framework/utils"
 import { HttpApmClient } from "../../../../apm/http-apm-client"
+import { InMemoryLedger } from "../../../../modules/nexi-ledger/in-memory-ledger"
+import { NEXI_LEDGER_MODULE } from "../../../../modules/nexi-ledger/types"
 import { type RunningSimulator, startSimulator } from "../../../../simulator"
 import { NexiCardProviderService } from "../../card/card-provider"
 import type { NexiOptions, NexiOptionsInput } from "../../options"
 import { CART_CONTEXT_KEY } from "../../shared/cart-context"
-import { reconcileRequest } from "../../shared/reconcile-request"
+import { attemptReconcileRequest, reconcileRequest } from "../../shared/reconcile-request"
 import type { NexiApmProviderService } from "../apm-provider"
 import { NexiApmPspAEComProviderService, NexiApmPspBProviderService, NexiApmPspCProviderService } from "../scheme-providers"
 
@@ -51,14 +53,36 @@ function options(apm: Partial<NonNullable<NexiOptionsInput["apm"]>> | null = {})
 }
 
 const sessions = new Map<string, Record<string, unknown>>()
+let ledger: InMemoryLedger
+const logged: Array<{ level: string; line: string }> = []
 
-/** The session lookup reconcile requests need, backed by what the tests created. */
-const cradle = {
-  paymentSessionService: {
-    retrieve: async (id: string) => ({ id, status: "pending", created_at: new Date(), ...sessions.get(id) }),
-    list: async () => [],
-  },
+function logLine(level: string) {
+  return (line: string) => {
+    logged.push({ level, line })
+  }
 }
+
+/**
+ * The session lookup reconcile requests need, backed by what the tests created (a session
+ * not in the map is a deleted one), the refund lookup refunds need, and the ledger.
+ */
+const cradle: Record<string, unknown> = {
+  paymentSessionService: {
+    retrieve: async (id: string) => {
+      const session = sessions.get(id)
+      if (!session) throw new MedusaError(MedusaError.Types.NOT_FOUND, `PaymentSession with id: ${id} was not found`)
+      return { id, status: "pending", created_at: new Date(), ...session }
+    },
+  },
+  refundService: { retrieve: async (id: string) => ({ id, metadata: null }) },
+  logger: { error: logLine("error"), warn: logLine("warn"), info: logLine("info"), debug: logLine("debug") },
+}
+
+beforeEach(() => {
+  ledger = new InMemoryLedger()
+  cradle[NEXI_LEDGER_MODULE] = ledger
+  logged.length = 0
+})
 
 function provider<T extends NexiApmProviderService>(
   Service: new (cradle: Record<string, unknown>, options: NexiOptions) => T,
@@ -326,5 +350,300 @@ describe("capture, refund and cancel", () => {
     const input = paymentInput()
     const { data } = await service.initiatePayment(input)
     await expectMedusaError(service.cancelPayment({ data: data! }), MedusaError.Types.NOT_ALLOWED, /apm\.terminalReference/)
+  })
+})
+
+const REFUND_PATH = "/apm/ms/aapay/v2/transaction/refund/initializeWithIdempotency"
+
+async function injectFault(path: string, fault: { times: number; phase: "before" | "after" }) {
+  const answer = await fetch(`${sim.controlUrl}/faults`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ match: { method: "POST", path }, ...fault, action: { type: "status", status: 503 } }),
+  })
+  expect(answer.status).toBe(200)
+}
+
+afterEach(async () => {
+  await fetch(`${sim.controlUrl}/faults`, { method: "DELETE" })
+})
+
+function refundIds(data: Record<string, unknown> | undefined): string[] {
+  return (data?.refund_transaction_ids ?? []) as string[]
+}
+
+/** A payment the shopper approved, as Medusa holds it after authorization. */
+async function paidPayment(consumerId = "+4711111111") {
+  const started = await startedPayment(consumerId)
+  if (!consumerId.endsWith("1111")) await control(started.data.transaction_id, "approve")
+  const { data } = await started.service.authorizePayment({ data: started.data })
+  return { ...started, data: data as Record<string, unknown>, transactionId: String(started.data.transaction_id) }
+}
+
+describe("the ledger: attempts", () => {
+  it("records every transaction it opens, to be read after the poll interval", async () => {
+    const before = Date.now()
+    const { data, sessionId } = await startedPayment()
+    const attempt = await ledger.findAttempt(String(data.transaction_id))
+    expect(attempt).toMatchObject({
+      provider_identifier: "nexi-apm-psp-b",
+      session_id: sessionId,
+      cart_id: "cart_1",
+      amount_minor: "2440",
+      currency: "EUR",
+      state: "open",
+    })
+    expect(attempt?.next_check_at?.getTime()).toBeGreaterThanOrEqual(before + 5000)
+  })
+
+  it("records a declined transaction as closed: it can never be paid", async () => {
+    const { data } = await provider(NexiApmPspBProviderService).initiatePayment(paymentInput({ consumerId: "+4700000000" }))
+    expect(await ledger.findAttempt(String(data?.transaction_id))).toMatchObject({ state: "closed", next_check_at: null })
+  })
+
+  it("supersedes the transaction a new amount replaces, and every one of a deleted session", async () => {
+    const { service, data } = await startedPayment()
+    const changed = await service.updatePayment({ data, amount: 30, currency_code: "eur" })
+    expect(await ledger.findAttempt(String(data.transaction_id))).toMatchObject({
+      state: "superseded",
+      note: "Replaced by a new payment of the same session",
+    })
+    expect(await ledger.findAttempt(String(changed.data?.transaction_id))).toMatchObject({ state: "open" })
+    await service.deletePayment({ data: changed.data! })
+    expect(await ledger.findAttempt(String(changed.data?.transaction_id))).toMatchObject({
+      state: "superseded",
+      note: "Its payment session was deleted",
+    })
+  })
+
+  it("refuses to start a payment it cannot record", async () => {
+    ledger.openAttempt = async () => {
+      throw new Error("connection refused")
+    }
+    await expectMedusaError(
+      provider(NexiApmPspBProviderService).initiatePayment(paymentInput()),
+      MedusaError.Types.UNEXPECTED_STATE,
+      /Could not start the payment: the payment could not be recorded in the Nexi ledger \(connection refused\)/,
+    )
+  })
+
+  it("moves the watch of a session's transaction on with each read", async () => {
+    const { service, data, sessionId } = await startedPayment()
+    await service.getWebhookActionAndData(reconcileRequest(sessionId))
+    expect(await ledger.findAttempt(String(data.transaction_id))).toMatchObject({ state: "open", checks: 1 })
+    await control(data.transaction_id, "approve")
+    expect((await service.getWebhookActionAndData(reconcileRequest(sessionId))).action).toBe("captured")
+    expect(await ledger.findAttempt(String(data.transaction_id))).toMatchObject({ state: "paid", next_check_at: null })
+  })
+
+  it("answers a transaction its live session owns as that session's payment", async () => {
+    const { service, data, sessionId } = await startedPayment("+4799991111")
+    const result = await service.getWebhookActionAndData(attemptReconcileRequest(String(data.transaction_id)))
+    expect(result.action).toBe("captured")
+    expect(result.data?.session_id).toBe(sessionId)
+    expect(await ledger.findAttempt(String(data.transaction_id))).toMatchObject({ state: "paid" })
+  })
+
+  it("releases a transaction paid after its session was deleted, with one reversal", async () => {
+    const { service, data, sessionId, transactionId } = await paidPayment("+4712345678")
+    // Paid just before Medusa deleted the session: nothing pending to reverse at deletion.
+    sessions.delete(sessionId)
+    await service.deletePayment({ data })
+    expect((await reader.getTransaction(transactionId)).state).toBe("FINALIZED")
+
+    const result = await service.getWebhookActionAndData(attemptReconcileRequest(transactionId))
+    expect(result.action).toBe("not_supported")
+    expect((await reader.getTransaction(transactionId)).state).toBe("CANCELLED")
+    expect(await ledger.findAttempt(transactionId)).toMatchObject({
+      state: "released",
+      note: "Paid after its session was replaced or deleted; reversed",
+      next_check_at: null,
+    })
+    const [reversal] = await ledger.writesOf(transactionId)
+    expect(reversal).toMatchObject({ kind: "apm_reversal", origin: "release", outcome: "executed", amount_minor: "2440" })
+    expect(logged).toContainEqual({
+      level: "error",
+      line: expect.stringMatching(new RegExp(`transaction ${transactionId} \\(cart cart_1\\) was paid after its payment session was replaced or deleted`)),
+    })
+
+    await service.getWebhookActionAndData(attemptReconcileRequest(transactionId))
+    expect(await ledger.writesOf(transactionId)).toHaveLength(1)
+  })
+
+  it("does not take a session it cannot read for a deleted one", async () => {
+    const { service, sessionId, transactionId } = await paidPayment("+4712345678")
+    await ledger.supersedeAttempts(sessionId, undefined, "Its payment session was deleted")
+    const retrieve = (cradle.paymentSessionService as { retrieve: unknown }).retrieve
+    ;(cradle.paymentSessionService as { retrieve: unknown }).retrieve = async () => {
+      throw new Error("database unavailable")
+    }
+    try {
+      await expect(service.getWebhookActionAndData(attemptReconcileRequest(transactionId))).rejects.toThrow(/database unavailable/)
+    } finally {
+      ;(cradle.paymentSessionService as { retrieve: unknown }).retrieve = retrieve
+    }
+    expect((await reader.getTransaction(transactionId)).state).toBe("FINALIZED")
+    expect(await ledger.writesOf(transactionId)).toEqual([])
+  })
+
+  it("closes a replaced transaction that ends unpaid", async () => {
+    const { service, data, sessionId } = await startedPayment()
+    await ledger.supersedeAttempts(sessionId, undefined, "Its payment session was deleted")
+    sessions.delete(sessionId)
+    await control(data.transaction_id, "reject")
+    await service.getWebhookActionAndData(attemptReconcileRequest(String(data.transaction_id)))
+    expect(await ledger.findAttempt(String(data.transaction_id))).toMatchObject({
+      state: "closed",
+      note: expect.stringMatching(/Rejected by the consumer/),
+    })
+  })
+})
+
+describe("the ledger: refunds", () => {
+  it("records each refund as a money write of its transaction, keyed by Medusa's refund id", async () => {
+    const { service, data, transactionId } = await paidPayment()
+    const refunded = await service.refundPayment({ data, amount: 10, context: { idempotency_key: "ledger_ref_1" } })
+    const [write] = await ledger.writesOf(transactionId)
+    expect(write).toMatchObject({
+      kind: "apm_refund",
+      outcome: "executed",
+      amount_minor: "1000",
+      medusa_ref: "ledger_ref_1",
+      claimed_by: "ledger_ref_1",
+      target_ref: transactionId,
+      gateway_operation_id: refundIds(refunded.data)[0],
+      follow_state: "none",
+    })
+  })
+
+  it("makes one refund at the service when its answer is lost and Medusa retries with a new refund id", async () => {
+    const { service, data, transactionId } = await paidPayment()
+    // The refund is made, but neither its answer nor the answer to the key's replay arrives.
+    await injectFault(REFUND_PATH, { times: 2, phase: "after" })
+    await expectMedusaError(
+      service.refundPayment({ data, amount: 12.2, context: { idempotency_key: "lost_ref_a" } }),
+      MedusaError.Types.UNEXPECTED_STATE,
+      /did not answer.*Do not try again/,
+    )
+    expect(await ledger.writesOf(transactionId)).toEqual([expect.objectContaining({ outcome: "unknown", claimed_by: null })])
+
+    // Medusa rolled refund A back; the merchant refunds again. While the service cannot be read, nothing is sent.
+    await injectFault(REFUND_PATH, { times: 1, phase: "before" })
+    await expectMedusaError(
+      service.refundPayment({ data, amount: 12.2, context: { idempotency_key: "lost_ref_b" } }),
+      MedusaError.Types.UNEXPECTED_STATE,
+      /an earlier refund or reversal of this payment has an unknown outcome.*Nothing was sent/,
+    )
+
+    const retried = await service.refundPayment({ data, amount: 12.2, context: { idempotency_key: "lost_ref_b" } })
+    expect(retried.data).toMatchObject({ refunded_minor: "1220", refunded_vat_minor: "220" })
+    const writes = await ledger.writesOf(transactionId)
+    expect(writes).toEqual([expect.objectContaining({ medusa_ref: "lost_ref_a", outcome: "executed", claimed_by: "lost_ref_b" })])
+    expect(retried.data?.refund_transaction_ids).toEqual([writes[0].gateway_operation_id])
+
+    // Exactly 12.20 was refunded at the service: the other 12.20 still is refundable, and no more.
+    const rest = await service.refundPayment({ data: retried.data!, amount: 12.2, context: { idempotency_key: "lost_ref_c" } })
+    expect(rest.data).toMatchObject({ refunded_minor: "2440", refunded_vat_minor: "440" })
+    await expectMedusaError(
+      service.refundPayment({ data: rest.data!, amount: 0.01, context: { idempotency_key: "lost_ref_d" } }),
+      MedusaError.Types.NOT_ALLOWED,
+      /exceeds what remains refundable/,
+    )
+  })
+
+  it("settles a lost refund from the reconciliation job, for the next refund to take over", async () => {
+    const { service, data, transactionId } = await paidPayment()
+    const first = await service.refundPayment({ data, amount: 5, context: { idempotency_key: "job_ref_1" } })
+    await injectFault(REFUND_PATH, { times: 2, phase: "after" })
+    await expect(service.refundPayment({ data: first.data!, amount: 7.2, context: { idempotency_key: "job_ref_2" } })).rejects.toThrow(/did not answer/)
+
+    await service.getWebhookActionAndData(attemptReconcileRequest(transactionId))
+    const [, lost] = await ledger.writesOf(transactionId)
+    expect(lost).toMatchObject({ medusa_ref: "job_ref_2", outcome: "executed", claimed_by: null })
+
+    const next = await service.refundPayment({ data: first.data!, amount: 7.2, context: { idempotency_key: "job_ref_3" } })
+    expect(next.data).toMatchObject({ refunded_minor: "1220", refunded_vat_minor: "220" })
+    expect(refundIds(next.data).at(-1)).toBe(lost.gateway_operation_id)
+    expect(await ledger.writesOf(transactionId)).toHaveLength(2)
+  })
+
+  it("lets a retry of the same refund hold its write after the job settled it, so no later refund counts it again", async () => {
+    const { service, data, transactionId } = await paidPayment()
+    await injectFault(REFUND_PATH, { times: 2, phase: "after" })
+    await expect(service.refundPayment({ data, amount: 10, context: { idempotency_key: "same_ref" } })).rejects.toThrow(/did not answer/)
+    await service.getWebhookActionAndData(attemptReconcileRequest(transactionId))
+
+    const again = await service.refundPayment({ data, amount: 10, context: { idempotency_key: "same_ref" } })
+    expect(again.data).toMatchObject({ refunded_minor: "1000" })
+    expect(await ledger.writesOf(transactionId)).toEqual([expect.objectContaining({ outcome: "executed", claimed_by: "same_ref" })])
+    const later = await service.refundPayment({ data: again.data!, amount: 10, context: { idempotency_key: "later_ref" } })
+    expect(await ledger.writesOf(transactionId)).toHaveLength(2)
+    expect(refundIds(later.data)).toHaveLength(2)
+  })
+
+  it("leaves a refund still on its way to its own call, and sends no other refund meanwhile", async () => {
+    const { service, data, transactionId } = await paidPayment()
+    const key = "0b9f2a52-0000-5000-8000-000000000002"
+    await ledger.requestWrite({ kind: "apm_refund", idempotency_key: key, gateway_ref: transactionId, amount_minor: "500", currency: "EUR" })
+
+    await service.getWebhookActionAndData(attemptReconcileRequest(transactionId))
+    await expectMedusaError(
+      service.refundPayment({ data, amount: 5, context: { idempotency_key: "meanwhile_ref" } }),
+      MedusaError.Types.NOT_ALLOWED,
+      /another refund or reversal of this payment is being sent right now/,
+    )
+    expect(await ledger.writesOf(transactionId)).toEqual([expect.objectContaining({ idempotency_key: key, outcome: "requested" })])
+  })
+
+  it("never reads a key the service knows for another body as a refund not made", async () => {
+    const { service, data, transactionId } = await paidPayment()
+    const key = "0b9f2a52-0000-5000-8000-000000000001"
+    const body = {
+      merchantId: "sim-merchant",
+      method: "PSP_B" as const,
+      purchaseAmount: { currencyCode: "EUR", nominalAmount: 100, vatAmount: 0, totalAmount: 100 },
+      consumer: { consumerId: "+4711111111", name: "Anna Rossi" },
+      originalReference: transactionId,
+    }
+    await reader.initializeWithIdempotency("refund", body, key)
+    await ledger.requestWrite({ kind: "apm_refund", idempotency_key: key, gateway_ref: transactionId, amount_minor: "200", currency: "EUR" })
+    await ledger.settleWrite(key, { outcome: "unknown" })
+
+    await expectMedusaError(
+      service.refundPayment({ data, amount: 1, context: { idempotency_key: "conflict_ref" } }),
+      MedusaError.Types.UNEXPECTED_STATE,
+      /unknown outcome.*Nothing was sent/,
+    )
+    expect(await ledger.writesOf(transactionId)).toEqual([expect.objectContaining({ idempotency_key: key, outcome: "unknown" })])
+  })
+
+  it("follows a refund the scheme accepted until it settles, and reports one it rejects", async () => {
+    // Refunds of this consumer's payments are held "initialized" until the simulator is told.
+    const { service, data, transactionId } = await paidPayment("+4712343333")
+    const first = await service.refundPayment({ data, amount: 10, context: { idempotency_key: "held_ref_1" } })
+    const second = await service.refundPayment({ data: first.data!, amount: 5, context: { idempotency_key: "held_ref_2" } })
+    const [settledId, rejectedId] = refundIds(second.data)
+    expect(await ledger.writesOf(transactionId)).toEqual([
+      expect.objectContaining({ follow_state: "following" }),
+      expect.objectContaining({ follow_state: "following" }),
+    ])
+
+    await service.getWebhookActionAndData(attemptReconcileRequest(transactionId))
+    expect((await ledger.writesOf(transactionId)).map((write) => write.follow_state)).toEqual(["following", "following"])
+
+    await control(settledId, "approve")
+    await control(rejectedId, "reject")
+    await service.getWebhookActionAndData(attemptReconcileRequest(transactionId))
+    expect(await ledger.writesOf(transactionId)).toEqual([
+      expect.objectContaining({ gateway_operation_id: settledId, follow_state: "done" }),
+      expect.objectContaining({
+        gateway_operation_id: rejectedId,
+        follow_state: "rejected",
+        message: "The payer's account cannot receive refunds",
+      }),
+    ])
+    expect(logged.filter((entry) => entry.level === "error").map((entry) => entry.line)).toEqual([
+      `nexi: PSP_B refund ${rejectedId} of 5.00 EUR on transaction ${transactionId} was rejected by the scheme: The payer's account cannot receive refunds; Medusa still counts it as refunded — refund the shopper another way`,
+    ])
   })
 })
