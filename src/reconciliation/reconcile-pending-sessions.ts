@@ -13,7 +13,7 @@ import { isNexiProviderId } from "../providers/nexi/shared/provider-ids"
 import { attemptReconcileRequest, reconcileRequest } from "../providers/nexi/shared/reconcile-request"
 import { STALE_REQUEST_MS } from "../providers/nexi/shared/send-once"
 import { type AppliedOutcome, applyPaymentAction } from "./apply-payment-action"
-import { recordOrphanedCaptures } from "./record-orphaned-captures"
+import { recordOrphanedWrites } from "./record-orphaned-writes"
 
 /** Gateway reads one run may make; what is left waits for the next run. */
 export const READS_PER_RUN = 100
@@ -66,7 +66,7 @@ export async function reconcilePendingSessions(container: MedusaContainer, now =
       const result = await payment.getWebhookActionAndData({ provider, payload: attemptReconcileRequest(ref) })
       const outcome = await applyPaymentAction(container, result, { includeSuccess: true })
       summary.outcomes[outcome] = (summary.outcomes[outcome] ?? 0) + 1
-      if (result.action === PaymentActions.NOT_SUPPORTED) await recordOrphanedCaptures(container, ledger, ref)
+      if (result.action === PaymentActions.NOT_SUPPORTED) await recordOrphanedWrites(container, ledger, ref)
     } catch (error) {
       // One unreachable payment must not stop the others; it is tried again next run.
       summary.outcomes.failed = (summary.outcomes.failed ?? 0) + 1

@@ -1,29 +1,38 @@
 /**
- * A capture the gateway made after Medusa had given up on it (its answer was lost, Medusa
- * rolled its capture back, and the ledger learnt later that it was made) is money Medusa
- * does not show as captured. It is recorded through Medusa's own capture workflow; the card
- * provider then finds the executed write in the ledger and takes it over without sending a
- * second capture.
+ * A capture or void the gateway made after Medusa had given up on it (its answer was lost,
+ * Medusa rolled its own record back or, for an order cancel, went on without it, and the
+ * ledger learnt later that it was made) is money Medusa does not show as it stands. It is
+ * recorded through Medusa's own paths: a capture through the capture workflow, whose call to
+ * the card provider takes the executed write over instead of sending a second capture; a void
+ * by cancelling Medusa's payment, which the provider answers from the gateway's record without
+ * sending anything. Refunds take the back-office path (apply-payment-action.ts).
  */
 import type { IPaymentModuleService, MedusaContainer } from "@medusajs/framework/types"
 import { Modules } from "@medusajs/framework/utils"
 import { capturePaymentWorkflow } from "@medusajs/medusa/core-flows"
-import type { PaymentLedger } from "../modules/nexi-ledger/types"
+import type { MoneyWrite, PaymentLedger } from "../modules/nexi-ledger/types"
 import { minorToMajorString } from "../money/amount"
 
-export async function recordOrphanedCaptures(container: MedusaContainer, ledger: PaymentLedger, gatewayRef: string): Promise<number> {
-  const orphans = (await ledger.writesOf(gatewayRef)).filter(
-    (write) => write.kind === "capture" && write.outcome === "executed" && !write.claimed_by && write.origin !== "release",
-  )
+function isOrphan(write: MoneyWrite): boolean {
+  return (write.kind === "capture" || write.kind === "void") && write.outcome === "executed" && !write.claimed_by && write.origin !== "release"
+}
+
+export async function recordOrphanedWrites(container: MedusaContainer, ledger: PaymentLedger, gatewayRef: string): Promise<number> {
+  const orphans = (await ledger.writesOf(gatewayRef)).filter(isOrphan)
   const attempt = orphans.length ? await ledger.findAttempt(gatewayRef) : undefined
   if (!attempt?.session_id) return 0
   const payment = container.resolve<IPaymentModuleService>(Modules.PAYMENT)
-  const [record] = await payment.listPayments({ payment_session_id: attempt.session_id }, { select: ["id"] })
+  const [record] = await payment.listPayments({ payment_session_id: attempt.session_id }, { select: ["id", "canceled_at"] })
   if (!record) return 0
   for (const write of orphans) {
-    await capturePaymentWorkflow(container).run({
-      input: { payment_id: record.id, amount: minorToMajorString(write.amount_minor, write.currency) },
-    })
+    if (write.kind === "capture") {
+      await capturePaymentWorkflow(container).run({
+        input: { payment_id: record.id, amount: minorToMajorString(write.amount_minor, write.currency) },
+      })
+      continue
+    }
+    if (!record.canceled_at) await payment.cancelPayment(record.id)
+    await ledger.claimWrite(write.id, record.id)
   }
   return orphans.length
 }

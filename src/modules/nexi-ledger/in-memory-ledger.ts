@@ -110,7 +110,8 @@ export class InMemoryLedger implements PaymentLedger {
     return this.writes
       .filter(
         (row) =>
-          row.updated_at <= olderThan && (row.outcome === "requested" || row.outcome === "unknown" || row.follow_state === "following"),
+          (row.updated_at <= olderThan && (row.outcome === "requested" || row.outcome === "unknown" || row.follow_state === "following")) ||
+          (row.outcome === "executed" && row.claimed_by === null && row.origin !== "release" && ["capture", "void", "refund"].includes(row.kind)),
       )
       .slice(0, limit)
       .map((row) => ({ ...row }))

@@ -92,6 +92,8 @@ export class NexiLedgerService extends MedusaService({ NexiPaymentAttempt, NexiM
         $or: [
           { outcome: ["requested", "unknown"], updated_at: { $lte: olderThan } },
           { follow_state: "following", updated_at: { $lte: olderThan } },
+          // Made at the gateway after Medusa had rolled its own record back: not in Medusa's books yet.
+          { outcome: "executed", claimed_by: null, origin: ["medusa", "staff"], kind: ["capture", "void", "refund"] },
         ],
       },
       { order: { updated_at: "ASC" }, take: limit },

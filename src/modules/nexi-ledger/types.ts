@@ -77,7 +77,10 @@ export interface PaymentLedger {
   requestWrite(write: NewWrite): Promise<MoneyWrite>
   settleWrite(idempotencyKey: string, patch: WritePatch): Promise<MoneyWrite>
   writesOf(gatewayRef: string): Promise<MoneyWrite[]>
-  /** Writes whose outcome is not known yet, or whose transaction is still followed, oldest first. */
+  /**
+   * Writes the job must look at, oldest first: outcome not known yet, a transaction still
+   * followed, or made at the gateway with no Medusa record accounting for it.
+   */
   writesToSettle(olderThan: Date, limit: number): Promise<MoneyWrite[]>
   /** Hands an executed write over to a Medusa record; false when another one took it first. */
   claimWrite(writeId: string, claimant: string): Promise<boolean>

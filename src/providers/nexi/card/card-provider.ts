@@ -40,12 +40,30 @@ import { type ReconcileSubject, readReconcileRequest } from "../shared/reconcile
 import { hashSecurityToken, securityTokenMatches } from "../shared/security-token"
 import type { NexiWebhookData } from "../shared/webhook-data"
 import { buildHostedOrderRequest } from "./hosted-order"
-import { adoptOrphans, type CardWriteContext, sendCardWrite, settledWritesOf } from "./ledgered-writes"
+import { adoptOrphans, type CardWriteContext, orphanedWrites, sendCardWrite, settledWritesOf } from "./ledgered-writes"
 import { isMotoRequest, motoSessionData } from "./moto"
 import { notificationProblem, parseNotificationBody } from "./notification-body"
 import { type CardPaymentState, readCardPaymentState } from "./order-state"
 import { releaseOrphan } from "./release-orphan"
 import { type CardSessionData, readCardSessionData } from "./session-data"
+
+/** The gateway takes one capture per authorization, and this one is made already. */
+function capturedElsewhere(capturedMinor: string, currency: string): MedusaError {
+  const captured = `${minorToMajorString(capturedMinor, currency)} ${currency}`
+  return new MedusaError(
+    MedusaError.Types.NOT_ALLOWED,
+    `Could not capture the payment: the Nexi gateway accepts one capture per authorization and ${captured} is already captured. Refund or cancel that capture instead.`,
+  )
+}
+
+/** An earlier capture whose answer was lost was made, for another amount than this one. */
+function capturedByLostAnswer(capturedMinor: string, currency: string): MedusaError {
+  const captured = `${minorToMajorString(capturedMinor, currency)} ${currency}`
+  return new MedusaError(
+    MedusaError.Types.NOT_ALLOWED,
+    `Could not capture the payment: an earlier capture of ${captured}, whose answer was lost, was made at the Nexi gateway, which accepts one capture per authorization. Nothing was sent. Capture exactly ${captured}, or wait: the plugin records it in Medusa within minutes.`,
+  )
+}
 
 export class NexiCardProviderService extends NexiProviderBase<CardPaymentState> {
   static identifier = "nexi"
@@ -136,7 +154,10 @@ export class NexiCardProviderService extends NexiProviderBase<CardPaymentState> 
       const amountMinor = toMinorUnits(await this.records.captureAmount(captureId), currency)
       const context = this.writeContext(action)
       const writes = await settledWritesOf(context, orderId)
-      // A capture the gateway made for an earlier, rolled-back Medusa capture is this one.
+      // A capture the gateway made for an earlier, rolled-back Medusa capture is this one,
+      // when the amounts agree; the gateway takes no second capture, so any other amount is refused.
+      const [orphan] = orphanedWrites(writes, "capture")
+      if (orphan && orphan.amount_minor !== amountMinor) throw capturedByLostAnswer(orphan.amount_minor, currency)
       const adopted = await adoptOrphans(context, writes, "capture", BigInt(amountMinor), captureId)
       if (adopted.adoptedMinor > 0n) return { data: { ...input.data, capture_operation_id: adopted.operationIds[0], status: "captured" } }
       const key = idempotencyUuid(captureId)
@@ -169,16 +190,11 @@ export class NexiCardProviderService extends NexiProviderBase<CardPaymentState> 
     const currency = this.require(data.currency, "currency", "capture the payment")
     const state = readCardPaymentState(await this.gateway.getOrder(orderId))
     const medusaTotalMinor = toMinorUnits(await this.records.capturedTotalOfPaymentOf(captureId), currency)
-    if (state.captureOperationId && BigInt(state.capturedMinor) >= BigInt(medusaTotalMinor)) {
+    // Equal, not "at least": Medusa must never show another captured amount than the gateway.
+    if (state.captureOperationId && BigInt(state.capturedMinor) === BigInt(medusaTotalMinor)) {
       return { ...data, capture_operation_id: state.captureOperationId, status: "captured" }
     }
-    if (state.captureOperationId) {
-      const captured = minorToMajorString(state.capturedMinor, currency)
-      throw new MedusaError(
-        MedusaError.Types.NOT_ALLOWED,
-        `Could not capture the payment: the Nexi gateway accepts one capture per authorization and ${captured} ${currency} is already captured. Refund or cancel that capture instead.`,
-      )
-    }
+    if (state.captureOperationId) throw capturedElsewhere(state.capturedMinor, currency)
     throw refusal
   }
 
