@@ -47,5 +47,7 @@ module.exports = defineConfig({
   },
   admin: { disable: true },
   plugins: withPlugin ? [{ resolve: PACKAGE_ROOT, options: {} }] : [],
-  modules: withPlugin ? [{ resolve: "@medusajs/medusa/payment", options: { providers: [nexiProvider] } }] : [],
+  modules: withPlugin
+    ? [{ resolve: "@medusajs/medusa/payment", dependencies: ["nexi_ledger"], options: { providers: [nexiProvider] } }]
+    : [],
 })
