@@ -8,6 +8,8 @@ import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { capturePaymentWorkflow } from "@medusajs/medusa/core-flows"
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import type { NexiLedgerService } from "../../src/modules/nexi-ledger/service"
+import { NEXI_LEDGER_MODULE } from "../../src/modules/nexi-ledger/types"
 import type {
   NexiCardPaymentView,
   NexiCardVerificationResponse,
@@ -16,9 +18,7 @@ import type {
   NexiOrderPaymentsResponse,
   NexiPaymentActionResponse,
   NexiReleasedPaymentsResponse,
-} from "../../src/api/admin/nexi/contract"
-import type { NexiLedgerService } from "../../src/modules/nexi-ledger/service"
-import { NEXI_LEDGER_MODULE } from "../../src/modules/nexi-ledger/types"
+} from "../../src/staff/contract"
 import { adminHeaders } from "../support/admin-auth"
 import { captureOutput } from "../support/output-capture"
 import { SANDBOX_API_KEY, simulatorForSuite } from "../support/simulator"

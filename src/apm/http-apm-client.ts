@@ -15,12 +15,13 @@
 import type http from "node:http"
 import type { z } from "zod"
 import { parseBaseUrl } from "../http/base-url"
-import { type ErrorDetail, SERVICE_LABELS, TransactionRejectedError } from "../http/errors"
+import { type ErrorDetail, SERVICE_LABELS } from "../http/errors"
 import { parseAnswer } from "../http/parse-answer"
 import { route } from "../http/route"
 import { describeDetails, errorForStatus } from "../http/status-errors"
 import { HttpTransport, type TransportRequest, type TransportTuning } from "../http/transport"
 import type { ApmClient } from "./apm-client"
+import { TransactionRejectedError } from "./errors"
 import {
   type Envelope,
   EnvelopeSchema,

@@ -4,8 +4,6 @@
  * Messages never contain secrets: request bodies and headers are not part of them.
  */
 
-import type { Envelope } from "../apm/schemas"
-
 export type ServiceName = "gateway" | "apm"
 
 /** How messages name each service, so a merchant knows which configuration to look at. */
@@ -48,20 +46,6 @@ export class AuthenticationError extends NexiError {
 /** 400 (and the APM's 201 "created but rejected"): the request was refused; nothing was executed. */
 export class InvalidRequestError extends NexiError {
   readonly kind = "invalid_request"
-}
-
-/**
- * The alternative-payment service's 201 "created but rejected" (or an accepted status whose
- * envelope says valid=false): a decline, never a success. The envelope is kept so the
- * provider can show the reason the scheme gave.
- */
-export class TransactionRejectedError extends InvalidRequestError {
-  readonly envelope: Envelope
-
-  constructor(message: string, envelope: Envelope, options: { status?: number; details?: ErrorDetail[] } = {}) {
-    super("apm", message, options)
-    this.envelope = envelope
-  }
 }
 
 /** 404: the order, operation or transaction does not exist. */

@@ -4,7 +4,7 @@
  * - by shape, for card numbers that turn up under a key nobody expected (a description,
  *   an error text echoing the request, a customField).
  */
-import { passesLuhn } from "../gateway/luhn"
+import { passesLuhn } from "./luhn"
 
 export const REDACTED = "[REDACTED]"
 

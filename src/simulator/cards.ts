@@ -4,7 +4,7 @@
  * against the sandbox. Any other Luhn-valid number of an accepted circuit is approved
  * without a challenge. Only the masked form of a number ever leaves this module.
  */
-import { passesLuhn } from "../gateway/luhn"
+import { passesLuhn } from "../http/luhn"
 
 export type CardCircuit = "VISA" | "MC" | "MAESTRO" | "AMEX"
 

@@ -7,7 +7,7 @@
  */
 import { Button, Hint, Input, Label } from "@medusajs/ui"
 import { type ReactNode, useId, useState } from "react"
-import type { NexiMoney } from "../../api/admin/nexi/contract"
+import type { NexiMoney } from "../../staff/contract"
 import { type AmountVerb, type CheckedAmount, readAmountEntry } from "../lib/amount-entry"
 import { formatMoney } from "../lib/money"
 import { ActionPrompt } from "./action-prompt"

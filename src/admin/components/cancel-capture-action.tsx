@@ -5,7 +5,7 @@
  */
 import { Button, Label, Textarea } from "@medusajs/ui"
 import { useId, useState } from "react"
-import type { NexiTimelineOperation } from "../../api/admin/nexi/contract"
+import type { NexiTimelineOperation } from "../../staff/contract"
 import { CANCEL_REASON_MAX_LENGTH, cancelReasonProblem } from "../lib/cancel-reason"
 import { formatMoney } from "../lib/money"
 import { nexiAdminApi } from "../lib/nexi-admin-api"

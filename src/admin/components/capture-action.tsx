@@ -3,7 +3,7 @@
  * route, which records the capture on the payment and has the plugin capture exactly that
  * amount at Nexi. Medusa 2.21's own "Capture payment" button always captures everything.
  */
-import type { NexiMoney } from "../../api/admin/nexi/contract"
+import type { NexiMoney } from "../../staff/contract"
 import { formatMoney } from "../lib/money"
 import { nexiAdminApi } from "../lib/nexi-admin-api"
 import { AmountAction } from "./amount-action"

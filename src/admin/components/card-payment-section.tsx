@@ -4,7 +4,7 @@
  * where the gateway's figures leave something to capture or refund.
  */
 import { Badge, Copy, Text } from "@medusajs/ui"
-import type { NexiCardPaymentView } from "../../api/admin/nexi/contract"
+import type { NexiCardPaymentView } from "../../staff/contract"
 import { formatMoney, NO_VALUE } from "../lib/money"
 import { captureRemainder, refundRemainder } from "../lib/payment-remainders"
 import { humanizeCode, threeDSLabel } from "../lib/status"

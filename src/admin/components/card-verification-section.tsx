@@ -4,7 +4,7 @@
  */
 import { Button, Container, Heading, Input, Label, StatusBadge, Text } from "@medusajs/ui"
 import { type FormEvent, useId, useState } from "react"
-import type { NexiCardVerificationResponse } from "../../api/admin/nexi/contract"
+import type { NexiCardVerificationResponse } from "../../staff/contract"
 import { type CardFormValue, cardPayload, EMPTY_CARD } from "../lib/card-form"
 import { nexiAdminApi } from "../lib/nexi-admin-api"
 import { operationResultBadge } from "../lib/status"

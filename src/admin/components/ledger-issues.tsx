@@ -4,7 +4,7 @@
  * gateway's record alone would not show them, and acting without reading them can move money twice.
  */
 import { Alert } from "@medusajs/ui"
-import type { NexiLedgerIssue } from "../../api/admin/nexi/contract"
+import type { NexiLedgerIssue } from "../../staff/contract"
 
 export function LedgerIssues(props: { issues: NexiLedgerIssue[] }) {
   if (!props.issues.length) return null

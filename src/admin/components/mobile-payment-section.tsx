@@ -3,7 +3,7 @@
  * service's transaction, its state and the transitions that led there.
  */
 import { Badge, StatusBadge, Table, Text } from "@medusajs/ui"
-import type { NexiMobilePaymentView } from "../../api/admin/nexi/contract"
+import type { NexiMobilePaymentView } from "../../staff/contract"
 import { formatMoney, NO_VALUE } from "../lib/money"
 import { humanizeCode, mobileStateBadge } from "../lib/status"
 import { formatTime } from "../lib/time"

@@ -6,7 +6,7 @@
  */
 import { Button, Container, Heading, Input, Label, RadioGroup, Text } from "@medusajs/ui"
 import { type FormEvent, useId, useState } from "react"
-import type { NexiMotoResponse } from "../../api/admin/nexi/contract"
+import type { NexiMotoResponse } from "../../staff/contract"
 import { type CardFormValue, cardPayload, EMPTY_CARD } from "../lib/card-form"
 import { nexiAdminApi } from "../lib/nexi-admin-api"
 import { CardFields } from "./card-fields"

@@ -5,7 +5,7 @@
  * test can find "the executed capture" without depending on the row order.
  */
 import { StatusBadge, Table, Text } from "@medusajs/ui"
-import type { NexiTimelineOperation } from "../../api/admin/nexi/contract"
+import type { NexiTimelineOperation } from "../../staff/contract"
 import { formatMoney, NO_VALUE } from "../lib/money"
 import { humanizeCode, operationResultBadge } from "../lib/status"
 import { formatTime } from "../lib/time"

@@ -4,7 +4,7 @@
  * and go that it was given back. Nothing when there are none.
  */
 import { Text } from "@medusajs/ui"
-import type { NexiReleasedPayment } from "../../api/admin/nexi/contract"
+import type { NexiReleasedPayment } from "../../staff/contract"
 import { ReleasedPaymentsTable } from "./released-payments-table"
 
 export function OrderReleasedPayments(props: { payments: NexiReleasedPayment[] }) {

@@ -4,7 +4,7 @@
  * Nexi's back office.
  */
 import { Badge, Button, Container, Heading, Table, Text } from "@medusajs/ui"
-import type { NexiGatewayPaymentMethodsResponse } from "../../api/admin/nexi/contract"
+import type { NexiGatewayPaymentMethodsResponse } from "../../staff/contract"
 import { messageOf } from "../lib/api-errors"
 import { methodTypeLabel } from "../lib/status"
 import type { AdminQuery } from "../lib/use-admin-query"

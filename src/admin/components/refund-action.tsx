@@ -5,7 +5,7 @@
  */
 import { Label, Textarea } from "@medusajs/ui"
 import { useId, useState } from "react"
-import type { NexiMoney } from "../../api/admin/nexi/contract"
+import type { NexiMoney } from "../../staff/contract"
 import { formatMoney } from "../lib/money"
 import { nexiAdminApi } from "../lib/nexi-admin-api"
 import { AmountAction } from "./amount-action"

@@ -4,7 +4,7 @@
  * second charge come and go, and find the order it was about.
  */
 import { Button, Container, Heading, Text } from "@medusajs/ui"
-import type { NexiReleasedPaymentsResponse } from "../../api/admin/nexi/contract"
+import type { NexiReleasedPaymentsResponse } from "../../staff/contract"
 import { messageOf } from "../lib/api-errors"
 import type { AdminQuery } from "../lib/use-admin-query"
 import { ReleasedPaymentsTable } from "./released-payments-table"

@@ -5,7 +5,7 @@
  * cart column would only repeat the order shown.
  */
 import { Badge, Table, Text } from "@medusajs/ui"
-import type { NexiReleasedPayment } from "../../api/admin/nexi/contract"
+import type { NexiReleasedPayment } from "../../staff/contract"
 import { orderPageUrl } from "../lib/admin-links"
 import { formatMoney, NO_VALUE } from "../lib/money"
 import { gatewayRefLabel } from "../lib/released-payments"

@@ -9,8 +9,9 @@
  * bignumber.js, which takes a number's shortest decimal form), and an amount that would not
  * is refused here rather than sent rounded.
  */
-import type { NexiMoney } from "../../api/admin/nexi/contract"
+
 import { currencyExponent } from "../../money/currencies"
+import type { NexiMoney } from "../../staff/contract"
 import { toMajor, toMinor } from "./minor-units"
 
 export type AmountVerb = "capture" | "refund"

@@ -4,7 +4,7 @@
  * already says what the gateway refused and why, so it is shown as it is. Anything else (a
  * proxy's HTML page, an empty body) gets a message built from the status.
  */
-import type { NexiAdminErrorResponse } from "../../api/admin/nexi/contract"
+import type { NexiAdminErrorResponse } from "../../staff/contract"
 
 export class NexiAdminRequestError extends Error {
   constructor(

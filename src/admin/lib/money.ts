@@ -5,7 +5,7 @@
  * it digit for digit (no float on the way), and the fraction digits are never fewer than the
  * string has: an amount the gateway reports is shown as reported, never rounded for display.
  */
-import type { NexiMoney } from "../../api/admin/nexi/contract"
+import type { NexiMoney } from "../../staff/contract"
 
 /** What the widget shows where the gateway reports no amount. */
 export const NO_VALUE = "-"

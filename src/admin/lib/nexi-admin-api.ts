@@ -13,7 +13,7 @@ import type {
   NexiOrderPaymentsResponse,
   NexiPaymentActionResponse,
   NexiReleasedPaymentsResponse,
-} from "../../api/admin/nexi/contract"
+} from "../../staff/contract"
 import { requestErrorOf } from "./api-errors"
 import { adminApiUrl, backendUrl } from "./api-url"
 import type { CardBody } from "./card-form"

@@ -11,8 +11,9 @@
  * null: nothing left, or an amount the widget cannot do exact arithmetic on (a currency
  * without a known exponent), where offering the action could only mislead.
  */
-import type { NexiCardPaymentView, NexiMoney, NexiTimelineOperation } from "../../api/admin/nexi/contract"
+
 import { isKnownCurrency } from "../../money/currencies"
+import type { NexiCardPaymentView, NexiMoney, NexiTimelineOperation } from "../../staff/contract"
 import { toMajor, toMinor } from "./minor-units"
 import { undoneOperationIds } from "./timeline"
 

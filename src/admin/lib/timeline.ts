@@ -4,7 +4,7 @@
  * EXECUTED result at the gateway, so without a note the rolled-back capture would read as if
  * it still held money.
  */
-import type { NexiTimelineOperation } from "../../api/admin/nexi/contract"
+import type { NexiTimelineOperation } from "../../staff/contract"
 
 const UNDO_VERBS: Record<string, string> = { CANCEL: "Cancels", VOID: "Voids" }
 const UNDONE_VERBS: Record<string, string> = { CANCEL: "Cancelled by", VOID: "Voided by" }

@@ -16,8 +16,8 @@ import {
   InvalidRequestError,
   NotFoundError,
   OutcomeUnknownError,
-  TransactionRejectedError,
 } from "../../http/errors"
+import { TransactionRejectedError } from "../errors"
 import { type ApmClientOptions, HttpApmClient } from "../http-apm-client"
 import type { InitializeRequest } from "../schemas"
 

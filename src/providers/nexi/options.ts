@@ -68,10 +68,22 @@ export class InvalidOptionsError extends Error {
   }
 }
 
+/**
+ * One parsed object per configured entry, for the life of the process: the providers and the
+ * admin use cases read the same entry, and clients.ts keys its clients (and their kept-alive
+ * sockets) on the parsed object.
+ */
+const parsedOptions = new WeakMap<object, NexiOptions>()
+
 /** Parses the options or throws one error listing every bad option by its path. */
 export function parseNexiOptions(options: unknown): NexiOptions {
+  const known = options && typeof options === "object" ? parsedOptions.get(options) : undefined
+  if (known) return known
   const result = NexiOptionsSchema.safeParse(options ?? {})
-  if (result.success) return result.data
+  if (result.success) {
+    if (options && typeof options === "object") parsedOptions.set(options, result.data)
+    return result.data
+  }
   const problems = result.error.issues.map((issue) => {
     const name = issue.path.length ? issue.path.join(".") : "(options)"
     return `${name}: ${issue.message}`

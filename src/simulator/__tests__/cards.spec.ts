@@ -1,5 +1,5 @@
 /** Card checks: Luhn, circuits, expiry, CVV, and the outcome of each sandbox test card. */
-import { passesLuhn } from "../../gateway/luhn"
+import { passesLuhn } from "../../http/luhn"
 import { checkCard } from "../cards"
 import { CARDS } from "./support/test-cards"
 

@@ -1,4 +1,4 @@
-import type { NexiCardPaymentView, NexiTimelineOperation } from "../../../api/admin/nexi/contract"
+import type { NexiCardPaymentView, NexiTimelineOperation } from "../../../staff/contract"
 import { captureRemainder, refundRemainder } from "../payment-remainders"
 
 const EUR = (amount: string) => ({ amount, currency: "EUR" })

@@ -1,4 +1,4 @@
-import type { NexiTimelineOperation } from "../../../api/admin/nexi/contract"
+import type { NexiTimelineOperation } from "../../../staff/contract"
 import { timelineNotes, undoneOperationIds } from "../timeline"
 
 const EUR = (amount: string) => ({ amount, currency: "EUR" })

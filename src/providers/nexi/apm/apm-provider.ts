@@ -27,11 +27,12 @@ import type {
 } from "@medusajs/framework/types"
 import { MathBN, MedusaError, PaymentActions } from "@medusajs/framework/utils"
 import type { ApmClient } from "../../../apm/apm-client"
-import { createApmClient } from "../../../apm/http-apm-client"
+import { TransactionRejectedError } from "../../../apm/errors"
 import type { ApmMethod } from "../../../apm/schemas"
-import { NotFoundError, TransactionRejectedError } from "../../../http/errors"
+import { NotFoundError } from "../../../http/errors"
 import type { PaymentLedger } from "../../../modules/nexi-ledger/types"
 import { minorToMajorString, toMinorUnits } from "../../../money/amount"
+import { clientsFor } from "../clients"
 import type { ApmOptions } from "../options"
 import { watchAfterRead } from "../shared/attempt-watch"
 import { readCartContext, withoutCartContext } from "../shared/cart-context"
@@ -59,22 +60,8 @@ export abstract class NexiApmProviderService extends NexiProviderBase<ApmPayment
   /** The scheme this provider pays with (apm-api.md `method`). */
   protected abstract readonly method: ApmMethod
 
-  private client_?: ApmClient
-
   protected get providerLabel(): string {
     return `Nexi ${this.method}`
-  }
-
-  /** Overridable so tests can point the provider at any ApmClient. */
-  protected createApmClient(options: ApmOptions): ApmClient {
-    return createApmClient({
-      consumerKey: options.consumerKey,
-      consumerSecret: options.consumerSecret,
-      environment: options.environment,
-      timeoutMs: options.timeoutMs,
-      retries: options.retries,
-      logger: this.logger_,
-    })
   }
 
   /**
@@ -84,7 +71,8 @@ export abstract class NexiApmProviderService extends NexiProviderBase<ApmPayment
    */
   private configured(action: string, { starting }: { starting: boolean }): { apm: ApmOptions; client: ApmClient } {
     const apm = this.options_.apm
-    if (!apm) {
+    const client = clientsFor(this.options_, this.logger_).apm
+    if (!apm || !client) {
       throw new MedusaError(
         MedusaError.Types.NOT_ALLOWED,
         `Could not ${action}: mobile payments are not configured. Add the \`apm\` options (consumerKey, consumerSecret, merchantId, environment) to the Nexi payment provider in medusa-config.`,
@@ -96,8 +84,7 @@ export abstract class NexiApmProviderService extends NexiProviderBase<ApmPayment
         `Could not ${action}: the scheme ${this.method} is not enabled. Add it to the Nexi provider option apm.methods (now: ${apm.methods.join(", ")}).`,
       )
     }
-    this.client_ ??= this.createApmClient(apm)
-    return { apm, client: this.client_ }
+    return { apm, client }
   }
 
   async initiatePayment(input: InitiatePaymentInput): Promise<InitiatePaymentOutput> {

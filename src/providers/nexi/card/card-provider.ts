@@ -23,12 +23,12 @@ import type {
 } from "@medusajs/framework/types"
 import { MathBN, MedusaError, PaymentActions } from "@medusajs/framework/utils"
 import type { GatewayClient } from "../../../gateway/gateway-client"
-import { createGatewayClient } from "../../../gateway/http-gateway-client"
 import { newOrderId } from "../../../gateway/order-id"
 import { NotificationSchema, type OrderDetails } from "../../../gateway/schemas"
 import { InvalidRequestError, NotFoundError } from "../../../http/errors"
 import type { PaymentAttempt } from "../../../modules/nexi-ledger/types"
 import { minorToMajorString, toMinorUnits } from "../../../money/amount"
+import { clientsFor } from "../clients"
 import type { NexiOptions } from "../options"
 import { watchAfterRead } from "../shared/attempt-watch"
 import { readCartContext, withoutCartContext } from "../shared/cart-context"
@@ -81,13 +81,7 @@ export class NexiCardProviderService extends NexiProviderBase<CardPaymentState> 
 
   /** Overridable so tests and the benchmark can point the provider at any GatewayClient. */
   protected createGateway(): GatewayClient {
-    return createGatewayClient({
-      apiKey: this.options_.apiKey,
-      environment: this.options_.environment,
-      timeoutMs: this.options_.timeoutMs,
-      retries: this.options_.retries,
-      logger: this.logger_,
-    })
+    return clientsFor(this.options_, this.logger_).gateway
   }
 
   async initiatePayment(input: InitiatePaymentInput): Promise<InitiatePaymentOutput> {

@@ -5,10 +5,10 @@
  */
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { z } from "zod"
-import { cardInputSchema } from "../../../../nexi-admin/card-input"
-import { verifyCard } from "../../../../nexi-admin/card-verification"
+import { cardInputSchema } from "../../../../staff/card-input"
+import { verifyCard } from "../../../../staff/card-verification"
+import type { NexiCardVerificationResponse } from "../../../../staff/contract"
 import { parseInput } from "../../../utils/validate-input"
-import type { NexiCardVerificationResponse } from "../contract"
 
 const BodySchema = z.strictObject({
   card: cardInputSchema(),

@@ -6,10 +6,10 @@
  */
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { z } from "zod"
-import { cardInputSchema } from "../../../../nexi-admin/card-input"
-import { payByMoto } from "../../../../nexi-admin/moto-payment"
+import { cardInputSchema } from "../../../../staff/card-input"
+import type { NexiMotoResponse } from "../../../../staff/contract"
+import { payByMoto } from "../../../../staff/moto-payment"
 import { parseInput } from "../../../utils/validate-input"
-import type { NexiMotoResponse } from "../contract"
 
 const orderId = (prefix: string) => z.string().regex(new RegExp(`^${prefix}_[A-Za-z0-9]+$`), `must be an order id (${prefix}_...)`)
 

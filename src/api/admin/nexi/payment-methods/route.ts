@@ -3,8 +3,8 @@
  * (GET /payment_methods), as NexiGatewayPaymentMethodsResponse.
  */
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { fromGateway, merchantGateway } from "../../../utils/nexi-clients"
-import type { NexiGatewayPaymentMethodsResponse } from "../contract"
+import type { NexiGatewayPaymentMethodsResponse } from "../../../../staff/contract"
+import { fromGateway, merchantGateway } from "../../../../staff/merchant-gateway"
 
 export async function GET(req: AuthenticatedMedusaRequest, res: MedusaResponse<NexiGatewayPaymentMethodsResponse>) {
   const gateway = await merchantGateway(req.scope)

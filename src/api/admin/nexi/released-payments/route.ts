@@ -5,9 +5,9 @@
  */
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { z } from "zod"
-import { releasedPayments } from "../../../../nexi-admin/released-payments"
+import type { NexiReleasedPaymentsResponse } from "../../../../staff/contract"
+import { releasedPayments } from "../../../../staff/released-payments"
 import { parseInput } from "../../../utils/validate-input"
-import type { NexiReleasedPaymentsResponse } from "../contract"
 
 const MAX_LIMIT = 200
 

@@ -7,8 +7,8 @@ import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
 import { z } from "zod"
 import { isNexiProviderId } from "../../../../providers/nexi/shared/provider-ids"
+import { nexiOptionsOf } from "../../../../providers/nexi/store-entries"
 import { describeNexiPaymentMethod } from "../../../utils/nexi-payment-methods"
-import { nexiOptionsOf } from "../../../utils/nexi-provider-options"
 import { parseInput } from "../../../utils/validate-input"
 
 const QuerySchema = z.object({

@@ -4,7 +4,7 @@
  */
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { z } from "zod"
-import { fromGateway, merchantGateway } from "../../../../utils/nexi-clients"
+import { fromGateway, merchantGateway } from "../../../../../staff/merchant-gateway"
 import { parseInput } from "../../../../utils/validate-input"
 
 const ParamsSchema = z.object({

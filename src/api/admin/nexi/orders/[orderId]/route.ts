@@ -6,7 +6,7 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { z } from "zod"
 import { OrderIdSchema } from "../../../../../gateway/schemas"
-import { fromGateway, merchantGateway } from "../../../../utils/nexi-clients"
+import { fromGateway, merchantGateway } from "../../../../../staff/merchant-gateway"
 import { parseInput } from "../../../../utils/validate-input"
 
 const ParamsSchema = z.object({ orderId: OrderIdSchema })

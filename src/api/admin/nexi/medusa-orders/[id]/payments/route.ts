@@ -6,9 +6,9 @@
  */
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { z } from "zod"
-import { orderPaymentsView } from "../../../../../../nexi-admin/order-payments-view"
+import type { NexiOrderPaymentsResponse } from "../../../../../../staff/contract"
+import { orderPaymentsView } from "../../../../../../staff/order-payments-view"
 import { parseInput } from "../../../../../utils/validate-input"
-import type { NexiOrderPaymentsResponse } from "../../../contract"
 
 const ParamsSchema = z.object({ id: z.string().regex(/^order_[A-Za-z0-9]+$/, "must be an order id (order_...)") })
 

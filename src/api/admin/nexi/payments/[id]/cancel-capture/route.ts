@@ -5,9 +5,9 @@
  */
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { z } from "zod"
-import { cancelCapture } from "../../../../../../nexi-admin/cancel-capture"
+import { cancelCapture } from "../../../../../../staff/cancel-capture"
+import type { NexiPaymentActionResponse } from "../../../../../../staff/contract"
 import { parseInput } from "../../../../../utils/validate-input"
-import type { NexiPaymentActionResponse } from "../../../contract"
 import { PaymentParamsSchema } from "../../params"
 
 const BodySchema = z.strictObject({

@@ -5,9 +5,9 @@
  */
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { z } from "zod"
-import { syncPayment } from "../../../../../../nexi-admin/sync-payment"
+import type { NexiPaymentActionResponse } from "../../../../../../staff/contract"
+import { syncPayment } from "../../../../../../staff/sync-payment"
 import { parseInput } from "../../../../../utils/validate-input"
-import type { NexiPaymentActionResponse } from "../../../contract"
 import { PaymentParamsSchema } from "../../params"
 
 export async function POST(req: AuthenticatedMedusaRequest, res: MedusaResponse<NexiPaymentActionResponse>) {

@@ -11,10 +11,11 @@
  *
  * Pure over the ledger's writes (ledgerIssuesOf), so every sentence is unit-testable.
  */
-import type { NexiLedgerIssue } from "../api/admin/nexi/contract"
+
 import type { MoneyWrite, PaymentLedger, WriteKind } from "../modules/nexi-ledger/types"
 import { minorToMajorString } from "../money/amount"
 import { isUnsettled } from "../providers/nexi/shared/send-once"
+import type { NexiLedgerIssue } from "./contract"
 
 /** How staff name each kind of write, and what they must not do again while its outcome is unknown. */
 const WORDS: Record<WriteKind, { noun: string; repeat: string }> = {

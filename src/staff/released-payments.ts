@@ -4,10 +4,10 @@
  * Medusa order its cart became so staff can tell the shopper which order it was about.
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
-import type { NexiReleasedPayment } from "../api/admin/nexi/contract"
 import type { PaymentAttempt } from "../modules/nexi-ledger/types"
 import { minorToMajorString } from "../money/amount"
 import { apmMethodOfProvider } from "../providers/nexi/apm/schemes"
+import type { NexiReleasedPayment } from "./contract"
 import { ledgerOf } from "./ledger"
 import { ordersOfCarts } from "./order-carts"
 

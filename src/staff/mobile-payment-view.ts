@@ -3,11 +3,12 @@
  * status answer: the scheme, the transaction, its state and every transition it went through.
  * Pure. The service's amounts are whole minor units ("hundredths"), as the provider sends them.
  */
-import type { NexiMobilePaymentView, NexiMoney } from "../api/admin/nexi/contract"
+
 import type { ExtendedEnvelope } from "../apm/schemas"
 import { minorToMajorString } from "../money/amount"
 import type { ApmSessionData } from "../providers/nexi/apm/session-data"
 import type { PaymentIdentity } from "./card-payment-view"
+import type { NexiMobilePaymentView, NexiMoney } from "./contract"
 
 function money(minor: string | number, currency: string): NexiMoney {
   return { amount: minorToMajorString(minor, currency), currency }

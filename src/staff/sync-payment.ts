@@ -9,10 +9,10 @@
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { MedusaError } from "@medusajs/framework/utils"
-import type { NexiPaymentActionResponse } from "../api/admin/nexi/contract"
-import { isNexiCardProviderId } from "../api/utils/nexi-clients"
 import { toMedusaError } from "../providers/nexi/shared/medusa-errors"
+import { isNexiCardProviderId } from "../providers/nexi/store-entries"
 import { reconcileSession } from "../reconciliation/reconcile-pending-sessions"
+import type { NexiPaymentActionResponse } from "./contract"
 import { loadNexiPayment, medusaTotals } from "./nexi-payments"
 import { readPaymentView } from "./payment-view"
 import { syncMessage } from "./sync-message"

@@ -12,9 +12,9 @@
  *   executed CANCEL points at it (the gateway may still refuse: same day only, no refunds).
  */
 import BigNumber from "bignumber.js"
-import type { NexiCardPaymentView, NexiMoney, NexiTimelineOperation } from "../api/admin/nexi/contract"
 import type { Operation, OrderDetails } from "../gateway/schemas"
 import { minorToMajorString } from "../money/amount"
+import type { NexiCardPaymentView, NexiMoney, NexiTimelineOperation } from "./contract"
 
 export interface PaymentIdentity {
   payment_id: string

@@ -6,12 +6,12 @@
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
-import type { NexiCardVerificationResponse } from "../api/admin/nexi/contract"
-import { cardProviderIdOf, gatewayClientFor, requireNexiOptions } from "../api/utils/nexi-clients"
 import { newOrderId } from "../gateway/order-id"
 import type { Order } from "../gateway/schemas"
 import { idempotencyUuid } from "../providers/nexi/shared/idempotency"
+import { cardProviderIdOf, gatewayClientFor, requireNexiOptions } from "../providers/nexi/store-entries"
 import { type CardInput, cardRequestError, gatewayCard } from "./card-input"
+import type { NexiCardVerificationResponse } from "./contract"
 import { sendOncePerOrderId } from "./once-per-order-id"
 
 export interface CardVerificationInput {

@@ -4,13 +4,13 @@
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { MedusaError } from "@medusajs/framework/utils"
-import type { NexiPaymentView } from "../api/admin/nexi/contract"
-import { apmClientFor, gatewayClientFor, isNexiCardProviderId } from "../api/utils/nexi-clients"
 import type { OrderDetails } from "../gateway/schemas"
 import { readApmSessionData } from "../providers/nexi/apm/session-data"
 import { readCardSessionData } from "../providers/nexi/card/session-data"
 import { toMedusaError } from "../providers/nexi/shared/medusa-errors"
+import { apmClientFor, gatewayClientFor, isNexiCardProviderId } from "../providers/nexi/store-entries"
 import { cardPaymentView } from "./card-payment-view"
+import type { NexiPaymentView } from "./contract"
 import { mobilePaymentView } from "./mobile-payment-view"
 import type { NexiPaymentRecord } from "./nexi-payments"
 

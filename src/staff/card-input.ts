@@ -6,9 +6,9 @@
  */
 import { MedusaError } from "@medusajs/framework/utils"
 import { z } from "zod"
-import { passesLuhn } from "../gateway/luhn"
 import type { Card } from "../gateway/schemas"
 import { InvalidRequestError, type NexiError } from "../http/errors"
+import { passesLuhn } from "../http/luhn"
 import { maskPans } from "../http/redact"
 import { toMedusaError } from "../providers/nexi/shared/medusa-errors"
 

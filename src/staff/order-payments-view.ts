@@ -4,7 +4,7 @@
  * and the payments of the order's cart the plugin released by itself.
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
-import type { NexiOrderPayment, NexiOrderPaymentsResponse, NexiPaymentView } from "../api/admin/nexi/contract"
+import type { NexiOrderPayment, NexiOrderPaymentsResponse, NexiPaymentView } from "./contract"
 import { ledgerOf } from "./ledger"
 import { ledgerIssuesOfPayment } from "./ledger-issues"
 import { nexiPaymentsOfOrder } from "./nexi-payments"
