@@ -1,5 +1,5 @@
 /**
- * What the plugin needs from the alternative-payment transaction service (apm-api.md).
+ * What the plugin needs from the alternative-payment transaction service (docs/contract/apm.md).
  * Implementations return the envelope only when the service accepted the transaction
  * (202, or 200 on a status read); every other status becomes a typed error.
  */

@@ -1,5 +1,5 @@
 /**
- * ApmClient over HTTP (apm-api.md), on the transport the card gateway client uses.
+ * ApmClient over HTTP (docs/contract/apm.md), on the transport the card gateway client uses.
  *
  * Choices where the contract is silent, each the safe one:
  * - Authorization (Bearer base64(consumerKey:consumerSecret)) goes on every call, not only

@@ -1,5 +1,5 @@
 /**
- * The alternative-payment transaction service's resources (apm-api.md), as zod schemas
+ * The alternative-payment transaction service's resources (docs/contract/apm.md), as zod schemas
  * shared by the client (answers) and the simulator (requests). Amounts here are integers
  * in hundredths, not strings as on the card gateway.
  */

@@ -1,5 +1,5 @@
 /**
- * What the plugin needs from the card gateway: one method per endpoint of gateway-api.md.
+ * What the plugin needs from the card gateway: one method per endpoint of docs/contract/gateway.md.
  * Providers, admin routes, the reconciliation job and the benchmark depend on this
  * interface, never on the HTTP implementation, so tests can point them anywhere.
  */

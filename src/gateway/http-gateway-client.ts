@@ -1,6 +1,6 @@
 /**
- * GatewayClient over HTTP: one method per endpoint of gateway-api.md, each a route, a
- * schema for the answer, and the shared transport. Headers follow gateway-facts.md:
+ * GatewayClient over HTTP: one method per endpoint of docs/contract/gateway.md, each a route, a
+ * schema for the answer, and the shared transport. Headers follow docs/contract/gateway.md:
  * X-API-KEY always, a fresh Correlation-Id per attempt, Idempotency-Key on captures and
  * refunds, and on MOTO payments and card verifications when the caller gives one (the
  * gateway defines none for cancels).

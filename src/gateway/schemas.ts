@@ -3,7 +3,7 @@
  * client (which validates answers) and the simulator (which validates requests).
  *
  * Objects are "loose": a field the gateway adds tomorrow is kept, not stripped, so a
- * newer gateway never breaks an older plugin. Required fields follow gateway-api.md;
+ * newer gateway never breaks an older plugin. Required fields follow docs/contract/gateway.md;
  * where it says "all members are optional in responses" we say so too.
  */
 import { z } from "zod"
@@ -25,7 +25,7 @@ export const LanguageAlpha3Schema = z
   .string()
   .regex(/^[a-z]{3}$/, "must be an ISO 639-2 language code, for example \"ita\"")
 
-/** Merchant order id: at most 18 letters and digits (gateway-facts.md). */
+/** Merchant order id: at most 18 letters and digits (docs/contract/gateway.md). */
 export const OrderIdSchema = z
   .string()
   .regex(/^[A-Za-z0-9]{1,18}$/, "must be 1 to 18 letters and digits")
@@ -276,7 +276,7 @@ export const CardVerificationRequestSchema = z.looseObject({
 })
 export type CardVerificationRequest = z.infer<typeof CardVerificationRequestSchema>
 
-/** Body of captures and refunds (gateway-facts.md): amount in minor units, currency, free text. */
+/** Body of captures and refunds (docs/contract/gateway.md): amount in minor units, currency, free text. */
 export const PostOperationRequestSchema = z.looseObject({
   amount: MinorAmountSchema,
   currency: CurrencyCodeSchema,
@@ -336,7 +336,7 @@ export type PostOperationResponse = z.infer<typeof PostOperationResponseSchema>
 export const PaymentMethodListSchema = z.looseObject({ paymentMethods: z.array(PaymentMethodSchema) })
 export type PaymentMethodList = z.infer<typeof PaymentMethodListSchema>
 
-/** Notification the gateway POSTs to notificationUrl (gateway-facts.md). */
+/** Notification the gateway POSTs to notificationUrl (docs/contract/gateway.md). */
 export const NotificationSchema = z.looseObject({
   eventId: z.string().min(1),
   eventTime: z.union([z.string(), z.number()]),

@@ -1,5 +1,5 @@
 /**
- * Card checks and outcomes. The sandbox test cards of the real gateway (gateway-facts.md)
+ * Card checks and outcomes. The sandbox test cards of the real gateway (docs/contract/gateway.md)
  * decide the outcome here too, so a store tested against the simulator behaves the same
  * against the sandbox. Any other Luhn-valid number of an accepted circuit is approved
  * without a challenge. Only the masked form of a number ever leaves this module.

@@ -1,6 +1,6 @@
 /**
  * Pushes gateway notifications to merchants' notificationUrl, the way the real gateway does:
- * one POST of JSON, no retries (gateway-facts.md). Tests can make delivery misbehave (drop,
+ * one POST of JSON, no retries (docs/contract/gateway.md). Tests can make delivery misbehave (drop,
  * duplicate, delay, reorder) and can flush to wait until every delivery has settled, so
  * assertions about notifications never depend on timing.
  */

@@ -9,7 +9,7 @@ const http = require("node:http")
 const { randomUUID } = require("node:crypto")
 const { API_KEY } = require("./card-provider")
 
-/** The headers the gateway client sends (gateway-facts.md), computed outside the timed region. */
+/** The headers the gateway client sends (docs/contract/gateway.md), computed outside the timed region. */
 function gatewayHeaders({ body, idempotencyKey } = {}) {
   const headers = {
     "X-API-KEY": API_KEY,

@@ -8,7 +8,7 @@ const PREFIXES = [
   [/^\/apm\/ms\/aapay\/v2/, "APM "],
 ]
 
-/** The id segments of the contracts' paths (gateway-api.md, apm-api.md). */
+/** The id segments of the contracts' paths (docs/contract/gateway.md, docs/contract/apm.md). */
 const ID_SEGMENTS = [
   [/^\/orders\/(?!hpp$|moto$|card_verification$)[^/]+$/, "/orders/{id}"],
   [/^\/operations\/[^/]+/, "/operations/{id}"],

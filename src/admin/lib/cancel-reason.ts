@@ -1,6 +1,6 @@
 /**
  * The reason staff give for cancelling a capture. It becomes the gateway operation's
- * description, which the gateway caps at 255 characters (gateway-facts.md, "Post operations"),
+ * description, which the gateway caps at 255 characters (docs/contract/gateway.md, "Post operations"),
  * so the prompt refuses what the gateway would, before anything is sent.
  */
 export const CANCEL_REASON_MAX_LENGTH = 255

@@ -1,7 +1,7 @@
 /**
  * Labels and badge colours for the gateway's codes. The card gateway's operation results
- * (gateway-api.md, "Operation results") and the mobile service's transaction states
- * (apm-api.md, "States and transitions") are listed one by one, so a new code the gateway
+ * (docs/contract/gateway.md, "Operations and results") and the mobile service's transaction states
+ * (docs/contract/apm.md, "Transaction states") are listed one by one, so a new code the gateway
  * starts sending shows up grey with its own name instead of passing for a success.
  */
 

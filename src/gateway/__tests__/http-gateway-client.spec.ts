@@ -1,6 +1,6 @@
 /**
  * HttpGatewayClient against the project's simulator over real HTTP: every endpoint of
- * gateway-api.md, every error status it lists, and the retry guarantees.
+ * docs/contract/gateway.md, every error status it lists, and the retry guarantees.
  */
 import { randomUUID } from "node:crypto"
 import { failure } from "../../http/__tests__/support/expectations"

@@ -1,6 +1,6 @@
 /**
  * Every APM API operation takes `Authorization: Bearer base64(consumerKey:consumerSecret)`.
- * apm-api.md only states it for initialize; the simulator requires it on
+ * docs/contract/apm.md only states it for initialize; the simulator requires it on
  * initializeWithIdempotency and the status read too, because an unauthenticated status
  * read would leak other merchants' transactions and a client that sends the header
  * everywhere works against either reading of the spec.

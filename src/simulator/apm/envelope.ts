@@ -1,5 +1,5 @@
 /**
- * The response envelope of apm-api.md, in its plain form (initialize answers and errors)
+ * The response envelope of docs/contract/apm.md, in its plain form (initialize answers and errors)
  * and its extended form (status reads). The error member is spelled componsiteFault: that
  * spelling is the contract.
  */

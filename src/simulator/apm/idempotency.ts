@@ -1,5 +1,5 @@
 /**
- * initializeWithIdempotency takes its key in the Idempotency-Key header (apm-api.md does
+ * initializeWithIdempotency takes its key in the Idempotency-Key header (docs/contract/apm.md does
  * not name one; this is the header the card gateway uses). Only answers that created a
  * transaction (201, 202) are remembered: a request refused with 400 created nothing, so
  * the merchant may correct it and send it again under the same key.

@@ -1,5 +1,5 @@
 /**
- * The transaction state machine. apm-api.md names the states and events but not which
+ * The transaction state machine. docs/contract/apm.md names the states and events but not which
  * event moves which state where, so this table is the simulator's answer (see
  * docs/simulator-apm.md). Every change is recorded as a transition, and the account state
  * follows the state: funds change owner (COMMIT) only when a transaction is FINALIZED.

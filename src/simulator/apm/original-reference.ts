@@ -1,6 +1,6 @@
 /**
  * Refunds and reversals act on a payment named by originalReference, its transactionId.
- * (apm-api.md mentions terminalReference for reversals; the simulator requires it on a
+ * (docs/contract/apm.md mentions terminalReference for reversals; the simulator requires it on a
  * reversal and records it, but identifies the payment by transactionId for both types,
  * which the merchant always has.) Only the credentials that made the payment can see it.
  */

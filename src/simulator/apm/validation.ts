@@ -1,6 +1,6 @@
 /**
  * Checks of an initialize request that need nothing but the request itself: the schema
- * of apm-api.md, the amount sums, the scheme's currencies, order lines, and the fields
+ * of docs/contract/apm.md, the amount sums, the scheme's currencies, order lines, and the fields
  * refunds and reversals cannot do without. Checks against stored transactions live in
  * original-reference.ts. The VAT split is the merchant's business: only sums are checked.
  */

@@ -1,5 +1,5 @@
 /**
- * The card gateway's error codes. Codes seen in the real gateway (gateway-facts.md) are used
+ * The card gateway's error codes. Codes seen in the real gateway (docs/contract/gateway.md) are used
  * for the cases they describe; SIM_CODES (http-helpers.ts) cover the rest.
  */
 import type { z } from "zod"

@@ -1,5 +1,5 @@
 /**
- * The notification body the gateway POSTs to an order's notificationUrl (gateway-facts.md).
+ * The notification body the gateway POSTs to an order's notificationUrl (docs/contract/gateway.md).
  * Only hosted orders carry a notificationUrl and the securityToken that authenticates it.
  */
 import { randomUUID } from "node:crypto"

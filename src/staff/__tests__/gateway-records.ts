@@ -1,5 +1,5 @@
 /**
- * Gateway records as the simulator (and the real gateway, per gateway-api.md) answers
+ * Gateway records as the simulator (and the real gateway, per docs/contract/gateway.md) answers
  * GET /orders/{orderId}, captured from real runs and trimmed to one order each.
  */
 import type { Operation, OrderDetails } from "../../gateway/schemas"

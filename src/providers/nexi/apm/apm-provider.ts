@@ -1,6 +1,6 @@
 /**
  * The mobile payment providers (`pp_nexi-apm-<scheme>_nexi`): Medusa's payment lifecycle on
- * the alternative-payment transaction service (apm-api.md). This base class holds the whole
+ * the alternative-payment transaction service (docs/contract/apm.md). This base class holds the whole
  * lifecycle; scheme-providers.ts has one tiny subclass per scheme. The shopper approves in
  * their app and the service sends no notifications, so a pending session is completed by
  * polling: the status route and the reconciliation job send in-process reconcile requests
@@ -57,7 +57,7 @@ const RECONCILE = "reconcile the payment"
 const NOT_SUPPORTED: WebhookActionResult = { action: PaymentActions.NOT_SUPPORTED }
 
 export abstract class NexiApmProviderService extends NexiProviderBase<ApmPaymentState> {
-  /** The scheme this provider pays with (apm-api.md `method`). */
+  /** The scheme this provider pays with (docs/contract/apm.md `method`). */
   protected abstract readonly method: ApmMethod
 
   protected get providerLabel(): string {

@@ -18,7 +18,7 @@ export function apmMethodOfProvider(providerId: string): ApmMethod | undefined {
 }
 
 /**
- * apm-api.md gives the schemes neutral names that stand for real ones, so the defaults stay
+ * docs/contract/apm.md gives the schemes neutral names that stand for real ones, so the defaults stay
  * neutral too; a store names them after the schemes it signed up for (options.apm.names).
  */
 const DEFAULT_NAMES: Record<ApmMethod, string> = {
@@ -33,7 +33,7 @@ export function apmSchemeName(method: ApmMethod, options: ApmOptions | undefined
 }
 
 /**
- * The one scheme whose requests carry `additionalProperties` lang and country (apm-api.md:
+ * The one scheme whose requests carry `additionalProperties` lang and country (docs/contract/apm.md:
  * "for one provider they carry lang and country"). The e-commerce scheme is the one that
  * shows the shopper a web page, so it is the one that needs their language.
  */

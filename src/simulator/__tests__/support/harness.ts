@@ -1,6 +1,6 @@
 /**
  * One simulator per test file over real HTTP (node's fetch), reset before every test, plus
- * small helpers that speak the gateway's protocol the way gateway-api.md describes it.
+ * small helpers that speak the gateway's protocol the way docs/contract/gateway.md describes it.
  */
 import { randomUUID } from "node:crypto"
 import { DEFAULTS, type RunningSimulator, type SimulatorOptions, startSimulator } from "../.."

@@ -1,4 +1,4 @@
-/** The sandbox test cards (gateway-facts.md) and a few other numbers, for the simulator's tests. */
+/** The sandbox test cards (docs/contract/gateway.md) and a few other numbers, for the simulator's tests. */
 export const CARDS = {
   approved: { pan: "4999340261977289", expiryDate: "1230", cvv: "663" },
   approvedMc: { pan: "5593497948332903", expiryDate: "1230", cvv: "399" },

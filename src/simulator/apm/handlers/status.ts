@@ -1,6 +1,6 @@
 /**
  * GET /ms/aapay/v2/transaction/{transactionId}: the status operation, whose method and
- * path apm-api.md leaves open. Answers the extended envelope. The first read of a pending
+ * path docs/contract/apm.md leaves open. Answers the extended envelope. The first read of a pending
  * payment is when a scripted consumer (consumer-rules.ts) makes their decision.
  */
 import type { SimRequest, SimResponse } from "../../http-types"
