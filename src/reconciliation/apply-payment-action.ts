@@ -76,7 +76,7 @@ async function recordGatewayRefunds(container: MedusaContainer, data: NexiWebhoo
     { relations: ["refunds"], select: ["id", "refunds.id", "refunds.amount", "refunds.raw_amount", "refunds.metadata"] },
   )
   if (!record) return false
-  // A cancelled capture is recorded in Medusa as a refund (src/nexi-admin/cancel-capture.ts),
+  // A cancelled capture is recorded in Medusa as a refund (src/staff/cancel-capture.ts),
   // but the gateway counts it as no REFUND: leave it out, or later back-office refunds hide behind it.
   const gatewayRefunds = (record.refunds ?? []).filter(
     (refund) => !(refund as { metadata?: Record<string, unknown> | null }).metadata?.nexi_cancelled_capture_id,

@@ -40,7 +40,7 @@ export async function reconcileSession(container: MedusaContainer, session: { id
 async function candidates(ledger: PaymentLedger, now: Date, limit: number): Promise<string[]> {
   const writes = await ledger.writesToSettle(new Date(now.getTime() - STALE_REQUEST_MS), limit)
   const attempts = await ledger.dueAttempts(now, limit)
-  return [...new Set([...writes.map((write) => write.gateway_ref), ...attempts.map((attempt) => attempt.gateway_ref)])]
+  return [...new Set([...writes.map((write) => write.gateway_ref), ...attempts.map((attempt) => attempt.gateway_ref)])].slice(0, limit)
 }
 
 /** The store's provider id (without `pp_`) that reads attempts of this provider identifier. */
@@ -65,8 +65,9 @@ export async function reconcilePendingSessions(container: MedusaContainer, now =
     try {
       const result = await payment.getWebhookActionAndData({ provider, payload: attemptReconcileRequest(ref) })
       const outcome = await applyPaymentAction(container, result, { includeSuccess: true })
-      summary.outcomes[outcome] = (summary.outcomes[outcome] ?? 0) + 1
       if (result.action === PaymentActions.NOT_SUPPORTED) await recordOrphanedWrites(container, ledger, ref)
+      // Counted once the whole ref is done, so a ref is either an outcome or a failure.
+      summary.outcomes[outcome] = (summary.outcomes[outcome] ?? 0) + 1
     } catch (error) {
       // One unreachable payment must not stop the others; it is tried again next run.
       summary.outcomes.failed = (summary.outcomes.failed ?? 0) + 1

@@ -56,7 +56,8 @@ function customerInfo(input: HostedOrderInput): CustomerInfo | undefined {
   const billing = (cart?.billing_address ?? customer?.billing_address) as AddressSnapshot | undefined
   const shipping = cart?.shipping_address
   const holderName = [customer?.first_name ?? billing?.first_name, customer?.last_name ?? billing?.last_name]
-    .filter((part) => typeof part === "string" && part.trim())
+    .map((part) => (typeof part === "string" ? part.trim() : ""))
+    .filter(Boolean)
     .join(" ")
   return compact({
     cardHolderName: holderName || undefined,

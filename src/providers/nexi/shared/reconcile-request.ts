@@ -45,7 +45,8 @@ export function readReconcileRequest(payload: ProviderWebhookPayload["payload"] 
   const request = (payload?.data as Record<string, unknown> | undefined)?.[KEY] as
     | { session_id?: unknown; gateway_ref?: unknown; proof?: unknown }
     | undefined
-  if (!request || typeof request.proof !== "string") return undefined
+  // Exactly the proof's own form: Buffer.from(…, "hex") would stop at a stray character.
+  if (!request || typeof request.proof !== "string" || !/^[0-9a-f]{64}$/.test(request.proof)) return undefined
   const subject: ReconcileSubject | undefined =
     typeof request.session_id === "string"
       ? { sessionId: request.session_id }

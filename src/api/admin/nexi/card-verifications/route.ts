@@ -1,6 +1,6 @@
 /**
  * POST /admin/nexi/card-verifications { card: { pan, expiryDate, cvv? }, customer_email? }:
- * checks a card at the gateway without moving money (src/nexi-admin/card-verification.ts).
+ * checks a card at the gateway without moving money (src/staff/card-verification.ts).
  * Answers NexiCardVerificationResponse; a declined card is result DECLINED, not an error.
  */
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"

@@ -1,6 +1,6 @@
 /**
  * POST /admin/nexi/moto { draft_order_id | order_id, card: { pan, expiryDate, cvv? },
- * card_holder_name? }: a card payment taken by phone or mail (src/nexi-admin/moto-payment.ts).
+ * card_holder_name? }: a card payment taken by phone or mail (src/staff/moto-payment.ts).
  * The amount and currency come from the Medusa order, never from the request; the card data
  * goes to the gateway and nowhere else. Answers NexiMotoResponse.
  */

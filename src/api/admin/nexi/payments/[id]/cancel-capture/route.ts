@@ -1,7 +1,7 @@
 /**
  * POST /admin/nexi/payments/:id/cancel-capture { operation_id, reason }: rolls a capture of
  * this card payment back at the gateway and records the amount in Medusa as a refund
- * (src/nexi-admin/cancel-capture.ts). Answers NexiPaymentActionResponse.
+ * (src/staff/cancel-capture.ts). Answers NexiPaymentActionResponse.
  */
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { z } from "zod"

@@ -1,6 +1,6 @@
 /**
  * POST /admin/nexi/payments/:id/sync: re-reads the payment from its service now and records
- * what Medusa lacks (src/nexi-admin/sync-payment.ts). No body. Answers
+ * what Medusa lacks (src/staff/sync-payment.ts). No body. Answers
  * NexiPaymentActionResponse, whose message says what changed.
  */
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"

@@ -1,0 +1,189 @@
+/**
+ * Runs with the container stand-in of ./support/container: the plugin's in-memory ledger,
+ * and a payment module whose getWebhookActionAndData answers what each test says (the
+ * providers behind it have their own suites; the integration suites run the real module).
+ */
+import type { WebhookActionResult } from "@medusajs/framework/types"
+import { PaymentActions } from "@medusajs/framework/utils"
+import { readReconcileRequest } from "../../providers/nexi/shared/reconcile-request"
+import { READS_PER_RUN, reconcilePendingSessions } from "../reconcile-pending-sessions"
+import { testContainer, type WebhookCall } from "./support/container"
+
+const NOW = new Date("2026-06-01T12:00:00Z")
+const DUE = new Date(NOW.getTime() - 60_000)
+
+type Test = ReturnType<typeof testContainer>
+
+async function attempt(test: Test, gatewayRef: string, { checks = 0, due = true, identifier = "nexi", sessionId = "payses_1" } = {}) {
+  await test.ledger.openAttempt({
+    provider_identifier: identifier,
+    gateway_ref: gatewayRef,
+    amount_minor: "1000",
+    currency: "EUR",
+    session_id: sessionId,
+    next_check_at: due ? DUE : null,
+  })
+  await test.ledger.updateAttempt(gatewayRef, { checks })
+}
+
+/** An executed, unclaimed capture: writesToSettle lists it whatever its age. */
+async function writeToSettle(test: Test, gatewayRef: string, key = `key_${gatewayRef}`) {
+  await test.ledger.requestWrite({ kind: "capture", gateway_ref: gatewayRef, idempotency_key: key, amount_minor: "1000", currency: "EUR" })
+  await test.ledger.settleWrite(key, { outcome: "executed" })
+}
+
+function refOf(call: WebhookCall): string | undefined {
+  return readReconcileRequest(call.payload as never)?.gatewayRef
+}
+
+function withProviders(...ids: string[]): Test {
+  const test = testContainer()
+  test.payment.providers = ids.map((id) => ({ id }))
+  return test
+}
+
+describe("reconcilePendingSessions", () => {
+  it("reads nothing when the store has no Nexi provider", async () => {
+    const test = withProviders("pp_system_default", "pp_stripe_stripe")
+    await attempt(test, "ORD1")
+    await expect(reconcilePendingSessions(test.container, NOW)).resolves.toEqual({ checked: 0, outcomes: {} })
+    expect(test.payment.webhookCalls).toEqual([])
+  })
+
+  it("reads writes to settle first, then due attempts, the least read first, each ref once", async () => {
+    const test = withProviders("pp_nexi_nexi")
+    await attempt(test, "ORD_W", { due: false })
+    await attempt(test, "ORD_A", { checks: 3 })
+    await attempt(test, "ORD_B", { checks: 1 })
+    await attempt(test, "ORD_C", { checks: 0 })
+    await attempt(test, "ORD_LATER", { due: false })
+    await writeToSettle(test, "ORD_W")
+    await writeToSettle(test, "ORD_B")
+    await reconcilePendingSessions(test.container, NOW)
+    expect(test.payment.webhookCalls.map(refOf)).toEqual(["ORD_W", "ORD_B", "ORD_C", "ORD_A"])
+  })
+
+  it("sends one genuine gateway-ref reconcile request per ref to the store's provider of the attempt", async () => {
+    const test = withProviders("pp_nexi_nexi", "pp_nexi-apm-psp-b_nexi", "pp_stripe_stripe")
+    await attempt(test, "ORD1")
+    await attempt(test, "TX1", { identifier: "nexi-apm-psp-b" })
+    await reconcilePendingSessions(test.container, NOW)
+    expect(test.payment.webhookCalls.map((call) => [call.provider, readReconcileRequest(call.payload as never)])).toEqual([
+      ["nexi_nexi", { gatewayRef: "ORD1" }],
+      ["nexi-apm-psp-b_nexi", { gatewayRef: "TX1" }],
+    ])
+  })
+
+  it("skips refs whose provider is not in the store, and writes without an attempt", async () => {
+    const test = withProviders("pp_nexi_nexi")
+    await attempt(test, "TX1", { identifier: "nexi-apm-psp-b" })
+    await attempt(test, "ORD1")
+    await writeToSettle(test, "ORD_UNKNOWN")
+    const summary = await reconcilePendingSessions(test.container, NOW)
+    expect(test.payment.webhookCalls.map(refOf)).toEqual(["ORD1"])
+    expect(summary.checked).toBe(1)
+  })
+
+  it("does not take a provider whose id only starts like the attempt's", async () => {
+    // pp_nexi-apm-psp-b_nexi must not read attempts of the card provider "nexi".
+    const test = withProviders("pp_nexi-apm-psp-b_nexi")
+    await attempt(test, "ORD1", { identifier: "nexi" })
+    await expect(reconcilePendingSessions(test.container, NOW)).resolves.toEqual({ checked: 0, outcomes: {} })
+  })
+
+  it("applies each result and counts the outcomes and failures", async () => {
+    const test = withProviders("pp_nexi_nexi")
+    test.payment.sessions.push({ id: "payses_fail", status: "pending", data: {}, amount: 10, currency_code: "eur" })
+    for (const ref of ["ORD_PAID", "ORD_FAIL", "ORD_NONE", "ORD_DOWN", "ORD_PAID2"]) await attempt(test, ref)
+    const answers: Record<string, WebhookActionResult> = {
+      ORD_PAID: { action: PaymentActions.AUTHORIZED, data: { session_id: "payses_paid", amount: 10 } },
+      ORD_PAID2: { action: PaymentActions.SUCCESSFUL, data: { session_id: "payses_paid2", amount: 10 } },
+      ORD_FAIL: { action: PaymentActions.FAILED, data: { session_id: "payses_fail", amount: 10 } },
+      ORD_NONE: { action: PaymentActions.NOT_SUPPORTED },
+    }
+    test.payment.answer = (call) => {
+      const ref = refOf(call)!
+      if (ref === "ORD_DOWN") throw new Error("gateway unavailable")
+      return answers[ref]
+    }
+    const summary = await reconcilePendingSessions(test.container, NOW)
+    expect(summary).toEqual({ checked: 5, outcomes: { completed: 2, marked_error: 1, unchanged: 1, failed: 1 } })
+    expect(test.warnings).toEqual(["nexi: could not reconcile gateway payment ORD_DOWN: gateway unavailable"])
+    // Core's payment workflow ran for both successes (includeSuccess), with the results as read.
+    expect(test.workflowRuns.map((run) => (run.options as { input: WebhookActionResult }).input)).toEqual([
+      answers.ORD_PAID,
+      answers.ORD_PAID2,
+    ])
+  })
+
+  it("counts a failure to apply the result as failed and goes on", async () => {
+    const test = withProviders("pp_nexi_nexi")
+    await attempt(test, "ORD1")
+    await attempt(test, "ORD2")
+    test.payment.listPaymentSessions = async () => {
+      throw new Error("db down")
+    }
+    test.payment.answer = (call) => ({ action: PaymentActions.FAILED, data: { session_id: `s_${refOf(call)}`, amount: 1 } })
+    const summary = await reconcilePendingSessions(test.container, NOW)
+    expect(summary).toEqual({ checked: 2, outcomes: { failed: 2 } })
+    expect(test.warnings).toHaveLength(2)
+  })
+
+  it("records orphaned writes of a ref whose read changes nothing in Medusa", async () => {
+    const test = withProviders("pp_nexi_nexi")
+    await attempt(test, "ORD1", { due: false, sessionId: "payses_1" })
+    test.payment.payments.push({ id: "pay_1", payment_session_id: "payses_1", canceled_at: null })
+    await test.ledger.requestWrite({ kind: "void", gateway_ref: "ORD1", idempotency_key: "void_1", amount_minor: "1000", currency: "EUR" })
+    await test.ledger.settleWrite("void_1", { outcome: "executed" })
+    await reconcilePendingSessions(test.container, NOW)
+    expect(test.payment.cancelled).toEqual(["pay_1"])
+    expect(test.ledger.writes[0].claimed_by).toBe("pay_1")
+  })
+
+  it("does not record orphaned writes when the read returned an action", async () => {
+    const test = withProviders("pp_nexi_nexi")
+    await attempt(test, "ORD1", { due: false, sessionId: "payses_1" })
+    test.payment.payments.push({ id: "pay_1", payment_session_id: "payses_1", canceled_at: null })
+    await test.ledger.requestWrite({ kind: "void", gateway_ref: "ORD1", idempotency_key: "void_1", amount_minor: "1000", currency: "EUR" })
+    await test.ledger.settleWrite("void_1", { outcome: "executed" })
+    test.payment.answer = () => ({ action: PaymentActions.PENDING, data: { session_id: "payses_1", amount: 10 } })
+    await reconcilePendingSessions(test.container, NOW)
+    expect(test.payment.cancelled).toEqual([])
+    expect(test.ledger.writes[0].claimed_by).toBeNull()
+  })
+
+  it("stops at READS_PER_RUN / 2 = 50 due attempts", async () => {
+    expect(READS_PER_RUN).toBe(100)
+    const test = withProviders("pp_nexi_nexi")
+    for (let i = 0; i < 60; i++) await attempt(test, `ORD${i}`, { checks: i < 10 ? 5 : 0 })
+    const summary = await reconcilePendingSessions(test.container, NOW)
+    expect(summary.checked).toBe(50)
+    expect(test.payment.webhookCalls).toHaveLength(50)
+    // The ten read most often are the ones left for the next run.
+    expect(test.payment.webhookCalls.map(refOf)).not.toContain("ORD0")
+    expect(test.payment.webhookCalls.map(refOf)).not.toContain("ORD9")
+  })
+
+  it("stops at 50 writes to settle", async () => {
+    const test = withProviders("pp_nexi_nexi")
+    for (let i = 0; i < 60; i++) {
+      await attempt(test, `ORD${i}`, { due: false })
+      await writeToSettle(test, `ORD${i}`)
+    }
+    const summary = await reconcilePendingSessions(test.container, NOW)
+    expect(summary.checked).toBe(50)
+    expect(test.payment.webhookCalls.map(refOf)).toEqual(Array.from({ length: 50 }, (_, i) => `ORD${i}`))
+  })
+
+  it("stops at 50 refs in all when there are writes to settle and due attempts on other refs", async () => {
+    const test = withProviders("pp_nexi_nexi")
+    for (let i = 0; i < 60; i++) {
+      await attempt(test, `LOST${i}`, { due: false })
+      await writeToSettle(test, `LOST${i}`)
+      await attempt(test, `DUE${i}`)
+    }
+    const summary = await reconcilePendingSessions(test.container, NOW)
+    expect(summary.checked).toBe(50)
+    expect(test.payment.webhookCalls).toHaveLength(50)
+  })
+})
