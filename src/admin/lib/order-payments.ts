@@ -15,7 +15,8 @@ interface OrderWithPayments {
 export function nexiPaymentPresence(order: OrderWithPayments | null | undefined): NexiPaymentPresence {
   const collections = order?.payment_collections
   if (!Array.isArray(collections)) return "unknown"
-  if (collections.some((collection) => !Array.isArray(collection.payments))) return "unknown"
-  const found = collections.some((collection) => collection.payments!.some((payment) => isNexiProviderId(payment.provider_id)))
+  const paymentLists = collections.map((collection) => collection.payments)
+  if (!paymentLists.every(Array.isArray)) return "unknown"
+  const found = paymentLists.some((payments) => payments.some((payment) => isNexiProviderId(payment.provider_id)))
   return found ? "yes" : "no"
 }

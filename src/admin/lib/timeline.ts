@@ -15,7 +15,9 @@ const DONE_RESULTS = new Set(["EXECUTED", "VOIDED", "AUTHORIZED"])
 /** Ids of the operations a CANCEL or VOID that succeeded rolled back. */
 export function undoneOperationIds(operations: readonly NexiTimelineOperation[]): Set<string> {
   return new Set(
-    operations.filter((operation) => operation.cancelled_operation_id && DONE_RESULTS.has(operation.result)).map((operation) => operation.cancelled_operation_id!),
+    operations.flatMap((operation) =>
+      operation.cancelled_operation_id && DONE_RESULTS.has(operation.result) ? [operation.cancelled_operation_id] : [],
+    ),
   )
 }
 

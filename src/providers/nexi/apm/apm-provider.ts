@@ -211,7 +211,7 @@ export abstract class NexiApmProviderService extends NexiProviderBase<ApmPayment
 
   /** The action for the session's current transaction, whose watch in the ledger moves on with what was read. */
   private async answerForSession(session: SessionRecord, data: Data): Promise<WebhookActionResult> {
-    const transactionId = data.transaction_id!
+    const transactionId = this.require(data.transaction_id, "transaction_id", RECONCILE)
     let state: ApmPaymentState
     try {
       state = await this.readTransaction(data)
@@ -359,7 +359,7 @@ export abstract class NexiApmProviderService extends NexiProviderBase<ApmPayment
     await this.inLedger("start the payment", (ledger) =>
       ledger.openAttempt({
         provider_identifier: this.getIdentifier(),
-        gateway_ref: data.transaction_id!,
+        gateway_ref: this.require(data.transaction_id, "transaction_id", "start the payment"),
         session_id: data.session_id,
         cart_id: cartId,
         amount_minor: data.amount_minor,
@@ -423,7 +423,7 @@ export abstract class NexiApmProviderService extends NexiProviderBase<ApmPayment
 
   private async readTransaction(data: Data): Promise<ApmPaymentState> {
     const { client } = this.configured("read the payment status", { starting: false })
-    const envelope = await client.getTransaction(data.transaction_id!, data.next_link)
+    const envelope = await client.getTransaction(this.require(data.transaction_id, "transaction_id", "read the payment status"), data.next_link)
     const state = readApmPaymentState(envelope)
     const paid = state.status === "authorized" || state.status === "captured"
     const held = envelope.response?.request?.transaction?.amount

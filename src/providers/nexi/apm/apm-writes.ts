@@ -14,16 +14,17 @@ import type { Envelope, InitializeRequest, TransactionType } from "../../../apm/
 import { InvalidRequestError, NotFoundError, OutcomeUnknownError, UnexpectedResponseError } from "../../../http/errors"
 import type { FollowState, MoneyWrite, NewWrite, PaymentLedger, WriteKind } from "../../../modules/nexi-ledger/types"
 import { minorToMajorString } from "../../../money/amount"
+import type { PaymentStatus } from "../shared/payment-status"
 import { sendOnce } from "../shared/send-once"
 import { transactionFields } from "./session-data"
-import { type ApmPaymentStatus, readApmPaymentState, schemeReason } from "./transaction-state"
+import { readApmPaymentState, schemeReason } from "./transaction-state"
 
 export type ApmWriteKind = Extract<WriteKind, "apm_refund" | "apm_reversal">
 
 const TRANSACTION_TYPE: Record<ApmWriteKind, TransactionType> = { apm_refund: "refund", apm_reversal: "reversal" }
 
 /** A refund or reversal transaction's state, as the ledger follows it. */
-const FOLLOW_STATE: Record<ApmPaymentStatus, FollowState> = {
+const FOLLOW_STATE: Record<PaymentStatus, FollowState> = {
   pending: "following",
   authorized: "following",
   captured: "done",

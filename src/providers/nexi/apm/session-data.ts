@@ -4,8 +4,18 @@
  * and why a payment failed. Nothing secret: the consumer key and secret never come here.
  */
 import { MedusaError } from "@medusajs/framework/utils"
-import type { AccountState, Envelope, NextLink, TransactionState } from "../../../apm/schemas"
-import type { ApmPaymentStatus } from "./transaction-state"
+import { z } from "zod"
+import {
+  type AccountState,
+  AccountStateSchema,
+  type Envelope,
+  type NextLink,
+  NextLinkSchema,
+  type TransactionState,
+  TransactionStateSchema,
+} from "../../../apm/schemas"
+import { PAYMENT_STATUSES, type PaymentStatus } from "../shared/payment-status"
+import { minorAmount, optional, sessionDataReader } from "../shared/session-data-schema"
 
 /** The key under which the storefront sends the shopper's mobile number or scheme code. */
 export const CONSUMER_ID_KEY = "consumer_id"
@@ -29,7 +39,7 @@ export interface ApmSessionData extends Record<string, unknown> {
   /** The VAT part of amount_minor sent to the service, for splitting refunds the same way. */
   vat_minor: string
   currency: string
-  status: ApmPaymentStatus
+  status: PaymentStatus
   /** Why the payment failed or was cancelled, for the storefront to show. */
   reason?: string
   /** Running totals of refunds sent, so their VAT adds up to the payment's. */
@@ -43,8 +53,32 @@ export interface ApmSessionData extends Record<string, unknown> {
   reversal_transaction_id?: string
 }
 
+const readData = sessionDataReader({
+  session_id: optional(z.string()),
+  method: optional(z.string()),
+  // A number a storefront sent for a mobile number reads as its digits, as readConsumerId does.
+  consumer_id: optional(z.union([z.string(), z.number().transform(String)])),
+  consumer_name: optional(z.string()),
+  transaction_id: optional(z.string()),
+  state: optional(TransactionStateSchema),
+  account_state: optional(AccountStateSchema),
+  next_link: optional(NextLinkSchema),
+  approval_url: optional(z.string()),
+  amount_minor: optional(minorAmount),
+  vat_minor: optional(minorAmount),
+  currency: optional(z.string()),
+  status: optional(z.enum(PAYMENT_STATUSES)),
+  reason: optional(z.string()),
+  refunded_minor: optional(minorAmount),
+  refunded_vat_minor: optional(minorAmount),
+  refund_transaction_ids: optional(z.array(z.string())),
+  poll_after: optional(z.string()),
+  reversal_transaction_id: optional(z.string()),
+})
+
+/** The session data, every field checked; one of the wrong type is an error naming it. */
 export function readApmSessionData(data: Record<string, unknown> | undefined): Partial<ApmSessionData> {
-  return (data ?? {}) as Partial<ApmSessionData>
+  return readData(data)
 }
 
 /**

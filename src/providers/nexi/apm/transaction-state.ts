@@ -3,12 +3,12 @@
  * stands, in Medusa's words. Every transaction state is named in the table, so a new one
  * shows up as a type error rather than as a silently pending payment.
  */
-import type { AccountState, ExtendedEnvelope, TransactionState } from "../../../apm/schemas"
 
-export type ApmPaymentStatus = "pending" | "authorized" | "captured" | "error" | "canceled"
+import type { AccountState, ExtendedEnvelope, TransactionState } from "../../../apm/schemas"
+import type { PaymentStatus } from "../shared/payment-status"
 
 export interface ApmPaymentState {
-  status: ApmPaymentStatus
+  status: PaymentStatus
   /** The service's state, kept for the merchant and the storefront. */
   transactionState?: TransactionState
   accountState?: AccountState
@@ -24,7 +24,7 @@ export interface ApmPaymentState {
  * - REJECTED, FAILED, TIMEDOUT, STALE: the attempt ended without payment.
  * - CANCELLED: reversed.
  */
-const STATE_MEANING: Record<TransactionState, { status: ApmPaymentStatus; reason?: string }> = {
+const STATE_MEANING: Record<TransactionState, { status: PaymentStatus; reason?: string }> = {
   INITIALIZED: { status: "pending" },
   PENDING: { status: "pending" },
   AUTHORIZED: { status: "authorized" },

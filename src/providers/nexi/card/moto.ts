@@ -10,7 +10,7 @@
  * `pending_authorization` until the route has charged the card under that id. Authorizing
  * the session afterwards reads the gateway order like any other authorization.
  */
-import type { CardPaymentStatus } from "./order-state"
+import type { PaymentStatus } from "../shared/payment-status"
 
 export const MOTO_CONTEXT_KEY = "nexi_moto"
 
@@ -20,7 +20,7 @@ export interface MotoSessionData extends Record<string, unknown> {
   order_id: string
   amount_minor: string
   currency: string
-  status: CardPaymentStatus
+  status: PaymentStatus
   moto: true
 }
 

@@ -3,12 +3,12 @@
  * payment stands, in Medusa's words. Every operation result is named here, so a new one
  * shows up as a type error rather than as a silently pending payment.
  */
-import type { Operation, OperationResult, OrderDetails } from "../../../gateway/schemas"
 
-export type CardPaymentStatus = "pending" | "authorized" | "captured" | "error" | "canceled"
+import type { Operation, OperationResult, OrderDetails } from "../../../gateway/schemas"
+import type { PaymentStatus } from "../shared/payment-status"
 
 export interface CardPaymentState {
-  status: CardPaymentStatus
+  status: PaymentStatus
   /** Why the payment failed or was cancelled, in words a merchant and a shopper understand. */
   reason?: string
   /** The AUTHORIZATION (EXPLICIT) or CAPTURE (IMPLICIT) operation that paid the order. */
@@ -153,9 +153,9 @@ export function readCardPaymentState(details: OrderDetails): CardPaymentState {
 
   // No money moved: the latest payment attempt tells whether it is still under way.
   const latest = oldestFirst(operations.filter(isPaymentOperation)).at(-1) ?? oldestFirst(operations).at(-1)
-  const meaning = latest?.operationResult ? RESULT_MEANING[latest.operationResult] : "pending"
-  if (meaning === "failure" || meaning === "cancel") {
-    const result = latest!.operationResult!
+  const result = latest?.operationResult
+  const meaning = result ? RESULT_MEANING[result] : "pending"
+  if (result && (meaning === "failure" || meaning === "cancel")) {
     return {
       status: meaning === "cancel" ? "canceled" : "error",
       reason: FAILURE_REASONS[result] ?? `The payment ended with result ${result}.`,

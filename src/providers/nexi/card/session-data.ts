@@ -3,7 +3,9 @@
  * payment). The storefront can read it: it holds the hosted page to redirect to and the
  * outcome to show, never the securityToken itself (only its hash).
  */
-import type { CardPaymentStatus } from "./order-state"
+import { z } from "zod"
+import { PAYMENT_STATUSES, type PaymentStatus } from "../shared/payment-status"
+import { minorAmount, optional, sessionDataReader } from "../shared/session-data-schema"
 
 export interface CardSessionData extends Record<string, unknown> {
   session_id: string
@@ -14,7 +16,7 @@ export interface CardSessionData extends Record<string, unknown> {
   amount_minor: string
   currency: string
   security_token_hash: string
-  status: CardPaymentStatus
+  status: PaymentStatus
   /** ISO time from which the reconciliation job reads the order if it is still pending. */
   poll_after?: string
   /** Why the payment failed or was cancelled, for the storefront to show. */
@@ -24,6 +26,22 @@ export interface CardSessionData extends Record<string, unknown> {
   capture_operation_id?: string
 }
 
+const readData = sessionDataReader({
+  session_id: optional(z.string()),
+  order_id: optional(z.string()),
+  hosted_page: optional(z.string()),
+  amount_minor: optional(minorAmount),
+  currency: optional(z.string()),
+  security_token_hash: optional(z.string()),
+  status: optional(z.enum(PAYMENT_STATUSES)),
+  poll_after: optional(z.string()),
+  reason: optional(z.string()),
+  payment_operation_id: optional(z.string()),
+  capture_operation_id: optional(z.string()),
+  moto: optional(z.boolean()),
+})
+
+/** The session data, every field checked; one of the wrong type is an error naming it. */
 export function readCardSessionData(data: Record<string, unknown> | undefined): Partial<CardSessionData> {
-  return (data ?? {}) as Partial<CardSessionData>
+  return readData(data)
 }

@@ -5,7 +5,7 @@
  * a paid attempt whose notification was lost is still found within minutes.
  */
 import type { AttemptPatch, PaymentAttempt } from "../../../modules/nexi-ledger/types"
-import type { NexiPaymentStatus } from "./provider-base"
+import type { PaymentStatus } from "./payment-status"
 
 /** Attempts older than this are no longer read: hosted pages and app approvals expire long before. */
 export const MAX_ATTEMPT_AGE_MS = 24 * 60 * 60 * 1000
@@ -19,7 +19,7 @@ export function pauseAfter(checks: number): number {
 /** What the ledger should hold for an attempt its live session owns, after a read found `status`. */
 export function watchAfterRead(
   attempt: Pick<PaymentAttempt, "checks" | "created_at">,
-  status: NexiPaymentStatus,
+  status: PaymentStatus,
   now: Date,
   reason?: string,
 ): AttemptPatch {

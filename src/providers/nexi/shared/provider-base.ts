@@ -3,6 +3,7 @@
  * module, Medusa's status and webhook-action words for a payment's state, and the three
  * read methods that only differ in how a provider reads its state from its service.
  */
+
 import type {
   AuthorizePaymentInput,
   AuthorizePaymentOutput,
@@ -21,11 +22,10 @@ import { type NexiOptions, parseNexiOptions } from "../options"
 import { ledgerFrom } from "./ledger"
 import { toMedusaError } from "./medusa-errors"
 import { PaymentRecords } from "./payment-records"
+import type { PaymentStatus } from "./payment-status"
 
-/** Where a payment stands, in the same five words for cards and mobile payments. */
-export type NexiPaymentStatus = "pending" | "authorized" | "captured" | "error" | "canceled"
 
-export const SESSION_STATUS: Record<NexiPaymentStatus, PaymentSessionStatus> = {
+export const SESSION_STATUS: Record<PaymentStatus, PaymentSessionStatus> = {
   pending: "pending",
   authorized: "authorized",
   captured: "captured",
@@ -33,7 +33,7 @@ export const SESSION_STATUS: Record<NexiPaymentStatus, PaymentSessionStatus> = {
   canceled: "canceled",
 }
 
-export const WEBHOOK_ACTION: Record<NexiPaymentStatus, WebhookActionResult["action"]> = {
+export const WEBHOOK_ACTION: Record<PaymentStatus, WebhookActionResult["action"]> = {
   pending: PaymentActions.PENDING,
   authorized: PaymentActions.AUTHORIZED,
   captured: PaymentActions.SUCCESSFUL,
@@ -43,7 +43,7 @@ export const WEBHOOK_ACTION: Record<NexiPaymentStatus, WebhookActionResult["acti
 
 export type ProviderCradle = Record<string, unknown> & { logger?: Logger }
 
-export abstract class NexiProviderBase<State extends { status: NexiPaymentStatus }> extends AbstractPaymentProvider<NexiOptions> {
+export abstract class NexiProviderBase<State extends { status: PaymentStatus }> extends AbstractPaymentProvider<NexiOptions> {
   protected readonly options_: NexiOptions
   protected readonly records: PaymentRecords
   protected readonly logger_?: Logger

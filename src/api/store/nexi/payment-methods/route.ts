@@ -28,8 +28,7 @@ export async function GET(req: MedusaRequest, res: MedusaResponse) {
   const region = data[0] as RegionRow | undefined
   if (!region) throw new MedusaError(MedusaError.Types.NOT_FOUND, `region_id: no region ${regionId}`)
   const providerIds = (region.payment_providers ?? [])
-    .filter((provider) => provider && provider.is_enabled !== false && isNexiProviderId(provider.id))
-    .map((provider) => provider!.id)
+    .flatMap((provider) => (provider && provider.is_enabled !== false && isNexiProviderId(provider.id) ? [provider.id] : []))
     .sort()
   res.json({
     payment_methods: providerIds.map((providerId) => describeNexiPaymentMethod(providerId, nexiOptionsOf(req.scope, providerId))),

@@ -5,14 +5,15 @@ import {
   TRANSACTION_STATES,
   type TransactionState,
 } from "../../../../apm/schemas"
-import { type ApmPaymentStatus, readApmPaymentState } from "../transaction-state"
+import type { PaymentStatus } from "../../shared/payment-status"
+import { readApmPaymentState } from "../transaction-state"
 
 function statusAnswer(state: TransactionState | undefined, accountState?: AccountState, additionalInfo?: string): ExtendedEnvelope {
   return { valid: true, state, accountState, ...(additionalInfo ? { naa2Ecr: { additionalInfo } } : {}) }
 }
 
 /** What every state means with no account state, with COMMIT, and with ROLLBACK. */
-const EXPECTED: Record<TransactionState, Record<"none" | AccountState, ApmPaymentStatus>> = {
+const EXPECTED: Record<TransactionState, Record<"none" | AccountState, PaymentStatus>> = {
   INITIALIZED: { none: "pending", COMMIT: "pending", ROLLBACK: "pending" },
   PENDING: { none: "pending", COMMIT: "pending", ROLLBACK: "pending" },
   AUTHORIZED: { none: "authorized", COMMIT: "authorized", ROLLBACK: "canceled" },

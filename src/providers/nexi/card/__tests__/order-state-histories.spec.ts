@@ -3,7 +3,8 @@
  * record them, read end to end. Rows named "fix: ..." are histories that were once misread.
  */
 import type { Operation, OperationResult, OperationType, OrderDetails, OrderStatus } from "../../../../gateway/schemas"
-import { type CardPaymentStatus, readCardPaymentState } from "../order-state"
+import type { PaymentStatus } from "../../shared/payment-status"
+import { readCardPaymentState } from "../order-state"
 
 /** Seconds after a fixed instant, so a row states its own order of events. */
 function at(second: number): string {
@@ -34,7 +35,7 @@ interface History {
   amounts?: Pick<OrderStatus, "authorizedAmount" | "capturedAmount">
   operations: Operation[]
   expected: {
-    status: CardPaymentStatus
+    status: PaymentStatus
     reason?: RegExp
     paymentOperationId?: string
     captureOperationId?: string
