@@ -5,6 +5,7 @@
 import { z } from "zod"
 import type { ApmSimulator } from "./apm"
 import type { SimClock } from "./clock"
+import { createControlGuard } from "./control-guard"
 import type { RequestFaults } from "./faults"
 import { RequestFaultSchema } from "./faults"
 import { RefundSettlementSchema, type RefundSettler } from "./gateway/refund-settlement"
@@ -31,6 +32,8 @@ export interface ControlDeps {
   issuedTokens: IssuedTokens
   /** Clears every kind of state, fault and record. */
   reset(): void
+  /** Its host is accepted in the Host header besides loopback ones (see control-guard.ts). */
+  publicUrl: string
 }
 
 type Handler = (deps: ControlDeps, params: string[], body: unknown) => SimResponse | Promise<SimResponse>
@@ -208,7 +211,10 @@ async function outcomeAnswer(outcome: HostedOutcome, awaitNotification: boolean)
 }
 
 export function createControlHandler(deps: ControlDeps) {
+  const guard = createControlGuard(deps.publicUrl)
   return async (req: SimRequest): Promise<SimResponse> => {
+    const refusal = guard.refusal(req)
+    if (refusal) return refusal
     const lookup = findRoute(ROUTES, req.method, req.path)
     if (!lookup.found) return routeNotFound(lookup, { ...req, path: `/__sim${req.path}` })
     const body = readJsonBody(req)

@@ -26,9 +26,11 @@ export function errorsAnswer(status: number, errors: ErrorRecord[]): SimResponse
 export const SIM_CODES = {
   invalidRequest: "SIM0400",
   unauthorized: "SIM0401",
+  forbidden: "SIM0403",
   notFound: "SIM0404",
   notAllowed: "SIM0409",
   tooLarge: "SIM0413",
+  unsupportedMediaType: "SIM0415",
   internal: "SIM0500",
 } as const
 

@@ -113,7 +113,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   ]
   if (options.control) {
     const latency = { get: () => latencyMs, set: (ms: number) => (latencyMs = ms) }
-    const control = createControlHandler({ store, hostedPayments, requestLog, notifications, faults, clock, refunds, apm, latency, issuedTokens, reset })
+    const control = createControlHandler({ store, hostedPayments, requestLog, notifications, faults, clock, refunds, apm, latency, issuedTokens, reset, publicUrl })
     mounts.push({ prefix: CONTROL_BASE_PATH, handler: control, instrumented: false })
   }
   server.mount(mounts)
