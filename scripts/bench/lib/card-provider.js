@@ -13,8 +13,8 @@ function cardOptions(gatewayUrl, extra = {}) {
     apiKey: API_KEY,
     environment: gatewayUrl,
     notificationUrl: "http://127.0.0.1:9",
-    resultUrl: "http://shop.bench/checkout/nexi/result?cart_id={cart_id}",
-    cancelUrl: "http://shop.bench/checkout?step=payment&cart_id={cart_id}",
+    resultUrl: "https://shop.bench/checkout/nexi/result?cart_id={cart_id}",
+    cancelUrl: "https://shop.bench/checkout?step=payment&cart_id={cart_id}",
     ...extra,
   }
 }

@@ -7,19 +7,90 @@ import { z } from "zod"
 import { APM_METHODS, ApmMethodSchema } from "../../apm/schemas"
 import { CAPTURE_TYPES } from "../../gateway/schemas"
 
-const urlOption = z.url({ message: "must be an absolute http(s) URL" })
+/** Hosts that never leave the machine, where plain http carries nothing over a network. */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.toLowerCase().replace(/\.$/, "")
+  if (host === "localhost") return true
+  if (host === "[::1]") return true
+  // The URL parser has already turned 127.1, 0x7f.0.0.1 and the like into dotted decimal.
+  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)
+}
+
+type UrlKind = {
+  /** A base URL that paths are appended to: a query or fragment would end up in the middle. */
+  base: boolean
+}
+
+function hasControlCharacter(value: string): boolean {
+  for (let index = 0; index < value.length; index++) {
+    const code = value.charCodeAt(index)
+    if (code < 0x20 || code === 0x7f) return true
+  }
+  return false
+}
+
+/**
+ * What is wrong with `value` as a URL option, or undefined. http(s) only (no `javascript:`,
+ * `data:`, `ftp:`...), and https for every host that is not loopback: the API key and the
+ * shoppers' data must not cross a network in clear.
+ */
+export function urlProblem(value: string, kind: UrlKind): string | undefined {
+  if (/\s/.test(value) || hasControlCharacter(value)) return "must not contain spaces or control characters"
+  let url: URL
+  try {
+    url = new URL(value)
+  } catch {
+    return "must be an absolute http(s) URL"
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:") {
+    return `must be an http(s) URL, not ${url.protocol}`
+  }
+  if (url.protocol === "http:" && !isLoopbackHost(url.hostname)) {
+    return "must be an https URL (plain http is accepted only for localhost, 127.0.0.0/8 and ::1)"
+  }
+  if (kind.base && (url.search !== "" || value.includes("?"))) return "must be a base URL without a query (?...)"
+  if (kind.base && (url.hash !== "" || value.includes("#"))) return "must be a base URL without a fragment (#...)"
+  return undefined
+}
+
+/** A string option that must be there: zod's "expected string, received undefined" reads as "is required". */
+function requiredString() {
+  return z.string({ error: (issue) => (issue.input === undefined ? "is required" : "must be a string") })
+}
+
+function urlOption(kind: UrlKind = { base: false }) {
+  return requiredString()
+    .min(1, "is required")
+    .superRefine((value, ctx) => {
+      const problem = urlProblem(value, kind)
+      if (problem) ctx.addIssue({ code: "custom", message: problem })
+    })
+}
+
+const ENVIRONMENT_HINT = 'must be "sandbox", "production" or an http(s) base URL'
 
 /** `sandbox`, `production`, or a base URL (the simulator, a proxy). */
-const environmentOption = z.union([z.enum(["sandbox", "production"]), urlOption])
+const environmentOption = z
+  .string({ error: ENVIRONMENT_HINT })
+  .min(1, ENVIRONMENT_HINT)
+  .superRefine((value, ctx) => {
+    if (value === "sandbox" || value === "production") return
+    if (!/^[a-z][a-z0-9+.-]*:/i.test(value)) {
+      ctx.addIssue({ code: "custom", message: ENVIRONMENT_HINT })
+      return
+    }
+    const problem = urlProblem(value, { base: true })
+    if (problem) ctx.addIssue({ code: "custom", message: `${ENVIRONMENT_HINT}; this URL ${problem}` })
+  })
 
 const positiveInt = z.number().int().positive()
 
 export const ApmOptionsSchema = z.object({
-  consumerKey: z.string().min(1, "is required"),
-  consumerSecret: z.string().min(1, "is required"),
-  merchantId: z.string().min(1, "is required"),
+  consumerKey: requiredString().min(1, "is required"),
+  consumerSecret: requiredString().min(1, "is required"),
+  merchantId: requiredString().min(1, "is required"),
   /** The transaction service publishes no public address: give its base URL. */
-  environment: urlOption,
+  environment: urlOption({ base: true }),
   methods: z.array(z.enum(APM_METHODS)).min(1, "must list at least one scheme").default([...APM_METHODS]),
   terminalReference: z.string().min(1).optional(),
   timeoutMs: positiveInt.default(15_000),
@@ -31,21 +102,24 @@ export const ApmOptionsSchema = z.object({
   /** What shoppers see for each scheme (GET /store/nexi/payment-methods); defaults in apm/schemes.ts. */
   names: z.partialRecord(ApmMethodSchema, z.string().trim().min(1, "must not be empty")).default({}),
   /** Logo of each scheme for the storefront; without one a neutral phone icon is listed. */
-  logoUrls: z.partialRecord(ApmMethodSchema, urlOption).default({}),
+  logoUrls: z.partialRecord(ApmMethodSchema, urlOption()).default({}),
 })
 
 export const NexiOptionsSchema = z.object({
-  apiKey: z.string().min(1, "is required"),
+  apiKey: requiredString().min(1, "is required"),
   environment: environmentOption.default("sandbox"),
   captureType: z.enum(CAPTURE_TYPES).default("EXPLICIT"),
   /** ISO 639-2 code of the hosted page when the shopper's locale is unknown. */
   language: z.string().regex(/^[a-z]{3}$/, "must be an ISO 639-2 code such as \"ita\" or \"eng\"").default("eng"),
   /** Storefront page the hosted page returns to; `{cart_id}` and `{session_id}` are filled in. */
-  resultUrl: urlOption,
+  resultUrl: urlOption(),
   /** Storefront page the hosted page returns to when the shopper gives up. */
-  cancelUrl: urlOption,
-  /** The store backend's public base URL; notifications go to `<base>/hooks/payment/nexi_nexi`. */
-  notificationUrl: urlOption,
+  cancelUrl: urlOption(),
+  /**
+   * The store backend's public base URL; notifications go to `<base>/hooks/payment/nexi_nexi`,
+   * so it has no query and no fragment.
+   */
+  notificationUrl: urlOption({ base: true }),
   /** Text shown on the hosted page; `{cart_id}` and `{session_id}` are filled in. */
   description: z.string().max(255).default("Order {cart_id}"),
   /** Up to 4 letters or digits at the start of every gateway order id, to tell stores apart. */

@@ -4,9 +4,9 @@ import { apmIdentifier, apmMethodOfProvider, apmSchemeName } from "../schemes"
 
 const BASE = {
   apiKey: "key",
-  resultUrl: "http://shop.test/result",
-  cancelUrl: "http://shop.test/cancel",
-  notificationUrl: "http://shop.test",
+  resultUrl: "https://shop.test/result",
+  cancelUrl: "https://shop.test/cancel",
+  notificationUrl: "https://shop.test",
 }
 const APM = { consumerKey: "k", consumerSecret: "s", merchantId: "m", environment: "http://127.0.0.1:4010/apm" }
 

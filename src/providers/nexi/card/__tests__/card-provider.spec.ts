@@ -6,7 +6,7 @@
 import { NexiCardProviderService } from "../card-provider"
 import { simulatedCardProvider } from "./support/simulated-card-provider"
 
-const gateway = simulatedCardProvider({ resultUrl: "http://shop.test/result?cart_id={cart_id}&session={session_id}" })
+const gateway = simulatedCardProvider({ resultUrl: "https://shop.test/result?cart_id={cart_id}&session={session_id}" })
 const { provider } = gateway
 
 describe("NexiCardProviderService", () => {
