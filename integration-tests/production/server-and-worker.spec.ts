@@ -19,12 +19,14 @@
  * Needs Redis (REDIS_URL, default redis://127.0.0.1:6379) and the built plugin
  * (`npm run build`; the store loads `.medusa/server` as a store installing the package would).
  */
+
 import fs from "node:fs"
 import path from "node:path"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import type Redis from "ioredis"
+import { NEXI_LEDGER_MODULE, type PaymentLedger } from "../../src/modules/nexi-ledger/types"
 import { simulatorForSuite } from "../support/simulator"
 import {
   createCart,
@@ -225,7 +227,7 @@ medusaIntegrationTestRunner({
         await simulator.control("POST", "/faults/notifications", { drop: 1 })
         const checkout = await openCheckout()
         await pay(checkout.orderId, APPROVED)
-        const { data } = await api.get(`/store/nexi/payment-sessions/${checkout.sessionId}`, storeHeaders(publishableKey))
+        const { data } = await api.get(`/store/nexi/payment-sessions/${checkout.sessionId}?cart_id=${checkout.cartId}`, storeHeaders(publishableKey))
         expect(data.payment_session.status).toBe("authorized")
         expect(data.order_id).toBeTruthy()
         expect(await ordersOfCart(checkout.cartId)).toEqual([data.order_id])
@@ -239,7 +241,7 @@ medusaIntegrationTestRunner({
         const unpaid = await openCheckout()
         await pay(paidSilently.orderId, APPROVED)
         // Stands in for the two minutes (pollPendingAfterSeconds) a session waits before the job looks at it.
-        for (const sessionId of [paidSilently.sessionId, unpaid.sessionId]) await makeDue(sessionId)
+        for (const checkout of [paidSilently, unpaid]) await makeDue(checkout.orderId)
 
         // The worker's cron ("* * * * *") reconciles both, oldest first: A completes, B stays pending.
         await eventually(async () => ((await gatewayReads(unpaid.orderId)) > 0 ? true : undefined), { timeoutMs: 150_000, intervalMs: 1_000 })
@@ -255,23 +257,18 @@ medusaIntegrationTestRunner({
         await reconcileJob(container)
         expect(await gatewayReads(unpaid.orderId)).toBe(1)
 
-        // Control: with the interval's lock gone (as when it expires), the server's run does read.
+        // Control: with the interval's lock gone (as when it expires) and B due again, the server's run does read.
         await redis!.del(lockKey)
+        await makeDue(unpaid.orderId)
         await reconcileJob(container)
         expect(await gatewayReads(unpaid.orderId)).toBe(2)
         expect(await ordersOfCart(paidSilently.cartId)).toHaveLength(1)
         expect((await sessionOf(unpaid.sessionId)).status).toBe("pending")
       })
 
-      async function makeDue(sessionId: string) {
-        const payment = container.resolve(Modules.PAYMENT)
-        const session = await sessionOf(sessionId)
-        await payment.updatePaymentSession({
-          id: session.id,
-          amount: session.amount,
-          currency_code: session.currency_code,
-          data: { ...session.data, poll_after: new Date(Date.now() - 1_000).toISOString() },
-        })
+      /** Makes the ledger's attempt for this gateway order due now, as its pause running out would. */
+      async function makeDue(orderId: string) {
+        await container.resolve<PaymentLedger>(NEXI_LEDGER_MODULE).updateAttempt(orderId, { next_check_at: new Date(Date.now() - 1_000) })
       }
     })
   },
