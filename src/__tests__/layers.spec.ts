@@ -46,7 +46,7 @@ function layerOf(file: string): { folder: string; layer: number | undefined } {
 }
 
 /** Every import in `text` (a file at `file`) that reaches a higher layer, as "from -> to". */
-export function climbingImports(file: string, text: string): string[] {
+function climbingImports(file: string, text: string): string[] {
   const from = layerOf(file)
   const climbs: string[] = []
   for (const match of text.matchAll(IMPORT)) {
