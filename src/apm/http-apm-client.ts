@@ -14,19 +14,23 @@
  */
 import type http from "node:http"
 import type { z } from "zod"
+import { warnUnrecognized } from "../gateway/tolerant-reader"
 import { parseBaseUrl } from "../http/base-url"
-import { type ErrorDetail, SERVICE_LABELS } from "../http/errors"
+import { type ErrorDetail, NotFoundError, SERVICE_LABELS } from "../http/errors"
+import { type Logger, silentLogger } from "../http/logger"
 import { parseAnswer } from "../http/parse-answer"
 import { route } from "../http/route"
 import { describeDetails, errorForStatus } from "../http/status-errors"
 import { HttpTransport, type TransportRequest, type TransportTuning } from "../http/transport"
 import type { ApmClient } from "./apm-client"
 import { TransactionRejectedError } from "./errors"
+import { parseApmJson } from "./int64-json"
 import {
   type Envelope,
   EnvelopeSchema,
   type ExtendedEnvelope,
   ExtendedEnvelopeSchema,
+  faultsOf,
   type InitializeRequest,
   type NextLink,
   type TransactionType,
@@ -49,7 +53,7 @@ export function envelopeDetails(body: unknown): ErrorDetail[] {
   const parsed = EnvelopeSchema.safeParse(body)
   if (!parsed.success) return []
   const { error, response } = parsed.data
-  const details: ErrorDetail[] = (error?.componsiteFault?.faults ?? []).map((fault) => ({
+  const details: ErrorDetail[] = faultsOf(error).map((fault) => ({
     code: fault.explanationText ?? "fault",
     description: Object.entries(fault.params ?? {})
       .map(([key, value]) => `${key}=${value}`)
@@ -64,6 +68,7 @@ export function envelopeDetails(body: unknown): ErrorDetail[] {
 export class HttpApmClient implements ApmClient {
   private readonly transport: HttpTransport
   private readonly baseUrl: URL
+  private readonly logger: Logger
 
   constructor(options: ApmClientOptions) {
     const { consumerKey, consumerSecret, environment, ...tuning } = options
@@ -73,11 +78,13 @@ export class HttpApmClient implements ApmClient {
     if (!environment) throw new TypeError("environment: the alternative-payment service's base URL is required")
     const baseUrl = parseBaseUrl(environment, "environment")
     this.baseUrl = new URL(`${baseUrl}/`)
+    this.logger = tuning.logger ?? silentLogger
     const credentials = Buffer.from(`${consumerKey}:${consumerSecret}`).toString("base64")
     this.transport = new HttpTransport({
       ...tuning,
       service: "apm",
       baseUrl,
+      parseJson: parseApmJson,
       headers: { Authorization: `Bearer ${credentials}`, "Content-Type": APM_CONTENT_TYPE, Accept: "application/json" },
     })
   }
@@ -110,7 +117,26 @@ export class HttpApmClient implements ApmClient {
   async getTransaction(transactionId: number | string, nextLink?: NextLink): Promise<ExtendedEnvelope> {
     const target = route("GET", "/ms/aapay/v2/transaction/{transactionId}", { transactionId })
     const linked = this.sameOriginUri(nextLink?.uri)
-    return this.call(ExtendedEnvelopeSchema, linked === undefined ? target : { ...target, path: linked })
+    const request = linked === undefined ? target : { ...target, path: linked }
+    try {
+      return await this.call(ExtendedEnvelopeSchema, request)
+    } catch (error) {
+      if (error instanceof NotFoundError) this.warnNotFound(request.path)
+      throw error
+    }
+  }
+
+  /**
+   * A 404 on a transaction the plugin itself opened is far more often a misconfiguration than a
+   * vanished transaction, so it is said where a merchant looks. The URL carries only the base
+   * URL and the id; the credentials travel in a header and are never part of it.
+   */
+  private warnNotFound(path: string): void {
+    const url = new URL(path, this.baseUrl)
+    url.search = ""
+    this.logger.warn(
+      `${SERVICE_LABELS.apm}: GET ${url.href} answered 404 (transaction not found). Check that apm.environment is the service's base URL and that the consumer key and secret belong to the merchant (apm.merchantId) that opened the transaction.`,
+    )
   }
 
   /** nextLink.uri resolved against the base URL, if it stays on the configured origin. */
@@ -128,6 +154,7 @@ export class HttpApmClient implements ApmClient {
     const { status, body } = await this.transport.send(request)
     if (SUCCESS_STATUSES.has(status)) {
       const envelope = parseAnswer(schema, body, "apm", request.endpoint, status)
+      warnUnrecognized(this.logger, `${SERVICE_LABELS.apm} ${request.endpoint}`, envelope)
       if (envelope.valid) return envelope
       throw rejection(request.endpoint, status, envelope, "envelope not valid")
     }

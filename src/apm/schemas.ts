@@ -4,6 +4,7 @@
  * in hundredths, not strings as on the card gateway.
  */
 import { z } from "zod"
+import { openEnum, unrecognizedField, withUnknownSetAside } from "../gateway/tolerant-reader"
 
 export const APM_METHODS = ["PSP_A_E_COM", "PSP_B", "PSP_C", "PSP_D"] as const
 export const ApmMethodSchema = z.enum(APM_METHODS)
@@ -66,7 +67,20 @@ export const ResponseCodeSchema = z.union([
   z.literal(-3),
 ])
 
+/** The contract's codes keep their literal types; any other integer passes (they decide nothing: states do). */
+const OpenResponseCodeSchema = z.union([ResponseCodeSchema, z.number().int()])
+
 export const CHANNELS = ["INTERNAL", "WS_REST", "WS_REST_CALLBACK"] as const
+
+/**
+ * The service's int64 ids (transactionId). Above 2^53 a JSON number loses digits, so the client
+ * reads such literals as strings (http-apm-client.ts); below, they stay numbers. Either way only
+ * a whole number is accepted, and a number a double cannot hold exactly is refused, not rounded.
+ */
+export const Int64IdSchema = z.union([
+  z.number().int().refine(Number.isSafeInteger, "is beyond 2^53 and lost digits when read as a number"),
+  z.string().regex(/^-?\d+$/, "must be a whole number"),
+])
 
 const Hundredths = z.number().int("must be a whole number of hundredths").nonnegative("must not be negative")
 
@@ -115,10 +129,14 @@ export const Ecr2NaaSchema = z.looseObject({
 })
 export type Ecr2Naa = z.infer<typeof Ecr2NaaSchema>
 
+/** Requests: the plugin sends only filled pairs, and the simulator holds it to that. */
 export const KeyValueSchema = z.looseObject({
   key: z.string().min(1, "must not be empty"),
   value: z.string().min(1, "must not be empty"),
 })
+
+/** Answers: the contract requires both members, not that they be filled; an empty one is read as sent. */
+const AnsweredKeyValueSchema = z.looseObject({ key: z.string(), value: z.string() })
 
 export const InitializeRequestSchema = z.looseObject({
   merchantId: z.string().min(1, "must not be empty"),
@@ -135,11 +153,12 @@ export const InitializeRequestSchema = z.looseObject({
 })
 export type InitializeRequest = z.infer<typeof InitializeRequestSchema>
 
+/** History only, never decided on (transaction-state.ts), so any state or event name is read as sent. */
 export const TransitionSchema = z.looseObject({
   timeStamp: z.string().optional(),
-  from: TransactionStateSchema.optional(),
-  to: TransactionStateSchema.optional(),
-  event: TransitionEventSchema.optional(),
+  from: openEnum(TRANSACTION_STATES).optional(),
+  to: openEnum(TRANSACTION_STATES).optional(),
+  event: openEnum(TRANSITION_EVENTS).optional(),
 })
 export type Transition = z.infer<typeof TransitionSchema>
 
@@ -161,8 +180,14 @@ export const ReceiptSchema = z.looseObject({
   receiptClass: z.string().optional(),
 })
 
-export const TransactionSchema = z.looseObject({
-  transactionId: z.number().int().optional(),
+/**
+ * The states money is decided on: a value outside the contract's lists is set aside under
+ * `unrecognized` (tolerant-reader.ts), never read as a known state.
+ */
+const DECIDING_STATES = { state: TRANSACTION_STATES, accountState: ACCOUNT_STATES } as const
+
+const TransactionObjectSchema = z.looseObject({
+  transactionId: Int64IdSchema.optional(),
   terminalReference: z.string().optional(),
   referenceId: z.string().optional(),
   agreementNumber: z.string().optional(),
@@ -192,7 +217,9 @@ export const TransactionSchema = z.looseObject({
   order: ApmOrderSchema.optional(),
   trigger: z.string().optional(),
   transientConsumerId: z.string().optional(),
+  unrecognized: unrecognizedField,
 })
+export const TransactionSchema = withUnknownSetAside(TransactionObjectSchema, DECIDING_STATES)
 export type Transaction = z.infer<typeof TransactionSchema>
 
 export const Naa2EcrSchema = z.looseObject({
@@ -204,13 +231,13 @@ export const Naa2EcrSchema = z.looseObject({
 })
 
 export const TransactionResponseSchema = z.looseObject({
-  responseCode: ResponseCodeSchema.optional(),
-  extendedResponseCode: ResponseCodeSchema.optional(),
+  responseCode: OpenResponseCodeSchema.optional(),
+  extendedResponseCode: OpenResponseCodeSchema.optional(),
   request: z
     .looseObject({
       transaction: TransactionSchema.optional(),
-      channel: z.enum(CHANNELS),
-      additionalProperties: z.array(KeyValueSchema).optional(),
+      channel: openEnum(CHANNELS),
+      additionalProperties: z.array(AnsweredKeyValueSchema).optional(),
       ecr2Naa: Ecr2NaaSchema.optional(),
     })
     .optional(),
@@ -234,11 +261,23 @@ export const FaultSchema = z.looseObject({
   params: z.record(z.string(), z.string()).optional(),
 })
 
-/** The member is spelled "componsiteFault" by the service: that spelling is the contract. */
+const CompositeFaultSchema = z.looseObject({ faults: z.array(FaultSchema).optional() })
+
+/**
+ * The contract spells the member "componsiteFault" and its prose "compositeFault": both are
+ * read (faultsOf), so a service that fixes the typo still has its faults shown.
+ */
 export const ErrorObjectSchema = z.looseObject({
-  componsiteFault: z.looseObject({ faults: z.array(FaultSchema).optional() }).optional(),
+  componsiteFault: CompositeFaultSchema.optional(),
+  compositeFault: CompositeFaultSchema.optional(),
   message: z.string().optional(),
 })
+export type ErrorObject = z.infer<typeof ErrorObjectSchema>
+
+/** The faults of an error object, under either spelling. */
+export function faultsOf(error: ErrorObject | undefined): z.infer<typeof FaultSchema>[] {
+  return [...(error?.componsiteFault?.faults ?? []), ...(error?.compositeFault?.faults ?? [])]
+}
 
 export const EnvelopeSchema = z.looseObject({
   valid: z.boolean(),
@@ -249,8 +288,8 @@ export const EnvelopeSchema = z.looseObject({
 export type Envelope = z.infer<typeof EnvelopeSchema>
 
 /** The status operation answers the extended envelope. */
-export const ExtendedEnvelopeSchema = EnvelopeSchema.extend({
-  transactionId: z.number().int().optional(),
+export const ExtendedEnvelopeSchema = withUnknownSetAside(EnvelopeSchema.extend({
+  transactionId: Int64IdSchema.optional(),
   timeStamp: z.string().optional(),
   state: TransactionStateSchema.optional(),
   accountState: AccountStateSchema.optional(),
@@ -258,5 +297,6 @@ export const ExtendedEnvelopeSchema = EnvelopeSchema.extend({
   payerId: z.string().optional(),
   qrTrigger: z.string().optional(),
   naa2Ecr: Naa2EcrSchema.optional(),
-})
+  unrecognized: unrecognizedField,
+}), DECIDING_STATES)
 export type ExtendedEnvelope = z.infer<typeof ExtendedEnvelopeSchema>

@@ -8,7 +8,8 @@
 import { randomUUID } from "node:crypto"
 import type http from "node:http"
 import type { z } from "zod"
-import type { ErrorDetail } from "../http/errors"
+import { type ErrorDetail, SERVICE_LABELS } from "../http/errors"
+import { type Logger, silentLogger } from "../http/logger"
 import { parseAnswer } from "../http/parse-answer"
 import { type Route, route } from "../http/route"
 import { errorForStatus } from "../http/status-errors"
@@ -41,6 +42,7 @@ import {
   type PostOperationResponse,
   PostOperationResponseSchema,
 } from "./schemas"
+import { warnUnrecognized } from "./tolerant-reader"
 
 export interface GatewayClientOptions extends TransportTuning {
   apiKey: string
@@ -56,10 +58,12 @@ function gatewayErrorDetails(body: unknown): ErrorDetail[] {
 
 export class HttpGatewayClient implements GatewayClient {
   private readonly transport: HttpTransport
+  private readonly logger: Logger
 
   constructor(options: GatewayClientOptions) {
     const { apiKey, environment, ...tuning } = options
     if (!apiKey) throw new TypeError("apiKey: the gateway API key is required")
+    this.logger = tuning.logger ?? silentLogger
     this.transport = new HttpTransport({
       ...tuning,
       service: "gateway",
@@ -131,7 +135,9 @@ export class HttpGatewayClient implements GatewayClient {
   private async call<S extends z.ZodType>(schema: S, request: TransportRequest): Promise<z.output<S>> {
     const answer = await this.transport.send(request)
     if (answer.status >= 200 && answer.status < 300) {
-      return parseAnswer(schema, answer.body, "gateway", request.endpoint, answer.status)
+      const parsed = parseAnswer(schema, answer.body, "gateway", request.endpoint, answer.status)
+      warnUnrecognized(this.logger, `${SERVICE_LABELS.gateway} ${request.endpoint}`, parsed)
+      return parsed
     }
     throw errorForStatus("gateway", request.endpoint, answer.status, gatewayErrorDetails(answer.body))
   }

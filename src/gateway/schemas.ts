@@ -7,6 +7,7 @@
  * where it says "all members are optional in responses" we say so too.
  */
 import { z } from "zod"
+import { openEnum, unrecognizedField, withUnknownSetAside } from "./tolerant-reader"
 
 /** Whole number of minor units, as the gateway writes amounts: "1999", "0". */
 export const MinorAmountSchema = z
@@ -187,16 +188,29 @@ export const CardSchema = z.looseObject({
 })
 export type Card = z.infer<typeof CardSchema>
 
-export const WarningSchema = z.looseObject({ code: z.string(), description: z.string() })
+/**
+ * A warning or error record. The contract lists both members, but a record missing one still
+ * says something (the other member); it reads as an empty string rather than failing the answer.
+ */
+const CodedRecordSchema = z.looseObject({ code: z.string().default(""), description: z.string().default("") })
 
-export const OperationSchema = z.looseObject({
+export const WarningSchema = CodedRecordSchema
+
+/**
+ * Read tolerantly (tolerant-reader.ts): `channel` and `paymentMethod` are informational and take
+ * any string; an unknown `operationType` is set aside (the operation then counts as no payment,
+ * capture or refund). `operationResult` stays strict: order-state.ts maps every result by name
+ * (a Record over OperationResult), so a new result must fail the read until it is mapped by hand,
+ * rather than be read as anything, success included.
+ */
+const OperationObjectSchema = z.looseObject({
   orderId: z.string().optional(),
   operationId: z.string().optional(),
-  channel: ChannelSchema.optional(),
+  channel: openEnum(CHANNELS).optional(),
   operationType: OperationTypeSchema.optional(),
   operationResult: OperationResultSchema.optional(),
   operationTime: z.string().optional(),
-  paymentMethod: PaymentMethodTypeSchema.optional(),
+  paymentMethod: openEnum(PAYMENT_METHOD_TYPES).optional(),
   paymentCircuit: z.string().optional(),
   paymentInstrumentInfo: z.string().optional(),
   paymentEndToEndId: z.string().optional(),
@@ -221,14 +235,17 @@ export const OperationSchema = z.looseObject({
         .optional(),
     })
     .optional(),
+  unrecognized: unrecognizedField,
 })
+export const OperationSchema = withUnknownSetAside(OperationObjectSchema, { operationType: OPERATION_TYPES })
 export type Operation = z.infer<typeof OperationSchema>
 
 export const OrderStatusSchema = z.looseObject({
   order: OrderInAnswerSchema,
   authorizedAmount: MinorAmountSchema.optional(),
   capturedAmount: MinorAmountSchema.optional(),
-  lastOperationType: OperationTypeSchema.optional(),
+  // Shown to staff only; the operations decide.
+  lastOperationType: openEnum(OPERATION_TYPES).optional(),
   lastOperationTime: z.string().optional(),
 })
 export type OrderStatus = z.infer<typeof OrderStatusSchema>
@@ -244,14 +261,14 @@ export type PaymentLink = z.infer<typeof PaymentLinkSchema>
 
 export const PaymentMethodSchema = z.looseObject({
   circuit: z.string(),
-  methodType: PaymentMethodTypeSchema,
+  methodType: openEnum(PAYMENT_METHOD_TYPES),
   imageLink: z.string().optional(),
   recurringSupported: z.boolean().optional(),
   oneClickSupported: z.boolean().optional(),
 })
 export type PaymentMethod = z.infer<typeof PaymentMethodSchema>
 
-export const ErrorRecordSchema = z.looseObject({ code: z.string(), description: z.string() })
+export const ErrorRecordSchema = CodedRecordSchema
 export const ErrorBodySchema = z.looseObject({ errors: z.array(ErrorRecordSchema) })
 export type GatewayErrorRecord = z.infer<typeof ErrorRecordSchema>
 

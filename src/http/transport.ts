@@ -20,7 +20,7 @@ import { backoffDelayMs, type Sleep, sleep } from "./backoff"
 import { GatewayUnavailableError, type NexiError, OutcomeUnknownError, SERVICE_LABELS, type ServiceName } from "./errors"
 import { type Logger, silentLogger } from "./logger"
 import { classifyNetworkError, type NetworkFailure, timeoutFailure } from "./network-failure"
-import { maskPans, redactForLog } from "./redact"
+import { redactForLog, redactText } from "./redact"
 
 /** The knobs a merchant (or a test, or the benchmark) may turn; the same for both clients. */
 export interface TransportTuning {
@@ -55,6 +55,8 @@ export interface TransportOptions extends TransportTuning {
   headers: Record<string, string>
   /** Evaluated per attempt, for headers that must be fresh each time (a Correlation-Id). */
   attemptHeaders?: () => Record<string, string>
+  /** Reads an answer's JSON text; default JSON.parse. The APM client keeps int64 ids exact with it. */
+  parseJson?: (text: string) => unknown
 }
 
 export type HttpMethod = "GET" | "POST"
@@ -97,6 +99,7 @@ export class HttpTransport {
   private readonly backoff: { baseDelayMs: number; maxDelayMs: number }
   private readonly logger: Logger
   private readonly sleep: Sleep
+  private readonly parseJson: (text: string) => unknown
 
   constructor(options: TransportOptions) {
     const maxSockets = options.maxSockets ?? TRANSPORT_DEFAULTS.maxSockets
@@ -131,6 +134,7 @@ export class HttpTransport {
     }
     this.logger = options.logger ?? silentLogger
     this.sleep = options.sleep ?? sleep
+    this.parseJson = options.parseJson ?? JSON.parse
   }
 
   /** Sends the request, retrying as the rules above allow; resolves with the last HTTP answer. */
@@ -183,7 +187,7 @@ export class HttpTransport {
         data: request.body === undefined ? undefined : JSON.stringify(request.body),
         signal: controller.signal,
       })
-      const body = parseBody(response.data)
+      const body = parseBody(response.data, this.parseJson)
       if (debugging) this.debug(`${label} answered ${response.status} in ${elapsed()} ms body=${redactForLog(body)}`)
       return { kind: "answer", status: response.status, body }
     } catch (error) {
@@ -221,9 +225,12 @@ export class HttpTransport {
     return this.logger.shouldLog?.("debug") ?? true
   }
 
-  /** Masks before truncating, so a cut never leaves part of a card number readable. */
+  /**
+   * Masks before truncating, so a cut never leaves part of a secret readable. The line holds
+   * the request URL too, whose query may carry a token.
+   */
   private debug(line: string): void {
-    const masked = maskPans(line)
+    const masked = redactText(line)
     this.logger.debug(masked.length > MAX_LOG_LINE_CHARS ? `${masked.slice(0, MAX_LOG_LINE_CHARS)}…` : masked)
   }
 }
@@ -240,10 +247,10 @@ function withQuery(path: string, query: TransportRequest["query"]): string {
   return `${path}?${new URLSearchParams(defined.map(([key, value]) => [key, String(value)]))}`
 }
 
-function parseBody(text: string | undefined): unknown {
+function parseBody(text: string | undefined, parseJson: (text: string) => unknown): unknown {
   if (text === undefined || text === "") return undefined
   try {
-    return JSON.parse(text)
+    return parseJson(text)
   } catch {
     return text
   }

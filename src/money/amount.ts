@@ -4,7 +4,10 @@
  * 2.675 EUR is 268 cents here, where float math gives 267.
  *
  * Rounding rule: an amount with more decimals than the currency has is rounded half-up
- * (away from zero at exactly one half) to the currency's minor unit.
+ * (away from zero at exactly one half) to the currency's minor unit. Medusa's own totals carry
+ * such decimals (22% tax on 12.20 is 2.684), so refusing them would make ordinary carts
+ * unpayable. What is refused is an amount that is not zero but smaller than one minor unit
+ * (0.004 EUR): rounding would send nothing ("0") or double it (0.005 EUR as 1 cent).
  */
 import BigNumber from "bignumber.js"
 import { currencyExponent } from "./currencies"
@@ -61,7 +64,22 @@ export function toMinorUnits(amount: AmountInput, currencyCode: string, field = 
   // isLessThan, not isNegative: "-0" is zero, not a negative amount.
   if (major.isLessThan(0)) throw new InvalidAmountError(field, `must not be negative (got ${major.toFixed()})`)
   const exponent = currencyExponent(currencyCode)
-  return major.shiftedBy(exponent).integerValue(BigNumber.ROUND_HALF_UP).toFixed(0)
+  const minor = major.shiftedBy(exponent)
+  if (!minor.isZero() && minor.isLessThan(1)) {
+    const smallest = new BigNumber(1).shiftedBy(-exponent).toFixed(exponent)
+    throw new InvalidAmountError(
+      field,
+      `${major.toFixed()} ${currencyCode.toUpperCase()} is less than one minor unit of ${currencyCode.toUpperCase()} (${smallest}) and cannot be charged or refunded`,
+    )
+  }
+  return minor.integerValue(BigNumber.ROUND_HALF_UP).toFixed(0)
+}
+
+/** toMinorUnits for what a shopper is asked to pay: a payment of nothing is refused too. */
+export function toPayableMinorUnits(amount: AmountInput, currencyCode: string, field = "amount"): string {
+  const minor = toMinorUnits(amount, currencyCode, field)
+  if (minor === "0") throw new InvalidAmountError(field, `a payment of 0 ${currencyCode.toUpperCase()} cannot be started`)
+  return minor
 }
 
 /** "1999" EUR -> 19.99 as an exact decimal. */

@@ -49,8 +49,8 @@ function payment(consumerId = "+393330005678", totalAmount = 1000): InitializeRe
   }
 }
 
-function transactionIdOf(envelope: { response?: { request?: { transaction?: { transactionId?: number } } } }): number {
-  return envelope.response!.request!.transaction!.transactionId!
+function transactionIdOf(envelope: { response?: { request?: { transaction?: { transactionId?: number | string } } } }): number {
+  return Number(envelope.response!.request!.transaction!.transactionId)
 }
 
 const initializePath = (type: string) => `/ms/aapay/v2/transaction/${type}/initialize`

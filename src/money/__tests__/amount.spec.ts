@@ -45,13 +45,9 @@ describe("toMinorUnits", () => {
   it.each<[AmountInput, string, string]>([
     // Float math gives 267 for 2.675 * 100; decimal math gives the half-up 268.
     [2.675, "EUR", "268"],
-    [0.005, "EUR", "1"],
-    [0.004, "EUR", "0"],
     [1.005, "EUR", "101"],
     [1.2345, "KWD", "1235"],
     [1.2344, "KWD", "1234"],
-    [0.5, "JPY", "1"],
-    [0.4999, "JPY", "0"],
     [1.23455, "CLF", "12346"],
   ])("rounds %p %s half-up to %s", (amount, currency, minor) => {
     expect(toMinorUnits(amount, currency)).toBe(minor)

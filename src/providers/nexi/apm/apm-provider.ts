@@ -31,7 +31,7 @@ import { TransactionRejectedError } from "../../../apm/errors"
 import type { ApmMethod } from "../../../apm/schemas"
 import { NotFoundError } from "../../../http/errors"
 import type { PaymentLedger } from "../../../modules/nexi-ledger/types"
-import { minorToMajorString, toMinorUnits } from "../../../money/amount"
+import { minorToMajorString, toMinorUnits, toPayableMinorUnits } from "../../../money/amount"
 import { clientsFor } from "../clients"
 import type { ApmOptions } from "../options"
 import { watchAfterRead } from "../shared/attempt-watch"
@@ -46,7 +46,7 @@ import type { RequestOfWrite } from "./apm-writes"
 import type { OriginalPayment, RefundTotals } from "./follow-up-requests"
 import { FollowUps } from "./follow-ups"
 import { buildPaymentRequest, consumerName } from "./payment-request"
-import { buildPurchase } from "./purchase-amounts"
+import { buildPurchase, requireHundredthsCurrency } from "./purchase-amounts"
 import { watchOrRelease } from "./release"
 import { type ApmSessionData, readApmSessionData, readConsumerId, transactionFields } from "./session-data"
 import { type ApmPaymentState, readApmPaymentState } from "./transaction-state"
@@ -290,7 +290,13 @@ export abstract class NexiApmProviderService extends NexiProviderBase<ApmPayment
     const { apm, client } = this.configured("start the payment", { starting: true })
     const consumerId = readConsumerId(input.data)
     const currency = input.currency_code.toUpperCase()
-    const amountMinor = this.minor(input.amount, currency, "start the payment")
+    let amountMinor: string
+    try {
+      requireHundredthsCurrency(currency, this.method)
+      amountMinor = toPayableMinorUnits(input.amount as never, currency)
+    } catch (error) {
+      throw toMedusaError(error, "start the payment")
+    }
     const cart = readCartContext(input.data)
     const consumer = { consumerId, name: consumerName(cart, input.context?.customer) }
     let purchase: ReturnType<typeof buildPurchase>

@@ -8,6 +8,7 @@
  * Without a cart snapshot (a session created outside the store route) VAT is 0 and there
  * are no lines: the provider cannot know them.
  */
+import { MedusaError } from "@medusajs/framework/utils"
 import BigNumber from "bignumber.js"
 import type { ApmAmount, ApmOrder, OrderItem } from "../../../apm/schemas"
 import { type AmountInput, InvalidAmountError, toDecimal } from "../../../money/amount"
@@ -30,6 +31,25 @@ export interface Purchase {
   purchaseAmount: ApmAmount
   /** Absent when there is no cart snapshot or the cart has no lines. */
   order?: ApmOrder
+}
+
+/** The contract's unit: amounts are integers in hundredths of the denomination. */
+const HUNDREDTHS_EXPONENT = 2
+
+/**
+ * The service counts in hundredths whatever the currency, so only a currency whose minor unit
+ * is a hundredth means the same amount on both sides: JPY in hundredths would be read as 100x
+ * the yen, KWD in thousandths as 10x. Such a currency is refused before any request rather
+ * than converted by a guess (docs/contract/apm.md#amounts-and-vat).
+ */
+export function requireHundredthsCurrency(currencyCode: string, method: string): void {
+  const exponent = currencyExponent(currencyCode)
+  if (exponent === HUNDREDTHS_EXPONENT) return
+  const code = currencyCode.toUpperCase()
+  throw new MedusaError(
+    MedusaError.Types.INVALID_DATA,
+    `Could not start the payment: the mobile payment scheme ${method} takes amounts in hundredths, and ${code} has ${exponent} decimals (ISO 4217). Use a two-decimal currency (EUR, SEK, NOK, DKK, ...) with ${method}, or another payment method for ${code}.`,
+  )
 }
 
 /** Half-up to a whole number of minor units; amounts here are never negative. */

@@ -1,7 +1,9 @@
 /**
  * One pure function that reads the status answer of an APM payment and says where it
  * stands, in Medusa's words. Every transaction state is named in the table, so a new one
- * shows up as a type error rather than as a silently pending payment.
+ * shows up as a type error rather than as a silently pending payment. A state or account
+ * state the contract does not list reaches here set aside (`unrecognized`, src/apm/schemas.ts):
+ * it reads as pending, never as paid, and is named in `reason`.
  */
 
 import type { AccountState, ExtendedEnvelope, TransactionState } from "../../../apm/schemas"
@@ -12,6 +14,8 @@ export interface ApmPaymentState {
   /** The service's state, kept for the merchant and the storefront. */
   transactionState?: TransactionState
   accountState?: AccountState
+  /** A state or account state outside the contract's lists, as sent ("state=SETTLED"). */
+  unrecognized?: string
   /** Why the payment failed or was cancelled, in the scheme's words when it gave any. */
   reason?: string
 }
@@ -47,13 +51,42 @@ export function schemeReason(envelope: ExtendedEnvelope): string | undefined {
   return info?.trim() || message?.trim() || undefined
 }
 
+type Reported<T> = { known?: T; unrecognized?: string }
+
+/**
+ * The extended envelope's own member wins over the transaction's, whether known or not: an
+ * unknown top-level state must not be overruled by an older known one inside.
+ */
+function reported<T>(field: "state" | "accountState", ...sources: Array<{ [key: string]: unknown; unrecognized?: Record<string, string> } | undefined>): Reported<T> {
+  for (const source of sources) {
+    const known = source?.[field] as T | undefined
+    if (known !== undefined) return { known }
+    const unrecognized = source?.unrecognized?.[field]
+    if (unrecognized !== undefined) return { unrecognized }
+  }
+  return {}
+}
+
+function unknownMeaning(field: string, value: string): ApmPaymentState {
+  return {
+    status: "pending",
+    unrecognized: `${field}=${value}`,
+    reason: `The mobile payment service reported ${field} "${value}", which this plugin does not know: the payment is treated as not paid until the service reports a known ${field}.`,
+  }
+}
+
 export function readApmPaymentState(envelope: ExtendedEnvelope): ApmPaymentState {
   const transaction = envelope.response?.request?.transaction
-  const transactionState = envelope.state ?? transaction?.state
-  const accountState = envelope.accountState ?? transaction?.accountState
+  const state = reported<TransactionState>("state", envelope, transaction)
+  const account = reported<AccountState>("accountState", envelope, transaction)
+  if (state.unrecognized !== undefined) return { ...unknownMeaning("state", state.unrecognized), accountState: account.known }
+  const transactionState = state.known
+  const accountState = account.known
   // No state at all is a transaction still being set up, as far as anyone can tell.
   const meaning = transactionState ? STATE_MEANING[transactionState] : { status: "pending" as const }
   const paid = meaning.status === "authorized" || meaning.status === "captured"
+  // Whether money moved is exactly what an unknown account state leaves open.
+  if (paid && account.unrecognized !== undefined) return { ...unknownMeaning("accountState", account.unrecognized), transactionState }
   if (paid && accountState === "ROLLBACK") {
     return { status: "canceled", transactionState, accountState, reason: ROLLED_BACK }
   }

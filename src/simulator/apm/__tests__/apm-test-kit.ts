@@ -118,7 +118,7 @@ export function faultFields(response: SimResponse): string[] {
 export async function createPayment(sim: ApmSimulator, overrides: Record<string, unknown> = {}): Promise<number> {
   const response = await postInitialize(sim, "payment", paymentBody(overrides))
   if (response.status !== 202 && response.status !== 201) throw new Error(`payment refused: ${JSON.stringify(response.body)}`)
-  return transactionOf(response).transactionId!
+  return Number(transactionOf(response).transactionId)
 }
 
 /** A payment the consumer approved: FINALIZED with COMMIT. */

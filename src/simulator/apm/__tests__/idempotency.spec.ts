@@ -75,7 +75,7 @@ describe("APM simulator: initializeWithIdempotency", () => {
     const { sim } = makeSimulator()
     const first = await postInitialize(sim, "payment", paymentBody(), { idempotencyKey: "key-1" })
     const second = await postInitialize(sim, "payment", paymentBody(), { idempotencyKey: "key-2" })
-    expect(transactionOf(second).transactionId).toBe(transactionOf(first).transactionId! + 1)
+    expect(transactionOf(second).transactionId).toBe(Number(transactionOf(first).transactionId) + 1)
   })
 
   it("answers 400 when a key is reused for a different request", async () => {

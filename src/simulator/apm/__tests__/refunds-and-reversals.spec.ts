@@ -88,7 +88,7 @@ describe("APM simulator: refunds", () => {
   it("refuses an originalReference that names a refund instead of a payment", async () => {
     const { sim } = makeSimulator()
     const paymentId = await createFinalizedPayment(sim)
-    const refundId = transactionOf(await postInitialize(sim, "refund", refundBody(paymentId, 100))).transactionId!
+    const refundId = Number(transactionOf(await postInitialize(sim, "refund", refundBody(paymentId, 100))).transactionId)
     const response = await postInitialize(sim, "refund", refundBody(refundId, 100))
     expect(response.status).toBe(400)
     expect(explanation(response)).toContain("is not the transactionId of a payment")

@@ -48,7 +48,7 @@ describe("APM simulator: snapshot, restore and reset", () => {
     const replay = await postInitialize(copy.sim, "payment", paymentBody(), { idempotencyKey: "key-1" })
     expect(replay.body).toEqual(firstIdempotent.body)
     const fresh = transactionOf(await postInitialize(copy.sim, "payment", paymentBody()))
-    expect(fresh.transactionId).toBe(transactionOf(firstIdempotent).transactionId! + 2)
+    expect(fresh.transactionId).toBe(Number(transactionOf(firstIdempotent).transactionId) + 2)
     expect(copy.sim.control("approve", String(pending)).status).toBe(200)
   })
 

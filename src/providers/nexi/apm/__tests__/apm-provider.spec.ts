@@ -33,9 +33,9 @@ function options(apm: Partial<NonNullable<NexiOptionsInput["apm"]>> | null = {})
   return {
     apiKey: "5d952446-9004-4023-9eae-a527a152846b",
     environment: sim.gatewayUrl,
-    resultUrl: "http://shop.test/result",
-    cancelUrl: "http://shop.test/cancel",
-    notificationUrl: "http://shop.test",
+    resultUrl: "https://shop.test/result",
+    cancelUrl: "https://shop.test/cancel",
+    notificationUrl: "https://shop.test",
     ...(apm === null
       ? {}
       : {
