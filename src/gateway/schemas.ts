@@ -198,10 +198,9 @@ export const WarningSchema = CodedRecordSchema
 
 /**
  * Read tolerantly (tolerant-reader.ts): `channel` and `paymentMethod` are informational and take
- * any string; an unknown `operationType` is set aside (the operation then counts as no payment,
- * capture or refund). `operationResult` stays strict: order-state.ts maps every result by name
- * (a Record over OperationResult), so a new result must fail the read until it is mapped by hand,
- * rather than be read as anything, success included.
+ * any string; an unknown `operationType` or `operationResult` is set aside, so the operation
+ * counts as no payment, capture or refund (order-state.ts reads a result it lacks as pending),
+ * and a lost write is never settled as "not made" against it (executed-operation.ts).
  */
 const OperationObjectSchema = z.looseObject({
   orderId: z.string().optional(),
@@ -237,7 +236,10 @@ const OperationObjectSchema = z.looseObject({
     .optional(),
   unrecognized: unrecognizedField,
 })
-export const OperationSchema = withUnknownSetAside(OperationObjectSchema, { operationType: OPERATION_TYPES })
+export const OperationSchema = withUnknownSetAside(OperationObjectSchema, {
+  operationType: OPERATION_TYPES,
+  operationResult: OPERATION_RESULTS,
+})
 export type Operation = z.infer<typeof OperationSchema>
 
 export const OrderStatusSchema = z.looseObject({

@@ -3,7 +3,7 @@
  * lost: one row per kind of write and per history that must, or must not, match.
  */
 import type { OrderDetails } from "../../../../gateway/schemas"
-import { executedOperationFor } from "../executed-operation"
+import { executedOperationFor, UndecidableRecordError } from "../executed-operation"
 
 type Op = { operationId: string; operationType: string; operationResult: string; operationAmount?: string; cancelledOperationId?: string }
 
@@ -69,5 +69,14 @@ const cases: Array<[string, { kind: string; amount_minor: string; target_ref: st
 describe("executedOperationFor", () => {
   it.each(cases)("%s", (_name, write, details, taken, expected) => {
     expect(executedOperationFor(write as never, details, new Set(taken))).toBe(expected)
+  })
+
+  it("cannot decide when a refund the write could have made has a result this plugin does not know", () => {
+    const refund = { kind: "refund", amount_minor: "500", target_ref: "2" } as never
+    const unknownResult = { operationId: "3", operationType: "REFUND", operationAmount: "500", unrecognized: { operationResult: "SETTLED" } }
+    expect(() => executedOperationFor(refund, order(AUTH, CAPTURE, unknownResult as never), new Set())).toThrow(UndecidableRecordError)
+    // One of another type is no refund: nothing was made.
+    const otherType = { operationId: "4", operationType: "CANCEL", unrecognized: { operationResult: "SETTLED" } }
+    expect(executedOperationFor(refund, order(AUTH, CAPTURE, otherType as never), new Set())).toBeUndefined()
   })
 })
