@@ -16,6 +16,34 @@ const port = process.env.PORT ?? "9000"
 const backendUrl = process.env.MEDUSA_BACKEND_URL ?? `http://localhost:${port}`
 const storefrontUrl = process.env.STOREFRONT_URL ?? "http://localhost:8000"
 const simulatorUrl = process.env.NEXI_SIMULATOR_URL ?? "http://127.0.0.1:4010"
+const gatewayUrl = process.env.NEXI_ENVIRONMENT ?? `${simulatorUrl}/api/phoenix-0.0/psp/api/v1`
+const resultUrl = process.env.NEXI_RESULT_URL ?? `${storefrontUrl}/checkout/nexi/result?cart_id={cart_id}`
+const cancelUrl = process.env.NEXI_CANCEL_URL ?? `${storefrontUrl}/checkout?step=payment&cart_id={cart_id}`
+
+/**
+ * NEXI_TEST_ENTRIES=several (integration-tests/http/several-entries.spec.ts) adds two card
+ * entries under ids other than "nexi", each its own merchant at the gateway, as a store selling
+ * in two countries with two Nexi contracts would list them. The default store has one entry.
+ */
+function extraTestEntries() {
+  if (process.env.NEXI_TEST_ENTRIES !== "several") return []
+  const entry = (id: string, apiKey: string) => ({
+    resolve: "./src/providers/nexi",
+    id,
+    options: {
+      apiKey,
+      environment: gatewayUrl,
+      captureType: "EXPLICIT",
+      notificationUrl: process.env.NEXI_NOTIFICATION_URL ?? backendUrl,
+      resultUrl,
+      cancelUrl,
+    },
+  })
+  return [
+    entry("nexi-it", process.env.NEXI_IT_API_KEY ?? "it-merchant-key"),
+    entry("nexi-de", process.env.NEXI_DE_API_KEY ?? "de-merchant-key"),
+  ]
+}
 
 module.exports = defineConfig({
   projectConfig: {
@@ -45,11 +73,11 @@ module.exports = defineConfig({
             id: "nexi",
             options: {
               apiKey: process.env.NEXI_API_KEY ?? "5d952446-9004-4023-9eae-a527a152846b",
-              environment: process.env.NEXI_ENVIRONMENT ?? `${simulatorUrl}/api/phoenix-0.0/psp/api/v1`,
+              environment: gatewayUrl,
               captureType: process.env.NEXI_CAPTURE_TYPE ?? "EXPLICIT",
               notificationUrl: process.env.NEXI_NOTIFICATION_URL ?? backendUrl,
-              resultUrl: process.env.NEXI_RESULT_URL ?? `${storefrontUrl}/checkout/nexi/result?cart_id={cart_id}`,
-              cancelUrl: process.env.NEXI_CANCEL_URL ?? `${storefrontUrl}/checkout?step=payment&cart_id={cart_id}`,
+              resultUrl,
+              cancelUrl,
               apm: {
                 consumerKey: process.env.NEXI_APM_CONSUMER_KEY ?? "sim-key",
                 consumerSecret: process.env.NEXI_APM_CONSUMER_SECRET ?? "sim-secret",
@@ -59,6 +87,7 @@ module.exports = defineConfig({
               },
             },
           },
+          ...extraTestEntries(),
         ],
       },
     },

@@ -59,7 +59,7 @@ medusaIntegrationTestRunner({
       const transactionId = String(session.data.transaction_id)
       await simulator.control("POST", `/apm/${transactionId}/approve`)
       const done = await eventually(async () => {
-        const { data } = await api.get(`/store/nexi/payment-sessions/${session.id}`, storeHeaders(kit.publishableKey))
+        const { data } = await api.get(`/store/nexi/payment-sessions/${session.id}?cart_id=${cart.id}`, storeHeaders(kit.publishableKey))
         return data.cart_completed ? (data as { order_id: string }) : undefined
       })
       const orderId = done.order_id

@@ -92,7 +92,7 @@ medusaIntegrationTestRunner({
       const paymentTransaction = Number(session.data.transaction_id)
       await simulator.control("POST", `/apm/${paymentTransaction}/approve`)
       const orderId = await eventually(async () => {
-        const { data } = await api.get(`/store/nexi/payment-sessions/${session.id}`, storeHeaders(kit.publishableKey))
+        const { data } = await api.get(`/store/nexi/payment-sessions/${session.id}?cart_id=${cart.id}`, storeHeaders(kit.publishableKey))
         return data.order_id as string | undefined
       })
       const [payment] = await kit.paymentsOfOrder(orderId)

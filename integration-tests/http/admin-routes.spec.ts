@@ -326,7 +326,7 @@ medusaIntegrationTestRunner({
         const { session } = await startPaymentSession(api, publishableKey, cart.id, providerId, { consumer_id: WAITING_CONSUMER })
         await simulator.control("POST", `/apm/${session.data.transaction_id}/approve`)
         const orderId = await eventually(async () => {
-          const { data } = await api.get(`/store/nexi/payment-sessions/${session.id}`, storeHeaders(publishableKey))
+          const { data } = await api.get(`/store/nexi/payment-sessions/${session.id}?cart_id=${cart.id}`, storeHeaders(publishableKey))
           return data.order_id as string | undefined
         })
 

@@ -77,8 +77,21 @@ medusaIntegrationTestRunner({
       return { cart, session, collectionId }
     }
 
+    /** The cart a session pays for, which the status route asks the storefront to name. */
+    async function cartOfSession(sessionId: string): Promise<string> {
+      const query = container.resolve(ContainerRegistrationKeys.QUERY)
+      const { data: sessions } = await query.graph({ entity: "payment_session", fields: ["payment_collection_id"], filters: { id: sessionId } })
+      const { data: links } = await query.graph({
+        entity: "cart_payment_collection",
+        fields: ["cart_id"],
+        filters: { payment_collection_id: sessions[0].payment_collection_id },
+      })
+      return links[0].cart_id
+    }
+
     async function pollStatus(sessionId: string): Promise<StatusAnswer> {
-      const { data } = await api.get(`/store/nexi/payment-sessions/${sessionId}`, storeHeaders(publishableKey))
+      const cartId = await cartOfSession(sessionId)
+      const { data } = await api.get(`/store/nexi/payment-sessions/${sessionId}?cart_id=${cartId}`, storeHeaders(publishableKey))
       return data
     }
 

@@ -1,5 +1,6 @@
 import { defineMiddlewares } from "@medusajs/framework/http"
 import { attachCartContext } from "./utils/attach-cart-context"
+import { keepDocumentedSessionData } from "./utils/keep-documented-session-data"
 import { requireConsumerId } from "./utils/require-consumer-id"
 
 export default defineMiddlewares({
@@ -7,7 +8,8 @@ export default defineMiddlewares({
     {
       matcher: "/store/payment-collections/:id/payment-sessions",
       method: "POST",
-      middlewares: [requireConsumerId, attachCartContext],
+      // In this order: what the storefront may not set is gone before anything reads `data`.
+      middlewares: [keepDocumentedSessionData, requireConsumerId, attachCartContext],
     },
   ],
 })

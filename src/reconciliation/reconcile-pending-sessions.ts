@@ -43,9 +43,14 @@ async function candidates(ledger: PaymentLedger, now: Date, limit: number): Prom
   return [...new Set([...writes.map((write) => write.gateway_ref), ...attempts.map((attempt) => attempt.gateway_ref)])].slice(0, limit)
 }
 
-/** The store's provider id (without `pp_`) that reads attempts of this provider identifier. */
-function providerFor(providerIds: string[], identifier: string): string | undefined {
-  return providerIds.find((id) => id.startsWith(`pp_${identifier}_`))?.replace(/^pp_/, "")
+/**
+ * The store's provider (without `pp_`) that opened an attempt: the ledger records its key
+ * (`nexi_nexi-it`); an attempt that names only the identifier (`nexi`) goes to that
+ * identifier's first entry.
+ */
+function providerFor(providerIds: string[], recorded: string): string | undefined {
+  const exact = providerIds.find((id) => id === `pp_${recorded}`)
+  return (exact ?? providerIds.find((id) => id.startsWith(`pp_${recorded}_`)))?.replace(/^pp_/, "")
 }
 
 export async function reconcilePendingSessions(container: MedusaContainer, now = new Date()): Promise<ReconcileSummary> {

@@ -74,6 +74,19 @@ describe("reconcilePendingSessions", () => {
     ])
   })
 
+  it("asks the entry that opened the attempt when the store has several entries", async () => {
+    const test = withProviders("pp_nexi_nexi-it", "pp_nexi_nexi-de", "pp_nexi-apm-psp-b_nexi-de")
+    await attempt(test, "ORD_DE", { identifier: "nexi_nexi-de" })
+    await attempt(test, "ORD_IT", { identifier: "nexi_nexi-it" })
+    await attempt(test, "TX_DE", { identifier: "nexi-apm-psp-b_nexi-de" })
+    await reconcilePendingSessions(test.container, NOW)
+    expect(test.payment.webhookCalls.map((call) => [call.provider, refOf(call)])).toEqual([
+      ["nexi_nexi-de", "ORD_DE"],
+      ["nexi_nexi-it", "ORD_IT"],
+      ["nexi-apm-psp-b_nexi-de", "TX_DE"],
+    ])
+  })
+
   it("skips refs whose provider is not in the store, and writes without an attempt", async () => {
     const test = withProviders("pp_nexi_nexi")
     await attempt(test, "TX1", { identifier: "nexi-apm-psp-b" })

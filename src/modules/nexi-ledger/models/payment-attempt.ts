@@ -9,7 +9,7 @@ import { model } from "@medusajs/framework/utils"
 export const NexiPaymentAttempt = model
   .define("nexi_payment_attempt", {
     id: model.id({ prefix: "nexatt" }).primaryKey(),
-    /** The provider's identifier (`nexi`, `nexi-apm-psp-b`, ...): which provider can read it. */
+    /** The provider that opened it, as Medusa's webhook route names it (`nexi_nexi`, `nexi-apm-psp-b_nexi-it`): the entry whose keys read it. */
     provider_identifier: model.text(),
     /** The gateway's orderId, or the mobile-payment service's transactionId. */
     gateway_ref: model.text(),

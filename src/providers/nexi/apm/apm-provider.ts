@@ -243,7 +243,7 @@ export abstract class NexiApmProviderService extends NexiProviderBase<ApmPayment
     const followUps = this.followUps(RECONCILE)
     const { client, ledger } = followUps.deps
     const attempt = await ledger.findAttempt(gatewayRef)
-    if (attempt && attempt.provider_identifier !== this.getIdentifier()) return NOT_SUPPORTED
+    if (attempt && attempt.provider_identifier !== this.providerKey()) return NOT_SUPPORTED
     // A session that cannot be read throws here: read as deleted, a paid payment would be reversed.
     const session = attempt?.session_id ? await this.records.session(attempt.session_id) : undefined
     const data = readApmSessionData(session?.data)
@@ -364,7 +364,7 @@ export abstract class NexiApmProviderService extends NexiProviderBase<ApmPayment
     const declined = data.status === "error"
     await this.inLedger("start the payment", (ledger) =>
       ledger.openAttempt({
-        provider_identifier: this.getIdentifier(),
+        provider_identifier: this.providerKey(),
         gateway_ref: this.require(data.transaction_id, "transaction_id", "start the payment"),
         session_id: data.session_id,
         cart_id: cartId,

@@ -1,6 +1,6 @@
 /**
- * The card payment provider (`pp_nexi_nexi`): Medusa's payment lifecycle on the Nexi XPay
- * hosted payment page. Each method reads or writes the gateway through the GatewayClient and
+ * The card payment provider (`pp_nexi_<entry id>`, so `pp_nexi_nexi` for an entry `id: "nexi"`):
+ * Medusa's payment lifecycle on the Nexi XPay hosted payment page. Each method reads or writes the gateway through the GatewayClient and
  * keeps the session data true; the mapping of a gateway order to a status is in order-state.ts.
  */
 import type {
@@ -287,7 +287,7 @@ export class NexiCardProviderService extends NexiProviderBase<CardPaymentState> 
   }
 
   /**
-   * Called by Medusa's webhook subscriber for POST /hooks/payment/nexi_nexi, and by the
+   * Called by Medusa's webhook subscriber for POST /hooks/payment/nexi_<entry id>, and by the
    * plugin's reconciliation with an in-process reconcile request. The body is never trusted:
    * a notification must carry the securityToken issued for that order, and the payment's
    * state is always read again from the gateway. Anything that fails those checks is
@@ -427,7 +427,7 @@ export class NexiCardProviderService extends NexiProviderBase<CardPaymentState> 
   ): Promise<void> {
     try {
       await this.ledger(action).openAttempt({
-        provider_identifier: NexiCardProviderService.identifier,
+        provider_identifier: this.providerKey(),
         gateway_ref: orderId,
         session_id: sessionId || null,
         cart_id: readCartContext(input.data)?.cart_id ?? null,
@@ -455,6 +455,7 @@ export class NexiCardProviderService extends NexiProviderBase<CardPaymentState> 
       customer: input.context?.customer,
       cart: readCartContext(input.data),
       options: this.options_,
+      entryId: this.entryId,
     })
     // When the reconciliation job may start reading this order, if no notification came.
     const pollAfter = new Date(Date.now() + this.options_.pollPendingAfterSeconds * 1000)

@@ -8,8 +8,15 @@ import { toAlpha3Country } from "../../../i18n/countries"
 import { toIso6392Language } from "../../../i18n/languages"
 import type { NexiOptions } from "../options"
 import type { AddressSnapshot, CartContext } from "../shared/cart-context"
+import { cardWebhookProviderOf, DEFAULT_STORE_ENTRY_ID } from "../shared/provider-ids"
 
-export const CARD_WEBHOOK_PATH = "/hooks/payment/nexi_nexi"
+/** Medusa's webhook route of the card provider of the store entry `entryId`. */
+export function cardWebhookPath(entryId: string = DEFAULT_STORE_ENTRY_ID): string {
+  return `/hooks/payment/${cardWebhookProviderOf(entryId)}`
+}
+
+/** The webhook path of the default entry (`id: "nexi"`). */
+export const CARD_WEBHOOK_PATH = cardWebhookPath()
 
 export interface HostedOrderInput {
   orderId: string
@@ -19,6 +26,8 @@ export interface HostedOrderInput {
   customer?: PaymentCustomerDTO
   cart?: CartContext
   options: NexiOptions
+  /** The `id` of the provider's entry in medusa-config; notifications go to its webhook route. */
+  entryId?: string
 }
 
 /** Fills `{cart_id}` and `{session_id}`; values are URL-encoded so they cannot break the URL. */
@@ -91,7 +100,7 @@ export function buildHostedOrderRequest(input: HostedOrderInput): HppRequest {
       language: toIso6392Language(cart?.locale, options.language),
       resultUrl: fillTemplate(options.resultUrl, placeholders),
       cancelUrl: fillTemplate(options.cancelUrl, placeholders),
-      notificationUrl: `${notificationBase}${CARD_WEBHOOK_PATH}`,
+      notificationUrl: `${notificationBase}${cardWebhookPath(input.entryId)}`,
     },
   }
 }

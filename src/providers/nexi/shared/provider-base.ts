@@ -15,7 +15,7 @@ import type {
   RetrievePaymentOutput,
   WebhookActionResult,
 } from "@medusajs/framework/types"
-import { AbstractPaymentProvider, MedusaError, PaymentActions } from "@medusajs/framework/utils"
+import { AbstractPaymentProvider, ContainerRegistrationKeys, MedusaError, Modules, PaymentActions } from "@medusajs/framework/utils"
 import type { PaymentLedger } from "../../../modules/nexi-ledger/types"
 import { toMinorUnits } from "../../../money/amount"
 import { type NexiOptions, parseNexiOptions } from "../options"
@@ -23,7 +23,7 @@ import { ledgerFrom } from "./ledger"
 import { toMedusaError } from "./medusa-errors"
 import { PaymentRecords } from "./payment-records"
 import type { PaymentStatus } from "./payment-status"
-
+import { DEFAULT_STORE_ENTRY_ID } from "./provider-ids"
 
 export const SESSION_STATUS: Record<PaymentStatus, PaymentSessionStatus> = {
   pending: "pending",
@@ -43,11 +43,40 @@ export const WEBHOOK_ACTION: Record<PaymentStatus, WebhookActionResult["action"]
 
 export type ProviderCradle = Record<string, unknown> & { logger?: Logger }
 
+type ProviderEntry = { id?: unknown; options?: unknown }
+
+/** Reads a registration of the cradle, or undefined: awilix's cradle throws for an unknown name. */
+function optionalRegistration(cradle: ProviderCradle, name: string): unknown {
+  try {
+    return cradle[name]
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * The `id` of the store entry this provider was built for. Medusa builds each provider with
+ * `new Provider(cradle, entry.options)`, passing the very object of the store's configuration,
+ * so the entry is the one whose options are this object. A provider built any other way (unit
+ * tests, the benchmark) finds none and is the default entry's.
+ */
+export function storeEntryIdFor(cradle: ProviderCradle, options: unknown): string {
+  const config = optionalRegistration(cradle, ContainerRegistrationKeys.CONFIG_MODULE) as
+    | { modules?: Record<string, { options?: { providers?: ProviderEntry[] } } | boolean | undefined> }
+    | undefined
+  const payment = config?.modules?.[Modules.PAYMENT]
+  const providers = typeof payment === "object" ? payment?.options?.providers : undefined
+  const entry = Array.isArray(providers) ? providers.find((candidate) => candidate?.options === options) : undefined
+  return typeof entry?.id === "string" && entry.id ? entry.id : DEFAULT_STORE_ENTRY_ID
+}
+
 export abstract class NexiProviderBase<State extends { status: PaymentStatus }> extends AbstractPaymentProvider<NexiOptions> {
   protected readonly options_: NexiOptions
   protected readonly records: PaymentRecords
   protected readonly logger_?: Logger
   protected readonly cradle_: ProviderCradle
+  /** The `id` of this provider's entry in medusa-config: pp_<identifier>_<entryId>. */
+  protected readonly entryId: string
 
   static validateOptions(options: Record<string, unknown>): void {
     parseNexiOptions(options)
@@ -58,7 +87,17 @@ export abstract class NexiProviderBase<State extends { status: PaymentStatus }> 
     this.options_ = parseNexiOptions(options)
     this.logger_ = cradle.logger
     this.cradle_ = cradle
+    this.entryId = storeEntryIdFor(cradle, options)
     this.records = new PaymentRecords(cradle)
+  }
+
+  /**
+   * The provider as Medusa's webhook route and payment module name it (`nexi_nexi`,
+   * `nexi-apm-psp-b_nexi-it`): what the ledger records, so the job asks the entry that opened
+   * a payment, with that entry's keys.
+   */
+  protected providerKey(): string {
+    return `${this.getIdentifier()}_${this.entryId}`
   }
 
   /**

@@ -25,10 +25,12 @@ export async function startPaymentSession(api, cart, providerId, data) {
 
 /**
  * What happened to a payment: { payment_session: { status, data: { reason, approval_url } },
- * cart_completed, order_id }. The route reads a pending payment again from the gateway.
+ * cart_completed, order_id }. The route reads a pending payment again from the gateway (at
+ * most once every few seconds) and answers only the session's own cart: without the cart id,
+ * or with another's, it answers 404.
  */
-export async function paymentStatus(api, sessionId) {
-  return api.get(`/store/nexi/payment-sessions/${encodeURIComponent(sessionId)}`)
+export async function paymentStatus(api, cartId, sessionId) {
+  return api.get(`/store/nexi/payment-sessions/${encodeURIComponent(sessionId)}?cart_id=${encodeURIComponent(cartId)}`)
 }
 
 export function failed(status) {

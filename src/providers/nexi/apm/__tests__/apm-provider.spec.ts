@@ -386,7 +386,7 @@ describe("the ledger: attempts", () => {
     const { data, sessionId } = await startedPayment()
     const attempt = await ledger.findAttempt(String(data.transaction_id))
     expect(attempt).toMatchObject({
-      provider_identifier: "nexi-apm-psp-b",
+      provider_identifier: "nexi-apm-psp-b_nexi",
       session_id: sessionId,
       cart_id: "cart_1",
       amount_minor: "2440",

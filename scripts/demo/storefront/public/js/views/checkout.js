@@ -148,7 +148,7 @@ function methodOption(method, index) {
 async function lastAttemptNotice(context, cart) {
   const session = nexiSessionOf(cart)
   if (!session) return null
-  const status = await paymentStatus(context.api, session.id)
+  const status = await paymentStatus(context.api, cart.id, session.id)
   if (status.order_id) {
     location.assign(`/order?id=${encodeURIComponent(status.order_id)}`)
     return null

@@ -38,7 +38,7 @@ export async function mobileApprovalView(context) {
   for (;;) {
     let status
     try {
-      status = await paymentStatus(context.api, sessionId)
+      status = await paymentStatus(context.api, cartId, sessionId)
     } catch (error) {
       // A failed poll is no answer: the payment may still be approved, so ask again.
       render(...waitingPage(cart, shownUrl), alertBox("error", `Could not check the payment (${error.message}); trying again.`))

@@ -38,7 +38,7 @@ export async function resultView(context) {
     const completed = await completeCart(api, cartId)
     if (completed.type === "order") return toOrder(completed.order.id)
     const session = nexiSessionOf(completed.cart ?? (await readCart(api, cartId)))
-    const status = session ? await paymentStatus(api, session.id) : undefined
+    const status = session ? await paymentStatus(api, cartId, session.id) : undefined
     if (status?.order_id) return toOrder(status.order_id)
     if (!status || failed(status) || Date.now() > giveUpAt) {
       render(
