@@ -41,6 +41,13 @@ describe("the packed package", () => {
     expect(packedFiles).toContain(".medusa/server/src/providers/nexi/index.js")
     expect(packedFiles).toContain(".medusa/server/src/simulator/index.js")
     expect(packedFiles).toContain(".medusa/server/src/simulator/cli.js")
+    // What the README links to, so its links work in an installed package too.
+    for (const file of ["README.md", "LICENSE", "CONTRIBUTING.md", "docs/simulator.md", "docs/storefront.md", "docs/contract/gateway.md"]) {
+      expect(packedFiles).toContain(file)
+    }
+    // Every file outside the build is documentation, package.json or the license.
+    const outsideTheBuild = packedFiles.filter((file) => !file.startsWith(".medusa/server/"))
+    expect(outsideTheBuild.filter((file) => !/^(docs\/.*\.md|README\.md|CONTRIBUTING\.md|LICENSE|package\.json)$/.test(file))).toEqual([])
     const unwanted = packedFiles.filter((file) =>
       /(__tests__|\.spec\.|integration-tests|browser-tests|medusa-config|simulator-state|\.env|\.ts$)/.test(file),
     )

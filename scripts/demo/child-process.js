@@ -13,6 +13,18 @@ const path = require("node:path")
 const TAIL_LINES = 40
 
 let guard
+/** Where every child's output also goes (the demo's log file), whatever `quiet` says; see logChildOutputTo. */
+let logStream
+
+/**
+ * Copies every line any child prints from now on to `stream` (the demo's `demo.log`), prefixed
+ * as on the terminal; null stops it. One demo per process writes a log, so it is kept here
+ * rather than passed through every step.
+ * @param {NodeJS.WritableStream | null} stream
+ */
+function logChildOutputTo(stream) {
+  logStream = stream ?? undefined
+}
 
 /** The orphan guard of this process (orphan-guard.js), started with the first child. */
 function orphanGuard() {
@@ -42,6 +54,7 @@ function followOutput(stream, { prefix, quiet, tail, onLine }) {
     for (const line of lines) {
       tail.push(line)
       if (tail.length > TAIL_LINES) tail.shift()
+      logStream?.write(`${prefix} ${line}\n`)
       if (!quiet) process.stdout.write(`${prefix} ${line}\n`)
       onLine?.(line)
     }
@@ -137,4 +150,4 @@ async function runToEnd(command, args, options) {
   return handle.recentOutput()
 }
 
-module.exports = { runToEnd, startChild, stopChild }
+module.exports = { logChildOutputTo, runToEnd, startChild, stopChild }

@@ -22,10 +22,21 @@ async function ensureDatabaseExists(url) {
   }
 }
 
+/** The message of an embedded PostgreSQL that did not start: its cause first, then its last lines. */
+function startFailure(output) {
+  const cause = /embedded PostgreSQL did not start: (.*)/.exec(output)?.[1]
+  const fixes =
+    "To use another PostgreSQL: DATABASE_URL=postgres://user:password@localhost:5432/medusa_nexi_demo npm run demo. " +
+    "To put the demo's data elsewhere: DEMO_DATA_DIR=/tmp/nexi-demo npm run demo."
+  return cause
+    ? `${cause}\n${fixes}\nIts last output:\n${output}`
+    : `embedded PostgreSQL stopped while starting. ${fixes}\nIts last output:\n${output}`
+}
+
 function waitForReady(handle) {
   return new Promise((resolve, reject) => {
     handle.child.once("message", resolve)
-    handle.exited.then(() => reject(new Error(`embedded PostgreSQL stopped while starting:\n${handle.recentOutput()}`)))
+    handle.exited.then(() => reject(new Error(startFailure(handle.recentOutput()))))
   })
 }
 
@@ -40,7 +51,9 @@ async function startEmbedded(dataDir, quiet, signal) {
     const server = await waitForReady(handle)
     if (!quiet) process.stdout.write(`[postgres] embedded PostgreSQL ready on port ${server.port}\n`)
     const url = `postgres://${server.user}:${server.password}@${server.host}:${server.port}/${DEMO_DATABASE_NAME}`
-    return { url, stop: () => stopChild(handle, { graceMs: 30_000 }) }
+    // The cluster's directory and creation time: a cluster created afresh (a temporary directory
+    // emptied by a reboot) is another database, migrated and seeded again.
+    return { url, files: server.dataDir, cluster: `${server.dataDir}@${server.createdAt}`, stop: () => stopChild(handle, { graceMs: 30_000 }) }
   } catch (error) {
     await stopChild(handle)
     throw error
@@ -49,8 +62,10 @@ async function startEmbedded(dataDir, quiet, signal) {
 
 /**
  * @param {{ dataDir: string, databaseUrl?: string, quiet?: boolean, signal?: AbortSignal }} options
- * @returns {Promise<{ url: string, identity: string, embedded: boolean, stop: () => Promise<void> }>}
- *   `identity` names the database without its password, for remembering what was done to it.
+ * @returns {Promise<{ url: string, identity: string, embedded: boolean, embeddedFiles?: string, stop: () => Promise<void> }>}
+ *   `identity` names the database without its password, for remembering what was done to it;
+ *   `embeddedFiles` is where the embedded cluster's files are (scripts/lib/embedded-postgres.js
+ *   moves them when the "postgres" system user cannot reach the data directory).
  */
 async function openDatabase({ dataDir, databaseUrl, quiet = false, signal }) {
   const database = databaseUrl ? { url: databaseUrl, stop: async () => {} } : await startEmbedded(dataDir, quiet, signal)
@@ -62,8 +77,8 @@ async function openDatabase({ dataDir, databaseUrl, quiet = false, signal }) {
   }
   const identity = databaseUrl
     ? `url:${crypto.createHash("sha256").update(databaseUrl).digest("hex")}`
-    : `embedded:${path.resolve(dataDir)}`
-  return { url: database.url, identity, embedded: !databaseUrl, stop: database.stop }
+    : `embedded:${database.cluster}`
+  return { url: database.url, identity, embedded: !databaseUrl, embeddedFiles: database.files, stop: database.stop }
 }
 
 module.exports = { openDatabase }

@@ -5,8 +5,12 @@
  * its admin, and a small storefront; prints the addresses and the admin's credentials; stops
  * everything on Ctrl-C. A second run reuses the data directory (.demo/).
  *
+ * Output: the demo's progress lines and the summary; every process's full output goes to
+ * <data directory>/demo.log. `--verbose` (npm run demo -- --verbose) or DEMO_VERBOSE=1 shows
+ * it on the terminal too; DEMO_QUIET=true shows only the summary.
+ *
  * Environment: DATABASE_URL, DEMO_DATA_DIR, DEMO_MEDUSA_PORT (9000), DEMO_STOREFRONT_PORT
- * (8000), DEMO_SIMULATOR_PORT (4010), DEMO_QUIET=true for only the summary. See docs/demo.md.
+ * (8000), DEMO_SIMULATOR_PORT (4010), DEMO_VERBOSE, DEMO_QUIET. See docs/demo.md.
  */
 const path = require("node:path")
 const { DEFAULT_DATA_DIR, DEFAULT_PORTS } = require("./settings")
@@ -21,7 +25,33 @@ function portFromEnv(name, fallback) {
   return port
 }
 
-function summary(demo) {
+const USAGE = `Usage: npm run demo [-- --verbose]
+  --verbose   every process's output on the terminal (also DEMO_VERBOSE=1); by default only
+              the progress lines, the full output in <data directory>/demo.log
+See docs/demo.md for the environment variables.`
+
+const truthy = (value) => ["1", "true", "yes", "on"].includes(String(value ?? "").toLowerCase())
+
+/** --verbose, from the command line or the environment; --help prints the usage. */
+function parseArguments(argv) {
+  let verbose = truthy(process.env.DEMO_VERBOSE)
+  for (const arg of argv) {
+    if (arg === "--verbose" || arg === "-v") verbose = true
+    else if (arg === "--help" || arg === "-h") return { help: true }
+    else throw new Error(`unknown argument "${arg}"\n${USAGE}`)
+  }
+  // `npm run demo --verbose` (without the `--`) is npm's own flag: npm sets its log level instead.
+  if (process.env.npm_config_loglevel === "verbose") verbose = true
+  return { verbose }
+}
+
+/** A path as the user would type it: relative to the current directory when inside it. */
+function shownPath(file) {
+  const relative = path.relative(process.cwd(), file)
+  return relative && !relative.startsWith("..") && !path.isAbsolute(relative) ? relative : file
+}
+
+function summary(demo, logFile) {
   const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`
   return [
     "",
@@ -34,20 +64,35 @@ function summary(demo) {
     `  Gateway simulator: ${demo.urls.simulator}`,
     `  Regions:           ${demo.regions.map((region) => `${region.name}`).join(", ")}`,
     "  Test cards and phone numbers: docs/simulator.md and docs/simulator-apm.md",
+    `  Full log:          ${shownPath(logFile)}`,
     `  Started in ${seconds(demo.timings.total)}${demo.migrated ? "" : " (data reused)"}. Press Ctrl-C to stop.`,
     "",
   ].join("\n")
 }
 
 async function main() {
+  const args = parseArguments(process.argv.slice(2))
+  if (args.help) {
+    process.stdout.write(`${USAGE}\n`)
+    return
+  }
+  const quiet = process.env.DEMO_QUIET === "true"
+  const dataDir = process.env.DEMO_DATA_DIR ? path.resolve(process.env.DEMO_DATA_DIR) : DEFAULT_DATA_DIR
+  const logFile = path.join(dataDir, "demo.log")
   const options = {
     ports: {
       medusa: portFromEnv("DEMO_MEDUSA_PORT", DEFAULT_PORTS.medusa),
       storefront: portFromEnv("DEMO_STOREFRONT_PORT", DEFAULT_PORTS.storefront),
       simulator: portFromEnv("DEMO_SIMULATOR_PORT", DEFAULT_PORTS.simulator),
     },
-    dataDir: process.env.DEMO_DATA_DIR ? path.resolve(process.env.DEMO_DATA_DIR) : DEFAULT_DATA_DIR,
-    quiet: process.env.DEMO_QUIET === "true",
+    dataDir,
+    quiet,
+    progressOnly: !args.verbose,
+    logFile,
+  }
+  failureHint = `Full log: ${shownPath(logFile)}`
+  if (!quiet && !args.verbose) {
+    process.stdout.write(`[demo] progress only; every process's output goes to ${shownPath(logFile)} (npm run demo -- --verbose shows it here)\n`)
   }
   const starting = new AbortController()
   let demo
@@ -79,10 +124,13 @@ async function main() {
     }
     throw error
   }
-  process.stdout.write(summary(demo))
+  process.stdout.write(summary(demo, logFile))
 }
 
+/** Where to look after a failure, once the log file is known. */
+let failureHint = ""
+
 main().catch((error) => {
-  process.stderr.write(`demo failed: ${error.message}\n`)
+  process.stderr.write(`demo failed: ${error.message}\n${failureHint ? `${failureHint}\n` : ""}`)
   process.exit(1)
 })

@@ -34,6 +34,45 @@ function schemaFingerprint(databaseIdentity) {
   return hash.digest("hex")
 }
 
+/** Every directory under `dir`, node_modules left out. */
+function directoriesUnder(dir) {
+  if (!fs.existsSync(dir)) return []
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    if (!entry.isDirectory() || entry.name === "node_modules") return []
+    const full = path.join(dir, entry.name)
+    return [full, ...directoriesUnder(full)]
+  })
+}
+
+/**
+ * Runs `task`, then removes the empty directories it left under `root` that were not there
+ * before. `medusa db:migrate` runs every module provider's migrations too, and MikroORM's
+ * migrator creates the folder it reads them from (`src/providers/nexi/migrations`, empty):
+ * the demo must not write into the sources.
+ * @template T
+ * @param {string} root
+ * @param {() => Promise<T>} task
+ * @returns {Promise<T>}
+ */
+async function withoutNewEmptyDirectories(root, task) {
+  const before = new Set(directoriesUnder(root))
+  try {
+    return await task()
+  } finally {
+    // Deepest first, so a new empty folder inside a new folder goes before its parent.
+    const created = directoriesUnder(root)
+      .filter((dir) => !before.has(dir))
+      .sort((a, b) => b.length - a.length)
+    for (const dir of created) {
+      try {
+        if (fs.readdirSync(dir).length === 0) fs.rmdirSync(dir)
+      } catch {
+        // Gone already, or not empty after all: left alone.
+      }
+    }
+  }
+}
+
 /**
  * @param {{ env: NodeJS.ProcessEnv, dataDir: string, databaseIdentity: string, quiet?: boolean, signal?: AbortSignal }} options
  * @returns {Promise<{ ran: boolean }>}
@@ -44,9 +83,9 @@ async function migrateDatabase({ env, dataDir, databaseIdentity, quiet = false, 
   const previous = fs.existsSync(marker) ? JSON.parse(fs.readFileSync(marker, "utf8")).fingerprint : undefined
   if (previous === fingerprint) return { ran: false }
   // Safe link changes only: the demo has no terminal to confirm destructive ones in (stdin is closed).
-  await runMedusa(["db:migrate", "--execute-safe-links"], { env, quiet, signal })
+  await withoutNewEmptyDirectories(path.join(REPO_ROOT, "src"), () => runMedusa(["db:migrate", "--execute-safe-links"], { env, quiet, signal }))
   fs.writeFileSync(marker, `${JSON.stringify({ fingerprint, migratedAt: new Date().toISOString() }, null, 2)}\n`)
   return { ran: true }
 }
 
-module.exports = { migrateDatabase }
+module.exports = { migrateDatabase, withoutNewEmptyDirectories }

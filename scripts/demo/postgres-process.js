@@ -4,7 +4,9 @@
  * stop Medusa before the database Medusa is using. It stops PostgreSQL on SIGTERM (from the
  * demo, or from orphan-guard.js if the demo died).
  *
- * argv[2]: JSON { dataDir, port? }. Sends { host, port, user, password } once ready.
+ * argv[2]: JSON { dataDir, port? }. Sends { host, port, user, password, dataDir, createdAt } once
+ * ready: where the files really are (scripts/lib/embedded-postgres.js may move them) and when
+ * that cluster was created.
  */
 const { startEmbeddedPostgres } = require("../lib/embedded-postgres")
 
@@ -26,7 +28,14 @@ async function main() {
     )
   }
   process.once("SIGTERM", stop)
-  process.send({ host: database.host, port: database.port, user: database.user, password: database.password })
+  process.send({
+    host: database.host,
+    port: database.port,
+    user: database.user,
+    password: database.password,
+    dataDir: database.dataDir,
+    createdAt: database.createdAt,
+  })
 }
 
 main().catch((error) => {

@@ -42,7 +42,12 @@ export interface StartDemoOptions {
   dataDir?: string
   /** Default: process.env.DATABASE_URL; empty or null starts the embedded PostgreSQL. */
   databaseUrl?: string | null
+  /** Nothing on the terminal (the log file, if any, still gets everything). */
   quiet?: boolean
+  /** Only the demo's progress lines on the terminal, not every process's output. */
+  progressOnly?: boolean
+  /** Every process's output and the demo's own lines, rewritten by each start (npm run demo: <dataDir>/demo.log). */
+  logFile?: string
   /** false: no admin dashboard (a faster boot). Default true. */
   admin?: boolean
   signal?: AbortSignal

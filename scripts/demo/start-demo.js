@@ -7,6 +7,7 @@
 const fs = require("node:fs")
 const path = require("node:path")
 const { ensureAdminUser } = require("./admin-user")
+const { logChildOutputTo } = require("./child-process")
 const { openDatabase } = require("./database")
 const { medusaEnvironment } = require("./medusa-env")
 const { startMedusaServer } = require("./medusa-server")
@@ -56,20 +57,69 @@ function stepRunner(timings, signal) {
   }
 }
 
+/** "12.3 s" */
+const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`
+
+/**
+ * The demo's log file: every child's output and the demo's own lines, whatever is shown on
+ * the terminal. Rewritten by each start (mode 0600: Medusa's log may hold what a shopper typed).
+ */
+function openLogFile(logFile) {
+  if (!logFile) return { write: () => {}, close: async () => {} }
+  const stream = fs.createWriteStream(logFile, { flags: "w", mode: 0o600 })
+  // A log that cannot be written is no reason to stop the demo.
+  stream.on("error", () => {})
+  stream.write(`# npm run demo, started ${new Date().toISOString()}\n`)
+  logChildOutputTo(stream)
+  return {
+    write: (line) => stream.write(line),
+    close: () =>
+      new Promise((resolve) => {
+        logChildOutputTo(null)
+        stream.end(resolve)
+      }),
+  }
+}
+
 /**
  * @param {{ ports?: { medusa?: number, storefront?: number, simulator?: number }, dataDir?: string,
- *   databaseUrl?: string, quiet?: boolean, admin?: boolean, signal?: AbortSignal }} [options]
+ *   databaseUrl?: string, quiet?: boolean, progressOnly?: boolean, logFile?: string, admin?: boolean,
+ *   signal?: AbortSignal }} [options]
+ *   Terminal output: everything by default (each process's lines, prefixed); `progressOnly`:
+ *   the demo's own progress lines only; `quiet`: nothing. `logFile` gets everything either way.
  *   `admin: false` skips the admin dashboard (faster boot, for tests); `signal` aborts a start.
  */
-async function startDemo({ ports = {}, dataDir = DEFAULT_DATA_DIR, databaseUrl = process.env.DATABASE_URL, quiet = false, admin = true, signal } = {}) {
-  const log = (line) => {
-    if (!quiet) process.stdout.write(`[demo] ${line}\n`)
-  }
-  const chosenPorts = await choosePorts(ports)
-  const urls = urlsFor(chosenPorts)
+async function startDemo({
+  ports = {},
+  dataDir = DEFAULT_DATA_DIR,
+  databaseUrl = process.env.DATABASE_URL,
+  quiet: silent = false,
+  progressOnly = false,
+  logFile,
+  admin = true,
+  signal,
+} = {}) {
   fs.mkdirSync(dataDir, { recursive: true })
-  const secrets = loadOrCreateSecrets(dataDir)
+  const logOutput = openLogFile(logFile)
+  const log = (line) => {
+    logOutput.write(`[demo] ${line}\n`)
+    if (!silent) process.stdout.write(`[demo] ${line}\n`)
+  }
+  // What the steps print: the processes' own output, shown only in the verbose mode.
+  const quiet = silent || progressOnly
+  let chosenPorts
+  let secrets
+  try {
+    chosenPorts = await choosePorts(ports)
+    secrets = loadOrCreateSecrets(dataDir)
+  } catch (error) {
+    await logOutput.close()
+    throw error
+  }
+  const urls = urlsFor(chosenPorts)
   const started = stopper(log)
+  // Registered first, so it is closed last: the other parts' last lines still reach it.
+  started.add("the log file", { stop: logOutput.close })
   const timings = {}
   const timed = stepRunner(timings, signal)
   const startedAt = Date.now()
@@ -85,6 +135,10 @@ async function startDemo({ ports = {}, dataDir = DEFAULT_DATA_DIR, databaseUrl =
     ])
     if (database.status === "rejected") throw database.reason
     if (simulator.status === "rejected") throw simulator.reason
+    if (database.value.embeddedFiles && database.value.embeddedFiles !== path.resolve(dataDir, "postgres")) {
+      log(`the database files are in ${database.value.embeddedFiles}: the "postgres" system user cannot reach ${path.resolve(dataDir)}`)
+    }
+    log(`database and gateway simulator ready (${seconds(Math.max(timings.database, timings.simulator))})`)
 
     const env = medusaEnvironment({
       databaseUrl: database.value.url,
@@ -94,16 +148,18 @@ async function startDemo({ ports = {}, dataDir = DEFAULT_DATA_DIR, databaseUrl =
       admin,
     })
     const migration = await timed("migrate", () => {
-      log("migrating the database")
+      log("migrating the database (about a minute on a first start)")
       return migrateDatabase({ env, dataDir, databaseIdentity: database.value.identity, quiet, signal })
     })
-    if (!migration.ran) log("database schema up to date: migrations skipped")
+    log(migration.ran ? `database migrated (${seconds(timings.migrate)})` : "database schema up to date: migrations skipped")
     const adminCredentials = { email: DEMO_ADMIN_EMAIL, password: secrets.adminPassword }
     const prepareStore = async () => {
       const seeded = await timed("seed", () => {
         log("seeding the store (or finding the one seeded before)")
         return seedStore({ env, dataDir, adminEmail: DEMO_ADMIN_EMAIL, quiet, signal })
       })
+      log(`store seeded (${seconds(timings.seed)})`)
+      if (!seeded.adminUserExists) log("creating the admin user")
       await timed("adminUser", () => ensureAdminUser({ env, ...adminCredentials, exists: seeded.adminUserExists, quiet, signal }))
       const store = { ...seeded, adminUserExists: true }
       rememberSeededStore(dataDir, database.value.identity, store)
@@ -114,8 +170,9 @@ async function startDemo({ ports = {}, dataDir = DEFAULT_DATA_DIR, databaseUrl =
     // booting Medusa once more to look for it; it is seeded again only if the check fails.
     const lastRun = seededStoreOfLastRun(dataDir, database.value.identity)
     let store = lastRun ?? (await prepareStore())
-    log("starting Medusa")
+    log(admin ? "starting Medusa and its admin" : "starting Medusa")
     await timed("medusa", async () => started.add("Medusa", await startMedusaServer({ env, port: chosenPorts.medusa, quiet, signal })))
+    log(`Medusa ready (${seconds(timings.medusa)})`)
     if (lastRun) {
       const intact = await timed("storeCheck", () => seededStoreAnswers({ backendUrl: urls.backend, store: lastRun, adminCredentials }))
       if (intact) log("reusing the store seeded by an earlier run")

@@ -1,10 +1,35 @@
 /** Command-line arguments of nexi-simulator, turned into startSimulator options. */
 import { parseArgs } from "node:util"
-import type { SimulatorOptions } from "./options"
+import { APM_BASE_PATH, DEFAULTS, GATEWAY_BASE_PATH, type SimulatorOptions } from "./options"
 
-export const USAGE = `Usage: nexi-simulator [--port 4010] [--host 127.0.0.1] [--public-url URL]
-                     [--api-key KEY]... [--apm-consumer-key K] [--apm-consumer-secret S]
-                     [--control] [--state FILE] [--quiet]`
+export const USAGE = `Usage: nexi-simulator [options]
+
+Runs an offline Nexi XPay gateway (card API, hosted payment page, notifications) and the
+alternative-payment (APM) service until Ctrl-C.
+
+Options:
+  --port N                 Port to listen on, 0 for a free one (default: ${DEFAULTS.port})
+  --host HOST              Address to listen on (default: ${DEFAULTS.host})
+  --public-url URL         Where browsers reach the simulator: hosted pages, phone page
+                           (default: the listening address)
+  --api-key KEY            An accepted X-API-KEY; repeat for several merchants
+                           (default: ${DEFAULTS.apiKey})
+  --apm-consumer-key K     The APM service's consumer key (default: ${DEFAULTS.apmConsumerKey})
+  --apm-consumer-secret S  The APM service's consumer secret (default: ${DEFAULTS.apmConsumerSecret})
+  --control                Enables the control API (/__sim: requests, faults), loopback only
+                           (default: off)
+  --state FILE             Keeps orders and payments in FILE across restarts
+                           (default: none, in memory)
+  --quiet                  No line per request (default: off)
+  -h, --help               This text
+
+With the defaults, a store's provider options are:
+  apiKey:                  ${DEFAULTS.apiKey} (the public sandbox test key)
+  environment:             http://${DEFAULTS.host}:${DEFAULTS.port}${GATEWAY_BASE_PATH}
+  apm.consumerKey:         ${DEFAULTS.apmConsumerKey}
+  apm.consumerSecret:      ${DEFAULTS.apmConsumerSecret}
+  apm.merchantId:          any, e.g. sim-merchant
+  apm.environment:         http://${DEFAULTS.host}:${DEFAULTS.port}${APM_BASE_PATH}`
 
 export type CliCommand = { kind: "help" } | { kind: "start"; options: SimulatorOptions; quiet: boolean }
 

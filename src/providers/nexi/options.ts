@@ -120,8 +120,15 @@ export const NexiOptionsSchema = z.object({
    * so it has no query and no fragment.
    */
   notificationUrl: urlOption({ base: true }),
-  /** Text shown on the hosted page; `{cart_id}` and `{session_id}` are filled in. */
-  description: z.string().max(255).default("Order {cart_id}"),
+  /**
+   * Text shown on the hosted page (plain text, at most 255 characters once filled in):
+   * `{items}` ("2 × Moka pot, 1 × Coffee beans", shortened to fit), `{store_name}`,
+   * `{cart_id}` and `{session_id}`. The default names the items and the store, and reads
+   * "Order at {store_name}" for a cart without lines (DEFAULT_DESCRIPTION in hosted-order.ts).
+   */
+  description: z.string().max(255).default("{items} – {store_name}"),
+  /** The store's name for `{store_name}` in the description; "our store" when not set. */
+  storeName: z.string().trim().min(1, "must not be empty").max(255).optional(),
   /** Up to 4 letters or digits at the start of every gateway order id, to tell stores apart. */
   orderIdPrefix: z.string().regex(/^[A-Za-z0-9]{0,4}$/, "must be at most 4 letters or digits").default(""),
   timeoutMs: positiveInt.default(15_000),

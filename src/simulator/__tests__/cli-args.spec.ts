@@ -1,5 +1,5 @@
 /** nexi-simulator's arguments, parsed without starting a process. */
-import { parseCliArguments } from "../cli-args"
+import { parseCliArguments, USAGE } from "../cli-args"
 
 describe("parseCliArguments", () => {
   it("maps every flag to a startSimulator option", () => {
@@ -37,5 +37,31 @@ describe("parseCliArguments", () => {
 
   it("answers help", () => {
     expect(parseCliArguments(["--help"])).toEqual({ kind: "help" })
+  })
+})
+
+describe("USAGE (nexi-simulator --help)", () => {
+  it("names every flag the parser accepts, with its default", () => {
+    for (const flag of ["--port", "--host", "--public-url", "--api-key", "--apm-consumer-key", "--apm-consumer-secret", "--control", "--state", "--quiet", "--help"]) {
+      expect(USAGE).toContain(flag)
+    }
+    expect(USAGE).toMatch(/--port N .*\(default: 4010\)/)
+    expect(USAGE).toMatch(/--host HOST .*\(default: 127\.0\.0\.1\)/)
+    expect(USAGE).toMatch(/--public-url URL[^\n]*\n *\(default: the listening address\)/)
+    expect(USAGE).toMatch(/--control[^\n]*\n *\(default: off\)/)
+    expect(USAGE).toMatch(/--state FILE[^\n]*\n *\(default: none, in memory\)/)
+    expect(USAGE).toMatch(/--quiet .*\(default: off\)/)
+  })
+
+  it("prints the simulator's default credentials and the provider options that reach it", () => {
+    expect(USAGE).toMatch(/--api-key KEY[^\n]*\n *\(default: 5d952446-9004-4023-9eae-a527a152846b\)/)
+    expect(USAGE).toMatch(/--apm-consumer-key K .*\(default: sim-key\)/)
+    expect(USAGE).toMatch(/--apm-consumer-secret S .*\(default: sim-secret\)/)
+    expect(USAGE).toContain("environment:             http://127.0.0.1:4010/api/phoenix-0.0/psp/api/v1")
+    expect(USAGE).toContain("apm.environment:         http://127.0.0.1:4010/apm")
+  })
+
+  it("keeps every line within 100 columns", () => {
+    for (const line of USAGE.split("\n")) expect(line.length).toBeLessThanOrEqual(100)
   })
 })

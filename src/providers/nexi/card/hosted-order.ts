@@ -37,6 +37,71 @@ export function fillTemplate(template: string, values: { cart_id?: string; sessi
     .replaceAll("{session_id}", encodeURIComponent(values.session_id))
 }
 
+/** The `description` option's default; a cart without lines gets DESCRIPTION_WITHOUT_ITEMS instead. */
+export const DEFAULT_DESCRIPTION = "{items} – {store_name}"
+export const DESCRIPTION_WITHOUT_ITEMS = "Order at {store_name}"
+/** `{store_name}` when the `storeName` option is not set. */
+export const DEFAULT_STORE_NAME = "our store"
+/** The gateway's limit on `order.description`, in UTF-16 code units as it (and zod) counts them. */
+export const DESCRIPTION_MAX_LENGTH = 255
+
+const DESCRIPTION_PLACEHOLDERS = /\{(items|store_name|cart_id|session_id)\}/g
+
+/** One line of text: control characters and runs of white space become one space. */
+function plainText(value: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is removed
+  return value.replace(/[\u0000-\u001f\u007f\s]+/gu, " ").trim()
+}
+
+/** Cuts `text` to at most `max` UTF-16 code units without splitting a character (grapheme cluster). */
+export function cutText(text: string, max: number = DESCRIPTION_MAX_LENGTH): string {
+  if (text.length <= max) return text
+  let cut = ""
+  for (const { segment } of new Intl.Segmenter(undefined, { granularity: "grapheme" }).segment(text)) {
+    if (cut.length + segment.length > max) break
+    cut += segment
+  }
+  return cut
+}
+
+/** "2 × Moka pot, 1 × Coffee beans", or with the tail as ", +3 more" when all lines do not fit in `budget`. */
+export function describeItems(items: CartContext["items"], budget: number): string {
+  const parts = items.map((line) => `${line.quantity} × ${plainText(line.title ?? "") || plainText(line.variant_sku ?? "") || "item"}`)
+  const listed = (count: number) => {
+    const rest = parts.length - count
+    return parts.slice(0, count).join(", ") + (rest > 0 ? `${count ? ", " : ""}+${rest} more` : "")
+  }
+  for (let count = parts.length; count > 0; count--) {
+    const text = listed(count)
+    if (text.length <= budget) return text
+  }
+  // Not even the first line fits with the count of the others: it is cut at the end instead.
+  return listed(1)
+}
+
+/**
+ * The hosted page's description: the template with its placeholders filled in as plain text
+ * (not URL-encoded, a title is not a URL), cut to 255 characters without splitting one.
+ */
+export function fillDescription(
+  template: string,
+  values: { cart_id?: string; session_id: string; store_name?: string; items?: CartContext["items"] },
+): string {
+  const items = values.items ?? []
+  const chosen = template === DEFAULT_DESCRIPTION && items.length === 0 ? DESCRIPTION_WITHOUT_ITEMS : template
+  const fill = (itemsText: string) =>
+    chosen.replace(DESCRIPTION_PLACEHOLDERS, (_match, name: string) => {
+      if (name === "items") return itemsText
+      if (name === "store_name") return plainText(values.store_name ?? "") || DEFAULT_STORE_NAME
+      if (name === "cart_id") return values.cart_id ?? ""
+      return values.session_id
+    })
+  const placeholdersOfItems = chosen.match(/\{items\}/g)?.length ?? 0
+  if (!placeholdersOfItems) return cutText(fill(""))
+  const budget = Math.floor((DESCRIPTION_MAX_LENGTH - fill("").length) / placeholdersOfItems)
+  return cutText(fill(describeItems(items, Math.max(budget, 0))))
+}
+
 function compact<T extends Record<string, unknown>>(record: T): T | undefined {
   const entries = Object.entries(record).filter(([, value]) => value !== undefined && value !== null && value !== "")
   return entries.length ? (Object.fromEntries(entries) as T) : undefined
@@ -86,7 +151,7 @@ export function buildHostedOrderRequest(input: HostedOrderInput): HppRequest {
     amount: input.amountMinor,
     currency: input.currencyCode.toUpperCase(),
     customerId: input.customer?.id ?? cart?.customer_id ?? undefined,
-    description: fillTemplate(options.description, placeholders).slice(0, 255),
+    description: fillDescription(options.description, { ...placeholders, store_name: options.storeName, items: cart?.items }),
     // The session id on the gateway order lets any order be traced back to its session.
     customField: input.sessionId,
     customerInfo: customerInfo(input),

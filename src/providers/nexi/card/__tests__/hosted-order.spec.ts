@@ -2,7 +2,16 @@ import type { PaymentCustomerDTO } from "@medusajs/framework/types"
 import type { NexiOptions } from "../../options"
 import { parseNexiOptions } from "../../options"
 import type { CartContext } from "../../shared/cart-context"
-import { buildHostedOrderRequest, CARD_WEBHOOK_PATH, fillTemplate, type HostedOrderInput } from "../hosted-order"
+import {
+  buildHostedOrderRequest,
+  CARD_WEBHOOK_PATH,
+  cutText,
+  DEFAULT_DESCRIPTION,
+  describeItems,
+  fillDescription,
+  fillTemplate,
+  type HostedOrderInput,
+} from "../hosted-order"
 
 function options(overrides: Partial<NexiOptions> = {}): NexiOptions {
   return {
@@ -55,7 +64,7 @@ describe("buildHostedOrderRequest", () => {
     expect(order.currency).toBe("EUR")
     // The session id on the order traces it back to its session.
     expect(order.customField).toBe("payses_1")
-    expect(order.description).toBe("Order cart_1")
+    expect(order.description).toBe("Order at our store")
   })
 
   it("sets the payment session fields from the options", () => {
@@ -107,7 +116,7 @@ describe("buildHostedOrderRequest", () => {
 
   it("without a cart: empty cart placeholders, no customer info, no customer id", () => {
     const request = buildHostedOrderRequest(input())
-    expect(request.order.description).toBe("Order ")
+    expect(request.order.description).toBe("Order at our store")
     expect(request.paymentSession.resultUrl).toBe("https://shop.example/checkout/result?cart=&session=payses_1")
     expect(request.order).not.toHaveProperty("customerInfo")
     expect(request.order).not.toHaveProperty("customerId")
@@ -225,5 +234,80 @@ describe("buildHostedOrderRequest", () => {
   it("takes the phone from the shipping address last", () => {
     const info = buildHostedOrderRequest(input({ cart: cart({ shipping_address: { phone: "+49 30" } }) })).order.customerInfo
     expect(info?.mobilePhone).toBe("+49 30")
+  })
+})
+
+describe("the hosted page's description", () => {
+  const line = (title: string | null, quantity = 1, extra: Partial<CartContext["items"][number]> = {}) => ({
+    id: `item_${title}`,
+    title,
+    quantity,
+    unit_price: 10,
+    ...extra,
+  })
+
+  it("by default names the items and the store", () => {
+    const request = buildHostedOrderRequest(
+      input({ cart: cart({ items: [line("T-shirt", 2), line("Mug")] }), options: options({ storeName: "Caffè Roma" }) }),
+    )
+    expect(request.order.description).toBe("2 × T-shirt, 1 × Mug – Caffè Roma")
+    expect(options().description).toBe(DEFAULT_DESCRIPTION)
+  })
+
+  it("reads \"Order at <store>\" for a cart without lines, and \"our store\" without a store name", () => {
+    expect(buildHostedOrderRequest(input({ cart: cart(), options: options({ storeName: "Caffè Roma" }) })).order.description).toBe("Order at Caffè Roma")
+    expect(buildHostedOrderRequest(input({ cart: cart({ items: [line("Mug")] }) })).order.description).toBe("1 × Mug – our store")
+  })
+
+  it("validates the storeName option", () => {
+    expect(parseNexiOptions({ apiKey: "k", resultUrl: "https://s.example/r", cancelUrl: "https://s.example/c", notificationUrl: "https://a.example", storeName: "  Shop  " }).storeName).toBe("Shop")
+    expect(() => parseNexiOptions({ apiKey: "k", resultUrl: "https://s.example/r", cancelUrl: "https://s.example/c", notificationUrl: "https://a.example", storeName: " " })).toThrow(/storeName: must not be empty/)
+  })
+
+  it("fills every placeholder as plain text, not URL-encoded, and only once", () => {
+    const description = fillDescription("{store_name}: {items} ({cart_id}, {session_id})", {
+      cart_id: "cart/1&x",
+      session_id: "payses 1",
+      store_name: "Bar & Caffè",
+      items: [line("Tea {cart_id} & biscuits?", 3)],
+    })
+    expect(description).toBe("Bar & Caffè: 3 × Tea {cart_id} & biscuits? (cart/1&x, payses 1)")
+  })
+
+  it("keeps a custom template, {items} empty without lines", () => {
+    expect(fillDescription("Cart {cart_id}: {items}", { cart_id: "c1", session_id: "s1", items: [] })).toBe("Cart c1: ")
+  })
+
+  it("uses the SKU, or \"item\", for a line without a title, and one line of text per title", () => {
+    expect(describeItems([line(null, 1, { variant_sku: "SKU-1" }), line(null, 2), line("Two\nlines\t here ", 1)], 255)).toBe(
+      "1 × SKU-1, 2 × item, 1 × Two lines here",
+    )
+  })
+
+  it("shortens the item list to fit 255 characters, saying how many lines are left out", () => {
+    const items = Array.from({ length: 40 }, (_, index) => line(`Product number ${index + 1}`, index + 1))
+    const description = buildHostedOrderRequest(input({ cart: cart({ items }), options: options({ storeName: "Shop" }) })).order.description ?? ""
+    expect(description.length).toBeLessThanOrEqual(255)
+    expect(description).toMatch(/^1 × Product number 1, 2 × Product number 2, .*, \+\d+ more – Shop$/)
+    const shown = description.match(/Product number/g)?.length ?? 0
+    expect(description).toContain(`+${40 - shown} more`)
+  })
+
+  it("cuts one very long title at 255 characters without splitting a character", () => {
+    const title = "☕🇮🇹".repeat(200)
+    const description = buildHostedOrderRequest(input({ cart: cart({ items: [line(title)] }) })).order.description ?? ""
+    expect(description.length).toBeLessThanOrEqual(255)
+    expect(description.length).toBeGreaterThan(250)
+    // No lone surrogate, and the flag (two code points) is never split in half.
+    expect(description).toBe(description.normalize())
+    expect(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(description)).toBe(false)
+    const segments = Array.from(new Intl.Segmenter(undefined, { granularity: "grapheme" }).segment(description.slice(4)), (s) => s.segment)
+    expect(segments.every((segment) => segment === "☕" || segment === "🇮🇹")).toBe(true)
+  })
+
+  it("cutText leaves short text alone and never splits a grapheme", () => {
+    expect(cutText("abc", 5)).toBe("abc")
+    expect(cutText("ab🇮🇹", 3)).toBe("ab")
+    expect(cutText("ab🇮🇹c", 6)).toBe("ab🇮🇹")
   })
 })

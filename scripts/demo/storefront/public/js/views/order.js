@@ -4,6 +4,30 @@ import { alertBox, h, render } from "../dom.js"
 import { formatMoney } from "../money.js"
 import { renderNav } from "../nav.js"
 
+/**
+ * What the order's payment status means for the shopper. An authorized payment is only
+ * reserved on the card (captureType EXPLICIT: the shop captures it from the admin when it
+ * ships), so its total is not "paid"; a captured one is.
+ */
+export function paymentWording(paymentStatus) {
+  switch (paymentStatus) {
+    case "authorized":
+    case "partially_authorized":
+      return { totalLabel: "Total authorized", explanation: "The amount is reserved on your card, not charged yet: the shop captures it when your order ships." }
+    case "captured":
+      return { totalLabel: "Total paid", explanation: "Paid (captured)." }
+    case "partially_captured":
+      return { totalLabel: "Total", explanation: "Partly paid (captured); the rest is still reserved." }
+    case "refunded":
+    case "partially_refunded":
+      return { totalLabel: "Total", explanation: paymentStatus === "refunded" ? "Refunded." : "Paid, partly refunded." }
+    case "canceled":
+      return { totalLabel: "Total", explanation: "The payment was cancelled: nothing is charged." }
+    default:
+      return { totalLabel: "Total", explanation: "" }
+  }
+}
+
 export async function orderView(context) {
   const id = context.params.get("id")
   const fields = "id,display_id,email,currency_code,total,tax_total,payment_status,*items"
@@ -11,6 +35,7 @@ export async function orderView(context) {
   remembered.forgetCart()
   renderNav({})
   const money = (amount) => formatMoney(amount, order.currency_code)
+  const wording = paymentWording(order.payment_status)
   render(
     h("h1", { "data-testid": "order-confirmation" }, "Thank you for your order"),
     alertBox("success", `Order #${order.display_id} is placed. A confirmation goes to ${order.email}.`, "order-placed"),
@@ -27,10 +52,11 @@ export async function orderView(context) {
         "tfoot",
         {},
         h("tr", {}, h("td", { colspan: 2 }, "VAT"), h("td", { class: "amount" }, money(order.tax_total))),
-        h("tr", {}, h("td", { colspan: 2 }, "Total paid"), h("td", { class: "amount", "data-testid": "order-total" }, money(order.total))),
+        h("tr", {}, h("td", { colspan: 2, "data-testid": "order-total-label" }, wording.totalLabel), h("td", { class: "amount", "data-testid": "order-total" }, money(order.total))),
       ),
     ),
     h("p", { class: "muted summary", "data-testid": "payment-status" }, `Payment: ${order.payment_status.replaceAll("_", " ")}`),
+    wording.explanation ? h("p", { class: "muted", "data-testid": "payment-explanation" }, wording.explanation) : null,
     h("a", { href: "/" }, "Back to the shop"),
   )
 }
