@@ -155,3 +155,22 @@ export interface NexiCardVerificationResponse {
   /** As the gateway gives it (already masked). */
   masked_card: string | null
 }
+
+/** One check of GET /admin/nexi/doctor (and the nexi-doctor CLI). */
+export interface NexiDoctorCheck {
+  /** Stable: api-key, environment, notification-url, return-urls, currencies, apm-credentials, clock, capture-type. */
+  id: string
+  title: string
+  status: "pass" | "fail" | "warn"
+  /** What was found, in words a merchant can act on. Never carries a secret. */
+  detail: string
+  /** What to change, when there is something to change. */
+  fix?: string
+}
+
+/** GET /admin/nexi/doctor: the configuration check a merchant runs before going live. */
+export interface NexiDoctorResponse {
+  checks: NexiDoctorCheck[]
+  /** True when a check that blocks going live failed (API key, notification URL, return URLs, currencies, APM credentials). */
+  blocking: boolean
+}

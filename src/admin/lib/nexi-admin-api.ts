@@ -8,6 +8,7 @@
 import type { AdminPaymentResponse } from "@medusajs/framework/types"
 import type {
   NexiCardVerificationResponse,
+  NexiDoctorResponse,
   NexiGatewayPaymentMethodsResponse,
   NexiMotoResponse,
   NexiOrderPaymentsResponse,
@@ -51,6 +52,9 @@ export const nexiAdminApi = {
   paymentMethods: () => request<NexiGatewayPaymentMethodsResponse>("/admin/nexi/payment-methods"),
 
   releasedPayments: () => request<NexiReleasedPaymentsResponse>("/admin/nexi/released-payments"),
+
+  /** The configuration check (GET /admin/nexi/doctor): reads the gateway, so only on demand. */
+  doctor: () => request<NexiDoctorResponse>("/admin/nexi/doctor"),
 
   verifyCard: (body: { card: CardBody; customer_email?: string }) =>
     request<NexiCardVerificationResponse>("/admin/nexi/card-verifications", { method: "POST", body }),

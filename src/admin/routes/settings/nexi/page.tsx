@@ -6,6 +6,7 @@
 import { defineRouteConfig } from "@medusajs/admin-sdk"
 import { CreditCard } from "@medusajs/icons"
 import { CardVerificationSection } from "../../../components/card-verification-section"
+import { DoctorSection } from "../../../components/doctor-section"
 import { MotoSection } from "../../../components/moto-section"
 import { PaymentMethodsSection } from "../../../components/payment-methods-section"
 import { ReleasedPaymentsSection } from "../../../components/released-payments-section"
@@ -17,6 +18,7 @@ const NexiSettingsPage = () => {
   const released = useAdminQuery("released-payments", nexiAdminApi.releasedPayments)
   return (
     <div className="flex flex-col gap-y-3" data-testid="nexi-settings">
+      <DoctorSection />
       <PaymentMethodsSection query={methods} />
       <ReleasedPaymentsSection query={released} />
       <MotoSection />

@@ -1,0 +1,49 @@
+/**
+ * What every doctor check is given and answers. The checks take the entry's parsed options and
+ * its clients (providers/nexi/clients.ts), so they see the gateway exactly as the providers do;
+ * the answer's words go to a merchant as they are, so they never carry a secret.
+ */
+import type { NexiClients } from "../../providers/nexi/clients"
+import type { NexiOptions } from "../../providers/nexi/options"
+import type { NexiDoctorCheck, NexiDoctorResponse } from "../contract"
+import type { PaymentMethodsRead } from "./payment-methods-read"
+
+export type DoctorCheckResult = NexiDoctorCheck
+export type DoctorReport = NexiDoctorResponse
+export type DoctorStatus = NexiDoctorCheck["status"]
+
+export interface DoctorInput {
+  options: NexiOptions
+  clients: NexiClients
+  /** The store's region currencies (any case); undefined when they are not known (the CLI without --currency). */
+  currencies?: readonly string[]
+  /** Milliseconds since the epoch; the clock check's tests move it. */
+  now?: () => number
+  /** The clock check's plain request for the gateway's Date header. */
+  fetch?: typeof fetch
+}
+
+export interface DoctorContext {
+  options: NexiOptions
+  clients: NexiClients
+  currencies: readonly string[] | undefined
+  now: () => number
+  fetch: typeof fetch
+  /** GET /payment_methods, read once: the API key check and the currency check both need it. */
+  paymentMethods: () => Promise<PaymentMethodsRead>
+}
+
+/** A check's finding, without its id and title (the check's definition holds those). */
+export type Finding = Pick<NexiDoctorCheck, "status" | "detail" | "fix">
+
+export interface DoctorCheck {
+  id: string
+  title: string
+  /** A failure of this check stops a store from going live. */
+  blocking: boolean
+  run(context: DoctorContext): Promise<Finding> | Finding
+}
+
+export const pass = (detail: string): Finding => ({ status: "pass", detail })
+export const warn = (detail: string, fix?: string): Finding => (fix ? { status: "warn", detail, fix } : { status: "warn", detail })
+export const fail = (detail: string, fix: string): Finding => ({ status: "fail", detail, fix })
