@@ -77,11 +77,11 @@ function shopper({ api, control, regionId, variantId }) {
 
     /** Cart -> mobile payment approved in the (simulated) app -> the status route completes it -> order. */
     async apmCheckout({ pollIntervalMs = 500, timeoutMs = 60_000 } = {}) {
-      const { session, sessionMs } = await cartWithSession(APM_PROVIDER, { consumer_id: "+4712345678" })
+      const { cart, session, sessionMs } = await cartWithSession(APM_PROVIDER, { consumer_id: "+4712345678" })
       await control.approveApm(session.data.transaction_id)
       const deadline = Date.now() + timeoutMs
       for (;;) {
-        const status = await api.get(`/store/nexi/payment-sessions/${session.id}`)
+        const status = await api.get(`/store/nexi/payment-sessions/${session.id}?cart_id=${cart.id}`)
         if (status.order_id) {
           completed.apm++
           return { orderId: status.order_id, sessionMs, sessionId: session.id }
