@@ -19,7 +19,7 @@ import { simulatorForSuite } from "../support/simulator"
 import { eventually } from "../support/store"
 import { nexiProviderOptions } from "../support/store-config"
 import { suiteOutput } from "../support/suite-output"
-import { NOTIFICATION_CASES, type NotificationCase, OPTIONS_CASES, ROUTE_CASES, SESSION_CASES } from "./malformed-inputs"
+import { AMOUNT_CASES, DROPPED_DATA_CASES, NOTIFICATION_CASES, type NotificationCase, OPTIONS_CASES, ROUTE_CASES, SESSION_CASES } from "./malformed-inputs"
 
 jest.setTimeout(5 * 60_000)
 
@@ -61,6 +61,8 @@ medusaIntegrationTestRunner({
     let checkout: CardCheckout
     let collectionId: string
     let otherToken: string
+    let token: string
+    let otherCartId: string
 
     // Seeded once: the runner snapshots the database after beforeAll and restores it before each test.
     beforeAll(async () => {
@@ -69,15 +71,23 @@ medusaIntegrationTestRunner({
       await kit.seed()
       const before = (await simulator.control<{ securityTokens: string[] }>("GET", "/security-tokens")).securityTokens.length
       checkout = await kit.openCardCheckout()
-      await kit.openCardCheckout()
-      otherToken = (await simulator.control<{ securityTokens: string[] }>("GET", "/security-tokens")).securityTokens[before + 1]
+      otherCartId = (await kit.openCardCheckout()).cartId
+      const tokens = (await simulator.control<{ securityTokens: string[] }>("GET", "/security-tokens")).securityTokens
+      token = tokens[before]
+      otherToken = tokens[before + 1]
       const query = getContainer().resolve(ContainerRegistrationKeys.QUERY)
       const { data } = await query.graph({ entity: "cart", fields: ["payment_collection.id"], filters: { id: checkout.cartId } })
       collectionId = data[0].payment_collection!.id
     })
 
     function fill(text: string): string {
-      return text.replaceAll("{{orderId}}", checkout.orderId).replaceAll("{{otherToken}}", otherToken)
+      return text
+        .replaceAll("{{orderId}}", checkout.orderId)
+        .replaceAll("{{otherToken}}", otherToken)
+        .replaceAll("{{token}}", token)
+        .replaceAll("{{sessionId}}", checkout.sessionId)
+        .replaceAll("{{otherCartId}}", otherCartId)
+        .replaceAll("{{cartId}}", checkout.cartId)
     }
 
     /** What a malformed input must not have changed. */
@@ -136,6 +146,51 @@ medusaIntegrationTestRunner({
       expect(problems).toEqual([])
     })
 
+    it("refuses each amount or currency the gateways cannot take before any request, and removes the session", async () => {
+      const payments = getContainer().resolve(Modules.PAYMENT)
+      const problems: string[] = []
+      for (const entry of AMOUNT_CASES) {
+        const before = await storeState(getContainer())
+        const outcome = await payments
+          .createPaymentSession(collectionId, { provider_id: entry.provider_id, amount: entry.amount as number, currency_code: entry.currency_code, data: entry.data ?? {}, context: {} })
+          .then(
+            (session) => `created ${session.id}`,
+            (error: Error) => error.message,
+          )
+        if (!entry.message.test(outcome)) problems.push(`${entry.name}: got "${outcome}"`)
+        const after = await storeState(getContainer())
+        if (JSON.stringify(after) !== JSON.stringify(before)) problems.push(`${entry.name}: changed ${JSON.stringify(before)} to ${JSON.stringify(after)}`)
+      }
+      expect(problems).toEqual([])
+    })
+
+    it("creates the session as usual without the data keys only the plugin may set", async () => {
+      const problems: string[] = []
+      for (const entry of DROPPED_DATA_CASES) {
+        const before = await storeState(getContainer())
+        const forged = JSON.parse(fill(JSON.stringify(entry.forged))) as Record<string, unknown>
+        const got = await send("POST", `/store/payment-collections/${collectionId}/payment-sessions`, { provider_id: entry.provider_id, data: forged }, {
+          "content-type": "application/json",
+        })
+        if (got.status !== 200) {
+          problems.push(`${entry.name}: got ${got.status} "${got.message}"`)
+          continue
+        }
+        const sessions: Array<{ provider_id: string; status: string; data: Record<string, unknown> }> = JSON.parse(got.text).payment_collection.payment_sessions
+        const session = sessions.find((candidate) => candidate.provider_id === entry.provider_id)
+        if (session?.status !== "pending") problems.push(`${entry.name}: the session is ${session?.status ?? "missing"}`)
+        for (const [key, value] of Object.entries(forged)) {
+          if (JSON.stringify(session?.data?.[key]) === JSON.stringify(value)) problems.push(`${entry.name}: data.${key} kept the storefront's value`)
+        }
+        // A new card session replaces the cart's one (a new unpaid hosted page): nothing else may change.
+        const after = await storeState(getContainer())
+        if (JSON.stringify(withoutSessionIdentity(after)) !== JSON.stringify(withoutSessionIdentity(before))) {
+          problems.push(`${entry.name}: changed ${JSON.stringify(withoutSessionIdentity(before))} to ${JSON.stringify(withoutSessionIdentity(after))}`)
+        }
+      }
+      expect(problems).toEqual([])
+    })
+
     it("answers each malformed store and admin route call with a clear refusal, never repeating a card", async () => {
       const staff = await adminHeaders(getContainer(), api)
       const before = await storeState(getContainer())
@@ -187,7 +242,7 @@ medusaIntegrationTestRunner({
         const mark = suiteOutput().chunks().length
         const result = await payments.getWebhookActionAndData(dispatched.get(index) as never)
         const logged = suiteOutput().textSince(mark)
-        if (result.action !== "not_supported") problems.push(`${entry.name}: the provider answered ${result.action}`)
+        if (result.action !== (entry.action ?? "not_supported")) problems.push(`${entry.name}: the provider answered ${result.action}`)
         if (entry.warning && !entry.warning.test(logged)) problems.push(`${entry.name}: no warning matching ${entry.warning} in ${JSON.stringify(logged.slice(0, 300))}`)
       }
       expect(problems).toEqual([])

@@ -6,7 +6,9 @@
  * explains the fields.
  *
  * Placeholders in strings are filled in by the suite: {{orderId}} (the gateway order of an
- * open card checkout) and {{otherToken}} (the genuine security token of a different order).
+ * open card checkout), {{token}} (that order's genuine security token), {{otherToken}} (the
+ * genuine security token of a different order), {{sessionId}} and {{cartId}} (the open
+ * checkout's payment session and cart) and {{otherCartId}} (another shopper's cart).
  */
 
 import { CARDS } from "../support/checkout-kit"
@@ -35,6 +37,33 @@ export interface SessionCase {
   supersedesOtherSessions?: true
 }
 
+/**
+ * A payment session started through Medusa's payment module with an amount or currency the
+ * store API cannot produce from the test store (its one region is EUR and its product costs
+ * 19.99): the provider must refuse it before any gateway request, and the module removes the
+ * session it had created.
+ */
+export interface AmountCase {
+  name: string
+  provider_id: string
+  amount: number | string
+  currency_code: string
+  data?: Record<string, unknown>
+  /** The provider's refusal must match. */
+  message: RegExp
+}
+
+/**
+ * POST /store/payment-collections/:id/payment-sessions with `data` keys a storefront may not
+ * set: the session is created as usual, and none of the forged values is on it.
+ */
+export interface DroppedDataCase {
+  name: string
+  provider_id: string
+  /** The forged members of `data`; each must be gone from the session, or hold the plugin's own value. */
+  forged: Record<string, unknown>
+}
+
 /** POST /hooks/payment/:provider, as the gateway (or anyone) sends it. */
 export interface NotificationCase {
   name: string
@@ -50,6 +79,12 @@ export interface NotificationCase {
   warning?: RegExp
   /** For a refused body: what Medusa's answer says. */
   message?: RegExp
+  /**
+   * What the provider answers; `not_supported` unless given. A body carrying the genuine token
+   * is settled from a fresh read of the gateway order, never from the body: an unpaid order
+   * reads as `pending`, which moves nothing.
+   */
+  action?: "pending"
 }
 
 /** A store or admin route called with a bad query, path or body. */
@@ -67,12 +102,22 @@ export interface RouteCase {
 const APM = "pp_nexi-apm-psp-b_nexi"
 const CARD = CARDS.approved
 const longText = (length: number) => "x".repeat(length)
+/** `levels` objects, each holding the next under `n`, around `innermost`. */
+const nested = (levels: number, innermost: unknown = {}): unknown => (levels === 0 ? innermost : { n: nested(levels - 1, innermost) })
+/** `levels` lists, each holding the next. */
+const nestedList = (levels: number): unknown => (levels === 0 ? [] : [nestedList(levels - 1)])
+/** The words an option error uses for a URL of another scheme. */
+const notHttp = (scheme: string) => new RegExp(`must be an http\\(s\\) URL, not ${scheme}:`)
+const PLAIN_HTTP = /must be an https URL \(plain http is accepted only for localhost, 127\.0\.0\.0\/8 and ::1\)/
+const NO_SPACES = /must not contain spaces or control characters/
+const ENVIRONMENT_HINT = /environment: must be "sandbox", "production" or an http\(s\) base URL/
 
 export const OPTIONS_CASES: OptionsCase[] = [
-  { name: "no API key", set: { path: "apiKey", value: undefined }, error: /apiKey: / },
+  { name: "no API key", set: { path: "apiKey", value: undefined }, error: /apiKey: is required/ },
   { name: "an empty API key", set: { path: "apiKey", value: "" }, error: /apiKey: is required/ },
   { name: "an API key that is a number", set: { path: "apiKey", value: 123456 }, error: /apiKey: .*string/ },
-  { name: "an unknown environment name", set: { path: "environment", value: "staging" }, error: /environment: / },
+  { name: "an unknown environment name", set: { path: "environment", value: "staging" }, error: ENVIRONMENT_HINT },
+  { name: "an environment name in capitals", set: { path: "environment", value: "PRODUCTION" }, error: ENVIRONMENT_HINT },
   { name: "an unknown capture type", set: { path: "captureType", value: "LATER" }, error: /captureType: Invalid option: expected one of/ },
   { name: "a language that is not ISO 639-2", set: { path: "language", value: "english" }, error: /language: must be an ISO 639-2 code/ },
   { name: "a result URL that is not a URL", set: { path: "resultUrl", value: "checkout/result" }, error: /resultUrl: must be an absolute http\(s\) URL/ },
@@ -92,6 +137,31 @@ export const OPTIONS_CASES: OptionsCase[] = [
   { name: "an unknown mobile payment scheme", set: { path: "apm.methods", value: ["PSP_B", "PSP_Z"] }, error: /apm\.methods\.1: / },
   { name: "a scheme logo that is not a URL", set: { path: "apm.logoUrls.PSP_B", value: "logo.svg" }, error: /apm\.logoUrls\.PSP_B: must be an absolute http\(s\) URL/ },
   { name: "a blank scheme name", set: { path: "apm.names.PSP_C", value: "   " }, error: /apm\.names\.PSP_C: must not be empty/ },
+  // URLs: http(s) only, https off the machine, base URLs without a query or a fragment, no spaces or control characters.
+  { name: "a javascript: environment", set: { path: "environment", value: "javascript:alert(1)" }, error: new RegExp(`${ENVIRONMENT_HINT.source}; this URL ${notHttp("javascript").source}`) },
+  { name: "a plain http environment on another host", set: { path: "environment", value: "http://gateway.example" }, error: new RegExp(`${ENVIRONMENT_HINT.source}; this URL ${PLAIN_HTTP.source}`) },
+  { name: "an environment with a query", set: { path: "environment", value: "https://gateway.example/api?key=1" }, error: /environment: .*this URL must be a base URL without a query \(\?\.\.\.\)/ },
+  { name: "an environment with a space", set: { path: "environment", value: "https://gateway.example/ api" }, error: new RegExp(`environment: .*this URL ${NO_SPACES.source}`) },
+  { name: "a javascript: result URL", set: { path: "resultUrl", value: "javascript:alert(document.cookie)" }, error: new RegExp(`resultUrl: ${notHttp("javascript").source}`) },
+  { name: "a data: result URL", set: { path: "resultUrl", value: "data:text/html,<script>alert(1)</script>" }, error: new RegExp(`resultUrl: ${notHttp("data").source}`) },
+  { name: "a plain http result URL on another host", set: { path: "resultUrl", value: "http://shop.example/checkout/result" }, error: new RegExp(`resultUrl: ${PLAIN_HTTP.source}`) },
+  { name: "a plain http result URL on a host that only starts like loopback", set: { path: "resultUrl", value: "http://127.0.0.1.shop.example/result" }, error: new RegExp(`resultUrl: ${PLAIN_HTTP.source}`) },
+  { name: "a result URL with a space", set: { path: "resultUrl", value: "https://shop.example/check out" }, error: new RegExp(`resultUrl: ${NO_SPACES.source}`) },
+  { name: "an ftp: cancel URL", set: { path: "cancelUrl", value: "ftp://shop.example/cancel" }, error: new RegExp(`cancelUrl: ${notHttp("ftp").source}`) },
+  { name: "a plain http cancel URL on another host", set: { path: "cancelUrl", value: "http://shop.example/cancel" }, error: new RegExp(`cancelUrl: ${PLAIN_HTTP.source}`) },
+  { name: "a cancel URL with a newline and a header after it", set: { path: "cancelUrl", value: "https://shop.example/cancel\r\nX-Injected: 1" }, error: new RegExp(`cancelUrl: ${NO_SPACES.source}`) },
+  { name: "a data: notification URL", set: { path: "notificationUrl", value: "data:text/plain,hello" }, error: new RegExp(`notificationUrl: ${notHttp("data").source}`) },
+  { name: "a plain http notification URL on another host", set: { path: "notificationUrl", value: "http://shop.example" }, error: new RegExp(`notificationUrl: ${PLAIN_HTTP.source}`) },
+  { name: "a notification URL with a query", set: { path: "notificationUrl", value: "https://shop.example/?token=1" }, error: /notificationUrl: must be a base URL without a query \(\?\.\.\.\)/ },
+  { name: "a notification URL with an empty query", set: { path: "notificationUrl", value: "https://shop.example/?" }, error: /notificationUrl: must be a base URL without a query \(\?\.\.\.\)/ },
+  { name: "a notification URL with a fragment", set: { path: "notificationUrl", value: "https://shop.example/#hooks" }, error: /notificationUrl: must be a base URL without a fragment \(#\.\.\.\)/ },
+  { name: "a notification URL ending in a newline", set: { path: "notificationUrl", value: "https://shop.example\n" }, error: new RegExp(`notificationUrl: ${NO_SPACES.source}`) },
+  { name: "an ftp: mobile payment service URL", set: { path: "apm.environment", value: "ftp://apm.example" }, error: new RegExp(`apm\\.environment: ${notHttp("ftp").source}`) },
+  { name: "a plain http mobile payment service URL on another host", set: { path: "apm.environment", value: "http://apm.example" }, error: new RegExp(`apm\\.environment: ${PLAIN_HTTP.source}`) },
+  { name: "a mobile payment service URL with a query", set: { path: "apm.environment", value: "https://apm.example/?v=2" }, error: /apm\.environment: must be a base URL without a query/ },
+  { name: "a javascript: scheme logo", set: { path: "apm.logoUrls.PSP_B", value: "javascript:alert(1)" }, error: new RegExp(`apm\\.logoUrls\\.PSP_B: ${notHttp("javascript").source}`) },
+  { name: "a data: scheme logo", set: { path: "apm.logoUrls.PSP_B", value: "data:image/svg+xml,<svg/>" }, error: new RegExp(`apm\\.logoUrls\\.PSP_B: ${notHttp("data").source}`) },
+  { name: "a plain http scheme logo on another host", set: { path: "apm.logoUrls.PSP_B", value: "http://cdn.example/psp-b.svg" }, error: new RegExp(`apm\\.logoUrls\\.PSP_B: ${PLAIN_HTTP.source}`) },
 ]
 
 export const SESSION_CASES: SessionCase[] = [
@@ -116,6 +186,42 @@ export const SESSION_CASES: SessionCase[] = [
   },
 ]
 
+const CARD_PROVIDER = "pp_nexi_nexi"
+const LESS_THAN_A_CENT = /^Could not start the payment: amount: 0\.004 EUR is less than one minor unit of EUR \(0\.01\) and cannot be charged or refunded$/
+
+export const AMOUNT_CASES: AmountCase[] = [
+  { name: "a card payment of less than one cent", provider_id: CARD_PROVIDER, amount: 0.004, currency_code: "eur", message: LESS_THAN_A_CENT },
+  { name: "a card payment of less than one yen", provider_id: CARD_PROVIDER, amount: 0.5, currency_code: "jpy", message: /^Could not start the payment: amount: 0\.5 JPY is less than one minor unit of JPY \(1\)/ },
+  { name: "a negative card payment", provider_id: CARD_PROVIDER, amount: -19.99, currency_code: "eur", message: /^Could not start the payment: amount: must not be negative \(got -19\.99\)$/ },
+  { name: "a card payment in a currency that does not exist", provider_id: CARD_PROVIDER, amount: 19.99, currency_code: "abc", message: /^Could not start the payment: currency_code: "ABC" is not an ISO 4217 currency this plugin knows$/ },
+  { name: "a mobile payment of less than one cent", provider_id: APM, amount: "0.004", currency_code: "eur", data: { consumer_id: "+4712345678" }, message: LESS_THAN_A_CENT },
+  { name: "a mobile payment of nothing", provider_id: APM, amount: 0, currency_code: "eur", data: { consumer_id: "+4712345678" }, message: /^Could not start the payment: amount: a payment of 0 EUR cannot be started$/ },
+  {
+    name: "a mobile payment in yen, which has no hundredths",
+    provider_id: APM,
+    amount: 5000,
+    currency_code: "jpy",
+    data: { consumer_id: "+4712345678" },
+    message: /^Could not start the payment: the mobile payment scheme PSP_B takes amounts in hundredths, and JPY has 0 decimals \(ISO 4217\)/,
+  },
+  {
+    name: "a mobile payment in Kuwaiti dinars, which have thousandths",
+    provider_id: APM,
+    amount: 1.234,
+    currency_code: "kwd",
+    data: { consumer_id: "+4712345678" },
+    message: /^Could not start the payment: the mobile payment scheme PSP_B takes amounts in hundredths, and KWD has 3 decimals \(ISO 4217\)/,
+  },
+]
+
+/** Keys only the plugin sets (src/api/utils/keep-documented-session-data.ts); a storefront sending them is dropped. */
+export const DROPPED_DATA_CASES: DroppedDataCase[] = [
+  { name: "a card session the storefront marks as MOTO", provider_id: CARD_PROVIDER, forged: { moto: true } },
+  { name: "a card session with a forged cart snapshot", provider_id: CARD_PROVIDER, forged: { nexi_cart: { id: "cart_forged", total: 0.01, items: [] } } },
+  { name: "a card session with a gateway order id of the storefront's choosing", provider_id: CARD_PROVIDER, forged: { order_id: "{{orderId}}" } },
+  { name: "a card session with a security token hash of the storefront's choosing", provider_id: CARD_PROVIDER, forged: { security_token_hash: "0".repeat(64) } },
+]
+
 /** A body with every member a gateway notification has; each case spoils or forges one part. */
 const notification = (operation: Record<string, unknown>, members: Record<string, unknown> = {}) => ({
   eventId: "0d9f6a52-3f1e-4b7a-9c55-1e2f3a4b5c6d",
@@ -136,7 +242,19 @@ export const NOTIFICATION_CASES: NotificationCase[] = [
   { name: "an operation that is text", body: notification({}, { operation: "AUTHORIZATION AUTHORIZED" }), status: 200, warning: notANotification("operation") },
   { name: "an order id that is a number", body: notification({ orderId: 1234567 }), status: 200, warning: notANotification("operation.orderId") },
   { name: "an amount that is a number", body: notification({ operationAmount: 19.99 }), status: 200, warning: notANotification("operation.operationAmount") },
-  { name: "an unknown operation result", body: notification({ operationResult: "PAID" }), status: 200, warning: notANotification("operation.operationResult") },
+  // An operation type or result the plugin does not know is set aside (never read as paid); the token decides.
+  { name: "an unknown operation result", body: notification({ operationResult: "PAID" }), status: 200, warning: TOKEN_MISMATCH },
+  {
+    name: "an unknown operation result claiming success for an unpaid order, with its genuine token",
+    body: notification({ operationType: "CAPTURE", operationResult: "SETTLED_OK" }, { securityToken: "{{token}}" }),
+    status: 200,
+    action: "pending",
+  },
+  { name: "an event time in epoch seconds", body: notification({}, { eventTime: 1768471200 }), status: 200, warning: TOKEN_MISMATCH },
+  { name: "an event time that is garbage", body: notification({}, { eventTime: "yesterday-ish" }), status: 200, warning: TOKEN_MISMATCH },
+  { name: "a security token of 10 kB", body: notification({}, { securityToken: longText(10 * 1024) }), status: 200, warning: TOKEN_MISMATCH },
+  { name: "an operation nested 20 levels deep", body: notification({}, { operation: nested(20, { orderId: "{{orderId}}" }) }), status: 200, warning: notANotification("operation.orderId") },
+  { name: "a body of lists nested 20 levels deep", body: nestedList(20), status: 200, warning: notANotification("(body)") },
   { name: "an event time that is an object", body: notification({}, { eventTime: { date: "today" } }), status: 200, warning: notANotification("eventTime") },
   { name: "a security token that is a number", body: notification({}, { securityToken: 12345 }), status: 200, warning: notANotification("securityToken") },
   { name: "a real order without a security token", body: notification({}, { securityToken: undefined }), status: 200, warning: notANotification("securityToken") },
@@ -173,7 +291,13 @@ export const ROUTE_CASES: RouteCase[] = [
   { name: "payment methods with an empty region", method: "GET", path: "/store/nexi/payment-methods?region_id=", status: 400, message: /region_id: is required/ },
   { name: "payment methods of a region that does not exist", method: "GET", path: "/store/nexi/payment-methods?region_id=reg_nosuchregion", status: 404, message: /region_id: no region reg_nosuchregion/ },
   { name: "the status of something that is not a payment session", method: "GET", path: "/store/nexi/payment-sessions/cart_123", status: 400, message: /id: must be a payment session id/ },
-  { name: "the status of a payment session that does not exist", method: "GET", path: "/store/nexi/payment-sessions/payses_nosuchsession", status: 404, message: /id: no Nexi payment session payses_nosuchsession/ },
+  { name: "the status of a payment session that does not exist", method: "GET", path: "/store/nexi/payment-sessions/payses_nosuchsession?cart_id=cart_nosuchcart", status: 404, message: /^Payment session not found$/ },
+  { name: "the status of a payment session without its cart", method: "GET", path: "/store/nexi/payment-sessions/payses_nosuchsession", status: 404, message: /^Payment session not found$/ },
+  // A real session: only its own cart may read it, and every other caller gets the answer an unknown session gets.
+  { name: "the status of a real payment session without its cart", method: "GET", path: "/store/nexi/payment-sessions/{{sessionId}}", status: 404, message: /^Payment session not found$/ },
+  { name: "the status of a real payment session with an empty cart id", method: "GET", path: "/store/nexi/payment-sessions/{{sessionId}}?cart_id=", status: 404, message: /^Payment session not found$/ },
+  { name: "the status of a real payment session asked by another shopper's cart", method: "GET", path: "/store/nexi/payment-sessions/{{sessionId}}?cart_id={{otherCartId}}", status: 404, message: /^Payment session not found$/ },
+  { name: "the status of a real payment session with its cart id given twice", method: "GET", path: "/store/nexi/payment-sessions/{{sessionId}}?cart_id={{cartId}}&cart_id={{otherCartId}}", status: 404, message: /^Payment session not found$/ },
   // Admin routes (docs/admin-api.md). A refused MOTO must not reach the gateway, and no answer repeats the card.
   { name: "a MOTO card number with spaces", method: "POST", path: "/admin/nexi/moto", admin: true, body: { order_id: "order_01ABC", card: { ...CARD, pan: "4999 3402 6197 7289" } }, status: 400, message: /^card\.pan: must be 13 to 19 digits/ },
   {
