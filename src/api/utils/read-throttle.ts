@@ -38,7 +38,11 @@ export class ReadThrottle {
     if (entry) {
       this.touch(key, entry)
       if (entry.inFlight) {
-        await entry.inFlight.catch(() => undefined)
+        try {
+          await entry.inFlight
+        } catch {
+          // The read's error is its own caller's; a joiner answers from what Medusa holds.
+        }
         return "joined"
       }
       if (this.now() - entry.startedAt < this.options.intervalMs) return "skipped"

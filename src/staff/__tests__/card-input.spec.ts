@@ -1,6 +1,6 @@
-import { describeIssues } from "../../api/utils/validate-input"
 import { InvalidRequestError } from "../../http/errors"
 import { cardInputSchema, cardRequestError, gatewayCard } from "../card-input"
+import { describeIssues } from "../validate-input"
 
 const now = () => new Date("2026-11-21T10:00:00Z")
 const schema = cardInputSchema(now)

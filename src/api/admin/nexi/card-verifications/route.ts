@@ -8,7 +8,7 @@ import { z } from "zod"
 import { cardInputSchema } from "../../../../staff/card-input"
 import { verifyCard } from "../../../../staff/card-verification"
 import type { NexiCardVerificationResponse } from "../../../../staff/contract"
-import { parseInput } from "../../../utils/validate-input"
+import { parseInput } from "../../../../staff/validate-input"
 
 const BodySchema = z.strictObject({
   card: cardInputSchema(),

@@ -9,7 +9,7 @@ import { z } from "zod"
 import { cardInputSchema } from "../../../../staff/card-input"
 import type { NexiMotoResponse } from "../../../../staff/contract"
 import { payByMoto } from "../../../../staff/moto-payment"
-import { parseInput } from "../../../utils/validate-input"
+import { parseInput } from "../../../../staff/validate-input"
 
 const orderId = (prefix: string) => z.string().regex(new RegExp(`^${prefix}_[A-Za-z0-9]+$`), `must be an order id (${prefix}_...)`)
 

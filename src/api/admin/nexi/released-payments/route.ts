@@ -7,7 +7,7 @@ import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/frame
 import { z } from "zod"
 import type { NexiReleasedPaymentsResponse } from "../../../../staff/contract"
 import { releasedPayments } from "../../../../staff/released-payments"
-import { parseInput } from "../../../utils/validate-input"
+import { parseInput } from "../../../../staff/validate-input"
 
 const MAX_LIMIT = 200
 

@@ -8,8 +8,8 @@ import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/util
 import { z } from "zod"
 import { isNexiProviderId } from "../../../../providers/nexi/shared/provider-ids"
 import { nexiOptionsOf } from "../../../../providers/nexi/store-entries"
+import { parseInput } from "../../../../staff/validate-input"
 import { describeNexiPaymentMethod } from "../../../utils/nexi-payment-methods"
-import { parseInput } from "../../../utils/validate-input"
 
 const QuerySchema = z.object({
   region_id: z.string({ message: "is required" }).trim().min(1, "is required"),

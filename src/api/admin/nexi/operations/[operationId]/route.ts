@@ -5,7 +5,7 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { z } from "zod"
 import { fromGateway, merchantGateway } from "../../../../../staff/merchant-gateway"
-import { parseInput } from "../../../../utils/validate-input"
+import { parseInput } from "../../../../../staff/validate-input"
 
 const ParamsSchema = z.object({
   operationId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "must be 1 to 64 letters, digits, '-' or '_'"),

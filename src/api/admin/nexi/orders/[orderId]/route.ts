@@ -7,7 +7,7 @@ import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/frame
 import { z } from "zod"
 import { OrderIdSchema } from "../../../../../gateway/schemas"
 import { fromGateway, merchantGateway } from "../../../../../staff/merchant-gateway"
-import { parseInput } from "../../../../utils/validate-input"
+import { parseInput } from "../../../../../staff/validate-input"
 
 const ParamsSchema = z.object({ orderId: OrderIdSchema })
 

@@ -8,7 +8,7 @@ import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/frame
 import { z } from "zod"
 import type { NexiOrderPaymentsResponse } from "../../../../../../staff/contract"
 import { orderPaymentsView } from "../../../../../../staff/order-payments-view"
-import { parseInput } from "../../../../../utils/validate-input"
+import { parseInput } from "../../../../../../staff/validate-input"
 
 const ParamsSchema = z.object({ id: z.string().regex(/^order_[A-Za-z0-9]+$/, "must be an order id (order_...)") })
 

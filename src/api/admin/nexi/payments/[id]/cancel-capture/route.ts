@@ -7,7 +7,7 @@ import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/frame
 import { z } from "zod"
 import { cancelCapture } from "../../../../../../staff/cancel-capture"
 import type { NexiPaymentActionResponse } from "../../../../../../staff/contract"
-import { parseInput } from "../../../../../utils/validate-input"
+import { parseInput } from "../../../../../../staff/validate-input"
 import { PaymentParamsSchema } from "../../params"
 
 const BodySchema = z.strictObject({

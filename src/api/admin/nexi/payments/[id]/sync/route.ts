@@ -7,7 +7,7 @@ import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/frame
 import { z } from "zod"
 import type { NexiPaymentActionResponse } from "../../../../../../staff/contract"
 import { syncPayment } from "../../../../../../staff/sync-payment"
-import { parseInput } from "../../../../../utils/validate-input"
+import { parseInput } from "../../../../../../staff/validate-input"
 import { PaymentParamsSchema } from "../../params"
 
 export async function POST(req: AuthenticatedMedusaRequest, res: MedusaResponse<NexiPaymentActionResponse>) {
