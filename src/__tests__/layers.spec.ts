@@ -18,6 +18,7 @@ const LAYERS: Record<string, number> = {
   admin: 5,
   links: 5,
   staff: 4,
+  shopper: 4,
   reconciliation: 4,
   providers: 3,
   gateway: 2,

@@ -1,4 +1,4 @@
-import { defineMiddlewares } from "@medusajs/framework/http"
+import { authenticate, defineMiddlewares } from "@medusajs/framework/http"
 import { attachCartContext } from "./utils/attach-cart-context"
 import { keepDocumentedSessionData } from "./utils/keep-documented-session-data"
 import { requireConsumerId } from "./utils/require-consumer-id"
@@ -10,6 +10,11 @@ export default defineMiddlewares({
       method: "POST",
       // In this order: what the storefront may not set is gone before anything reads `data`.
       middlewares: [keepDocumentedSessionData, requireConsumerId, attachCartContext],
+    },
+    {
+      // A customer's saved cards: only their own, only logged in.
+      matcher: "/store/nexi/saved-cards*",
+      middlewares: [authenticate("customer", ["session", "bearer"])],
     },
   ],
 })

@@ -174,3 +174,23 @@ export interface NexiDoctorResponse {
   /** True when a check that blocks going live failed (API key, notification URL, return URLs, currencies, APM credentials). */
   blocking: boolean
 }
+
+/** A customer's saved card as staff see it, every state included. */
+export interface NexiCustomerSavedCard {
+  id: string
+  /** pending until the gateway confirms; failed; unsupported (the circuit has no one-click); deleted by the customer. */
+  state: "pending" | "active" | "failed" | "unsupported" | "deleted"
+  circuit: string | null
+  masked_pan: string | null
+  expiry: string | null
+  /** checkout: saved while paying; verify: saved from the account page, nothing charged. */
+  saved_while: "checkout" | "verify"
+  /** ISO 8601. */
+  created_at: string
+  removed_at: string | null
+}
+
+/** GET /admin/nexi/customers/:id/saved-cards */
+export interface NexiCustomerSavedCardsResponse {
+  saved_cards: NexiCustomerSavedCard[]
+}

@@ -8,6 +8,7 @@
 import type { AdminPaymentResponse } from "@medusajs/framework/types"
 import type {
   NexiCardVerificationResponse,
+  NexiCustomerSavedCardsResponse,
   NexiDoctorResponse,
   NexiGatewayPaymentMethodsResponse,
   NexiMotoResponse,
@@ -52,6 +53,9 @@ export const nexiAdminApi = {
   paymentMethods: () => request<NexiGatewayPaymentMethodsResponse>("/admin/nexi/payment-methods"),
 
   releasedPayments: () => request<NexiReleasedPaymentsResponse>("/admin/nexi/released-payments"),
+
+  customerSavedCards: (customerId: string) =>
+    request<NexiCustomerSavedCardsResponse>(`/admin/nexi/customers/${id(customerId)}/saved-cards`),
 
   /** The configuration check (GET /admin/nexi/doctor): reads the gateway, so only on demand. */
   doctor: () => request<NexiDoctorResponse>("/admin/nexi/doctor"),

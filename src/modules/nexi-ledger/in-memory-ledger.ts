@@ -10,15 +10,21 @@ import type {
   AttemptPatch,
   MoneyWrite,
   NewAttempt,
+  NewSavedCard,
   NewWrite,
   PaymentAttempt,
   PaymentLedger,
+  SavedCard,
+  SavedCardBook,
+  SavedCardFilter,
+  SavedCardPatch,
   WritePatch,
 } from "./types"
 
-export class InMemoryLedger implements PaymentLedger {
+export class InMemoryLedger implements PaymentLedger, SavedCardBook {
   readonly attempts: PaymentAttempt[] = []
   readonly writes: MoneyWrite[] = []
+  readonly cards: SavedCard[] = []
 
   async openAttempt(attempt: NewAttempt): Promise<PaymentAttempt> {
     const existing = await this.findAttempt(attempt.gateway_ref)
@@ -122,5 +128,51 @@ export class InMemoryLedger implements PaymentLedger {
     if (!row || row.claimed_by !== null) return false
     row.claimed_by = claimant
     return true
+  }
+
+  async createSavedCard(card: NewSavedCard): Promise<SavedCard> {
+    if (this.cards.some((row) => row.contract_id === card.contract_id || row.gateway_ref === card.gateway_ref)) {
+      throw new Error(`nexi ledger: a saved card with contract ${card.contract_id} or order ${card.gateway_ref} exists`)
+    }
+    const row: SavedCard = {
+      id: `nexcard_${randomUUID()}`,
+      customer_id: null,
+      security_token_hash: null,
+      state: "pending",
+      circuit: null,
+      masked_pan: null,
+      expiry: null,
+      activated_at: null,
+      removed_at: null,
+      created_at: new Date(),
+      ...card,
+    }
+    this.cards.push(row)
+    return { ...row }
+  }
+
+  async findSavedCard(id: string): Promise<SavedCard | undefined> {
+    const row = this.cards.find((card) => card.id === id)
+    return row && { ...row }
+  }
+
+  async findSavedCardOfOrder(gatewayRef: string): Promise<SavedCard | undefined> {
+    const row = this.cards.find((card) => card.gateway_ref === gatewayRef)
+    return row && { ...row }
+  }
+
+  async updateSavedCard(id: string, patch: SavedCardPatch): Promise<void> {
+    const row = this.cards.find((card) => card.id === id)
+    if (row) Object.assign(row, patch)
+  }
+
+  async savedCards({ customerRef, customerId, states, limit }: SavedCardFilter): Promise<SavedCard[]> {
+    return this.cards
+      .filter((row) => states.includes(row.state))
+      .filter((row) => customerRef === undefined || row.customer_ref === customerRef)
+      .filter((row) => customerId === undefined || row.customer_id === customerId)
+      .sort((a, b) => b.created_at.getTime() - a.created_at.getTime())
+      .slice(0, limit)
+      .map((row) => ({ ...row }))
   }
 }

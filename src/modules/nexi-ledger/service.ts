@@ -7,13 +7,19 @@ import type { Context } from "@medusajs/framework/types"
 import { InjectManager, MedusaContext, MedusaService } from "@medusajs/framework/utils"
 import { NexiMoneyWrite } from "./models/money-write"
 import { NexiPaymentAttempt } from "./models/payment-attempt"
+import { NexiSavedCard } from "./models/saved-card"
 import type {
   AttemptPatch,
   MoneyWrite,
   NewAttempt,
+  NewSavedCard,
   NewWrite,
   PaymentAttempt,
   PaymentLedger,
+  SavedCard,
+  SavedCardBook,
+  SavedCardFilter,
+  SavedCardPatch,
   WritePatch,
 } from "./types"
 
@@ -21,7 +27,10 @@ type Knex = (table: string) => {
   where(filter: Record<string, unknown>): { update(values: Record<string, unknown>): Promise<number> }
 }
 
-export class NexiLedgerService extends MedusaService({ NexiPaymentAttempt, NexiMoneyWrite }) implements PaymentLedger {
+export class NexiLedgerService
+  extends MedusaService({ NexiPaymentAttempt, NexiMoneyWrite, NexiSavedCard })
+  implements PaymentLedger, SavedCardBook
+{
   async openAttempt(attempt: NewAttempt): Promise<PaymentAttempt> {
     const existing = await this.findAttempt(attempt.gateway_ref)
     if (existing) return existing
@@ -111,5 +120,33 @@ export class NexiLedgerService extends MedusaService({ NexiPaymentAttempt, NexiM
   private async findWrite(idempotencyKey: string): Promise<MoneyWrite | undefined> {
     const [write] = await this.listNexiMoneyWrites({ idempotency_key: idempotencyKey }, { take: 1 })
     return write as unknown as MoneyWrite | undefined
+  }
+
+  async createSavedCard(card: NewSavedCard): Promise<SavedCard> {
+    return (await this.createNexiSavedCards(card)) as unknown as SavedCard
+  }
+
+  async findSavedCard(id: string): Promise<SavedCard | undefined> {
+    const [card] = await this.listNexiSavedCards({ id }, { take: 1 })
+    return card as unknown as SavedCard | undefined
+  }
+
+  async findSavedCardOfOrder(gatewayRef: string): Promise<SavedCard | undefined> {
+    const [card] = await this.listNexiSavedCards({ gateway_ref: gatewayRef }, { take: 1 })
+    return card as unknown as SavedCard | undefined
+  }
+
+  async updateSavedCard(id: string, patch: SavedCardPatch): Promise<void> {
+    await this.updateNexiSavedCards({ selector: { id }, data: patch })
+  }
+
+  async savedCards({ customerRef, customerId, states, limit }: SavedCardFilter): Promise<SavedCard[]> {
+    const filter = {
+      state: states,
+      ...(customerRef !== undefined ? { customer_ref: customerRef } : {}),
+      ...(customerId !== undefined ? { customer_id: customerId } : {}),
+    }
+    const rows = await this.listNexiSavedCards(filter, { order: { created_at: "DESC" }, take: limit })
+    return rows as unknown as SavedCard[]
   }
 }

@@ -85,3 +85,50 @@ export interface PaymentLedger {
   /** Hands an executed write over to a Medusa record; false when another one took it first. */
   claimWrite(writeId: string, claimant: string): Promise<boolean>
 }
+
+export type SavedCardState = "pending" | "active" | "failed" | "unsupported" | "deleted"
+export type SavedCardPurpose = "checkout" | "verify"
+
+/** A card-on-file contract at the card gateway (models/saved-card.ts). */
+export interface SavedCard {
+  id: string
+  provider_identifier: string
+  customer_ref: string
+  customer_id: string | null
+  contract_id: string
+  gateway_ref: string
+  purpose: SavedCardPurpose
+  security_token_hash: string | null
+  state: SavedCardState
+  circuit: string | null
+  masked_pan: string | null
+  expiry: string | null
+  activated_at: Date | null
+  removed_at: Date | null
+  created_at: Date
+}
+
+export type NewSavedCard = Pick<SavedCard, "provider_identifier" | "customer_ref" | "contract_id" | "gateway_ref" | "purpose"> &
+  Partial<Pick<SavedCard, "customer_id">>
+
+export type SavedCardPatch = Partial<
+  Pick<SavedCard, "state" | "circuit" | "masked_pan" | "expiry" | "activated_at" | "removed_at" | "security_token_hash">
+>
+
+export interface SavedCardFilter {
+  customerRef?: string
+  customerId?: string
+  states: SavedCardState[]
+  limit: number
+}
+
+/** The saved cards, in the same module as the ledger: one `dependencies` line reaches both. */
+export interface SavedCardBook {
+  /** Recorded before the hosted order that creates the contract is sent. */
+  createSavedCard(card: NewSavedCard): Promise<SavedCard>
+  findSavedCard(id: string): Promise<SavedCard | undefined>
+  findSavedCardOfOrder(gatewayRef: string): Promise<SavedCard | undefined>
+  updateSavedCard(id: string, patch: SavedCardPatch): Promise<void>
+  /** Newest first. */
+  savedCards(filter: SavedCardFilter): Promise<SavedCard[]>
+}

@@ -10,13 +10,25 @@ import type {
   CancelPaymentOutput,
   CapturePaymentInput,
   CapturePaymentOutput,
+  CreateAccountHolderInput,
+  CreateAccountHolderOutput,
+  DeleteAccountHolderInput,
+  DeleteAccountHolderOutput,
   DeletePaymentInput,
+  DeletePaymentMethodInput,
+  DeletePaymentMethodOutput,
   DeletePaymentOutput,
   InitiatePaymentInput,
   InitiatePaymentOutput,
+  ListPaymentMethodsInput,
+  ListPaymentMethodsOutput,
   ProviderWebhookPayload,
   RefundPaymentInput,
   RefundPaymentOutput,
+  SavePaymentMethodInput,
+  SavePaymentMethodOutput,
+  UpdateAccountHolderInput,
+  UpdateAccountHolderOutput,
   UpdatePaymentInput,
   UpdatePaymentOutput,
   WebhookActionResult,
@@ -35,10 +47,23 @@ import { readCartContext, withoutCartContext } from "../shared/cart-context"
 import { idempotencyUuid } from "../shared/idempotency"
 import { toMedusaError } from "../shared/medusa-errors"
 import type { SessionRecord } from "../shared/payment-records"
-import { NexiProviderBase, type ProviderCradle, WEBHOOK_ACTION } from "../shared/provider-base"
+import { NexiProviderBase, type ProviderCradle, SESSION_STATUS, WEBHOOK_ACTION } from "../shared/provider-base"
 import { type ReconcileSubject, readReconcileRequest } from "../shared/reconcile-request"
 import { hashSecurityToken, securityTokenMatches } from "../shared/security-token"
 import type { NexiWebhookData } from "../shared/webhook-data"
+import {
+  type CardOnFile,
+  cardOnFileOfNewSession,
+  cardOnFileOfSession,
+  customerRefOf,
+  newContractId,
+  outcomeOfPayment,
+  recurrenceOf,
+  SAVE_CARD_KEY,
+  sessionDataOf,
+  settleSavedCard,
+} from "./card-on-file"
+import { CardWallet } from "./card-wallet"
 import { buildHostedOrderRequest } from "./hosted-order"
 import { adoptOrphans, type CardWriteContext, orphanedWrites, sendCardWrite, settledWritesOf } from "./ledgered-writes"
 import { isMotoRequest, motoSessionData } from "./moto"
@@ -69,10 +94,19 @@ export class NexiCardProviderService extends NexiProviderBase<CardPaymentState> 
   static identifier = "nexi"
 
   protected readonly gateway: GatewayClient
+  private readonly wallet: CardWallet
 
   constructor(cradle: ProviderCradle, options: NexiOptions) {
     super(cradle, options)
     this.gateway = this.createGateway()
+    this.wallet = new CardWallet({
+      gateway: this.gateway,
+      book: (action) => this.savedCards(action),
+      options: this.options_,
+      entryId: this.entryId,
+      providerKey: this.providerKey(),
+      logger: this.logger_,
+    })
   }
 
   protected get providerLabel(): string {
@@ -95,18 +129,33 @@ export class NexiCardProviderService extends NexiProviderBase<CardPaymentState> 
       await this.openAttempt(data.order_id, sessionId, input, { amountMinor, currency, nextCheckAt: null }, "start the MOTO payment")
       return { id: data.order_id, data, status: "pending_authorization" }
     }
-    const data = await this.startHostedOrder(sessionId, input)
+    const cardOnFile = await this.cardOnFileOf(() =>
+      cardOnFileOfNewSession(this.savedCards("start the payment"), input.data, input.context, this.providerKey()),
+    )
+    const data = await this.startHostedOrder(sessionId, input, cardOnFile)
     return { id: data.order_id, data, status: "pending" }
   }
 
-  /** A payment Medusa now holds needs no more reads from the job. */
+  /** A payment Medusa now holds needs no more reads from the job; a card it was to save is saved. */
   async authorizePayment(input: AuthorizePaymentInput): Promise<AuthorizePaymentOutput> {
-    const result = await super.authorizePayment(input)
+    const { state, data } = await this.readState(input.data, "authorize the payment")
     const orderId = readCardSessionData(input.data).order_id
-    if (orderId && (result.status === "authorized" || result.status === "captured")) {
+    if (orderId && (state.status === "authorized" || state.status === "captured")) {
       await this.ledger("authorize the payment").updateAttempt(orderId, { state: "paid", next_check_at: null })
     }
-    return result
+    if (orderId && input.data?.[SAVE_CARD_KEY] === true) await this.saveCardOf(orderId, state)
+    return { status: SESSION_STATUS[state.status], data }
+  }
+
+  /** Saving the card is the shopper's convenience: a failure to record it never fails their payment. */
+  private async saveCardOf(orderId: string, state: CardPaymentState): Promise<void> {
+    try {
+      const book = this.savedCards("save the card")
+      const card = await book.findSavedCardOfOrder(orderId)
+      if (card) await settleSavedCard(book, this.gateway, card, outcomeOfPayment(state))
+    } catch (error) {
+      this.logger_?.warn(`nexi: the card of gateway order ${orderId} could not be saved yet: ${(error as Error).message}`)
+    }
   }
 
   /** A hosted order cannot change: a new amount or currency needs a new one; the old one stays watched. */
@@ -122,7 +171,8 @@ export class NexiCardProviderService extends NexiProviderBase<CardPaymentState> 
       throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "Could not update the payment: a MOTO payment's amount cannot change. Start a new MOTO payment.")
     }
     const sessionId = String(current.session_id ?? input.context?.idempotency_key ?? "")
-    const data = await this.startHostedOrder(sessionId, input)
+    const cardOnFile = await this.cardOnFileOf(() => cardOnFileOfSession(this.savedCards("update the payment"), input.data ?? {}, current.order_id))
+    const data = await this.startHostedOrder(sessionId, input, cardOnFile)
     // The old hosted page may still be open in a tab: a payment made there is released.
     await this.ledger("update the payment").supersedeAttempts(sessionId, data.order_id, "a hosted order the cart had replaced")
     return { data, status: "pending" }
@@ -311,6 +361,9 @@ export class NexiCardProviderService extends NexiProviderBase<CardPaymentState> 
       return { action: PaymentActions.NOT_SUPPORTED }
     }
     const attempt = await this.ledger("handle the notification").findAttempt(orderId)
+    if (!attempt && (await this.wallet.handleVerificationNotification(orderId, notification.securityToken, details))) {
+      return { action: PaymentActions.NOT_SUPPORTED }
+    }
     const sessionId = attempt?.session_id ?? details.orderStatus.order.customField
     const session = sessionId ? await this.records.session(sessionId) : undefined
     const sessionData = readCardSessionData(session?.data)
@@ -443,10 +496,12 @@ export class NexiCardProviderService extends NexiProviderBase<CardPaymentState> 
   private async startHostedOrder(
     sessionId: string,
     input: InitiatePaymentInput | UpdatePaymentInput,
+    cardOnFile: CardOnFile,
   ): Promise<CardSessionData> {
     const currency = input.currency_code.toUpperCase()
     const amountMinor = this.minor(input.amount, currency, "start the payment")
     const orderId = newOrderId(this.options_.orderIdPrefix)
+    const contractId = cardOnFile.kind === "save" ? newContractId() : undefined
     const request = buildHostedOrderRequest({
       orderId,
       sessionId,
@@ -456,16 +511,30 @@ export class NexiCardProviderService extends NexiProviderBase<CardPaymentState> 
       cart: readCartContext(input.data),
       options: this.options_,
       entryId: this.entryId,
+      customerRef: this.customerRefOf(cardOnFile, input),
+      recurrence: recurrenceOf(cardOnFile, contractId),
     })
     // When the reconciliation job may start reading this order, if no notification came.
     const pollAfter = new Date(Date.now() + this.options_.pollPendingAfterSeconds * 1000)
     await this.openAttempt(orderId, sessionId, input, { amountMinor, currency, nextCheckAt: pollAfter }, "start the payment")
     try {
+      if (cardOnFile.kind === "save" && contractId) {
+        // Recorded before the page exists, so a payment made on it always finds its contract.
+        await this.savedCards("start the payment").createSavedCard({
+          provider_identifier: this.providerKey(),
+          customer_ref: cardOnFile.customerRef,
+          customer_id: cardOnFile.customerId,
+          contract_id: contractId,
+          gateway_ref: orderId,
+          purpose: "checkout",
+        })
+      }
       const answer = await this.gateway.createHostedOrder(request)
       const securityTokenHash = hashSecurityToken(answer.securityToken)
       await this.ledger("start the payment").updateAttempt(orderId, { security_token_hash: securityTokenHash })
       return {
         ...withoutCartContext(input.data),
+        ...sessionDataOf(cardOnFile),
         session_id: sessionId,
         order_id: orderId,
         hosted_page: answer.hostedPage,
@@ -481,6 +550,47 @@ export class NexiCardProviderService extends NexiProviderBase<CardPaymentState> 
     } catch (error) {
       throw toMedusaError(error, "start the payment")
     }
+  }
+
+  /** The saved-card choice, with a refusal that names the field as Medusa's error. */
+  private async cardOnFileOf(read: () => Promise<CardOnFile>): Promise<CardOnFile> {
+    try {
+      return await read()
+    } catch (error) {
+      throw toMedusaError(error, "start the payment")
+    }
+  }
+
+  /** The gateway's customerId: the account holder's when the customer has one (saved cards belong to it). */
+  private customerRefOf(cardOnFile: CardOnFile, input: InitiatePaymentInput | UpdatePaymentInput): string | undefined {
+    if (cardOnFile.kind === "save") return cardOnFile.customerRef
+    if (cardOnFile.kind === "pay_with") return cardOnFile.card.customer_ref
+    return customerRefOf((input.context as { account_holder?: unknown } | undefined)?.account_holder)
+  }
+
+  createAccountHolder(input: CreateAccountHolderInput): Promise<CreateAccountHolderOutput> {
+    return this.wallet.createAccountHolder(input)
+  }
+
+  /** Nothing of the customer is kept at the gateway, so there is nothing to update there. */
+  async updateAccountHolder(_input: UpdateAccountHolderInput): Promise<UpdateAccountHolderOutput> {
+    return {}
+  }
+
+  deleteAccountHolder(input: DeleteAccountHolderInput): Promise<DeleteAccountHolderOutput> {
+    return this.wallet.deleteAccountHolder(input)
+  }
+
+  listPaymentMethods(input: ListPaymentMethodsInput): Promise<ListPaymentMethodsOutput> {
+    return this.wallet.listPaymentMethods(input)
+  }
+
+  savePaymentMethod(input: SavePaymentMethodInput): Promise<SavePaymentMethodOutput> {
+    return this.wallet.savePaymentMethod(input)
+  }
+
+  deletePaymentMethod(input: DeletePaymentMethodInput): Promise<DeletePaymentMethodOutput> {
+    return this.wallet.deletePaymentMethod(input)
   }
 
   /** Reads the gateway order and folds its state into the session data. */

@@ -3,7 +3,7 @@
  * every field can be checked in a unit test without a gateway.
  */
 import type { PaymentCustomerDTO } from "@medusajs/framework/types"
-import type { Address, CustomerInfo, HppRequest } from "../../../gateway/schemas"
+import type { Address, CustomerInfo, HppRequest, Recurrence } from "../../../gateway/schemas"
 import { toAlpha3Country } from "../../../i18n/countries"
 import { toIso6392Language } from "../../../i18n/languages"
 import type { NexiOptions } from "../options"
@@ -28,6 +28,12 @@ export interface HostedOrderInput {
   options: NexiOptions
   /** The `id` of the provider's entry in medusa-config; notifications go to its webhook route. */
   entryId?: string
+  /** The account holder's gateway customerId; it replaces Medusa's customer id on the order. */
+  customerRef?: string
+  /** A saved card to create or pay with (card-on-file.ts). */
+  recurrence?: Recurrence
+  /** Saving a card without paying: a VERIFY order that sends the shopper back to this page either way. */
+  verifyReturnUrl?: string
 }
 
 /** Fills `{cart_id}` and `{session_id}`; values are URL-encoded so they cannot break the URL. */
@@ -150,22 +156,25 @@ export function buildHostedOrderRequest(input: HostedOrderInput): HppRequest {
     orderId: input.orderId,
     amount: input.amountMinor,
     currency: input.currencyCode.toUpperCase(),
-    customerId: input.customer?.id ?? cart?.customer_id ?? undefined,
+    customerId: input.customerRef ?? input.customer?.id ?? cart?.customer_id ?? undefined,
     description: fillDescription(options.description, { ...placeholders, store_name: options.storeName, items: cart?.items }),
     // The session id on the gateway order lets any order be traced back to its session.
     customField: input.sessionId,
     customerInfo: customerInfo(input),
   }) as HppRequest["order"]
+  const verify = input.verifyReturnUrl !== undefined
   return {
     order,
-    paymentSession: {
-      actionType: "PAY",
+    paymentSession: compact({
+      actionType: verify ? "VERIFY" : "PAY",
       amount: input.amountMinor,
-      captureType: options.captureType,
+      recurrence: input.recurrence,
+      // The capture type is a payment's; a verification moves no money.
+      captureType: verify ? undefined : options.captureType,
       language: toIso6392Language(cart?.locale, options.language),
-      resultUrl: fillTemplate(options.resultUrl, placeholders),
-      cancelUrl: fillTemplate(options.cancelUrl, placeholders),
+      resultUrl: input.verifyReturnUrl ?? fillTemplate(options.resultUrl, placeholders),
+      cancelUrl: input.verifyReturnUrl ?? fillTemplate(options.cancelUrl, placeholders),
       notificationUrl: `${notificationBase}${cardWebhookPath(input.entryId)}`,
-    },
+    }) as HppRequest["paymentSession"],
   }
 }

@@ -20,8 +20,20 @@ export interface CardPaymentState {
   refundedMinor: string
   /** Refunds accepted but not settled: the money is already spoken for, so refunding "the rest" of a capture must leave it out. */
   pendingRefundMinor: string
+  /** The card that paid, as the gateway shows it (circuit, masked number): what a saved card records. */
+  paymentInstrument?: CardInstrument
   /** REFUND operations that were executed, for reconciling refunds made outside Medusa. */
   refunds: Array<{ operationId: string; amountMinor: string; result: OperationResult }>
+}
+
+export interface CardInstrument {
+  circuit?: string
+  maskedPan?: string
+}
+
+function instrumentOf(operation: Operation | undefined): CardInstrument | undefined {
+  if (!operation || (!operation.paymentCircuit && !operation.paymentInstrumentInfo)) return undefined
+  return { circuit: operation.paymentCircuit, maskedPan: operation.paymentInstrumentInfo }
 }
 
 /** What each operation result means for the payment attempt it belongs to. */
@@ -141,6 +153,7 @@ export function readCardPaymentState(details: OrderDetails): CardPaymentState {
       status: "captured",
       paymentOperationId: authorization?.operationId ?? firstCapture.operationId,
       captureOperationId: firstCapture.operationId,
+      paymentInstrument: instrumentOf(authorization ?? firstCapture),
       ...amounts,
     }
   }
@@ -148,7 +161,7 @@ export function readCardPaymentState(details: OrderDetails): CardPaymentState {
     return { status: "canceled", reason: "The authorization was voided.", paymentOperationId: authorization?.operationId, ...amounts }
   }
   if (authorization) {
-    return { status: "authorized", paymentOperationId: authorization.operationId, ...amounts }
+    return { status: "authorized", paymentOperationId: authorization.operationId, paymentInstrument: instrumentOf(authorization), ...amounts }
   }
 
   // No money moved: the latest payment attempt tells whether it is still under way.

@@ -39,6 +39,8 @@ const readData = sessionDataReader({
   payment_operation_id: optional(z.string()),
   capture_operation_id: optional(z.string()),
   moto: optional(z.boolean()),
+  save_card: optional(z.boolean()),
+  payment_method_id: optional(z.string()),
 })
 
 /** The session data, every field checked; one of the wrong type is an error naming it. */

@@ -4,7 +4,7 @@
  * the line out gets a message naming it, and no money write is sent unrecorded.
  */
 import { MedusaError } from "@medusajs/framework/utils"
-import { NEXI_LEDGER_MODULE, type PaymentLedger } from "../../../modules/nexi-ledger/types"
+import { NEXI_LEDGER_MODULE, type PaymentLedger, type SavedCardBook } from "../../../modules/nexi-ledger/types"
 
 export function ledgerFrom(cradle: Record<string, unknown>, action: string): PaymentLedger {
   let ledger: PaymentLedger | undefined
@@ -20,4 +20,9 @@ export function ledgerFrom(cradle: Record<string, unknown>, action: string): Pay
     )
   }
   return ledger
+}
+
+/** The saved cards live in the ledger's module: the same `dependencies` line reaches them. */
+export function savedCardBookFrom(cradle: Record<string, unknown>, action: string): SavedCardBook {
+  return ledgerFrom(cradle, action) as unknown as SavedCardBook
 }

@@ -16,10 +16,10 @@ import type {
   WebhookActionResult,
 } from "@medusajs/framework/types"
 import { AbstractPaymentProvider, ContainerRegistrationKeys, MedusaError, Modules, PaymentActions } from "@medusajs/framework/utils"
-import type { PaymentLedger } from "../../../modules/nexi-ledger/types"
+import type { PaymentLedger, SavedCardBook } from "../../../modules/nexi-ledger/types"
 import { toMinorUnits } from "../../../money/amount"
 import { type NexiOptions, parseNexiOptions } from "../options"
-import { ledgerFrom } from "./ledger"
+import { ledgerFrom, savedCardBookFrom } from "./ledger"
 import { toMedusaError } from "./medusa-errors"
 import { PaymentRecords } from "./payment-records"
 import type { PaymentStatus } from "./payment-status"
@@ -106,6 +106,11 @@ export abstract class NexiProviderBase<State extends { status: PaymentStatus }> 
    */
   protected ledger(action: string): PaymentLedger {
     return ledgerFrom(this.cradle_, action)
+  }
+
+  /** The customers' saved cards, in the ledger's module. */
+  protected savedCards(action: string): SavedCardBook {
+    return savedCardBookFrom(this.cradle_, action)
   }
 
   /** Names the provider in messages about a payment it did not start. */

@@ -1,0 +1,72 @@
+/**
+ * "Saved Nexi cards" on the customer page: the customer's cards with their state
+ * (GET /admin/nexi/customers/:id/saved-cards, read from the plugin's module, no gateway call),
+ * so staff can answer "where did my card go?". Customers without any show nothing.
+ */
+import { defineWidgetConfig } from "@medusajs/admin-sdk"
+import type { AdminCustomer, DetailWidgetProps } from "@medusajs/framework/types"
+import { Badge, Container, Heading, Table, Text } from "@medusajs/ui"
+import type { NexiCustomerSavedCard } from "../../staff/contract"
+import { messageOf } from "../lib/api-errors"
+import { nexiAdminApi } from "../lib/nexi-admin-api"
+import { formatTime } from "../lib/time"
+import { useAdminQuery } from "../lib/use-admin-query"
+
+const STATE_LABEL: Record<NexiCustomerSavedCard["state"], { text: string; color: "green" | "orange" | "red" | "grey" }> = {
+  active: { text: "Saved", color: "green" },
+  pending: { text: "Waiting for Nexi", color: "orange" },
+  failed: { text: "Not saved", color: "red" },
+  unsupported: { text: "No one-click on this circuit", color: "grey" },
+  deleted: { text: "Deleted by the customer", color: "grey" },
+}
+
+const NexiCustomerSavedCardsWidget = ({ data: customer }: DetailWidgetProps<AdminCustomer>) => {
+  const query = useAdminQuery(customer.id, () => nexiAdminApi.customerSavedCards(customer.id))
+  const cards = query.data?.saved_cards
+  if (!query.error && (!cards || cards.length === 0)) return null
+  return (
+    <Container className="divide-y p-0" data-testid="nexi-customer-saved-cards">
+      <div className="px-6 py-4">
+        <Heading level="h2">Saved Nexi cards</Heading>
+      </div>
+      {query.error ? (
+        <Text size="small" className="text-ui-fg-error px-6 py-4" role="alert">
+          Could not read the saved cards: {messageOf(query.error)}
+        </Text>
+      ) : null}
+      {cards && cards.length > 0 ? (
+        <Table>
+          <Table.Header>
+            <Table.Row>
+              <Table.HeaderCell>Card</Table.HeaderCell>
+              <Table.HeaderCell>State</Table.HeaderCell>
+              <Table.HeaderCell>Saved</Table.HeaderCell>
+            </Table.Row>
+          </Table.Header>
+          <Table.Body>
+            {cards.map((card) => (
+              <Table.Row key={card.id} data-testid="nexi-saved-card-row">
+                <Table.Cell>
+                  {card.circuit ?? "Card"} {card.masked_pan ?? ""}
+                </Table.Cell>
+                <Table.Cell>
+                  <Badge size="2xsmall" color={STATE_LABEL[card.state].color}>
+                    {STATE_LABEL[card.state].text}
+                  </Badge>
+                </Table.Cell>
+                <Table.Cell>
+                  {formatTime(card.created_at)}
+                  {card.saved_while === "verify" ? " (from the account page)" : " (at checkout)"}
+                </Table.Cell>
+              </Table.Row>
+            ))}
+          </Table.Body>
+        </Table>
+      ) : null}
+    </Container>
+  )
+}
+
+export const config = defineWidgetConfig({ zone: "customer.details.after" })
+
+export default NexiCustomerSavedCardsWidget

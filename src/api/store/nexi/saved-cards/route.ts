@@ -1,0 +1,31 @@
+/**
+ * The logged-in customer's saved cards (docs/saved-cards.md).
+ * GET  -> { saved_cards: [{ id, circuit, masked_pan, expiry, created_at, provider_id }] }
+ * POST { currency_code, return_url?, provider_id? } -> { saved_card: { id, state: "pending" }, hosted_page }:
+ *      save a card without paying; the card is listed once the gateway confirms it.
+ * Behind customer authentication (middlewares.ts).
+ */
+import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
+import { z } from "zod"
+import { listSavedCards, startSavingCard } from "../../../../shopper/saved-cards"
+import { parseInput } from "../../../../staff/validate-input"
+
+const SaveSchema = z.strictObject({
+  currency_code: z.string({ message: "is required" }).regex(/^[a-zA-Z]{3}$/, "must be an ISO 4217 code such as eur"),
+  return_url: z.string().url("must be an absolute URL of the storefront").optional(),
+  provider_id: z.string().min(1, "must be a Nexi card provider id such as pp_nexi_nexi").optional(),
+})
+
+export async function GET(req: AuthenticatedMedusaRequest, res: MedusaResponse) {
+  res.json({ saved_cards: await listSavedCards(req.scope, req.auth_context.actor_id) })
+}
+
+export async function POST(req: AuthenticatedMedusaRequest, res: MedusaResponse) {
+  const body = parseInput(SaveSchema, req.body)
+  const started = await startSavingCard(req.scope, req.auth_context.actor_id, {
+    providerId: body.provider_id,
+    currencyCode: body.currency_code,
+    returnUrl: body.return_url,
+  })
+  res.status(201).json(started)
+}
