@@ -33,12 +33,20 @@ export interface CardInput {
   cvv?: string
 }
 
+export interface CardExpiry {
+  month: number
+  /** Four digits. */
+  year: number
+}
+
 export interface CheckedCard {
   circuit: CardCircuit
   /** "***" and the last four digits: enough for a receipt, never the number. */
   maskedPan: string
   cardCountry: string
   behaviour: CardBehaviour
+  /** Kept so that a card saved on a contract can be refused once it has expired. */
+  expiry: CardExpiry
 }
 
 export type CardField = "pan" | "expiryDate" | "cvv"
@@ -54,15 +62,9 @@ export function checkCard(input: CardInput, now: Date, options: { cvvRequired: b
   }
   const expiry = parseExpiry(input.expiryDate)
   if (expiry === undefined) return refuse("expiryDate", "must be a month and year as mmyy or mm/yy, for example 1230")
-  if (expiryHasPassed(expiry, now)) {
-    return refuse("expiryDate", `the card expired at the end of ${pad(expiry.month)}/${pad(expiry.year % 100)}`)
-  }
-  const cvvDigits = circuit === "AMEX" ? 4 : 3
-  if (input.cvv === undefined || input.cvv === "") {
-    if (options.cvvRequired) return refuse("cvv", `is required (${cvvDigits} digits)`)
-  } else if (!new RegExp(`^\\d{${cvvDigits}}$`).test(input.cvv)) {
-    return refuse("cvv", `must be ${cvvDigits} digits for a ${circuit} card`)
-  }
+  if (expiryHasPassed(expiry, now)) return refuse("expiryDate", `the card expired at the end of ${expiryText(expiry)}`)
+  const cvv = cvvProblem(circuit, input.cvv, options)
+  if (cvv !== undefined) return refuse("cvv", cvv)
   return {
     ok: true,
     card: {
@@ -70,14 +72,31 @@ export function checkCard(input: CardInput, now: Date, options: { cvvRequired: b
       maskedPan: `***${pan.slice(-4)}`,
       cardCountry: "ITA",
       behaviour: TEST_CARDS.get(pan) ?? "APPROVE",
+      expiry,
     },
   }
+}
+
+/** What is wrong with a CVV for a card of this circuit (4 digits for AMEX, 3 for the others), or undefined. */
+export function cvvProblem(circuit: CardCircuit, cvv: string | undefined, options: { cvvRequired: boolean }): string | undefined {
+  const digits = circuit === "AMEX" ? 4 : 3
+  if (cvv === undefined || cvv === "") return options.cvvRequired ? `is required (${digits} digits)` : undefined
+  return new RegExp(`^\\d{${digits}}$`).test(cvv) ? undefined : `must be ${digits} digits for a ${circuit} card`
+}
+
+/** A card is valid until the last moment of its expiry month (UTC). */
+export function expiryHasPassed(expiry: CardExpiry, now: Date): boolean {
+  return now.getTime() >= Date.UTC(expiry.year, expiry.month, 1)
+}
+
+/** "05/26", as printed on the card. */
+export function expiryText(expiry: CardExpiry): string {
+  return `${pad(expiry.month)}/${pad(expiry.year % 100)}`
 }
 
 function refuse(field: CardField, message: string): CardCheck {
   return { ok: false, field, message }
 }
-
 
 function circuitOf(pan: string): CardCircuit | undefined {
   const firstTwo = Number(pan.slice(0, 2))
@@ -89,17 +108,12 @@ function circuitOf(pan: string): CardCircuit | undefined {
   return undefined
 }
 
-function parseExpiry(text: string): { month: number; year: number } | undefined {
+function parseExpiry(text: string): CardExpiry | undefined {
   const match = /^(\d{2})\s*\/?\s*(\d{2})$/.exec(text.trim())
   if (!match) return undefined
   const month = Number(match[1])
   if (month < 1 || month > 12) return undefined
   return { month, year: 2000 + Number(match[2]) }
-}
-
-/** A card is valid until the last moment of its expiry month (UTC). */
-function expiryHasPassed(expiry: { month: number; year: number }, now: Date): boolean {
-  return now.getTime() >= Date.UTC(expiry.year, expiry.month, 1)
 }
 
 function pad(value: number): string {

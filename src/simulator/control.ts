@@ -8,6 +8,7 @@ import type { SimClock } from "./clock"
 import { createControlGuard } from "./control-guard"
 import type { RequestFaults } from "./faults"
 import { RequestFaultSchema } from "./faults"
+import { contractView } from "./gateway/contracts"
 import { RefundSettlementSchema, type RefundSettler } from "./gateway/refund-settlement"
 import type { GatewayStore, StoredOrder } from "./gateway/store"
 import type { HostedOutcome, HostedPayments } from "./hpp/flow"
@@ -36,7 +37,7 @@ export interface ControlDeps {
   publicUrl: string
 }
 
-type Handler = (deps: ControlDeps, params: string[], body: unknown) => SimResponse | Promise<SimResponse>
+type Handler = (deps: ControlDeps, params: string[], body: unknown, query: URLSearchParams) => SimResponse | Promise<SimResponse>
 
 interface ControlRoute {
   method: "GET" | "POST" | "DELETE"
@@ -68,9 +69,10 @@ function withBody<S extends z.ZodType>(schema: S, act: (deps: ControlDeps, value
 }
 
 const HostedTarget = { token: z.string().optional(), awaitNotification: z.boolean().default(true) }
+/** pan and expiryDate are required unless the order pays with a saved card (the flow says which is missing). */
 const PaySchema = z.strictObject({
-  pan: z.string(),
-  expiryDate: z.string(),
+  pan: z.string().optional(),
+  expiryDate: z.string().optional(),
   cvv: z.string().optional(),
   challenge: z.enum(["pass", "fail"]).default("pass"),
   ...HostedTarget,
@@ -171,6 +173,11 @@ const ROUTES: readonly ControlRoute[] = [
       return done.kind === "done" ? outcomeAnswer(done.outcome, cancel.awaitNotification) : closedAnswer(orderId)
     }),
   ),
+  route("GET", "/contracts", (deps, _params, _body, query) => {
+    const customerId = query.get("customerId")
+    const contracts = deps.store.allContracts().filter((contract) => customerId === null || contract.customerId === customerId)
+    return ok({ contracts: contracts.map(contractView) })
+  }),
   route("POST", "/apm/:transactionId/:action", (deps, [transactionId, action]) => {
     if (action !== "approve" && action !== "reject" && action !== "expire") {
       return errorAnswer(404, SIM_CODES.notFound, `unknown APM action "${action}" (approve, reject or expire)`)
@@ -207,7 +214,13 @@ function closedAnswer(orderId: string): SimResponse {
 async function outcomeAnswer(outcome: HostedOutcome, awaitNotification: boolean): Promise<SimResponse> {
   let notification: unknown = null
   if (outcome.notification) notification = awaitNotification ? await outcome.notification : { queued: true }
-  return ok({ result: outcome.result, operations: outcome.operations, redirectUrl: outcome.redirectUrl ?? null, notification })
+  return ok({
+    result: outcome.result,
+    operations: outcome.operations,
+    redirectUrl: outcome.redirectUrl ?? null,
+    notification,
+    ...(outcome.declineReason ? { declineReason: outcome.declineReason } : {}),
+  })
 }
 
 export function createControlHandler(deps: ControlDeps) {
@@ -219,6 +232,6 @@ export function createControlHandler(deps: ControlDeps) {
     if (!lookup.found) return routeNotFound(lookup, { ...req, path: `/__sim${req.path}` })
     const body = readJsonBody(req)
     if (!body.ok) return body.answer
-    return lookup.route.handler(deps, lookup.params, body.value)
+    return lookup.route.handler(deps, lookup.params, body.value, req.query)
   }
 }

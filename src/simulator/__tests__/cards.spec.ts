@@ -24,7 +24,13 @@ describe("checkCard", () => {
     const check = checkCard(card, NOW, { cvvRequired: true })
     expect(check).toEqual({
       ok: true,
-      card: { circuit, behaviour, cardCountry: "ITA", maskedPan: `***${card.pan.slice(-4)}` },
+      card: {
+        circuit,
+        behaviour,
+        cardCountry: "ITA",
+        maskedPan: `***${card.pan.slice(-4)}`,
+        expiry: { month: Number(card.expiryDate.slice(0, 2)), year: 2000 + Number(card.expiryDate.slice(2)) },
+      },
     })
   })
 

@@ -94,6 +94,15 @@ describe("paying through the forms", () => {
     expect(paid.body).toContain("Payment approved")
   })
 
+  it("says Verify card for actionType VERIFY, shows no amount and confirms the verification", async () => {
+    const page = await openPage({ paymentSession: { actionType: "VERIFY", resultUrl: undefined } })
+    const shown = (await harness.call("GET", page.hostedPage)).body
+    expect(shown).toContain('<button type="submit" id="pay">Verify card</button>')
+    expect(shown).not.toContain("19.99 EUR")
+    const verified = await page.post("/pay", cardFields(CARDS.approved))
+    expect(verified.body).toContain("Card verified. Nothing was charged.")
+  })
+
   it("shows the card error on the form and lets the shopper correct it", async () => {
     const page = await openPage()
     const refused = await page.post("/pay", cardFields(CARDS.notLuhn))

@@ -1,6 +1,6 @@
 /**
  * The card gateway's error codes. Codes seen in the real gateway (docs/contract/gateway.md) are used
- * for the cases they describe; SIM_CODES (http-helpers.ts) cover the rest.
+ * for the cases they describe; CONTRACT_CODES and SIM_CODES (http-helpers.ts) cover the rest.
  */
 import type { z } from "zod"
 import { describeIssue, type ErrorRecord, errorAnswer, errorsAnswer, SIM_CODES } from "../http-helpers"
@@ -18,6 +18,14 @@ export const GATEWAY_CODES = {
   alreadyVoided: "PS0028",
   refundAboveCaptured: "PS0029",
   nonNumericAmount: "PS0036",
+} as const
+
+/** The simulator's own codes for card-on-file refusals (docs/simulator.md): the real ones are not public. */
+export const CONTRACT_CODES = {
+  contractIdUsed: "SIM1001",
+  contractNotFound: "SIM1002",
+  merchantInitiated: "SIM1003",
+  verifyWithSavedCard: "SIM1004",
 } as const
 
 /** 400 with one error record per zod issue; amount fields get the gateway's PS0036. */

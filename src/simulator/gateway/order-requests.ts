@@ -1,6 +1,7 @@
 /**
  * POST /orders/hpp, /orders/moto and /orders/card_verification: the requests that open an
- * order. A hosted order gets its operations later, from the hosted page (hpp/flow.ts).
+ * order. A hosted order gets its operations later, from the hosted page (hpp/flow.ts), and
+ * saves or uses a card on file when its paymentSession.recurrence asks (contracts.ts).
  */
 import { CardVerificationRequestSchema, HppRequestSchema, MotoRequestSchema } from "../../gateway/schemas"
 import { type CardCheck, checkCard } from "../cards"
@@ -8,6 +9,7 @@ import { type ErrorRecord, errorsAnswer, jsonAnswer, SIM_CODES } from "../http-h
 import type { SimResponse } from "../http-types"
 import { paymentStep, recordCardOperation, resultWithout3DS } from "./card-payments"
 import type { GatewayCall, GatewayContext } from "./context"
+import { recurrenceProblems } from "./recurrence-validation"
 import { orderProblems, parseBody, sessionProblems } from "./request-validation"
 import { newSecret, type StoredOrder } from "./store"
 
@@ -19,6 +21,7 @@ export function createHostedOrder(context: GatewayContext, call: GatewayCall): S
   const problems = [
     ...orderProblems(context.store, call.merchantId, order, amountRule),
     ...sessionProblems(paymentSession, order),
+    ...recurrenceProblems({ store: context.store, merchantId: call.merchantId, order, session: paymentSession, now: context.clock.now() }),
   ]
   if (problems.length > 0) return errorsAnswer(400, problems)
   const securityToken = newSecret()

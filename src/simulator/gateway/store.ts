@@ -1,11 +1,11 @@
 /**
- * The card gateway's state: orders, their operations and the idempotency answers, each
- * belonging to one merchant (one API key). Merchants are kept as a hash of the key, so the
+ * The card gateway's state: orders, their operations, the idempotency answers and the
+ * card-on-file contracts, each belonging to one merchant (one API key). Merchants are kept as a hash of the key, so the
  * state file never holds a key. Amounts and statuses are not stored: ledger.ts derives them
  * from the operations, so they cannot drift apart.
  */
 import { createHash, randomBytes } from "node:crypto"
-import type { Operation, OperationResult, OperationType, Order, PaymentSession } from "../../gateway/schemas"
+import type { CONTRACT_TYPES, Operation, OperationResult, OperationType, Order, PaymentSession } from "../../gateway/schemas"
 import type { CheckedCard } from "../cards"
 import type { SimResponse } from "../http-types"
 
@@ -48,6 +48,22 @@ export interface StoredOperation {
   settlesAt?: string
 }
 
+/** A card saved for a customer by a successful CONTRACT_CREATION payment (contracts.ts). */
+export interface StoredContract {
+  merchantId: string
+  contractId: string
+  /** order.customerId of the creating order: only that customer's orders may use the contract. */
+  customerId: string
+  contractType: (typeof CONTRACT_TYPES)[number]
+  /** The contract defines no way to deactivate one, so every stored contract is active. */
+  state: "active"
+  /** Masked, with its expiry month; the number and the CVV are never kept. */
+  card: CheckedCard
+  createdAt: string
+  /** The order whose payment created the contract. */
+  orderId: string
+}
+
 interface StoredAnswer {
   status: number
   body: unknown
@@ -57,6 +73,7 @@ interface GatewaySnapshot {
   orders: StoredOrder[]
   operations: StoredOperation[]
   idempotency: Record<string, StoredAnswer>
+  contracts: StoredContract[]
 }
 
 export function merchantIdOf(apiKey: string): string {
@@ -67,6 +84,7 @@ export class GatewayStore {
   private orders = new Map<string, StoredOrder>()
   private operations = new Map<string, StoredOperation>()
   private idempotency = new Map<string, StoredAnswer>()
+  private contracts = new Map<string, StoredContract>()
 
   /** Called after every change, so the state file can follow. */
   constructor(private readonly onChange: () => void) {}
@@ -76,12 +94,12 @@ export class GatewayStore {
   }
 
   addOrder(order: StoredOrder): void {
-    this.orders.set(orderKey(order.merchantId, order.order.orderId), order)
+    this.orders.set(merchantKey(order.merchantId, order.order.orderId), order)
     this.changed()
   }
 
   findOrder(merchantId: string, orderId: string): StoredOrder | undefined {
-    return this.orders.get(orderKey(merchantId, orderId))
+    return this.orders.get(merchantKey(merchantId, orderId))
   }
 
   findOrderByPageToken(pageToken: string): StoredOrder | undefined {
@@ -136,12 +154,27 @@ export class GatewayStore {
   }
 
   rememberAnswer(merchantId: string, idempotencyKey: string, answer: SimResponse): void {
-    this.idempotency.set(orderKey(merchantId, idempotencyKey), { status: answer.status, body: answer.body })
+    this.idempotency.set(merchantKey(merchantId, idempotencyKey), { status: answer.status, body: answer.body })
     this.changed()
   }
 
   rememberedAnswer(merchantId: string, idempotencyKey: string): SimResponse | undefined {
-    return this.idempotency.get(orderKey(merchantId, idempotencyKey))
+    return this.idempotency.get(merchantKey(merchantId, idempotencyKey))
+  }
+
+  /** Saves a new contract, or the contract with its card substituted. */
+  saveContract(contract: StoredContract): void {
+    this.contracts.set(merchantKey(contract.merchantId, contract.contractId), contract)
+    this.changed()
+  }
+
+  findContract(merchantId: string, contractId: string): StoredContract | undefined {
+    return this.contracts.get(merchantKey(merchantId, contractId))
+  }
+
+  /** Every merchant's contracts (the control API knows no API key). */
+  allContracts(): StoredContract[] {
+    return [...this.contracts.values()]
   }
 
   snapshot(): GatewaySnapshot {
@@ -149,25 +182,29 @@ export class GatewayStore {
       orders: [...this.orders.values()],
       operations: [...this.operations.values()],
       idempotency: Object.fromEntries(this.idempotency),
+      contracts: [...this.contracts.values()],
     }
   }
 
   restore(snapshot: unknown): void {
-    const { orders, operations, idempotency } = snapshot as GatewaySnapshot
-    this.orders = new Map(orders.map((order) => [orderKey(order.merchantId, order.order.orderId), order]))
+    const { orders, operations, idempotency, contracts } = snapshot as GatewaySnapshot
+    this.orders = new Map(orders.map((order) => [merchantKey(order.merchantId, order.order.orderId), order]))
     this.operations = new Map(operations.map((operation) => [operation.record.operationId, operation]))
     this.idempotency = new Map(Object.entries(idempotency))
+    // State files written before contracts existed have none.
+    this.contracts = new Map((contracts ?? []).map((contract) => [merchantKey(contract.merchantId, contract.contractId), contract]))
   }
 
   reset(): void {
     this.orders.clear()
     this.operations.clear()
     this.idempotency.clear()
+    this.contracts.clear()
     this.changed()
   }
 }
 
-function orderKey(merchantId: string, id: string): string {
+function merchantKey(merchantId: string, id: string): string {
   return `${merchantId} ${id}`
 }
 

@@ -11,15 +11,19 @@
  *   3DS-failure card     payment type/THREEDS_FAILED
  *   declined card        payment type/THREEDS_VALIDATED, then payment type/DECLINED
  *   shopper cancels      payment type/CANCELED
- * The merchant is notified of the last operation of each outcome.
+ *   expired saved card   payment type/DECLINED (no 3DS: the card is refused before authentication)
+ * The merchant is notified of the last operation of each outcome. An approved outcome saves the
+ * card when the order's recurrence asks for it (gateway/contracts.ts).
  */
 import type { OperationResult } from "../../gateway/schemas"
-import { type CardField, type CardInput, type CheckedCard, checkCard } from "../cards"
+import { type CardField, type CheckedCard, expiryText } from "../cards"
 import { paymentStep, recordCardOperation } from "../gateway/card-payments"
 import type { GatewayContext } from "../gateway/context"
+import { cardOnFileOf, saveCardOnFile } from "../gateway/contracts"
 import type { ThreeDSOutcome } from "../gateway/operation-records"
 import type { OperationRecord, StoredOrder } from "../gateway/store"
 import type { DeliveryOutcome } from "../notifications"
+import { payingCard, type ShopperEntry } from "./card-entry"
 
 export interface HostedOutcome {
   /** Result of the last operation: AUTHORIZED, EXECUTED, DECLINED, THREEDS_FAILED or CANCELED. */
@@ -29,6 +33,8 @@ export interface HostedOutcome {
   redirectUrl?: string
   /** Undefined when the order has no notificationUrl. */
   notification?: Promise<DeliveryOutcome>
+  /** Why a payment was declined, when the shopper can be told: "the saved card expired at the end of 05/26". */
+  declineReason?: string
 }
 
 export type CardSubmission =
@@ -39,19 +45,28 @@ export type CardSubmission =
 
 export type ChallengeAnswer = { kind: "done"; outcome: HostedOutcome } | { kind: "closed" }
 
-export function isApproved(outcome: HostedOutcome): boolean {
+export function isApproved(outcome: { result: OperationResult }): boolean {
   return outcome.result === "AUTHORIZED" || outcome.result === "EXECUTED"
+}
+
+interface FinishDetails {
+  threeDS?: ThreeDSOutcome
+  declineReason?: string
 }
 
 export class HostedPayments {
   constructor(private readonly context: GatewayContext) {}
 
-  submitCard(order: StoredOrder, input: CardInput): CardSubmission {
+  submitCard(order: StoredOrder, entry: ShopperEntry): CardSubmission {
     const hosted = order.hosted!
     if (hosted.state !== "open") return { kind: "closed" }
-    const check = checkCard(input, this.context.clock.now(), { cvvRequired: true })
-    if (!check.ok) return { kind: "invalid", field: check.field, message: check.message }
-    const { card } = check
+    const paying = payingCard(cardOnFileOf(this.context.store, order), entry, this.context.clock.now())
+    if (!paying.ok) return { kind: "invalid", field: paying.field, message: paying.message }
+    const { card } = paying
+    if (paying.savedCardExpired) {
+      const declineReason = `the saved card expired at the end of ${expiryText(card.expiry)}`
+      return { kind: "done", outcome: this.finish(order, card, ["DECLINED"], { declineReason }) }
+    }
     switch (card.behaviour) {
       case "CHALLENGE":
         hosted.state = "challenge"
@@ -59,11 +74,14 @@ export class HostedPayments {
         this.context.store.changed()
         return { kind: "challenge" }
       case "FAIL_3DS":
-        return { kind: "done", outcome: this.finish(order, card, ["THREEDS_FAILED"], "FAILED") }
+        return { kind: "done", outcome: this.finish(order, card, ["THREEDS_FAILED"], { threeDS: "FAILED" }) }
       case "DECLINE":
-        return { kind: "done", outcome: this.finish(order, card, ["THREEDS_VALIDATED", "DECLINED"], "FRICTIONLESS") }
+        return { kind: "done", outcome: this.finish(order, card, ["THREEDS_VALIDATED", "DECLINED"], { threeDS: "FRICTIONLESS" }) }
       case "APPROVE":
-        return { kind: "done", outcome: this.finish(order, card, ["THREEDS_VALIDATED", this.approvedResult(order)], "FRICTIONLESS") }
+        return {
+          kind: "done",
+          outcome: this.finish(order, card, ["THREEDS_VALIDATED", this.approvedResult(order)], { threeDS: "FRICTIONLESS" }),
+        }
     }
   }
 
@@ -72,7 +90,7 @@ export class HostedPayments {
     if (hosted.state !== "challenge" || !hosted.challengedCard) return { kind: "closed" }
     const card = hosted.challengedCard
     const results: OperationResult[] = passed ? ["THREEDS_VALIDATED", this.approvedResult(order)] : ["THREEDS_FAILED"]
-    return { kind: "done", outcome: this.finish(order, card, results, passed ? "CHALLENGE" : "FAILED") }
+    return { kind: "done", outcome: this.finish(order, card, results, { threeDS: passed ? "CHALLENGE" : "FAILED" }) }
   }
 
   /** The shopper abandons the page, before or during the challenge. */
@@ -87,12 +105,7 @@ export class HostedPayments {
     return paymentStep(session.captureType, session.actionType).approvedResult
   }
 
-  private finish(
-    order: StoredOrder,
-    card: CheckedCard | undefined,
-    results: OperationResult[],
-    threeDS?: ThreeDSOutcome,
-  ): HostedOutcome {
+  private finish(order: StoredOrder, card: CheckedCard | undefined, results: OperationResult[], details: FinishDetails = {}): HostedOutcome {
     const hosted = order.hosted!
     const session = hosted.paymentSession
     const step = paymentStep(session.captureType, session.actionType)
@@ -104,19 +117,22 @@ export class HostedPayments {
           operationResult,
           amount: session.amount,
           card,
-          threeDS,
+          threeDS: details.threeDS,
         }).record,
     )
     hosted.state = "closed"
     hosted.challengedCard = undefined
     this.context.store.changed()
     const last = operations.at(-1)!
-    const cancelled = last.operationResult === "CANCELED"
+    const result = last.operationResult
+    // Before the notification goes out: a merchant may use the contract as soon as it hears of the payment.
+    if (card && isApproved({ result })) saveCardOnFile(this.context.store, order, card, this.context.clock.now())
     return {
-      result: last.operationResult,
+      result,
       operations,
-      redirectUrl: cancelled ? session.cancelUrl : session.resultUrl,
+      redirectUrl: result === "CANCELED" ? session.cancelUrl : session.resultUrl,
       notification: this.context.notices.notify(order, last),
+      ...(details.declineReason ? { declineReason: details.declineReason } : {}),
     }
   }
 }

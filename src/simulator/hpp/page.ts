@@ -4,16 +4,23 @@
  * is escaped.
  */
 import { minorToMajorString } from "../../money/amount"
+import type { CheckedCard } from "../cards"
 
 export interface PageOrder {
   orderId: string
   amount: string
   currency: string
   description?: string
+  /** actionType VERIFY: the card is checked and nothing is charged, so no amount is shown. */
+  verifyOnly: boolean
 }
+
+/** What the form asks for: a card, saved on success when the order says so, or only the CVV of the saved card. */
+export type CardForm = { kind: "new"; saves?: "create" | "replace" } | { kind: "saved"; card: CheckedCard }
 
 export interface PaymentFormPage {
   order: PageOrder
+  card: CardForm
   payAction: string
   cancelAction: string
   error?: string
@@ -35,6 +42,7 @@ button.secondary{background:#fff;color:#b42318;border:1px solid #fda29b}
 .link{background:none;color:#475467;font-weight:400;text-decoration:underline;margin-top:12px;padding:4px}
 .error{background:#fef3f2;color:#b42318;border:1px solid #fecdca;border-radius:8px;padding:10px 12px;margin-bottom:8px}
 .notice{color:#475467}
+.saved-card{font-size:18px;font-weight:600;letter-spacing:.04em;padding:12px;border:1px solid #d0d5dd;border-radius:8px}
 a.button{display:block;text-align:center;margin-top:24px;padding:12px;border-radius:8px;background:#1849a9;color:#fff;text-decoration:none;font-weight:600}
 `
 
@@ -43,16 +51,20 @@ export function escapeHtml(text: string): string {
 }
 
 function layout(title: string, order: PageOrder | undefined, content: string): string {
-  const summary = order
-    ? `<div class="amount" data-testid="amount">${escapeHtml(formatAmount(order.amount, order.currency))}</div>` +
-      (order.description ? `<p class="description">${escapeHtml(order.description)}</p>` : "")
-    : ""
+  const summary = order ? summaryOf(order) : ""
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>${escapeHtml(title)}</title><style>${STYLE}</style></head>
 <body><main><header><div class="brand">Nexi XPay simulator · ${escapeHtml(title)}</div>${summary}</header>
 ${content}
 </main></body></html>`
+}
+
+function summaryOf(order: PageOrder): string {
+  const amount = order.verifyOnly
+    ? `<div class="amount" data-testid="amount">No charge</div><p class="notice">Your bank checks the card; nothing will be charged.</p>`
+    : `<div class="amount" data-testid="amount">${escapeHtml(formatAmount(order.amount, order.currency))}</div>`
+  return amount + (order.description ? `<p class="description">${escapeHtml(order.description)}</p>` : "")
 }
 
 /** "1999" EUR reads "19.99 EUR"; "5000" JPY reads "5000 JPY". */
@@ -62,19 +74,45 @@ export function formatAmount(minor: string, currency: string): string {
 
 export function paymentFormPage(page: PaymentFormPage): string {
   const error = page.error ? `<div class="error" role="alert">${escapeHtml(page.error)}</div>` : ""
+  const { order } = page
+  const submit = order.verifyOnly ? "Verify card" : `Pay ${formatAmount(order.amount, order.currency)}`
   return layout(
-    "Payment",
-    page.order,
+    order.verifyOnly ? "Verify card" : "Payment",
+    order,
     `${error}
 <form method="post" action="${escapeHtml(page.payAction)}" autocomplete="off">
-<label for="holder">Cardholder name</label><input id="holder" name="holder" autocomplete="cc-name">
-<label for="pan">Card number</label><input id="pan" name="pan" inputmode="numeric" required autocomplete="cc-number">
-<div class="row"><div><label for="expiry">Expiry (MM/YY)</label><input id="expiry" name="expiry" placeholder="MM/YY" required autocomplete="cc-exp"></div>
-<div><label for="cvv">CVV</label><input id="cvv" name="cvv" inputmode="numeric" required autocomplete="cc-csc"></div></div>
-<button type="submit" id="pay">Pay ${escapeHtml(formatAmount(page.order.amount, page.order.currency))}</button>
+${page.card.kind === "saved" ? savedCardFields(page.card.card) : newCardFields(page.card.saves)}
+<button type="submit" id="pay">${escapeHtml(submit)}</button>
 </form>
 <form method="post" action="${escapeHtml(page.cancelAction)}"><button type="submit" class="link" id="cancel">Cancel and return to the shop</button></form>`,
   )
+}
+
+const SAVE_NOTICES = {
+  create: "This card will be saved for future purchases.",
+  replace: "This card will be saved for future purchases, replacing your saved card.",
+}
+
+function newCardFields(saves: "create" | "replace" | undefined): string {
+  return `<label for="holder">Cardholder name</label><input id="holder" name="holder" autocomplete="cc-name">
+<label for="pan">Card number</label><input id="pan" name="pan" inputmode="numeric" required autocomplete="cc-number">
+<div class="row"><div><label for="expiry">Expiry (MM/YY)</label><input id="expiry" name="expiry" placeholder="MM/YY" required autocomplete="cc-exp"></div>
+<div><label for="cvv">CVV</label><input id="cvv" name="cvv" inputmode="numeric" required autocomplete="cc-csc"></div></div>${
+    saves ? `\n<p class="notice" data-testid="save-notice">${SAVE_NOTICES[saves]}</p>` : ""
+  }`
+}
+
+/** A one-click payment: the saved card is shown masked and only its CVV is asked. */
+function savedCardFields(card: CheckedCard): string {
+  const digits = card.circuit === "AMEX" ? 4 : 3
+  return `<p class="notice">Pay with your saved card</p>
+<div class="saved-card" data-testid="saved-card">${escapeHtml(savedCardLabel(card))}</div>
+<label for="cvv">CVV (${digits} digits)</label><input id="cvv" name="cvv" inputmode="numeric" maxlength="${digits}" required autocomplete="cc-csc">`
+}
+
+/** "VISA •••• 4549": the circuit and the last four digits, as wallets show a saved card. */
+function savedCardLabel(card: CheckedCard): string {
+  return `${card.circuit} •••• ${card.maskedPan.slice(-4)}`
 }
 
 export function challengePage(order: PageOrder, answerAction: string): string {

@@ -3,11 +3,12 @@
  * state; the forms POST to /pay, /challenge and /cancel. The page token in the query string
  * identifies the order; the order id in the path must agree with it.
  */
+import { cardOnFileOf } from "../gateway/contracts"
 import type { GatewayStore, StoredOrder } from "../gateway/store"
 import type { SimRequest, SimResponse } from "../http-types"
 import { safeDecode } from "../routing"
 import { type HostedOutcome, type HostedPayments, isApproved } from "./flow"
-import { challengePage, outcomePage, type PageOrder, paymentFormPage } from "./page"
+import { type CardForm, challengePage, outcomePage, type PageOrder, paymentFormPage } from "./page"
 
 export function createHostedPageHandler(store: GatewayStore, payments: HostedPayments) {
   return (req: SimRequest): SimResponse => {
@@ -19,24 +20,26 @@ export function createHostedPageHandler(store: GatewayStore, payments: HostedPay
     }
     const urls = pageUrls(orderId, token)
     const form = formFields(req.body)
-    if (req.method === "GET" && step === "") return showCurrentStep(order, urls)
-    if (req.method === "GET" && step === "challenge") return showCurrentStep(order, urls)
+    const showCurrentStep = () => currentStep(store, order, urls)
+    if (req.method === "GET" && step === "") return showCurrentStep()
+    if (req.method === "GET" && step === "challenge") return showCurrentStep()
     if (req.method === "POST" && step === "pay") {
-      const submission = payments.submitCard(order, { pan: form.pan ?? "", expiryDate: form.expiry ?? "", cvv: form.cvv })
+      // The saved-card form has no number or expiry field: absent, not empty, so the saved card pays.
+      const submission = payments.submitCard(order, { pan: form.pan, expiryDate: form.expiry, cvv: form.cvv })
       if (submission.kind === "invalid") {
-        const page = paymentFormPage({ order: pageOrder(order), ...urls, error: `Card ${fieldLabel(submission.field)} ${submission.message}.` })
-        return html(400, page)
+        const error = `Card ${fieldLabel(submission.field)} ${submission.message}.`
+        return html(400, paymentFormPage({ order: pageOrder(order), card: cardForm(store, order), ...urls, error }))
       }
       if (submission.kind === "challenge") return redirect(urls.challengeUrl)
-      return submission.kind === "done" ? outcomeAnswer(order, submission.outcome) : showCurrentStep(order, urls)
+      return submission.kind === "done" ? outcomeAnswer(order, submission.outcome) : showCurrentStep()
     }
     if (req.method === "POST" && step === "challenge") {
       const answer = payments.answerChallenge(order, form.outcome === "pass")
-      return answer.kind === "done" ? outcomeAnswer(order, answer.outcome) : showCurrentStep(order, urls)
+      return answer.kind === "done" ? outcomeAnswer(order, answer.outcome) : showCurrentStep()
     }
     if (req.method === "POST" && step === "cancel") {
       const answer = payments.cancel(order)
-      return answer.kind === "done" ? outcomeAnswer(order, answer.outcome) : showCurrentStep(order, urls)
+      return answer.kind === "done" ? outcomeAnswer(order, answer.outcome) : showCurrentStep()
     }
     return html(404, outcomePage(undefined, "Not found", "This payment page does not exist."))
   }
@@ -61,9 +64,9 @@ function pageUrls(orderId: string, token: string): PageUrls {
   }
 }
 
-function showCurrentStep(order: StoredOrder, urls: PageUrls): SimResponse {
+function currentStep(store: GatewayStore, order: StoredOrder, urls: PageUrls): SimResponse {
   const hosted = order.hosted!
-  if (hosted.state === "open") return html(200, paymentFormPage({ order: pageOrder(order), ...urls }))
+  if (hosted.state === "open") return html(200, paymentFormPage({ order: pageOrder(order), card: cardForm(store, order), ...urls }))
   if (hosted.state === "challenge") return html(200, challengePage(pageOrder(order), urls.challengeUrl))
   return html(
     409,
@@ -78,13 +81,28 @@ function outcomeAnswer(order: StoredOrder, outcome: HostedOutcome): SimResponse 
     return outcome.redirectUrl ? redirect(outcome.redirectUrl) : html(200, outcomePage(shown, "Cancelled", "The payment was cancelled."))
   }
   if (isApproved(outcome)) {
-    return outcome.redirectUrl ? redirect(outcome.redirectUrl) : html(200, outcomePage(shown, "Paid", "Payment approved. You can close this window."))
+    if (outcome.redirectUrl) return redirect(outcome.redirectUrl)
+    return html(
+      200,
+      shown.verifyOnly
+        ? outcomePage(shown, "Verified", "Card verified. Nothing was charged. You can close this window.")
+        : outcomePage(shown, "Paid", "Payment approved. You can close this window."),
+    )
   }
-  const message =
-    outcome.result === "DECLINED"
-      ? "Your card was declined by the issuer. No money was taken."
-      : "The 3-D Secure authentication failed. No money was taken."
-  return html(200, outcomePage(shown, "Payment not completed", message, outcome.redirectUrl))
+  return html(200, outcomePage(shown, "Payment not completed", failureMessage(outcome), outcome.redirectUrl))
+}
+
+function failureMessage(outcome: HostedOutcome): string {
+  if (outcome.declineReason) return `Your payment was declined: ${outcome.declineReason}. No money was taken.`
+  if (outcome.result === "DECLINED") return "Your card was declined by the issuer. No money was taken."
+  return "The 3-D Secure authentication failed. No money was taken."
+}
+
+function cardForm(store: GatewayStore, order: StoredOrder): CardForm {
+  const onFile = cardOnFileOf(store, order)
+  if (onFile.kind === "saved") return { kind: "saved", card: onFile.contract.card }
+  if (onFile.kind === "save") return { kind: "new", saves: onFile.replaces ? "replace" : "create" }
+  return { kind: "new" }
 }
 
 function pageOrder(order: StoredOrder): PageOrder {
@@ -94,6 +112,7 @@ function pageOrder(order: StoredOrder): PageOrder {
     amount: session.amount,
     currency: order.order.currency,
     description: order.order.description,
+    verifyOnly: session.actionType === "VERIFY",
   }
 }
 
