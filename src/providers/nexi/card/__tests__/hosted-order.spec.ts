@@ -311,3 +311,29 @@ describe("the hosted page's description", () => {
     expect(cutText("ab🇮🇹c", 6)).toBe("ab🇮🇹")
   })
 })
+
+describe("saved cards on the hosted order", () => {
+  it("carries the recurrence and the account holder's customerId instead of Medusa's customer id", () => {
+    const request = buildHostedOrderRequest(
+      input({
+        customer: { id: "cus_1" } as PaymentCustomerDTO,
+        customerRef: "nxc0123",
+        recurrence: { action: "SUBSEQUENT_PAYMENT", contractId: "nxk1", contractType: "CIT" },
+      }),
+    )
+    expect(request.order.customerId).toBe("nxc0123")
+    expect(request.paymentSession.recurrence).toEqual({ action: "SUBSEQUENT_PAYMENT", contractId: "nxk1", contractType: "CIT" })
+    expect(request.paymentSession.actionType).toBe("PAY")
+  })
+
+  it("verifies without a capture type, and sends the shopper back to the given page either way", () => {
+    const request = buildHostedOrderRequest(input({ amountMinor: "0", verifyReturnUrl: "https://shop.example/account" }))
+    expect(request.paymentSession).toMatchObject({
+      actionType: "VERIFY",
+      amount: "0",
+      resultUrl: "https://shop.example/account",
+      cancelUrl: "https://shop.example/account",
+    })
+    expect(request.paymentSession).not.toHaveProperty("captureType")
+  })
+})

@@ -1,0 +1,217 @@
+/**
+ * Saved cards through the card provider, against the simulator over HTTP: the choices a
+ * session may make (save_card, payment_method_id), who may make them, what the gateway is
+ * asked (recurrence), when a card becomes usable, and the account-holder methods Medusa calls.
+ * The ledger is the in-memory one; integration-tests/http/saved-cards.spec.ts runs the module.
+ */
+import { PaymentActions } from "@medusajs/framework/utils"
+import type { HppRequest } from "../../../../gateway/schemas"
+import { simulatedCardProvider } from "./support/simulated-card-provider"
+
+const APPROVED = { pan: "4999340261977289", expiryDate: "1230", cvv: "663" }
+const DECLINED = { pan: "5515931855858729", expiryDate: "1230", cvv: "663" }
+
+const gateway = simulatedCardProvider()
+
+async function control(method: string, path: string, body?: unknown): Promise<Record<string, unknown>> {
+  const response = await fetch(`${gateway.simulator().controlUrl}${path}`, {
+    method,
+    headers: { "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  })
+  return (await response.json()) as Record<string, unknown>
+}
+
+/** The hosted-order bodies the providers of this test sent (the simulator logs no bodies: they may hold secrets). */
+let sentHostedOrders: HppRequest[] = []
+beforeEach(() => {
+  sentHostedOrders = []
+})
+
+/** A provider whose gateway client records each hosted-order body before sending it unchanged. */
+function provider() {
+  const made = gateway.provider()
+  const client = (made as unknown as { gateway: { createHostedOrder(body: unknown): Promise<unknown> } }).gateway
+  const send = client.createHostedOrder.bind(client)
+  client.createHostedOrder = (body) => {
+    sentHostedOrders.push(body as HppRequest)
+    return send(body)
+  }
+  return made
+}
+
+async function lastHostedOrderBody(): Promise<HppRequest> {
+  const body = sentHostedOrders.at(-1)
+  if (!body) throw new Error("no hosted order was sent")
+  return body
+}
+
+const holder = (ref: string) => ({ id: `acchld_${ref}`, external_id: ref, data: { customer_ref: ref } })
+const customer = { id: "cus_1", email: "ada@example.com", first_name: "Ada", last_name: "Lovelace" }
+
+async function startSession(data: Record<string, unknown>, context: Record<string, unknown> = { customer, account_holder: holder("nxcada") }) {
+  return provider().initiatePayment({ amount: 19.99, currency_code: "eur", data: { session_id: "payses_1", ...data }, context } as never)
+}
+
+/** Pays a session's hosted order on the simulator, then lets Medusa authorize it. */
+async function payAndAuthorize(session: { data?: Record<string, unknown> }, card: Record<string, unknown> = APPROVED) {
+  const data = session.data as Record<string, unknown>
+  await control("POST", `/hpp/${data.order_id}/pay`, card)
+  return provider().authorizePayment({ data } as never)
+}
+
+async function savedCard(): Promise<string> {
+  const session = await startSession({ save_card: true })
+  await payAndAuthorize(session)
+  const [card] = await provider().listPaymentMethods({ context: { account_holder: holder("nxcada") } } as never)
+  return card.id
+}
+
+describe("saving a card at checkout", () => {
+  it("asks the gateway for a CIT contract on the account holder's customerId, and keeps the contract id off the session", async () => {
+    const session = await startSession({ save_card: true })
+    const body = await lastHostedOrderBody()
+    expect(body.order.customerId).toBe("nxcada")
+    expect(body.paymentSession.recurrence).toEqual({ action: "CONTRACT_CREATION", contractId: expect.stringMatching(/^nxk[0-9a-f]{24}$/), contractType: "CIT" })
+    expect(session.data).toMatchObject({ save_card: true })
+    expect(JSON.stringify(session.data)).not.toContain(String(body.paymentSession.recurrence?.contractId))
+  })
+
+  it("records the card once the payment is authorized, with the circuit and masked number the gateway shows", async () => {
+    const session = await startSession({ save_card: true })
+    expect(await provider().listPaymentMethods({ context: { account_holder: holder("nxcada") } } as never)).toEqual([])
+    const authorized = await payAndAuthorize(session)
+    expect(authorized.status).toBe("authorized")
+    const cards = await provider().listPaymentMethods({ context: { account_holder: holder("nxcada") } } as never)
+    expect(cards).toEqual([{ id: expect.stringMatching(/^nexcard_/), data: expect.objectContaining({ circuit: "VISA", masked_pan: expect.stringMatching(/7289$/) }) }])
+    expect(JSON.stringify(cards)).not.toContain("4999340261977289")
+    // Another customer sees none of them.
+    expect(await provider().listPaymentMethods({ context: { account_holder: holder("nxcbob") } } as never)).toEqual([])
+  })
+
+  it("saves nothing when the card is declined", async () => {
+    const session = await startSession({ save_card: true })
+    const result = await payAndAuthorize(session, DECLINED)
+    expect(result.status).toBe("error")
+    expect(await provider().listPaymentMethods({ context: { account_holder: holder("nxcada") } } as never)).toEqual([])
+    expect(gateway.cradle().ledger.cards.map((card) => card.state)).toEqual(["failed"])
+  })
+
+  it("refuses a guest's save_card, naming the field, and opens no hosted order", async () => {
+    await expect(startSession({ save_card: true }, {})).rejects.toThrow(/save_card: only a logged-in customer can save a card/)
+    expect(await gateway.postCount("/orders/hpp")).toBe(0)
+  })
+
+  it("refuses save_card of the wrong type and together with payment_method_id", async () => {
+    await expect(startSession({ save_card: "yes" })).rejects.toThrow(/save_card: must be true or false/)
+    await expect(startSession({ save_card: true, payment_method_id: "nexcard_1" })).rejects.toThrow(/save_card: cannot be combined with payment_method_id/)
+    expect(await gateway.postCount("/orders/hpp")).toBe(0)
+  })
+
+  it("leaves an ordinary logged-in payment without recurrence, on the account holder's customerId", async () => {
+    await startSession({})
+    const body = await lastHostedOrderBody()
+    expect(body.paymentSession.recurrence).toBeUndefined()
+    expect(body.order.customerId).toBe("nxcada")
+  })
+})
+
+describe("paying with a saved card", () => {
+  it("opens a one-click page on the same contract, which the shopper pays with the CVV only", async () => {
+    const cardId = await savedCard()
+    const creation = (await control("GET", "/contracts?customerId=nxcada")) as { contracts: Array<{ contractId: string }> }
+    const session = await startSession({ payment_method_id: cardId })
+    const body = await lastHostedOrderBody()
+    expect(body.paymentSession.recurrence).toEqual({ action: "SUBSEQUENT_PAYMENT", contractId: creation.contracts[0].contractId, contractType: "CIT" })
+    expect(session.data).toMatchObject({ payment_method_id: cardId, saved_card: { circuit: "VISA" } })
+    const result = await payAndAuthorize(session, { cvv: "663" })
+    expect(result.status).toBe("authorized")
+  })
+
+  it("refuses another customer's card with the same words as an unknown one", async () => {
+    const cardId = await savedCard()
+    const other = { customer: { id: "cus_2" }, account_holder: holder("nxcbob") }
+    const theirs = startSession({ payment_method_id: cardId }, other)
+    await expect(theirs).rejects.toThrow(`payment_method_id: there is no saved card ${cardId} for this customer.`)
+    await expect(startSession({ payment_method_id: "nexcard_unknown" }, other)).rejects.toThrow(
+      "payment_method_id: there is no saved card nexcard_unknown for this customer.",
+    )
+  })
+
+  it("refuses a deleted card with a clear message", async () => {
+    const cardId = await savedCard()
+    await provider().deletePaymentMethod({ data: { id: cardId }, context: { account_holder: holder("nxcada") } } as never)
+    await expect(startSession({ payment_method_id: cardId })).rejects.toThrow(/payment_method_id: the saved card .* was deleted/)
+  })
+
+  it("keeps paying with the saved card when the cart's amount changes", async () => {
+    const cardId = await savedCard()
+    const session = await startSession({ payment_method_id: cardId })
+    const updated = await provider().updatePayment({ amount: 25, currency_code: "eur", data: session.data } as never)
+    expect((await lastHostedOrderBody()).paymentSession.recurrence?.action).toBe("SUBSEQUENT_PAYMENT")
+    expect(updated.data).toMatchObject({ payment_method_id: cardId })
+  })
+})
+
+describe("account holders and saved payment methods", () => {
+  it("creates a holder whose gateway id is the plugin's own, never the e-mail", async () => {
+    const created = await provider().createAccountHolder({ context: { customer } } as never)
+    expect(created.id).toMatch(/^nxc[0-9a-f]{24}$/)
+    expect(JSON.stringify(created)).not.toContain("ada@example.com")
+    expect(created.data).toEqual({ customer_ref: created.id })
+  })
+
+  it("saves a card without paying: a VERIFY order of 0 that lists the card once verified, and its notification is checked", async () => {
+    const wallet = provider()
+    const saved = await wallet.savePaymentMethod({
+      context: { account_holder: holder("nxcada"), customer },
+      data: { currency_code: "eur", return_url: "https://shop.test/account" },
+    } as never)
+    expect(saved.data).toMatchObject({ state: "pending", hosted_page: expect.stringContaining("/hpp/") })
+    const body = await lastHostedOrderBody()
+    expect(body.paymentSession).toMatchObject({ actionType: "VERIFY", amount: "0", resultUrl: "https://shop.test/account" })
+    expect(body.paymentSession.captureType).toBeUndefined()
+    expect(body.paymentSession.recurrence).toMatchObject({ action: "CONTRACT_CREATION", contractType: "CIT" })
+    const paid = await control("POST", `/hpp/${body.order.orderId}/pay`, APPROVED)
+    expect(paid.result).toBe("EXECUTED")
+    // The notification the simulator sent went to the webhook; here the listing reads the order itself.
+    const cards = await wallet.listPaymentMethods({ context: { account_holder: holder("nxcada") } } as never)
+    expect(cards.map((card) => card.id)).toEqual([saved.id])
+  })
+
+  it("confirms a verification from its notification only when the security token matches", async () => {
+    const wallet = provider()
+    const saved = await wallet.savePaymentMethod({ context: { account_holder: holder("nxcada"), customer }, data: { currency_code: "eur" } } as never)
+    const orderId = (await lastHostedOrderBody()).order.orderId
+    await control("POST", `/hpp/${orderId}/pay`, APPROVED)
+    // The body the gateway sent (to a webhook no one listens on here), as Medusa would hand it over.
+    const { notifications } = (await control("GET", "/notifications")) as { notifications: Array<{ body: Record<string, unknown> }> }
+    const body = notifications.at(-1)?.body as Record<string, unknown>
+    const notify = (data: Record<string, unknown>) => wallet.getWebhookActionAndData({ data, rawData: JSON.stringify(data), headers: {} } as never)
+    expect((await notify({ ...body, securityToken: "forged" })).action).toBe(PaymentActions.NOT_SUPPORTED)
+    const card = () => gateway.cradle().ledger.cards.find((row) => row.id === saved.id)
+    expect(card()?.state).toBe("pending")
+    expect((await notify(body)).action).toBe(PaymentActions.NOT_SUPPORTED)
+    expect(card()).toMatchObject({ state: "active", circuit: "VISA", masked_pan: expect.stringMatching(/7289$/) })
+  })
+
+  it("refuses a return URL off the storefront's origin and a currency that is not one", async () => {
+    const context = { account_holder: holder("nxcada"), customer }
+    await expect(provider().savePaymentMethod({ context, data: { currency_code: "eur", return_url: "https://evil.example/" } } as never)).rejects.toThrow(
+      /return_url: must be a page of the storefront \(https:\/\/shop.test\)/,
+    )
+    await expect(provider().savePaymentMethod({ context, data: { currency_code: "xyz" } } as never)).rejects.toThrow(/currency_code:/)
+    await expect(provider().savePaymentMethod({ context: { customer }, data: { currency_code: "eur" } } as never)).rejects.toThrow(/account_holder:/)
+    expect(await gateway.postCount("/orders/hpp")).toBe(0)
+  })
+
+  it("deletes only the holder's own card, and every card with the holder", async () => {
+    const cardId = await savedCard()
+    await expect(
+      provider().deletePaymentMethod({ data: { id: cardId }, context: { account_holder: holder("nxcbob") } } as never),
+    ).rejects.toThrow(`id: there is no saved card ${cardId} for this customer.`)
+    await provider().deleteAccountHolder({ context: { account_holder: holder("nxcada") } } as never)
+    expect(await provider().listPaymentMethods({ context: { account_holder: holder("nxcada") } } as never)).toEqual([])
+    expect(gateway.cradle().ledger.cards[0]).toMatchObject({ state: "deleted", removed_at: expect.any(Date) })
+  })
+})
