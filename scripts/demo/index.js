@@ -2,8 +2,8 @@
 /**
  * npm run demo: the plugin in a running store, with nothing installed but Node. Starts an
  * embedded PostgreSQL (or uses DATABASE_URL), the gateway simulator, a seeded Medusa store with
- * its admin, and a small storefront; prints the addresses and the admin's credentials; stops
- * everything on Ctrl-C. A second run reuses the data directory (.demo/).
+ * its admin, and a small storefront; prints the addresses and the credentials of the admin and
+ * of the demo shopper; stops everything on Ctrl-C. A second run reuses the data directory (.demo/).
  *
  * Output: the demo's progress lines and the summary; every process's full output goes to
  * <data directory>/demo.log. `--verbose` (npm run demo -- --verbose) or DEMO_VERBOSE=1 shows
@@ -57,6 +57,8 @@ function summary(demo, logFile) {
     "",
     "Nexi payments demo is running",
     `  Storefront:        ${demo.urls.storefront}`,
+    `    shopper email:   ${demo.shopperCredentials.email}`,
+    `    password:        ${demo.shopperCredentials.password}`,
     `  Medusa admin:      ${demo.urls.admin}`,
     `    email:           ${demo.adminCredentials.email}`,
     `    password:        ${demo.adminCredentials.password}`,

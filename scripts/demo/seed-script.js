@@ -1,6 +1,8 @@
 /**
  * Seeds the demo store inside Medusa (`medusa exec scripts/demo/seed-script.js <result file>
- * <admin email>`), through Medusa's own workflows, as integration-tests/support/store.ts does.
+ * <admin email> [<shopper email>]`), through Medusa's own workflows, as
+ * integration-tests/support/store.ts does. The demo shopper's password comes in the
+ * environment (DEMO_SHOPPER_PASSWORD), not on the command line, which `ps` shows.
  *
  * Every step first looks for what it would create (by name, title, handle or country), so a
  * second run, or a run after one that stopped half-way, reuses the store and creates only what
@@ -11,6 +13,7 @@ const fs = require("node:fs")
 const { ContainerRegistrationKeys, Modules } = require("@medusajs/framework/utils")
 const {
   createApiKeysWorkflow,
+  createCustomerAccountWorkflow,
   createProductsWorkflow,
   createRegionsWorkflow,
   createSalesChannelsWorkflow,
@@ -28,6 +31,9 @@ const REGIONS = [
   { name: "Europe (EUR)", currency_code: "eur", countries: ["it", "de", "fr", "es", "nl"] },
   { name: "Japan (JPY)", currency_code: "jpy", countries: ["jp"] },
 ]
+
+/** The registered shopper of the demo: the name matches the checkout's sample EUR address. */
+const SHOPPER_PROFILE = { first_name: "Giulia", last_name: "Rossi", phone: "+39021234567" }
 
 const VAT_PERCENT = { it: 22, de: 19, fr: 20, es: 21, nl: 21, jp: 10 }
 
@@ -168,15 +174,41 @@ async function adminUserExists(container, email) {
   return (await users.listUsers({ email })).length > 0
 }
 
+/**
+ * The demo shopper, registered as a storefront registers a customer: an emailpass identity
+ * (POST /auth/customer/emailpass/register), then the customer account on it (POST
+ * /store/customers, createCustomerAccountWorkflow). Found again by its e-mail; an identity left
+ * without its customer by a run that stopped half-way gets the customer now.
+ */
+async function ensureShopper(container, email, password) {
+  const auth = container.resolve(Modules.AUTH)
+  const customers = container.resolve(Modules.CUSTOMER)
+  const [providerIdentity] = await auth.listProviderIdentities({ entity_id: email, provider: "emailpass" })
+  let authIdentityId = providerIdentity?.auth_identity_id
+  if (authIdentityId) {
+    const [identity] = await auth.listAuthIdentities({ id: authIdentityId })
+    const customerId = identity?.app_metadata?.customer_id
+    if (customerId && (await customers.listCustomers({ id: customerId })).length) return
+  } else {
+    const registered = await auth.register("emailpass", { body: { email, password } })
+    if (!registered.success) throw new Error(`could not register the demo shopper ${email}: ${registered.error}`)
+    authIdentityId = registered.authIdentity.id
+  }
+  await createCustomerAccountWorkflow(container).run({ input: { authIdentityId, customerData: { email, ...SHOPPER_PROFILE } } })
+}
+
 async function seedDemoStore({ container, args }) {
-  const [resultFile, adminEmail] = args
-  if (!resultFile || !adminEmail) throw new Error("usage: medusa exec scripts/demo/seed-script.js <result file> <admin email>")
+  const [resultFile, adminEmail, shopperEmail] = args
+  if (!resultFile || !adminEmail) throw new Error("usage: medusa exec scripts/demo/seed-script.js <result file> <admin email> [<shopper email>]")
+  const shopperPassword = process.env.DEMO_SHOPPER_PASSWORD
+  if (shopperEmail && !shopperPassword) throw new Error("DEMO_SHOPPER_PASSWORD: the demo shopper's password is required with a shopper e-mail")
   const salesChannel = await ensureSalesChannel(container)
   const key = await ensurePublishableKey(container, salesChannel.id)
   await ensureStoreSettings(container)
   const regions = await ensureRegions(container)
   await ensureTaxRegions(container)
   const products = await ensureProducts(container, salesChannel.id)
+  if (shopperEmail) await ensureShopper(container, shopperEmail, shopperPassword)
   const result = {
     publishableKey: key.token,
     salesChannelId: salesChannel.id,

@@ -18,13 +18,20 @@ const REMEMBERED_FILE = "store.json"
  */
 
 /**
- * @param {{ env: NodeJS.ProcessEnv, dataDir: string, adminEmail: string, quiet?: boolean, signal?: AbortSignal }} options
+ * @param {{ env: NodeJS.ProcessEnv, dataDir: string, adminEmail: string, shopper: { email: string, password: string },
+ *   quiet?: boolean, signal?: AbortSignal }} options
  * @returns {Promise<SeededStore>}
  */
-async function seedStore({ env, dataDir, adminEmail, quiet = false, signal }) {
+async function seedStore({ env, dataDir, adminEmail, shopper, quiet = false, signal }) {
   const resultFile = path.join(dataDir, "seed-result.json")
   fs.rmSync(resultFile, { force: true })
-  await runMedusa(["exec", SEED_SCRIPT, resultFile, adminEmail], { env, quiet, name: "medusa seed", signal })
+  // The password in the environment of the one command, not on its command line.
+  await runMedusa(["exec", SEED_SCRIPT, resultFile, adminEmail, shopper.email], {
+    env: { ...env, DEMO_SHOPPER_PASSWORD: shopper.password },
+    quiet,
+    name: "medusa seed",
+    signal,
+  })
   const store = JSON.parse(fs.readFileSync(resultFile, "utf8"))
   fs.rmSync(resultFile)
   return store

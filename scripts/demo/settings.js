@@ -10,9 +10,10 @@ const REPO_ROOT = path.resolve(__dirname, "..", "..")
 const DEFAULT_PORTS = Object.freeze({ medusa: 9000, storefront: 8000, simulator: 4010 })
 const DEFAULT_DATA_DIR = path.join(REPO_ROOT, ".demo")
 
-/** The store the demo seeds, and the admin it creates, in one place for the seed and the docs. */
+/** The store the demo seeds, its admin and its registered shopper, in one place for the seed and the docs. */
 const DEMO_DATABASE_NAME = "medusa_nexi_demo"
 const DEMO_ADMIN_EMAIL = "admin@nexi-demo.local"
+const DEMO_SHOPPER_EMAIL = "shopper@nexi-demo.local"
 
 /**
  * Browsers reach Medusa and the storefront through "localhost" (the admin's and CORS's
@@ -30,4 +31,4 @@ function urlsFor(ports) {
   }
 }
 
-module.exports = { DEFAULT_DATA_DIR, DEFAULT_PORTS, DEMO_ADMIN_EMAIL, DEMO_DATABASE_NAME, REPO_ROOT, urlsFor }
+module.exports = { DEFAULT_DATA_DIR, DEFAULT_PORTS, DEMO_ADMIN_EMAIL, DEMO_DATABASE_NAME, DEMO_SHOPPER_EMAIL, REPO_ROOT, urlsFor }

@@ -25,6 +25,8 @@ export interface RunningDemo {
   urls: DemoUrls
   ports: DemoPorts
   adminCredentials: { email: string; password: string }
+  /** The registered customer of the storefront (log in, saved cards). */
+  shopperCredentials: { email: string; password: string }
   publishableKey: string
   regions: DemoRegion[]
   products: Array<{ id: string; handle: string; title: string }>

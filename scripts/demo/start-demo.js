@@ -1,6 +1,6 @@
 /**
  * startDemo(): the whole demo, in order: database and simulator, migrations, the seeded store
- * and its admin user, the Medusa server, the storefront. stop() undoes it in reverse, so
+ * (with its registered shopper) and its admin user, the Medusa server, the storefront. stop() undoes it in reverse, so
  * Medusa closes before the database it uses. Used by `npm run demo` (index.js) and by the
  * browser tests (free ports, a temporary data directory).
  */
@@ -15,7 +15,7 @@ const { migrateDatabase } = require("./migrate")
 const { choosePorts } = require("./ports")
 const { loadOrCreateSecrets } = require("./secrets")
 const { rememberSeededStore, seedStore, seededStoreOfLastRun } = require("./seed-store")
-const { DEFAULT_DATA_DIR, DEMO_ADMIN_EMAIL, urlsFor } = require("./settings")
+const { DEFAULT_DATA_DIR, DEMO_ADMIN_EMAIL, DEMO_SHOPPER_EMAIL, urlsFor } = require("./settings")
 const { simulatorProviderEnvironment, startDemoSimulator } = require("./simulator")
 const { seededStoreAnswers } = require("./store-check")
 const { startStorefront } = require("./storefront-server")
@@ -153,10 +153,11 @@ async function startDemo({
     })
     log(migration.ran ? `database migrated (${seconds(timings.migrate)})` : "database schema up to date: migrations skipped")
     const adminCredentials = { email: DEMO_ADMIN_EMAIL, password: secrets.adminPassword }
+    const shopperCredentials = { email: DEMO_SHOPPER_EMAIL, password: secrets.shopperPassword }
     const prepareStore = async () => {
       const seeded = await timed("seed", () => {
         log("seeding the store (or finding the one seeded before)")
-        return seedStore({ env, dataDir, adminEmail: DEMO_ADMIN_EMAIL, quiet, signal })
+        return seedStore({ env, dataDir, adminEmail: DEMO_ADMIN_EMAIL, shopper: shopperCredentials, quiet, signal })
       })
       log(`store seeded (${seconds(timings.seed)})`)
       if (!seeded.adminUserExists) log("creating the admin user")
@@ -174,7 +175,7 @@ async function startDemo({
     await timed("medusa", async () => started.add("Medusa", await startMedusaServer({ env, port: chosenPorts.medusa, quiet, signal })))
     log(`Medusa ready (${seconds(timings.medusa)})`)
     if (lastRun) {
-      const intact = await timed("storeCheck", () => seededStoreAnswers({ backendUrl: urls.backend, store: lastRun, adminCredentials }))
+      const intact = await timed("storeCheck", () => seededStoreAnswers({ backendUrl: urls.backend, store: lastRun, adminCredentials, shopperCredentials }))
       if (intact) log("reusing the store seeded by an earlier run")
       else store = await prepareStore()
     }
@@ -187,6 +188,7 @@ async function startDemo({
       urls,
       ports: chosenPorts,
       adminCredentials,
+      shopperCredentials,
       publishableKey: store.publishableKey,
       regions: store.regions,
       products: store.products,

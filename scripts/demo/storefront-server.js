@@ -11,7 +11,7 @@ const path = require("node:path")
 const PUBLIC_DIR = path.join(__dirname, "storefront", "public")
 
 /** The paths the page has views for; the provider's resultUrl and cancelUrl are among them. */
-const PAGE_PATHS = new Set(["/", "/checkout", "/checkout/nexi/result", "/checkout/mobile", "/order"])
+const PAGE_PATHS = new Set(["/", "/checkout", "/checkout/nexi/result", "/checkout/mobile", "/order", "/account", "/account/login"])
 
 const CONTENT_TYPES = { ".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8" }
 

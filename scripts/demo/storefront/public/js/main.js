@@ -1,11 +1,15 @@
 /**
  * The demo storefront: one page, one view per path. The paths are the ones the Nexi provider
  * is configured with: resultUrl /checkout/nexi/result?cart_id=... (back from the hosted
- * payment page) and cancelUrl /checkout?step=payment&cart_id=... (the shopper gave up there).
+ * payment page) and cancelUrl /checkout?step=payment&cart_id=... (the shopper gave up there);
+ * /account is where adding a saved card comes back to.
  */
+import { customerToken } from "./customer.js"
 import { h, render, showError } from "./dom.js"
 import { createStoreApi } from "./store-api.js"
+import { accountView } from "./views/account.js"
 import { checkoutView } from "./views/checkout.js"
+import { loginView } from "./views/login.js"
 import { mobileApprovalView } from "./views/mobile.js"
 import { orderView } from "./views/order.js"
 import { resultView } from "./views/result.js"
@@ -17,13 +21,15 @@ const VIEWS = {
   "/checkout/nexi/result": resultView,
   "/checkout/mobile": mobileApprovalView,
   "/order": orderView,
+  "/account": accountView,
+  "/account/login": loginView,
 }
 
 async function main() {
   const config = await (await fetch("/config.json")).json()
   const context = {
     config,
-    api: createStoreApi(config),
+    api: createStoreApi({ ...config, customerToken }),
     params: new URLSearchParams(location.search),
   }
   document.getElementById("footer-links").append(

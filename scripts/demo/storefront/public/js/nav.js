@@ -1,5 +1,13 @@
-/** The header: the region (and so the currency) on the shop page, and the cart with its item count. */
+/** The header: the region (and so the currency) on the shop page, the cart with its item count, and the account. */
+import { isLoggedIn } from "./customer.js"
 import { h } from "./dom.js"
+
+/** "My account" for a logged-in customer; "Log in" for a guest, back to this page afterwards. */
+function accountLink() {
+  if (isLoggedIn()) return h("a", { href: "/account", "data-testid": "account-link" }, "My account")
+  const here = `${location.pathname}${location.search}`
+  return h("a", { href: `/account/login?next=${encodeURIComponent(here)}`, "data-testid": "account-link" }, "Log in")
+}
 
 export function renderNav({ regions, regionId, onRegionChange, cart }) {
   const nav = document.getElementById("nav")
@@ -19,5 +27,6 @@ export function renderNav({ regions, regionId, onRegionChange, cart }) {
   if (cart && !cart.completed_at) {
     items.push(h("a", { href: `/checkout?step=cart&cart_id=${encodeURIComponent(cart.id)}`, "data-testid": "cart-link" }, `Cart (${count})`))
   }
+  items.push(accountLink())
   nav.replaceChildren(...items)
 }

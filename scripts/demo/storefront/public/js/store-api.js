@@ -1,6 +1,7 @@
 /**
- * The Medusa store API as this storefront uses it: every call carries the publishable key;
- * an error answer becomes an Error with Medusa's message (which names the field at fault).
+ * The Medusa store API as this storefront uses it: every call carries the publishable key,
+ * and the logged-in customer's token when there is one (customer.js); an error answer becomes
+ * an Error with Medusa's message (which names the field at fault).
  */
 
 export class StoreApiError extends Error {
@@ -11,11 +12,17 @@ export class StoreApiError extends Error {
   }
 }
 
-export function createStoreApi({ backendUrl, publishableKey }) {
+/** customerToken: () => the logged-in customer's token, or null for a guest. */
+export function createStoreApi({ backendUrl, publishableKey, customerToken }) {
   async function call(method, path, body) {
+    const token = customerToken()
     const response = await fetch(`${backendUrl}${path}`, {
       method,
-      headers: { "x-publishable-api-key": publishableKey, ...(body ? { "content-type": "application/json" } : {}) },
+      headers: {
+        "x-publishable-api-key": publishableKey,
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+        ...(body ? { "content-type": "application/json" } : {}),
+      },
       body: body ? JSON.stringify(body) : undefined,
     })
     const text = await response.text()

@@ -1,13 +1,15 @@
 /**
  * The checkout, one step per ?step=: cart, address, payment. The payment step is also the
  * provider's cancelUrl: a shopper back from the hosted page sees why the last attempt ended
- * and picks a way to pay again.
+ * and picks a way to pay again. A logged-in customer also gets their saved cards and "Save my
+ * card" there (saved-card-choices.js).
  */
 import { readCart } from "../cart.js"
 import { alertBox, busy, h, render } from "../dom.js"
 import { formatMoney } from "../money.js"
 import { renderNav } from "../nav.js"
 import { failed, failureMessage, nexiSessionOf, paymentStatus, startPaymentSession } from "../payments.js"
+import { cardSessionData, saveCardField, savedCardOption, usableSavedCards } from "./saved-card-choices.js"
 
 const STEPS = ["cart", "address", "payment"]
 
@@ -133,11 +135,11 @@ function addressStep(context, cart) {
   render(stepBar("address"), h("h1", {}, "Where do we send it?"), form)
 }
 
-function methodOption(method, index) {
+function methodOption(method, checked) {
   return h(
     "label",
     { class: "method", "data-testid": "payment-method", "data-provider": method.provider_id },
-    h("input", { type: "radio", name: "provider_id", value: method.provider_id, "data-kind": method.kind, checked: index === 0 }),
+    h("input", { type: "radio", name: "provider_id", value: method.provider_id, "data-kind": method.kind, checked }),
     h("img", { src: method.logo_url, alt: "" }),
     h("span", {}, method.name),
     h("span", { class: "kind" }, method.kind === "card" ? "hosted payment page" : "approve in your app"),
@@ -162,6 +164,10 @@ async function paymentStep(context, cart) {
   const { payment_methods: listed } = await api.get(`/store/nexi/payment-methods?region_id=${encodeURIComponent(cart.region_id)}`)
   // Cards first: most shoppers pay by card; the mobile schemes follow in the route's order.
   const methods = [...listed.filter((method) => method.kind === "card"), ...listed.filter((method) => method.kind !== "card")]
+  // A customer's saved cards come before everything, the newest chosen: paying is then one CVV.
+  const savedCards = await usableSavedCards(api, methods)
+  const options = [...savedCards.map((card, index) => savedCardOption(card, index === 0)), ...methods.map((method, index) => methodOption(method, !savedCards.length && index === 0))]
+  const saveCard = saveCardField()
   const phone = h(
     "div",
     { "data-testid": "mobile-fields", hidden: true },
@@ -169,13 +175,14 @@ async function paymentStep(context, cart) {
     h("input", { id: "consumer_id", name: "consumer_id", type: "tel", placeholder: "+39 333 123 4567", autocomplete: "tel" }),
   )
   const payButton = h("button", { type: "submit", "data-testid": "pay" }, `Pay ${formatMoney(cart.total, cart.currency_code)}`)
-  const form = h("form", { "data-testid": "payment-form" }, h("div", { class: "methods" }, methods.map(methodOption)), phone, h("div", { class: "row" }, h("a", { href: stepUrl(cart, "address") }, "Back to the address"), payButton))
+  const form = h("form", { "data-testid": "payment-form" }, h("div", { class: "methods" }, options), saveCard, phone, h("div", { class: "row" }, h("a", { href: stepUrl(cart, "address") }, "Back to the address"), payButton))
   const chosen = () => form.querySelector("input[name=provider_id]:checked")
-  const showPhone = () => {
+  const showFields = () => {
     phone.hidden = chosen()?.dataset.kind !== "mobile"
+    if (saveCard) saveCard.hidden = chosen()?.dataset.kind !== "card"
   }
-  form.addEventListener("change", showPhone)
-  showPhone()
+  form.addEventListener("change", showFields)
+  showFields()
   form.addEventListener("submit", (event) => {
     event.preventDefault()
     const method = chosen()
@@ -188,7 +195,7 @@ async function paymentStep(context, cart) {
         location.assign(`/checkout/mobile?cart_id=${encodeURIComponent(cart.id)}&session_id=${encodeURIComponent(session.id)}`)
         return
       }
-      const session = await startPaymentSession(api, cart, method.value)
+      const session = await startPaymentSession(api, cart, method.value, cardSessionData(form, method))
       location.assign(session.data.hosted_page)
     })
   })
