@@ -7,12 +7,15 @@ const fs = require("node:fs")
 const os = require("node:os")
 const path = require("node:path")
 const { prepareBenchStore } = require("./lib/bench-store")
+const { mapLimit } = require("./lib/pool")
+const { settle } = require("./lib/settle")
 const { simControl } = require("./lib/sim-control")
 const { shopper: createShopper } = require("./lib/shopper")
 const { adminApi, storeApi } = require("./lib/store-api")
 const { startStoreServer } = require("./lib/store-server")
 const { dropDatabase, throwawayDatabaseUrl } = require("./lib/throwaway-database")
 const memory = require("./parts/memory")
+const { profileCheckouts } = require("./parts/profile")
 const { measureRoundTrips } = require("./parts/round-trips")
 const { measureThroughput } = require("./parts/throughput")
 
@@ -33,9 +36,10 @@ async function shopperFor(server, store, control) {
 }
 
 /**
- * @param {{ simulator: any, settings: any, figures: Record<string, unknown>, cleanups: Array<() => Promise<void>>, log: (line: string) => void }} run
+ * @param {{ simulator: any, settings: any, figures: Record<string, unknown>, cleanups: Array<() => Promise<void>>, log: (line: string) => void, profileOnly?: boolean }} run
+ *   `profileOnly`: only the store with the plugin, warmed up, then the CPU profile.
  */
-async function runStoreParts({ simulator, settings, figures, cleanups, log }) {
+async function runStoreParts({ simulator, settings, figures, cleanups, log, profileOnly = false }) {
   const control = simControl(simulator.controlUrl)
   // The overhead part left tens of thousands of orders and request records; none matter here.
   await control.reset()
@@ -51,10 +55,21 @@ async function runStoreParts({ simulator, settings, figures, cleanups, log }) {
 
   const boot = async (withPlugin) => {
     log(`store: starting Medusa ${withPlugin ? "with" : "without"} the plugin`)
-    const memoryFile = path.join(dataDir, `memory-${withPlugin ? "plugin" : "no-plugin"}.json`)
-    const server = await startStoreServer({ env: bench.env, port: bench.port, withPlugin, memoryFile })
+    const name = withPlugin ? "plugin" : "no-plugin"
+    const memoryFile = path.join(dataDir, `memory-${name}.json`)
+    const cpuProfileFile = path.join(dataDir, `checkouts-${name}.cpuprofile`)
+    const server = await startStoreServer({ env: bench.env, port: bench.port, withPlugin, memoryFile, cpuProfileFile })
     cleanups.push(server.stop)
     return { server, shopper: await shopperFor(server, bench.store, control) }
+  }
+  if (profileOnly) {
+    const { server, shopper } = await boot(true)
+    // Warm both paths up (JIT, pools), as the full run's earlier parts do.
+    await mapLimit(settings.warmupCheckouts, 5, () => shopper.systemCheckout())
+    await mapLimit(settings.warmupCheckouts, 5, () => shopper.cardCheckout())
+    await settle(control)
+    await attempt(figures, "profile", () => profileCheckouts({ server, shopper, control, ...settings.profile, log }))
+    return
   }
   const footprints = {}
   const withoutPlugin = await boot(false)
@@ -68,6 +83,7 @@ async function runStoreParts({ simulator, settings, figures, cleanups, log }) {
     measureRoundTrips({ shopper, admin: adminApi(server.url, bench.store.adminApiKey), control, checkouts: settings.roundTripCheckouts, log }),
   )
   await attempt(figures, "throughput", () => measureThroughput({ shopper, control, levels: settings.throughput, log }))
+  await attempt(figures, "profile", () => profileCheckouts({ server, shopper, control, ...settings.profile, log }))
   await attempt(footprints, "growth", () =>
     memory.growth({
       server,

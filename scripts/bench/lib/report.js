@@ -98,12 +98,35 @@ function memorySection({ withoutPlugin, withPlugin, growth }) {
   return lines.join("\n")
 }
 
+function profileSection({ shoppers, checkouts, system, nexi }) {
+  const origins = [...new Set([...Object.keys(nexi.byOriginCpuMsPerCheckout), ...Object.keys(system.byOriginCpuMsPerCheckout)])]
+  const cell = (run, origin) => run.byOriginCpuMsPerCheckout[origin] ?? 0
+  const difference = (a, b) => Math.round((a - b) * 100) / 100
+  return [
+    `Server CPU per completed checkout (${shoppers} shoppers, ${checkouts} checkouts each, notifications' handling included; ms of CPU from /proc, shared out by the CPU profile's samples)`,
+    table(
+      ["where", "nexi", "system", "added by nexi"],
+      [
+        ["all", nexi.cpuMsPerCheckout, system.cpuMsPerCheckout, difference(nexi.cpuMsPerCheckout, system.cpuMsPerCheckout)],
+        ...origins.map((origin) => [origin, cell(nexi, origin), cell(system, origin), difference(cell(nexi, origin), cell(system, origin))]),
+        ["inside plugin frames (inclusive)", nexi.pluginInclusiveCpuMsPerCheckout, system.pluginInclusiveCpuMsPerCheckout, ""],
+      ],
+    ),
+    "The plugin's top functions by self time (Nexi checkouts; ms of CPU per checkout)",
+    table(
+      ["function", "self"],
+      nexi.topPluginFunctions.map((entry) => [entry.function, entry.selfCpuMsPerCheckout]),
+    ),
+  ].join("\n")
+}
+
 const SECTIONS = {
   overhead: overheadSection,
   roundTrips: roundTripSection,
   connections: connectionSection,
   throughput: throughputSection,
   memory: memorySection,
+  profile: profileSection,
 }
 
 /** The tables for whatever parts ran (a part that failed shows its error), then the JSON line. */

@@ -18,6 +18,7 @@ const SETTINGS = {
       { shoppers: 10, checkouts: 40 },
       { shoppers: 50, checkouts: 100 },
     ],
+    profile: { shoppers: 50, checkouts: 100 },
     warmupCheckouts: 20,
     memoryCheckouts: 1000,
     memoryEvery: 250,
@@ -34,17 +35,23 @@ const SETTINGS = {
       { shoppers: 10, checkouts: 20 },
       { shoppers: 50, checkouts: 50 },
     ],
+    profile: { shoppers: 50, checkouts: 50 },
     warmupCheckouts: 10,
     memoryCheckouts: 150,
     memoryEvery: 50,
   },
 }
 
-const PARTS = ["overhead", "connections", "store"]
+const PARTS = ["overhead", "connections", "store", "profile"]
+/** The profile runs within the store part; alone (`--only=profile`) it starts the store for itself. */
+const DEFAULT_PARTS = ["overhead", "connections", "store"]
 
-/** `--quick`, `--only=overhead,connections,store` (store: round trips, throughput and memory, which share a running store). */
+/**
+ * `--quick`, `--only=overhead,connections,store,profile` (store: round trips, throughput, the
+ * CPU profile and memory, which share a running store; profile: the CPU profile alone).
+ */
 function parseArguments(argv) {
-  const options = { quick: false, parts: PARTS }
+  const options = { quick: false, parts: DEFAULT_PARTS }
   for (const argument of argv) {
     if (argument === "--quick") options.quick = true
     else if (argument.startsWith("--only=")) {

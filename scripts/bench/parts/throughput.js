@@ -81,4 +81,4 @@ async function measureThroughput({ shopper, control, levels, log }) {
   return results
 }
 
-module.exports = { measureThroughput }
+module.exports = { measureThroughput, runRound }
