@@ -54,6 +54,8 @@ const SECRET_KEYS = new Set([
   "expiryyear",
   "token",
   "securitytoken",
+  // A saved card's contract pays with it again (with the CVV on the hosted page): kept off logs too.
+  "contractid",
   "accesstoken",
   "refreshtoken",
   "idtoken",

@@ -5,10 +5,11 @@
  * created here the same way Medusa's checkout creates it, when the customer saves a card
  * before ever paying.
  */
-import type { IPaymentModuleService, MedusaContainer, PaymentCustomerDTO } from "@medusajs/framework/types"
+import type { IPaymentModuleService, MedusaContainer, PaymentCustomerDTO, PaymentMethodDTO } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
 import type { SavedCardView } from "../providers/nexi/card/card-on-file"
-import { cardProviderIdOf, isNexiCardProviderId } from "../providers/nexi/store-entries"
+import { verificationCurrency, verificationReturnUrl } from "../providers/nexi/card/card-wallet"
+import { cardProviderIdOf, isNexiCardProviderId, requireNexiOptions } from "../providers/nexi/store-entries"
 
 export type ShopperSavedCard = SavedCardView & { provider_id: string }
 
@@ -68,14 +69,25 @@ export async function startSavingCard(
 ): Promise<{ saved_card: { id: string; state: string; provider_id: string }; hosted_page: string }> {
   const providerId = request.providerId ?? (await cardProviderIdOf(container))
   if (!isNexiCardProviderId(providerId)) throw new MedusaError(MedusaError.Types.INVALID_DATA, `provider_id: ${providerId} is not a Nexi card provider.`)
+  // Medusa's createPaymentMethods rethrows a provider's refusal as a plain Error, which its error
+  // handler answers 500 "An unknown error occurred.": what the provider would refuse in the
+  // request is refused here first, naming the field (400), and any other failure keeps its message.
+  verificationCurrency(request.currencyCode)
+  verificationReturnUrl(requireNexiOptions(container, providerId), request.returnUrl)
   const customer = await customerOf(container, customerId)
   const holder = await accountHolderOf(container, customer, providerId)
   const payment = container.resolve<IPaymentModuleService>(Modules.PAYMENT)
-  const method = await payment.createPaymentMethods({
-    provider_id: providerId,
-    context: { account_holder: holder, customer },
-    data: { currency_code: request.currencyCode, return_url: request.returnUrl },
-  })
+  let method: PaymentMethodDTO
+  try {
+    method = await payment.createPaymentMethods({
+      provider_id: providerId,
+      context: { account_holder: holder, customer },
+      data: { currency_code: request.currencyCode, return_url: request.returnUrl },
+    })
+  } catch (error) {
+    if (error instanceof MedusaError) throw error
+    throw new MedusaError(MedusaError.Types.UNEXPECTED_STATE, error instanceof Error ? error.message : String(error))
+  }
   const data = method.data as { hosted_page: string; state: string }
   return { saved_card: { id: method.id, state: data.state, provider_id: providerId }, hosted_page: data.hosted_page }
 }

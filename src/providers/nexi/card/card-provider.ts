@@ -147,6 +147,13 @@ export class NexiCardProviderService extends NexiProviderBase<CardPaymentState> 
     return { status: SESSION_STATUS[state.status], data }
   }
 
+  /** A replaced or deleted hosted order saves no card: a payment made on it is released. */
+  private async dropCardToSave(orderId: string): Promise<void> {
+    const book = this.savedCards("replace the hosted order")
+    const card = await book.findSavedCardOfOrder(orderId)
+    if (card?.state === "pending") await book.updateSavedCard(card.id, { state: "failed" })
+  }
+
   /** Saving the card is the shopper's convenience: a failure to record it never fails their payment. */
   private async saveCardOf(orderId: string, state: CardPaymentState): Promise<void> {
     try {
@@ -175,6 +182,7 @@ export class NexiCardProviderService extends NexiProviderBase<CardPaymentState> 
     const data = await this.startHostedOrder(sessionId, input, cardOnFile)
     // The old hosted page may still be open in a tab: a payment made there is released.
     await this.ledger("update the payment").supersedeAttempts(sessionId, data.order_id, "a hosted order the cart had replaced")
+    if (current.order_id) await this.dropCardToSave(current.order_id)
     return { data, status: "pending" }
   }
 
@@ -183,6 +191,7 @@ export class NexiCardProviderService extends NexiProviderBase<CardPaymentState> 
     const data = readCardSessionData(input.data)
     if (data.session_id && data.order_id) {
       await this.ledger("delete the payment").supersedeAttempts(data.session_id, undefined, "a hosted order whose payment session was deleted")
+      await this.dropCardToSave(data.order_id)
     }
     return { data: input.data }
   }
@@ -413,9 +422,12 @@ export class NexiCardProviderService extends NexiProviderBase<CardPaymentState> 
     const owned = session !== undefined && readCardSessionData(session.data).order_id === orderId
     if (owned) {
       const result = this.actionFor(session, details)
-      if (attempt) {
-        const state = readCardPaymentState(details)
-        await context.ledger.updateAttempt(orderId, watchAfterRead(attempt, state.status, new Date(), state.reason))
+      const state = readCardPaymentState(details)
+      if (attempt) await context.ledger.updateAttempt(orderId, watchAfterRead(attempt, state.status, new Date(), state.reason))
+      // Medusa never authorizes a declined or cancelled session, so authorizePayment would leave
+      // the card it was to save pending for good; it ends here. A paid one becomes active there.
+      if (session.data[SAVE_CARD_KEY] === true && (state.status === "error" || state.status === "canceled")) {
+        await this.saveCardOf(orderId, state)
       }
       return result
     }

@@ -49,6 +49,27 @@ function invalid(message: string): MedusaError {
   return new MedusaError(MedusaError.Types.INVALID_DATA, message)
 }
 
+/** The currency of a verification: the ISO 4217 code, upper case, of a currency the gateway knows. */
+export function verificationCurrency(value: unknown): string {
+  const currency = String(value ?? "").toUpperCase()
+  if (!isKnownCurrency(currency)) throw invalid("currency_code: must be the ISO 4217 code of the store's currency, such as eur.")
+  return currency
+}
+
+/** Where a verification's hosted page sends the shopper back: a page of the storefront, never another site. */
+export function verificationReturnUrl(options: Pick<NexiOptions, "resultUrl">, value: unknown): string {
+  const storefront = new URL(options.resultUrl.replaceAll(/\{(cart_id|session_id)\}/g, ""))
+  if (value === undefined) return `${storefront.origin}/`
+  let url: URL
+  try {
+    url = new URL(String(value))
+  } catch {
+    throw invalid(`return_url: must be an absolute URL of the storefront (${storefront.origin}).`)
+  }
+  if (url.origin !== storefront.origin) throw invalid(`return_url: must be a page of the storefront (${storefront.origin}), the origin of the resultUrl option.`)
+  return url.toString()
+}
+
 /** A stored card the customer still has, or may still get once the gateway confirms it. */
 const KEPT_STATES: SavedCard["state"][] = ["pending", "active", "unsupported"]
 
@@ -92,9 +113,8 @@ export class CardWallet {
     const action = "save the card"
     const customerRef = customerRefOf(input.context?.account_holder)
     if (!customerRef) throw invalid("account_holder: only a logged-in customer can save a card.")
-    const currency = String(input.data?.currency_code ?? "").toUpperCase()
-    if (!isKnownCurrency(currency)) throw invalid("currency_code: must be the ISO 4217 code of the store's currency, such as eur.")
-    const returnUrl = this.returnUrlOf(input.data?.return_url)
+    const currency = verificationCurrency(input.data?.currency_code)
+    const returnUrl = verificationReturnUrl(this.deps.options, input.data?.return_url)
     const book = this.deps.book(action)
     const orderId = newOrderId(this.deps.options.orderIdPrefix)
     const contractId = newContractId()
@@ -170,19 +190,5 @@ export class CardWallet {
         if (!(error instanceof NotFoundError)) this.deps.logger?.warn(`nexi: could not read card verification ${card.gateway_ref}: ${(error as Error).message}`)
       }
     }
-  }
-
-  /** Where the hosted page sends the shopper back: a page of the storefront, never another site. */
-  private returnUrlOf(value: unknown): string {
-    const storefront = new URL(this.deps.options.resultUrl.replaceAll(/\{(cart_id|session_id)\}/g, ""))
-    if (value === undefined) return `${storefront.origin}/`
-    let url: URL
-    try {
-      url = new URL(String(value))
-    } catch {
-      throw invalid(`return_url: must be an absolute URL of the storefront (${storefront.origin}).`)
-    }
-    if (url.origin !== storefront.origin) throw invalid(`return_url: must be a page of the storefront (${storefront.origin}), the origin of the resultUrl option.`)
-    return url.toString()
   }
 }

@@ -215,3 +215,17 @@ describe("account holders and saved payment methods", () => {
     expect(gateway.cradle().ledger.cards[0]).toMatchObject({ state: "deleted", removed_at: expect.any(Date) })
   })
 })
+
+describe("a card to save on a hosted order the cart replaced", () => {
+  it("is dropped with the old order, and the new order saves its own", async () => {
+    const session = await startSession({ save_card: true })
+    const updated = await provider().updatePayment({ amount: 25, currency_code: "eur", data: session.data } as never)
+    const states = () => gateway.cradle().ledger.cards.map((card) => [card.gateway_ref, card.state])
+    expect(states()).toEqual([
+      [session.data?.order_id, "failed"],
+      [updated.data?.order_id, "pending"],
+    ])
+    await payAndAuthorize(updated)
+    expect(states()[1]).toEqual([updated.data?.order_id, "active"])
+  })
+})
