@@ -15,7 +15,6 @@
 import http from "node:http"
 import https from "node:https"
 import { performance } from "node:perf_hooks"
-import axios, { type AxiosInstance } from "axios"
 import { backoffDelayMs, type Sleep, sleep } from "./backoff"
 import { GatewayUnavailableError, type NexiError, OutcomeUnknownError, SERVICE_LABELS, type ServiceName } from "./errors"
 import { type Logger, silentLogger } from "./logger"
@@ -81,6 +80,9 @@ export interface TransportAnswer {
 
 type AttemptOutcome = ({ kind: "answer" } & TransportAnswer) | { kind: "failure"; failure: NetworkFailure }
 
+/** An absolute URL the client vetted (a link the service returned); any other path is below the base URL. */
+const ABSOLUTE_URL = /^[a-z][a-z\d+\-.]*:\/\//i
+
 /** Answers are small JSON documents; anything far bigger is not the service talking. */
 const MAX_ANSWER_BYTES = 10 * 1024 * 1024
 /** Keeps one debug line readable when a list answer is long. */
@@ -90,7 +92,7 @@ export class HttpTransport {
   /** The keep-alive agent serving the base URL; exposed so the benchmark can count sockets. */
   readonly agent: http.Agent
   private readonly agents: { http: http.Agent; https: https.Agent }
-  private readonly axios: AxiosInstance
+  private readonly baseUrl: string
   private readonly service: ServiceName
   private readonly headers: Record<string, string>
   private readonly attemptHeaders: () => Record<string, string>
@@ -108,21 +110,7 @@ export class HttpTransport {
       https: new https.Agent({ keepAlive: true, maxSockets }),
     }
     this.agent = new URL(options.baseUrl).protocol === "https:" ? this.agents.https : this.agents.http
-    this.axios = axios.create({
-      baseURL: options.baseUrl,
-      httpAgent: this.agents.http,
-      httpsAgent: this.agents.https,
-      // The deadline is ours (an AbortController per attempt), covering connect and body.
-      timeout: 0,
-      // An API that redirects is misconfigured; following would re-send credentials and writes.
-      maxRedirects: 0,
-      maxContentLength: MAX_ANSWER_BYTES,
-      responseType: "text",
-      // Raw text in, so a body that is not JSON can be reported as such.
-      transformResponse: [(data: unknown) => data],
-      // Every status is an answer for the client to map; only "no answer" throws.
-      validateStatus: () => true,
-    })
+    this.baseUrl = options.baseUrl.replace(/\/+$/, "")
     this.service = options.service
     this.headers = options.headers
     this.attemptHeaders = options.attemptHeaders ?? (() => ({}))
@@ -180,24 +168,68 @@ export class HttpTransport {
     const started = performance.now()
     const elapsed = () => Math.round(performance.now() - started)
     try {
-      const response = await this.axios.request<string>({
-        method: request.method,
-        url,
-        headers,
-        data: request.body === undefined ? undefined : JSON.stringify(request.body),
-        signal: controller.signal,
-      })
-      const body = parseBody(response.data, this.parseJson)
+      const response = await this.exchange(request.method, url, headers, request.body, controller.signal)
+      const body = parseBody(response.text, this.parseJson)
       if (debugging) this.debug(`${label} answered ${response.status} in ${elapsed()} ms body=${redactForLog(body)}`)
       return { kind: "answer", status: response.status, body }
     } catch (error) {
-      // Only the error's code is read: axios errors carry the request config, headers included.
+      // Only the error's code is read: the error is never kept or logged.
       const failure = timedOut ? timeoutFailure(this.timeoutMs) : classifyNetworkError(error as { code?: unknown })
       if (debugging) this.debug(`${label} got no answer in ${elapsed()} ms: ${failure.reason}`)
       return { kind: "failure", failure }
     } finally {
       clearTimeout(deadline)
     }
+  }
+
+  /**
+   * One request on the keep-alive agent, its answer read to the end as text. Node's own
+   * client, not a library: the benchmark found a library's request pipeline (configuration
+   * merging, header objects, interceptors) a third of what the plugin added to each call.
+   * Redirects are not followed (an API that redirects is misconfigured; following would
+   * re-send credentials and writes) and an answer above 10 MiB is cut off.
+   */
+  private exchange(
+    method: HttpMethod,
+    path: string,
+    headers: Record<string, string>,
+    body: unknown,
+    signal: AbortSignal,
+  ): Promise<{ status: number; text: string }> {
+    const url = ABSOLUTE_URL.test(path) ? path : `${this.baseUrl}/${path.replace(/^\/+/, "")}`
+    const payload = body === undefined ? undefined : JSON.stringify(body)
+    const secure = url.startsWith("https:")
+    return new Promise((resolve, reject) => {
+      const outgoing = (secure ? https : http).request(
+        url,
+        {
+          method,
+          agent: secure ? this.agents.https : this.agents.http,
+          headers: payload === undefined ? headers : { ...headers, "Content-Length": String(Buffer.byteLength(payload)) },
+          signal,
+        },
+        (incoming) => {
+          const chunks: Buffer[] = []
+          let size = 0
+          incoming.on("data", (chunk: Buffer) => {
+            size += chunk.length
+            if (size > MAX_ANSWER_BYTES) {
+              outgoing.destroy(Object.assign(new Error("answer too large"), { code: "ERR_ANSWER_TOO_LARGE" }))
+              return
+            }
+            chunks.push(chunk)
+          })
+          incoming.on("end", () => resolve({ status: incoming.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") }))
+          incoming.on("error", reject)
+          // A connection closed before the answer's end is a broken answer, never a short one.
+          incoming.on("close", () => {
+            if (!incoming.complete) reject(Object.assign(new Error("socket hang up"), { code: "ECONNRESET" }))
+          })
+        },
+      )
+      outgoing.on("error", reject)
+      outgoing.end(payload)
+    })
   }
 
   private noAnswerError(request: TransportRequest, failure: NetworkFailure, attempts: number): NexiError {

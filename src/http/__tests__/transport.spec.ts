@@ -185,12 +185,35 @@ describe("no answer", () => {
     expect(error.message).toMatch(/no answer \(ECONNREFUSED\) after 1 attempt; the request was not sent/)
   })
 
-  it("builds its own error: no axios config, headers or cause to leak", async () => {
+  it("builds its own error: no request options, headers or cause to leak", async () => {
     server.script(reset)
     const error = await failure(transport().send(createHpp))
     expect(error.cause).toBeUndefined()
     expect(inspect(error, { depth: 10 })).not.toContain(API_KEY)
     expect(JSON.stringify(error)).not.toContain(API_KEY)
+  })
+})
+
+describe("broken answers", () => {
+  it("cuts off an answer above 10 MiB: not the service talking, and not retried", async () => {
+    server.script((_request, response) => {
+      response.writeHead(200, { "content-type": "application/json" })
+      response.end(Buffer.alloc(11 * 1024 * 1024, 0x20))
+    })
+    const error = await failure(transport().send(getOrder))
+    expect(error).toBeInstanceOf(GatewayUnavailableError)
+    expect(error.message).toMatch(/no answer \(ERR_ANSWER_TOO_LARGE\) after 1 attempt/)
+  })
+
+  it("treats an answer whose connection closes before its end as a broken connection, never a short answer", async () => {
+    server.script((_request, response) => {
+      response.writeHead(200, { "content-type": "application/json", "content-length": "100" })
+      response.write('{"partial":')
+      setTimeout(() => response.socket?.destroy(), 20)
+    })
+    const error = await failure(transport({ retries: 0 }).send(capture))
+    expect(error).toBeInstanceOf(OutcomeUnknownError)
+    expect(error.message).toMatch(/no answer \((ECONNRESET|socket hang up)\)/)
   })
 })
 
