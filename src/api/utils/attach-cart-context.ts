@@ -6,18 +6,16 @@
  */
 import type { MedusaNextFunction, MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import { apmMethodOfProvider } from "../../providers/nexi/apm/schemes"
 import { CART_CONTEXT_KEY, type CartContext } from "../../providers/nexi/shared/cart-context"
 import { isNexiProviderId } from "../../providers/nexi/shared/provider-ids"
 
-const CART_FIELDS = [
+/** What the card provider reads: the page's description, 3-D Secure data and the language. */
+const CARD_CART_FIELDS = [
   "id",
   "email",
   "customer_id",
   "currency_code",
-  "total",
-  "tax_total",
-  "shipping_total",
-  "shipping_tax_total",
   "billing_address.*",
   "shipping_address.*",
   "items.id",
@@ -25,6 +23,19 @@ const CART_FIELDS = [
   "items.variant_sku",
   "items.quantity",
   "items.unit_price",
+]
+
+/**
+ * A mobile payment also sends the cart's lines with their taxes. Medusa computes totals on
+ * every read that asks for one, which costs a card session several times the rest of its
+ * read, so only a mobile session asks.
+ */
+const MOBILE_CART_FIELDS = [
+  ...CARD_CART_FIELDS,
+  "total",
+  "tax_total",
+  "shipping_total",
+  "shipping_tax_total",
   "items.is_tax_inclusive",
   "items.subtotal",
   "items.tax_total",
@@ -47,10 +58,10 @@ function toSnapshot(cart: CartRow, locale: string | undefined): CartContext {
     customer_id: (cart.customer_id as string | null) ?? null,
     locale: locale ?? null,
     currency_code: (cart.currency_code as string | null) ?? null,
-    total: cart.total as number,
-    tax_total: cart.tax_total as number,
-    shipping_total: cart.shipping_total as number,
-    shipping_tax_total: cart.shipping_tax_total as number,
+    total: cart.total as number | undefined,
+    tax_total: cart.tax_total as number | undefined,
+    shipping_total: cart.shipping_total as number | undefined,
+    shipping_tax_total: cart.shipping_tax_total as number | undefined,
     billing_address: (cart.billing_address as CartContext["billing_address"]) ?? null,
     shipping_address: (cart.shipping_address as CartContext["shipping_address"]) ?? null,
     items: (cart.items ?? []).map((item) => {
@@ -62,9 +73,9 @@ function toSnapshot(cart: CartRow, locale: string | undefined): CartContext {
         quantity: Number(item.quantity),
         unit_price: item.unit_price as number,
         is_tax_inclusive: (item.is_tax_inclusive as boolean | null) ?? null,
-        subtotal: item.subtotal as number,
-        tax_total: item.tax_total as number,
-        total: item.total as number,
+        subtotal: item.subtotal as number | undefined,
+        tax_total: item.tax_total as number | undefined,
+        total: item.total as number | undefined,
         tax_rate: taxLines.reduce((sum, line) => sum + Number(line.rate ?? 0), 0),
       }
     }),
@@ -83,7 +94,8 @@ export async function attachCartContext(req: MedusaRequest, _res: MedusaResponse
     })
     const cartId = links[0]?.cart_id
     if (cartId) {
-      const { data: carts } = await query.graph({ entity: "cart", fields: CART_FIELDS, filters: { id: cartId } })
+      const fields = apmMethodOfProvider(body.provider_id) ? MOBILE_CART_FIELDS : CARD_CART_FIELDS
+      const { data: carts } = await query.graph({ entity: "cart", fields, filters: { id: cartId } })
       if (carts[0]) {
         const snapshot = toSnapshot(carts[0] as CartRow, preferredLocale(req.headers["accept-language"]))
         body.data = { ...(body.data ?? {}), [CART_CONTEXT_KEY]: snapshot }
