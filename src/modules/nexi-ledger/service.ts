@@ -1,7 +1,9 @@
 /**
  * The ledger's tables behind the PaymentLedger port. The generated CRUD methods of
- * MedusaService do the work; the one compare-and-set (claiming a write) is a single UPDATE
- * so two requests can never both take the same executed refund.
+ * MedusaService do most of the work. Two writes are single UPDATE statements: claiming a
+ * write, a compare-and-set so two requests can never both take the same executed refund; and
+ * updating an attempt, which every checkout does twice and which the generated method would
+ * precede with a read.
  */
 import type { Context } from "@medusajs/framework/types"
 import { InjectManager, MedusaContext, MedusaService } from "@medusajs/framework/utils"
@@ -27,14 +29,24 @@ type Knex = (table: string) => {
   where(filter: Record<string, unknown>): { update(values: Record<string, unknown>): Promise<number> }
 }
 
+/** The query builder of the manager Medusa injected (the request's transaction, if any). */
+function knexOf(context: Context): Knex {
+  return (context.manager as unknown as { getKnex(): Knex }).getKnex()
+}
+
 export class NexiLedgerService
   extends MedusaService({ NexiPaymentAttempt, NexiMoneyWrite, NexiSavedCard })
   implements PaymentLedger, SavedCardBook
 {
   async openAttempt(attempt: NewAttempt): Promise<PaymentAttempt> {
-    const existing = await this.findAttempt(attempt.gateway_ref)
-    if (existing) return existing
-    return (await this.createNexiPaymentAttempts(attempt)) as unknown as PaymentAttempt
+    try {
+      // A new order id nearly always: inserting first saves a read on every checkout.
+      return (await this.createNexiPaymentAttempts(attempt)) as unknown as PaymentAttempt
+    } catch (error) {
+      const existing = await this.findAttempt(attempt.gateway_ref)
+      if (existing) return existing
+      throw error
+    }
   }
 
   async findAttempt(gatewayRef: string): Promise<PaymentAttempt | undefined> {
@@ -42,8 +54,12 @@ export class NexiLedgerService
     return attempt as unknown as PaymentAttempt | undefined
   }
 
-  async updateAttempt(gatewayRef: string, patch: AttemptPatch): Promise<void> {
-    await this.updateNexiPaymentAttempts({ selector: { gateway_ref: gatewayRef }, data: patch })
+  /** One UPDATE statement: the generated method reads the rows first, a cost every checkout would pay twice. */
+  @InjectManager()
+  async updateAttempt(gatewayRef: string, patch: AttemptPatch, @MedusaContext() context: Context = {}): Promise<void> {
+    await knexOf(context)("nexi_payment_attempt")
+      .where({ gateway_ref: gatewayRef, deleted_at: null })
+      .update({ ...patch, updated_at: new Date() })
   }
 
   async supersedeAttempts(sessionId: string, keepRef: string | undefined, note: string): Promise<void> {
@@ -112,8 +128,7 @@ export class NexiLedgerService
 
   @InjectManager()
   async claimWrite(writeId: string, claimant: string, @MedusaContext() context: Context = {}): Promise<boolean> {
-    const knex = (context.manager as unknown as { getKnex(): Knex }).getKnex()
-    const claimed = await knex("nexi_money_write").where({ id: writeId, claimed_by: null }).update({ claimed_by: claimant, updated_at: new Date() })
+    const claimed = await knexOf(context)("nexi_money_write").where({ id: writeId, claimed_by: null }).update({ claimed_by: claimant, updated_at: new Date() })
     return claimed === 1
   }
 

@@ -42,7 +42,7 @@ import type { PaymentAttempt } from "../../../modules/nexi-ledger/types"
 import { minorToMajorString, toMinorUnits } from "../../../money/amount"
 import { clientsFor } from "../clients"
 import type { NexiOptions } from "../options"
-import { watchAfterRead } from "../shared/attempt-watch"
+import { changesNothing, watchAfterRead } from "../shared/attempt-watch"
 import { readCartContext, withoutCartContext } from "../shared/cart-context"
 import { idempotencyUuid } from "../shared/idempotency"
 import { toMedusaError } from "../shared/medusa-errors"
@@ -423,7 +423,9 @@ export class NexiCardProviderService extends NexiProviderBase<CardPaymentState> 
     if (owned) {
       const result = this.actionFor(session, details)
       const state = readCardPaymentState(details)
-      if (attempt) await context.ledger.updateAttempt(orderId, watchAfterRead(attempt, state.status, new Date(), state.reason))
+      const watch = attempt && watchAfterRead(attempt, state.status, new Date(), state.reason)
+      // The notification of a payment Medusa already holds finds the attempt paid: nothing to write.
+      if (attempt && watch && !changesNothing(attempt, watch)) await context.ledger.updateAttempt(orderId, watch)
       // Medusa never authorizes a declined or cancelled session, so authorizePayment would leave
       // the card it was to save pending for good; it ends here. A paid one becomes active there.
       if (session.data[SAVE_CARD_KEY] === true && (state.status === "error" || state.status === "canceled")) {

@@ -30,3 +30,12 @@ export function watchAfterRead(
   }
   return { checks: attempt.checks + 1, next_check_at: new Date(now.getTime() + pauseAfter(attempt.checks)) }
 }
+
+/** Whether `patch` would change nothing on `attempt`: a paid attempt notified again needs no write. */
+export function changesNothing(attempt: PaymentAttempt, patch: AttemptPatch): boolean {
+  return Object.entries(patch).every(([key, value]) => {
+    const current = attempt[key as keyof PaymentAttempt]
+    if (value instanceof Date || current instanceof Date) return false
+    return current === value
+  })
+}
