@@ -25,6 +25,10 @@ export class InMemoryLedger implements PaymentLedger, SavedCardBook {
   readonly attempts: PaymentAttempt[] = []
   readonly writes: MoneyWrite[] = []
   readonly cards: SavedCard[] = []
+  // Indexed as the tables are, so the bench's thousands of payments cost what a database lookup does, not a scan.
+  private readonly attemptByRef = new Map<string, PaymentAttempt>()
+  private readonly writeByKey = new Map<string, MoneyWrite>()
+  private readonly writesByRef = new Map<string, MoneyWrite[]>()
 
   async openAttempt(attempt: NewAttempt): Promise<PaymentAttempt> {
     const existing = await this.findAttempt(attempt.gateway_ref)
@@ -43,16 +47,17 @@ export class InMemoryLedger implements PaymentLedger, SavedCardBook {
       ...attempt,
     }
     this.attempts.push(row)
+    this.attemptByRef.set(row.gateway_ref, row)
     return { ...row }
   }
 
   async findAttempt(gatewayRef: string): Promise<PaymentAttempt | undefined> {
-    const row = this.attempts.find((attempt) => attempt.gateway_ref === gatewayRef)
+    const row = this.attemptByRef.get(gatewayRef)
     return row && { ...row }
   }
 
   async updateAttempt(gatewayRef: string, patch: AttemptPatch): Promise<void> {
-    const row = this.attempts.find((attempt) => attempt.gateway_ref === gatewayRef)
+    const row = this.attemptByRef.get(gatewayRef)
     if (row) Object.assign(row, patch)
   }
 
@@ -80,7 +85,7 @@ export class InMemoryLedger implements PaymentLedger, SavedCardBook {
   }
 
   async requestWrite(write: NewWrite): Promise<MoneyWrite> {
-    const existing = this.writes.find((row) => row.idempotency_key === write.idempotency_key)
+    const existing = this.writeByKey.get(write.idempotency_key)
     if (existing) return { ...existing }
     const now = new Date()
     const row: MoneyWrite = {
@@ -98,18 +103,20 @@ export class InMemoryLedger implements PaymentLedger, SavedCardBook {
       ...write,
     }
     this.writes.push(row)
+    this.writeByKey.set(row.idempotency_key, row)
+    this.writesByRef.set(row.gateway_ref, [...(this.writesByRef.get(row.gateway_ref) ?? []), row])
     return { ...row }
   }
 
   async settleWrite(idempotencyKey: string, patch: WritePatch): Promise<MoneyWrite> {
-    const row = this.writes.find((write) => write.idempotency_key === idempotencyKey)
+    const row = this.writeByKey.get(idempotencyKey)
     if (!row) throw new Error(`nexi ledger: no write with idempotency key ${idempotencyKey}`)
     Object.assign(row, patch, { updated_at: new Date() })
     return { ...row }
   }
 
   async writesOf(gatewayRef: string): Promise<MoneyWrite[]> {
-    return this.writes.filter((row) => row.gateway_ref === gatewayRef).map((row) => ({ ...row }))
+    return (this.writesByRef.get(gatewayRef) ?? []).map((row) => ({ ...row }))
   }
 
   async writesToSettle(olderThan: Date, limit: number): Promise<MoneyWrite[]> {
