@@ -61,16 +61,23 @@ export function withUnknownSetAside<S extends z.ZodType>(schema: S, fields: Read
 const MAX_SHOWN_CHARS = 40
 
 /** Every set-aside value in a parsed answer, as "path.field=VALUE", for one warning line. */
-export function listUnrecognized(answer: unknown, path = ""): string[] {
-  if (answer === null || typeof answer !== "object") return []
-  if (Array.isArray(answer)) return answer.flatMap((item, index) => listUnrecognized(item, `${path}[${index}]`))
-  return Object.entries(answer).flatMap(([key, value]) => {
-    const here = path ? `${path}.${key}` : key
-    if (key === "unrecognized" && value && typeof value === "object" && !Array.isArray(value)) {
-      return Object.entries(value).map(([field, raw]) => `${path ? `${path}.` : ""}${field}=${JSON.stringify(String(raw).slice(0, MAX_SHOWN_CHARS))}`)
+export function listUnrecognized(answer: unknown, path = "", found: string[] = []): string[] {
+  // Runs on every answer, nearly always finding nothing: it walks without building paths or arrays until it finds one.
+  if (answer === null || typeof answer !== "object") return found
+  if (Array.isArray(answer)) {
+    for (let index = 0; index < answer.length; index++) listUnrecognized(answer[index], `${path}[${index}]`, found)
+    return found
+  }
+  for (const key in answer) {
+    const value = (answer as Record<string, unknown>)[key]
+    if (value === null || typeof value !== "object") continue
+    if (key === "unrecognized" && !Array.isArray(value)) {
+      for (const [field, raw] of Object.entries(value)) found.push(`${path ? `${path}.` : ""}${field}=${JSON.stringify(String(raw).slice(0, MAX_SHOWN_CHARS))}`)
+    } else {
+      listUnrecognized(value, path ? `${path}.${key}` : key, found)
     }
-    return listUnrecognized(value, here)
-  })
+  }
+  return found
 }
 
 /**
