@@ -1,0 +1,102 @@
+#!/usr/bin/env node
+/**
+ * The figures of several bench runs as the README gives them: the median of the runs and
+ * their spread (lowest–highest), so no figure comes from one lucky run.
+ *
+ *   node scripts/bench/index.js > run1.txt   (three times)
+ *   node scripts/bench/runs-summary.js run1.txt run2.txt run3.txt
+ *
+ * Reads the JSON line each run ends with. Prints one table per measurement.
+ */
+const fs = require("node:fs")
+const { table } = require("./lib/table")
+
+function lastJsonLine(file) {
+  const lines = fs.readFileSync(file, "utf8").trim().split("\n")
+  for (let index = lines.length - 1; index >= 0; index--) {
+    if (lines[index].startsWith("{")) return JSON.parse(lines[index])
+  }
+  throw new Error(`${file}: no JSON line (is it the output of scripts/bench/index.js?)`)
+}
+
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b)
+  const middle = Math.floor(sorted.length / 2)
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+}
+
+const round = (value, digits) => Math.round(value * 10 ** digits) / 10 ** digits
+
+/** "median (low–high)" of one figure read from every run; "n/a" when a run lacks it. */
+function spread(runs, read, digits = 3) {
+  const values = runs.map((run) => {
+    try {
+      return read(run)
+    } catch {
+      return undefined
+    }
+  })
+  if (values.some((value) => typeof value !== "number")) return "n/a"
+  return `${round(median(values), digits)} (${round(Math.min(...values), digits)}–${round(Math.max(...values), digits)})`
+}
+
+function main(files) {
+  if (files.length === 0) throw new Error("usage: node scripts/bench/runs-summary.js run1.txt run2.txt run3.txt")
+  const runs = files.map(lastJsonLine)
+  const out = [`${runs.length} runs: ${runs.map((run) => run.startedAt).join(", ")}`]
+  const throughput = runs[0].figures.throughput
+  if (Array.isArray(throughput)) {
+    out.push(
+      "Throughput (median (lowest–highest))",
+      table(
+        ["shoppers", "nexi/s", "system/s", "ratio", "nexi session p50 ms", "system session p50 ms", "nexi complete p50 ms", "system complete p50 ms"],
+        throughput.map((_, index) => {
+          const level = (run) => run.figures.throughput[index]
+          return [
+            throughput[index].shoppers,
+            spread(runs, (run) => level(run).nexi.perSecond, 2),
+            spread(runs, (run) => level(run).system.perSecond, 2),
+            spread(runs, (run) => level(run).ratio),
+            spread(runs, (run) => level(run).nexi.sessionMs.p50, 1),
+            spread(runs, (run) => level(run).system.sessionMs.p50, 1),
+            spread(runs, (run) => level(run).nexi.completeMs.p50, 1),
+            spread(runs, (run) => level(run).system.completeMs.p50, 1),
+          ]
+        }),
+      ),
+    )
+  }
+  for (const pass of runs[0].figures.overhead?.passes ?? []) {
+    const passOf = (run) => run.figures.overhead.passes.find((candidate) => candidate.latencyMs === pass.latencyMs)
+    out.push(
+      `Overhead at ${pass.latencyMs} ms (median (lowest–highest))`,
+      table(
+        ["call", "added p50 ms", "median ratio", "p99 ratio"],
+        pass.rows.map((row) => {
+          const rowOf = (run) => passOf(run).rows.find((candidate) => candidate.call === row.call)
+          return [row.call, spread(runs, (run) => rowOf(run).addedMs), spread(runs, (run) => rowOf(run).medianRatio), spread(runs, (run) => rowOf(run).p99Ratio)]
+        }),
+      ),
+    )
+  }
+  if (runs[0].figures.profile?.nexi) {
+    out.push(
+      "Server CPU per checkout under the profiler, ms (median (lowest–highest))",
+      table(
+        ["", "nexi", "system"],
+        [
+          ["all", spread(runs, (run) => run.figures.profile.nexi.cpuMsPerCheckout, 1), spread(runs, (run) => run.figures.profile.system.cpuMsPerCheckout, 1)],
+          ["inside plugin frames", spread(runs, (run) => run.figures.profile.nexi.pluginInclusiveCpuMsPerCheckout, 2), ""],
+        ],
+      ),
+    )
+  }
+  process.stdout.write(`${out.join("\n\n")}\n`)
+}
+
+try {
+  main(process.argv.slice(2))
+} catch (error) {
+  process.stderr.write(`${error.message}\n`)
+  process.exitCode = 1
+}
