@@ -23,6 +23,15 @@ describe("parseCliArguments", () => {
     })
   })
 
+  it("reads a value that begins with a dash in the --name=value form, as the demo passes its random secrets", () => {
+    const command = parseCliArguments(["--api-key=-k1", "--apm-consumer-key=-ck", "--apm-consumer-secret=-Xs_9"])
+    expect(command).toEqual({
+      kind: "start",
+      quiet: false,
+      options: expect.objectContaining({ apiKeys: ["-k1"], apmConsumerKey: "-ck", apmConsumerSecret: "-Xs_9" }),
+    })
+  })
+
   it("leaves defaults to startSimulator", () => {
     expect(parseCliArguments([])).toEqual({ kind: "start", quiet: false, options: expect.objectContaining({ port: undefined, control: false }) })
   })
