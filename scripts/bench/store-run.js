@@ -68,7 +68,7 @@ async function runStoreParts({ simulator, settings, figures, cleanups, log, prof
     await mapLimit(settings.warmupCheckouts, 5, () => shopper.systemCheckout())
     await mapLimit(settings.warmupCheckouts, 5, () => shopper.cardCheckout())
     await settle(control)
-    await attempt(figures, "profile", () => profileCheckouts({ server, shopper, control, ...settings.profile, log }))
+    await attempt(figures, "profile", () => profileCheckouts({ server, simulatorPid: simulator.pid, shopper, control, databaseUrl: bench.env.DATABASE_URL, ...settings.profile, log }))
     return
   }
   const footprints = {}
@@ -83,7 +83,7 @@ async function runStoreParts({ simulator, settings, figures, cleanups, log, prof
     measureRoundTrips({ shopper, admin: adminApi(server.url, bench.store.adminApiKey), control, checkouts: settings.roundTripCheckouts, log }),
   )
   await attempt(figures, "throughput", () => measureThroughput({ shopper, control, levels: settings.throughput, log }))
-  await attempt(figures, "profile", () => profileCheckouts({ server, shopper, control, ...settings.profile, log }))
+  await attempt(figures, "profile", () => profileCheckouts({ server, simulatorPid: simulator.pid, shopper, control, databaseUrl: bench.env.DATABASE_URL, ...settings.profile, log }))
   await attempt(footprints, "growth", () =>
     memory.growth({
       server,

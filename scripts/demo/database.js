@@ -40,10 +40,10 @@ function waitForReady(handle) {
   })
 }
 
-async function startEmbedded(dataDir, quiet, signal) {
+async function startEmbedded(dataDir, quiet, signal, postgresFlags) {
   const handle = startChild(
     process.execPath,
-    [path.join(__dirname, "postgres-process.js"), JSON.stringify({ dataDir: path.join(dataDir, "postgres") })],
+    [path.join(__dirname, "postgres-process.js"), JSON.stringify({ dataDir: path.join(dataDir, "postgres"), postgresFlags })],
     // PostgreSQL's own log is noise in a demo; it is kept for the error message if it fails.
     { name: "postgres", quiet: true, ipc: true, signal },
   )
@@ -61,14 +61,15 @@ async function startEmbedded(dataDir, quiet, signal) {
 }
 
 /**
- * @param {{ dataDir: string, databaseUrl?: string, quiet?: boolean, signal?: AbortSignal }} options
+ * @param {{ dataDir: string, databaseUrl?: string, quiet?: boolean, signal?: AbortSignal, postgresFlags?: string[] }} options
+ *   `postgresFlags`: server settings of the embedded PostgreSQL (the bench loads pg_stat_statements).
  * @returns {Promise<{ url: string, identity: string, embedded: boolean, embeddedFiles?: string, stop: () => Promise<void> }>}
  *   `identity` names the database without its password, for remembering what was done to it;
  *   `embeddedFiles` is where the embedded cluster's files are (scripts/lib/embedded-postgres.js
  *   moves them when the "postgres" system user cannot reach the data directory).
  */
-async function openDatabase({ dataDir, databaseUrl, quiet = false, signal }) {
-  const database = databaseUrl ? { url: databaseUrl, stop: async () => {} } : await startEmbedded(dataDir, quiet, signal)
+async function openDatabase({ dataDir, databaseUrl, quiet = false, signal, postgresFlags = [] }) {
+  const database = databaseUrl ? { url: databaseUrl, stop: async () => {} } : await startEmbedded(dataDir, quiet, signal, postgresFlags)
   try {
     await ensureDatabaseExists(database.url)
   } catch (error) {

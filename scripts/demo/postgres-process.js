@@ -4,17 +4,18 @@
  * stop Medusa before the database Medusa is using. It stops PostgreSQL on SIGTERM (from the
  * demo, or from orphan-guard.js if the demo died).
  *
- * argv[2]: JSON { dataDir, port? }. Sends { host, port, user, password, dataDir, createdAt } once
+ * argv[2]: JSON { dataDir, port?, postgresFlags? }. Sends { host, port, user, password, dataDir, createdAt } once
  * ready: where the files really are (scripts/lib/embedded-postgres.js may move them) and when
  * that cluster was created.
  */
 const { startEmbeddedPostgres } = require("../lib/embedded-postgres")
 
 async function main() {
-  const { dataDir, port } = JSON.parse(process.argv[2])
+  const { dataDir, port, postgresFlags } = JSON.parse(process.argv[2])
   const database = await startEmbeddedPostgres({
     dataDir,
     port,
+    postgresFlags,
     persistent: true,
     log: (line) => process.stdout.write(line.endsWith("\n") ? line : `${line}\n`),
   })

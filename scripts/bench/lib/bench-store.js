@@ -42,7 +42,9 @@ async function prepareBenchStore({ dataDir, databaseUrl, simulator, log }) {
   }
   fs.mkdirSync(dataDir, { recursive: true })
   log(`store: opening the database (${databaseUrl ? "DATABASE_URL" : "embedded PostgreSQL"})`)
-  const database = await step("database", () => openDatabase({ dataDir, databaseUrl, quiet: true }))
+  // pg_stat_statements: the statements a checkout costs the database (parts/profile.js).
+  const postgresFlags = ["-c", "shared_preload_libraries=pg_stat_statements"]
+  const database = await step("database", () => openDatabase({ dataDir, databaseUrl, quiet: true, postgresFlags }))
   try {
     const port = await freePort()
     const env = medusaEnvironment({

@@ -98,17 +98,23 @@ function memorySection({ withoutPlugin, withPlugin, growth }) {
   return lines.join("\n")
 }
 
-function profileSection({ shoppers, checkouts, system, nexi }) {
-  const origins = [...new Set([...Object.keys(nexi.byOriginCpuMsPerCheckout), ...Object.keys(system.byOriginCpuMsPerCheckout)])]
-  const cell = (run, origin) => run.byOriginCpuMsPerCheckout[origin] ?? 0
+function profileSection({ shoppers, checkouts, system, nexi, statementsAddedByNexi }) {
   const difference = (a, b) => Math.round((a - b) * 100) / 100
-  return [
-    `Server CPU per completed checkout (${shoppers} shoppers, ${checkouts} checkouts each, notifications' handling included; ms of CPU from /proc, shared out by the CPU profile's samples)`,
+  const compared = (read, rows) =>
+    rows.map((row) => {
+      const [a, b] = [read(nexi, row) ?? 0, read(system, row) ?? 0]
+      return [row, a, b, difference(a, b)]
+    })
+  const origins = [...new Set([...Object.keys(nexi.byOriginCpuMsPerCheckout), ...Object.keys(system.byOriginCpuMsPerCheckout)])]
+  const processes = Object.keys(nexi.byProcessCpuMsPerCheckout)
+  const blocks = [
+    `CPU per completed checkout, by process (${shoppers} shoppers, ${checkouts} checkouts of each in 2 alternating rounds, notifications' handling included; ms, from /proc)`,
+    table(["process", "nexi", "system", "added by nexi"], compared((run, name) => run.byProcessCpuMsPerCheckout[name], processes)),
+    "The store's CPU per checkout by where its code comes from (ms, /proc shared out by V8's CPU profile)",
     table(
       ["where", "nexi", "system", "added by nexi"],
       [
-        ["all", nexi.cpuMsPerCheckout, system.cpuMsPerCheckout, difference(nexi.cpuMsPerCheckout, system.cpuMsPerCheckout)],
-        ...origins.map((origin) => [origin, cell(nexi, origin), cell(system, origin), difference(cell(nexi, origin), cell(system, origin))]),
+        ...compared((run, origin) => run.byOriginCpuMsPerCheckout[origin], origins),
         ["inside plugin frames (inclusive)", nexi.pluginInclusiveCpuMsPerCheckout, system.pluginInclusiveCpuMsPerCheckout, ""],
       ],
     ),
@@ -117,7 +123,15 @@ function profileSection({ shoppers, checkouts, system, nexi }) {
       ["function", "self"],
       nexi.topPluginFunctions.map((entry) => [entry.function, entry.selfCpuMsPerCheckout]),
     ),
-  ].join("\n")
+  ]
+  if (nexi.database.unavailable) blocks.push(`Database statements: not counted: ${nexi.database.unavailable}`)
+  else {
+    blocks.push(
+      `Database statements per checkout: nexi ${nexi.database.calls} (${nexi.database.execMs} ms executing), system ${system.database.calls} (${system.database.execMs} ms)`,
+      table(["statements a Nexi checkout runs more (+) or fewer (-) times than a system one", "per checkout"], statementsAddedByNexi.map((entry) => [entry.statement, entry.calls])),
+    )
+  }
+  return blocks.join("\n")
 }
 
 const SECTIONS = {
