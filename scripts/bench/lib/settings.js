@@ -13,10 +13,11 @@ const SETTINGS = {
     ],
     connectionCalls: 1000,
     roundTripCheckouts: 5,
+    // Enough checkouts per level that one slow request moves no median: 20, 50 and 100 per round.
     throughput: [
-      { shoppers: 1, checkouts: 10 },
-      { shoppers: 10, checkouts: 40 },
-      { shoppers: 50, checkouts: 100 },
+      { shoppers: 1, checkouts: 40 },
+      { shoppers: 10, checkouts: 100 },
+      { shoppers: 50, checkouts: 200 },
     ],
     profile: { shoppers: 50, checkouts: 100 },
     warmupCheckouts: 20,
