@@ -270,6 +270,17 @@ medusaIntegrationTestRunner({
       expect(await expectBooksAgree(kit, checkout.orderId, orderId)).toEqual({ capturedMinor: 0, refundedMinor: 0 })
     })
 
+    it("opens an attempt with the table's defaults, and a second open of the same order changes nothing", async () => {
+      const opened = { provider_identifier: "nexi_nexi", gateway_ref: "ORD-ledger-open", amount_minor: "1990", currency: "EUR", security_token_hash: "a".repeat(64) }
+      const first = await ledger().openAttempt({ ...opened, session_id: "payses_first" })
+      expect(first).toEqual(expect.objectContaining({ ...opened, id: expect.stringMatching(/^nexatt_/), session_id: "payses_first", state: "open", checks: 0 }))
+      expect(first.created_at).toBeInstanceOf(Date)
+
+      const again = await ledger().openAttempt({ ...opened, amount_minor: "1", session_id: "payses_second" })
+      expect(again).toEqual(expect.objectContaining({ id: first.id, amount_minor: "1990", session_id: "payses_first" }))
+      expect(await ledger().findAttempt(opened.gateway_ref)).toEqual(expect.objectContaining({ id: first.id, amount_minor: "1990" }))
+    })
+
     describe("a payment on a hosted page no live session owns", () => {
       async function expectReleased(gatewayOrderId: string, kind: "void" | "refund") {
         const attempt = await eventually(

@@ -1,14 +1,14 @@
 /**
  * The ledger's tables behind the PaymentLedger port. The generated CRUD methods of
- * MedusaService do most of the work. Two writes are single UPDATE statements: claiming a
- * write, a compare-and-set so two requests can never both take the same executed refund; and
- * updating an attempt, which every checkout does twice and which the generated method would
- * precede with a read.
+ * MedusaService do most of the work. Three writes are single statements: claiming a write, a
+ * compare-and-set so two requests can never both take the same executed refund; and opening
+ * and updating an attempt, which every checkout does, and which the generated methods would
+ * wrap in a transaction of their own or precede with a read.
  */
 import type { Context } from "@medusajs/framework/types"
-import { InjectManager, MedusaContext, MedusaService } from "@medusajs/framework/utils"
+import { generateEntityId, InjectManager, MedusaContext, MedusaService } from "@medusajs/framework/utils"
 import { NexiMoneyWrite } from "./models/money-write"
-import { NexiPaymentAttempt } from "./models/payment-attempt"
+import { ATTEMPT_ID_PREFIX, NexiPaymentAttempt } from "./models/payment-attempt"
 import { NexiSavedCard } from "./models/saved-card"
 import type {
   AttemptPatch,
@@ -27,6 +27,7 @@ import type {
 
 type Knex = (table: string) => {
   where(filter: Record<string, unknown>): { update(values: Record<string, unknown>): Promise<number> }
+  insert(values: Record<string, unknown>): { returning(columns: "*"): Promise<Record<string, unknown>[]> }
 }
 
 /** The query builder of the manager Medusa injected (the request's transaction, if any). */
@@ -38,10 +39,15 @@ export class NexiLedgerService
   extends MedusaService({ NexiPaymentAttempt, NexiMoneyWrite, NexiSavedCard })
   implements PaymentLedger, SavedCardBook
 {
-  async openAttempt(attempt: NewAttempt): Promise<PaymentAttempt> {
+  /** One INSERT statement; the table's defaults fill in the state and the count of reads. */
+  @InjectManager()
+  async openAttempt(attempt: NewAttempt, @MedusaContext() context: Context = {}): Promise<PaymentAttempt> {
     try {
       // A new order id nearly always: inserting first saves a read on every checkout.
-      return (await this.createNexiPaymentAttempts(attempt)) as unknown as PaymentAttempt
+      const [row] = await knexOf(context)("nexi_payment_attempt")
+        .insert({ id: generateEntityId(undefined, ATTEMPT_ID_PREFIX), ...attempt })
+        .returning("*")
+      return row as unknown as PaymentAttempt
     } catch (error) {
       const existing = await this.findAttempt(attempt.gateway_ref)
       if (existing) return existing

@@ -6,9 +6,12 @@
  */
 import { model } from "@medusajs/framework/utils"
 
+/** Also given by the ledger service, which inserts attempts itself. */
+export const ATTEMPT_ID_PREFIX = "nexatt"
+
 export const NexiPaymentAttempt = model
   .define("nexi_payment_attempt", {
-    id: model.id({ prefix: "nexatt" }).primaryKey(),
+    id: model.id({ prefix: ATTEMPT_ID_PREFIX }).primaryKey(),
     /** The provider that opened it, as Medusa's webhook route names it (`nexi_nexi`, `nexi-apm-psp-b_nexi-it`): the entry whose keys read it. */
     provider_identifier: model.text(),
     /** The gateway's orderId, or the mobile-payment service's transactionId. */

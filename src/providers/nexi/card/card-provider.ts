@@ -484,12 +484,12 @@ export class NexiCardProviderService extends NexiProviderBase<CardPaymentState> 
     return { gateway: this.gateway, ledger: this.ledger(action), action }
   }
 
-  /** Records the gateway order in the ledger before it is sent, so it stays known whatever follows. */
+  /** Records the gateway order in the ledger before Medusa hears of it, so it stays known whatever follows. */
   private async openAttempt(
     orderId: string,
     sessionId: string,
     input: InitiatePaymentInput | UpdatePaymentInput,
-    money: { amountMinor: string; currency: string; nextCheckAt: Date | null },
+    money: { amountMinor: string; currency: string; nextCheckAt: Date | null; securityTokenHash?: string },
     action: string,
   ): Promise<void> {
     try {
@@ -501,6 +501,7 @@ export class NexiCardProviderService extends NexiProviderBase<CardPaymentState> 
         amount_minor: money.amountMinor,
         currency: money.currency,
         next_check_at: money.nextCheckAt,
+        security_token_hash: money.securityTokenHash ?? null,
       })
     } catch (error) {
       throw toMedusaError(error, action)
@@ -530,22 +531,29 @@ export class NexiCardProviderService extends NexiProviderBase<CardPaymentState> 
     })
     // When the reconciliation job may start reading this order, if no notification came.
     const pollAfter = new Date(Date.now() + this.options_.pollPendingAfterSeconds * 1000)
-    await this.openAttempt(orderId, sessionId, input, { amountMinor, currency, nextCheckAt: pollAfter }, "start the payment")
     try {
-      if (cardOnFile.kind === "save" && contractId) {
-        // Recorded before the page exists, so a payment made on it always finds its contract.
-        await this.savedCards("start the payment").createSavedCard({
-          provider_identifier: this.providerKey(),
-          customer_ref: cardOnFile.customerRef,
-          customer_id: cardOnFile.customerId,
-          contract_id: contractId,
-          gateway_ref: orderId,
-          purpose: "checkout",
-        })
-      }
       const answer = await this.gateway.createHostedOrder(request)
       const securityTokenHash = hashSecurityToken(answer.securityToken)
-      await this.ledger("start the payment").updateAttempt(orderId, { security_token_hash: securityTokenHash })
+      // Recorded once the gateway answers, side by side, the token's hash with the attempt:
+      // nobody can pay on a hosted page before its address reaches the storefront, which it
+      // does only once both records exist. An order whose answer was lost, or whose records
+      // failed, is one nobody can pay.
+      const records: Promise<unknown>[] = [
+        this.openAttempt(orderId, sessionId, input, { amountMinor, currency, nextCheckAt: pollAfter, securityTokenHash }, "start the payment"),
+      ]
+      if (cardOnFile.kind === "save" && contractId) {
+        records.push(
+          this.savedCards("start the payment").createSavedCard({
+            provider_identifier: this.providerKey(),
+            customer_ref: cardOnFile.customerRef,
+            customer_id: cardOnFile.customerId,
+            contract_id: contractId,
+            gateway_ref: orderId,
+            purpose: "checkout",
+          }),
+        )
+      }
+      await Promise.all(records)
       return {
         ...withoutCartContext(input.data),
         ...sessionDataOf(cardOnFile),

@@ -122,7 +122,15 @@ describe("card money writes through the ledger", () => {
     expect(await postsOn("refunds")).toBe(before)
   })
 
-  it("records each hosted order before it is sent, and stops watching it once Medusa holds the payment", async () => {
+  it("records a hosted order whose answer was lost nowhere: its page address never reached anyone, so nobody can pay on it", async () => {
+    await loseAnswers("POST", "/orders/hpp", "after")
+    await expect(gateway.provider().initiatePayment({ amount: 20, currency_code: "eur", data: { session_id: "payses_lost" } })).rejects.toThrow(
+      /Could not start the payment/,
+    )
+    expect(gateway.cradle().ledger.attempts).toEqual([])
+  })
+
+  it("records each hosted order with its token's hash before Medusa hears of it, and stops watching it once Medusa holds the payment", async () => {
     const { orderId } = await capturedPayment("payses_w1")
     expect(gateway.cradle().ledger.attempts).toEqual([
       expect.objectContaining({ gateway_ref: orderId, session_id: "payses_w1", amount_minor: "2000", state: "paid", next_check_at: null }),
