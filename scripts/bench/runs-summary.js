@@ -79,14 +79,26 @@ function main(files) {
       ),
     )
   }
-  if (runs[0].figures.profile?.nexi) {
+  const profile = runs[0].figures.profile
+  if (profile?.nexi?.byProcessCpuMsPerCheckout) {
+    const ofRun = (run, side) => run.figures.profile[side]
+    const added = (read) => (run) => read(ofRun(run, "nexi")) - read(ofRun(run, "system"))
+    const row = (label, read, digits) => [
+      label,
+      spread(runs, (run) => read(ofRun(run, "nexi")), digits),
+      spread(runs, (run) => read(ofRun(run, "system")), digits),
+      spread(runs, added(read), digits),
+    ]
     out.push(
-      "Server CPU per checkout under the profiler, ms (median (lowest–highest))",
+      `CPU per checkout under the profiler (${profile.shoppers} shoppers), ms (median (lowest–highest))`,
       table(
-        ["", "nexi", "system"],
+        ["", "nexi", "system", "added by nexi"],
         [
-          ["all", spread(runs, (run) => run.figures.profile.nexi.cpuMsPerCheckout, 1), spread(runs, (run) => run.figures.profile.system.cpuMsPerCheckout, 1)],
-          ["inside plugin frames", spread(runs, (run) => run.figures.profile.nexi.pluginInclusiveCpuMsPerCheckout, 2), ""],
+          ...Object.keys(profile.nexi.byProcessCpuMsPerCheckout).map((process) =>
+            row(process, (side) => side.byProcessCpuMsPerCheckout[process], 1),
+          ),
+          row("store: inside plugin frames", (side) => side.pluginInclusiveCpuMsPerCheckout, 2),
+          row("database statements", (side) => side.database.calls, 1),
         ],
       ),
     )

@@ -53,6 +53,8 @@ function connectionSection(rows) {
 
 function throughputSection(levels) {
   const p = (values) => `${values.p50} / ${values.p95}`
+  const one = levels.find((level) => level.shoppers === 1)
+  const step = (run, name) => run[`${name}Ms`]?.p50 ?? "-"
   return [
     "Throughput through the running store (checkouts/s; latencies ms, p50 / p95; baseline: Medusa's system provider, same store and region)",
     table(
@@ -69,6 +71,20 @@ function throughputSection(levels) {
         `${level.nexi.errors}, ${level.system.errors}`,
       ]),
     ),
+    ...(one
+      ? [
+          "One shopper's checkout step by step (ms, p50): at one shopper the rate is one over the sum",
+          table(
+            ["step", "nexi", "system"],
+            [
+              ["cart and payment collection", step(one.nexi, "cart"), step(one.system, "cart")],
+              ["payment session", step(one.nexi, "session"), step(one.system, "session")],
+              ["hosted payment page, notification delivered", step(one.nexi, "pay"), "-"],
+              ["cart completion", step(one.nexi, "complete"), step(one.system, "complete")],
+            ],
+          ),
+        ]
+      : []),
   ].join("\n")
 }
 

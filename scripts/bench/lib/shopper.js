@@ -2,8 +2,8 @@
  * One shopper's checkout through the store API, as a storefront drives it: a cart with one
  * line, addresses and an email; the payment collection and session; the payment (the hosted
  * page, played on the simulator's control API, whose notification reaches Medusa before the
- * shopper is back; or the phone approval); then the order. Times the two calls the issue
- * asks about: session creation and cart completion.
+ * shopper is back; or the phone approval); then the order. Times each step: the cart with its
+ * payment collection, the session, the payment on the hosted page, the cart's completion.
  */
 const { performance } = require("node:perf_hooks")
 const { ADDRESS } = require("./card-fixtures")
@@ -29,19 +29,23 @@ function shopper({ api, control, regionId, variantId }) {
   const completed = { card: 0, system: 0, apm: 0 }
   async function cartWithSession(providerId, data) {
     const email = `shopper${++shopperNumber}.${process.pid}@bench.local`
-    const { cart } = await api.post("/store/carts", {
-      region_id: regionId,
-      email,
-      items: [{ variant_id: variantId, quantity: 1 }],
-      shipping_address: ADDRESS,
-      billing_address: ADDRESS,
+    const opened = await timed(async () => {
+      const { cart } = await api.post("/store/carts", {
+        region_id: regionId,
+        email,
+        items: [{ variant_id: variantId, quantity: 1 }],
+        shipping_address: ADDRESS,
+        billing_address: ADDRESS,
+      })
+      const { payment_collection: collection } = await api.post("/store/payment-collections", { cart_id: cart.id })
+      return { cart, collection }
     })
-    const { payment_collection: collection } = await api.post("/store/payment-collections", { cart_id: cart.id })
+    const { cart, collection } = opened.result
     const session = await timed(() =>
       api.post(`/store/payment-collections/${collection.id}/payment-sessions`, { provider_id: providerId, ...(data ? { data } : {}) }),
     )
     const created = session.result.payment_collection.payment_sessions.find((candidate) => candidate.provider_id === providerId)
-    return { cart, session: created, sessionMs: session.ms }
+    return { cart, session: created, cartMs: opened.ms, sessionMs: session.ms }
   }
 
   async function complete(cartId) {
@@ -57,22 +61,22 @@ function shopper({ api, control, regionId, variantId }) {
 
     /** Cart -> hosted payment page (approved card) -> notification -> order. */
     async cardCheckout() {
-      const { cart, session, sessionMs } = await cartWithSession(CARD_PROVIDER)
-      const paid = await control.payHostedOrder(session.data.order_id, { awaitNotification: true })
-      if (paid.result !== "AUTHORIZED" && paid.result !== "EXECUTED") {
-        throw new Error(`hosted payment of ${session.data.order_id} ended ${paid.result}`)
+      const { cart, session, cartMs, sessionMs } = await cartWithSession(CARD_PROVIDER)
+      const paid = await timed(() => control.payHostedOrder(session.data.order_id, { awaitNotification: true }))
+      if (paid.result.result !== "AUTHORIZED" && paid.result.result !== "EXECUTED") {
+        throw new Error(`hosted payment of ${session.data.order_id} ended ${paid.result.result}`)
       }
       const done = await complete(cart.id)
       completed.card++
-      return { ...done, sessionMs, sessionId: session.id }
+      return { ...done, cartMs, sessionMs, payMs: paid.ms, sessionId: session.id }
     },
 
     /** The same cart paid with Medusa's system provider: the baseline. */
     async systemCheckout() {
-      const { cart, sessionMs } = await cartWithSession(SYSTEM_PROVIDER)
+      const { cart, cartMs, sessionMs } = await cartWithSession(SYSTEM_PROVIDER)
       const done = await complete(cart.id)
       completed.system++
-      return { ...done, sessionMs }
+      return { ...done, cartMs, sessionMs }
     },
 
     /** Cart -> mobile payment approved in the (simulated) app -> the status route completes it -> order. */
