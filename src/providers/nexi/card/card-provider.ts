@@ -1,7 +1,9 @@
 /**
  * The card payment provider (`pp_nexi_<entry id>`, so `pp_nexi_nexi` for an entry `id: "nexi"`):
- * Medusa's payment lifecycle on the Nexi XPay hosted payment page. Each method reads or writes the gateway through the GatewayClient and
- * keeps the session data true; the mapping of a gateway order to a status is in order-state.ts.
+ * Medusa's payment lifecycle on the Nexi XPay hosted payment page. Each method reads or writes
+ * the gateway through the GatewayClient and keeps the session data true. Elsewhere: the mapping
+ * of a gateway order to a status (order-state.ts), what a notification means
+ * (card-notifications.ts), saved cards and account holders (card-wallet.ts, card-on-file.ts).
  */
 import type {
   AuthorizePaymentInput,
@@ -33,24 +35,19 @@ import type {
   UpdatePaymentOutput,
   WebhookActionResult,
 } from "@medusajs/framework/types"
-import { MathBN, MedusaError, PaymentActions } from "@medusajs/framework/utils"
+import { MedusaError } from "@medusajs/framework/utils"
 import type { GatewayClient } from "../../../gateway/gateway-client"
 import { newOrderId } from "../../../gateway/order-id"
-import { NotificationSchema, type OrderDetails } from "../../../gateway/schemas"
-import { InvalidRequestError, NotFoundError } from "../../../http/errors"
-import type { PaymentAttempt } from "../../../modules/nexi-ledger/types"
+import { InvalidRequestError } from "../../../http/errors"
 import { minorToMajorString, toMinorUnits } from "../../../money/amount"
 import { clientsFor } from "../clients"
 import type { NexiOptions } from "../options"
-import { changesNothing, watchAfterRead } from "../shared/attempt-watch"
 import { readCartContext, withoutCartContext } from "../shared/cart-context"
 import { idempotencyUuid } from "../shared/idempotency"
 import { toMedusaError } from "../shared/medusa-errors"
-import type { SessionRecord } from "../shared/payment-records"
-import { NexiProviderBase, type ProviderCradle, SESSION_STATUS, WEBHOOK_ACTION } from "../shared/provider-base"
-import { type ReconcileSubject, readReconcileRequest } from "../shared/reconcile-request"
-import { hashSecurityToken, securityTokenMatches } from "../shared/security-token"
-import type { NexiWebhookData } from "../shared/webhook-data"
+import { NexiProviderBase, type ProviderCradle, SESSION_STATUS } from "../shared/provider-base"
+import { hashSecurityToken } from "../shared/security-token"
+import { CardNotifications } from "./card-notifications"
 import {
   type CardOnFile,
   cardOnFileOfNewSession,
@@ -67,9 +64,7 @@ import { CardWallet } from "./card-wallet"
 import { buildHostedOrderRequest } from "./hosted-order"
 import { adoptOrphans, type CardWriteContext, orphanedWrites, sendCardWrite, settledWritesOf } from "./ledgered-writes"
 import { isMotoRequest, motoSessionData } from "./moto"
-import { notificationProblem, parseNotificationBody } from "./notification-body"
 import { type CardPaymentState, readCardPaymentState } from "./order-state"
-import { releaseOrphan } from "./release-orphan"
 import { type CardSessionData, readCardSessionData } from "./session-data"
 
 /** The gateway takes one capture per authorization, and this one is made already. */
@@ -95,6 +90,7 @@ export class NexiCardProviderService extends NexiProviderBase<CardPaymentState> 
 
   protected readonly gateway: GatewayClient
   private readonly wallet: CardWallet
+  private readonly notifications: CardNotifications
 
   constructor(cradle: ProviderCradle, options: NexiOptions) {
     super(cradle, options)
@@ -105,6 +101,14 @@ export class NexiCardProviderService extends NexiProviderBase<CardPaymentState> 
       options: this.options_,
       entryId: this.entryId,
       providerKey: this.providerKey(),
+      logger: this.logger_,
+    })
+    this.notifications = new CardNotifications({
+      gateway: this.gateway,
+      ledger: (action) => this.ledger(action),
+      records: this.records,
+      wallet: this.wallet,
+      saveCardOf: (orderId, state) => this.saveCardOf(orderId, state),
       logger: this.logger_,
     })
   }
@@ -347,137 +351,10 @@ export class NexiCardProviderService extends NexiProviderBase<CardPaymentState> 
 
   /**
    * Called by Medusa's webhook subscriber for POST /hooks/payment/nexi_<entry id>, and by the
-   * plugin's reconciliation with an in-process reconcile request. The body is never trusted:
-   * a notification must carry the securityToken issued for that order, and the payment's
-   * state is always read again from the gateway. Anything that fails those checks is
-   * answered `not_supported`, which changes nothing (throwing would make the event bus retry).
+   * plugin's reconciliation with an in-process reconcile request (card-notifications.ts).
    */
-  async getWebhookActionAndData(payload: ProviderWebhookPayload["payload"]): Promise<WebhookActionResult> {
-    const subject = readReconcileRequest(payload)
-    if (subject) return this.reconcile(subject)
-
-    const notification = parseNotificationBody(payload, NotificationSchema)
-    const orderId = notification?.operation.orderId
-    if (!notification || !orderId) {
-      // Names what is wrong, so a merchant can tell a misconfigured sender from noise.
-      const problem = notification ? "operation.orderId: is required" : notificationProblem(payload, NotificationSchema)
-      this.logger_?.warn(`nexi: ignored a notification that is not a gateway notification (${problem})`)
-      return { action: PaymentActions.NOT_SUPPORTED }
-    }
-    const details = await this.readOrderOrNothing(orderId)
-    if (!details) {
-      this.logger_?.warn(`nexi: ignored a notification for unknown order ${orderId}`)
-      return { action: PaymentActions.NOT_SUPPORTED }
-    }
-    const attempt = await this.ledger("handle the notification").findAttempt(orderId)
-    if (!attempt && (await this.wallet.handleVerificationNotification(orderId, notification.securityToken, details))) {
-      return { action: PaymentActions.NOT_SUPPORTED }
-    }
-    const sessionId = attempt?.session_id ?? details.orderStatus.order.customField
-    const session = sessionId ? await this.records.session(sessionId) : undefined
-    const sessionData = readCardSessionData(session?.data)
-    // The ledger keeps each order's token, so a superseded order's notification is still verifiable.
-    const tokenHash = attempt?.security_token_hash ?? (sessionData.order_id === orderId ? sessionData.security_token_hash : undefined)
-    if (!securityTokenMatches(notification.securityToken, tokenHash)) {
-      this.logger_?.warn(`nexi: ignored a notification for order ${orderId} whose security token does not match`)
-      return { action: PaymentActions.NOT_SUPPORTED }
-    }
-    return this.settleOrder(orderId, attempt, session, details)
-  }
-
-  private async reconcile(subject: ReconcileSubject): Promise<WebhookActionResult> {
-    if (subject.sessionId !== undefined) {
-      const session = await this.records.session(subject.sessionId)
-      const orderId = readCardSessionData(session?.data).order_id
-      const details = orderId ? await this.readOrderOrNothing(orderId) : undefined
-      if (!session || !orderId || !details) return { action: PaymentActions.NOT_SUPPORTED }
-      return this.settleOrder(orderId, await this.ledger("read the payment").findAttempt(orderId), session, details)
-    }
-    const ledger = this.ledger("reconcile the payment")
-    const attempt = await ledger.findAttempt(subject.gatewayRef)
-    if (!attempt) return { action: PaymentActions.NOT_SUPPORTED }
-    const details = await this.readOrderOrNothing(attempt.gateway_ref)
-    if (!details) {
-      // Never created at the gateway (or not yet charged, for MOTO): watch it like a pending one.
-      await ledger.updateAttempt(attempt.gateway_ref, watchAfterRead(attempt, "pending", new Date()))
-      return { action: PaymentActions.NOT_SUPPORTED }
-    }
-    const session = attempt.session_id ? await this.records.session(attempt.session_id) : undefined
-    return this.settleOrder(attempt.gateway_ref, attempt, session, details)
-  }
-
-  /**
-   * What a genuine read of a gateway order means. Writes of the order whose answer was lost
-   * are settled first. An order its live session still points at is that session's payment;
-   * any other order holding money is released.
-   */
-  private async settleOrder(
-    orderId: string,
-    attempt: PaymentAttempt | undefined,
-    session: SessionRecord | undefined,
-    details: OrderDetails,
-  ): Promise<WebhookActionResult> {
-    const context = this.writeContext("settle the payment")
-    await settledWritesOf(context, orderId)
-    const owned = session !== undefined && readCardSessionData(session.data).order_id === orderId
-    if (owned) {
-      const result = this.actionFor(session, details)
-      const state = readCardPaymentState(details)
-      const watch = attempt && watchAfterRead(attempt, state.status, new Date(), state.reason)
-      // The notification of a payment Medusa already holds finds the attempt paid: nothing to write.
-      if (attempt && watch && !changesNothing(attempt, watch)) await context.ledger.updateAttempt(orderId, watch)
-      // Medusa never authorizes a declined or cancelled session, so authorizePayment would leave
-      // the card it was to save pending for good; it ends here. A paid one becomes active there.
-      if (session.data[SAVE_CARD_KEY] === true && (state.status === "error" || state.status === "canceled")) {
-        await this.saveCardOf(orderId, state)
-      }
-      return result
-    }
-    if (!attempt) return { action: PaymentActions.NOT_SUPPORTED }
-    const why = session ? "a hosted order the cart had replaced" : "a hosted order whose payment session was deleted"
-    const released = await releaseOrphan(context, attempt, details, attempt.note ?? why, this.logger_)
-    if (released === "nothing_paid") {
-      const state = readCardPaymentState(details)
-      await context.ledger.updateAttempt(orderId, watchAfterRead(attempt, state.status, new Date(), state.reason))
-    }
-    return { action: PaymentActions.NOT_SUPPORTED }
-  }
-
-  /** 404 means "no such order" (nothing to do); an unreachable gateway throws, so the event is retried. */
-  private async readOrderOrNothing(orderId: string): Promise<OrderDetails | undefined> {
-    try {
-      return await this.gateway.getOrder(orderId)
-    } catch (error) {
-      if (error instanceof NotFoundError) return undefined
-      throw error
-    }
-  }
-
-  /**
-   * Core acts on `authorized` and `captured` by completing the cart. Once Medusa holds the
-   * payment, later notifications (a capture, a refund) must not run that again: they are
-   * `not_supported` for core, and carry the gateway's refunds for the plugin's own subscriber.
-   */
-  private actionFor(session: SessionRecord, details: OrderDetails): WebhookActionResult {
-    const data = readCardSessionData(session.data)
-    const currency = details.orderStatus.order.currency ?? data.currency ?? ""
-    const state = readCardPaymentState(details)
-    const alreadyPaid = session.status === "authorized" || session.status === "captured"
-    const action = alreadyPaid ? PaymentActions.NOT_SUPPORTED : WEBHOOK_ACTION[state.status]
-    const result: NexiWebhookData = {
-      session_id: session.id,
-      amount: MathBN.convert(minorToMajorString(this.paidMinor(state, data), currency)),
-      nexi_reason: state.reason,
-      nexi_refunded: minorToMajorString(state.refundedMinor, currency),
-      nexi_refund_operation_ids: state.refunds.filter((refund) => refund.result !== "PENDING").map((refund) => refund.operationId),
-    }
-    return { action, data: result as WebhookActionResult["data"] }
-  }
-
-  private paidMinor(state: CardPaymentState, data: Partial<CardSessionData>): string {
-    if (state.status === "captured") return state.capturedMinor
-    if (state.status === "authorized") return state.authorizedMinor
-    return data.amount_minor ?? "0"
+  getWebhookActionAndData(payload: ProviderWebhookPayload["payload"]): Promise<WebhookActionResult> {
+    return this.notifications.handle(payload)
   }
 
   private writeContext(action: string): CardWriteContext {
