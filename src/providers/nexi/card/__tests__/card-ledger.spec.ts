@@ -130,6 +130,17 @@ describe("card money writes through the ledger", () => {
     expect(gateway.cradle().ledger.attempts).toEqual([])
   })
 
+  it("hands out no hosted page whose ledger record failed: the session fails, and no message promises a safe retry", async () => {
+    gateway.cradle().ledger.openAttempt = async () => {
+      throw new Error("connection terminated")
+    }
+    const failed = gateway.provider().initiatePayment({ amount: 20, currency_code: "eur", data: { session_id: "payses_nl" } })
+
+    await expect(failed).rejects.toThrow(/Could not start the payment: connection terminated/)
+    await expect(failed).rejects.not.toThrow(/try again|retry/i)
+    expect(await gateway.postCount("/orders/hpp")).toBe(1)
+  })
+
   it("records each hosted order with its token's hash before Medusa hears of it, and stops watching it once Medusa holds the payment", async () => {
     const { orderId } = await capturedPayment("payses_w1")
     expect(gateway.cradle().ledger.attempts).toEqual([
