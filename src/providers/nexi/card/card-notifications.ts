@@ -124,7 +124,9 @@ export class CardNotifications {
       }
       return result
     }
-    if (!attempt) return { action: PaymentActions.NOT_SUPPORTED }
+    // A released attempt is done: its writes were settled above. A later read (the void's own
+    // notification) must not turn it into a closed one, which staff no longer see as released.
+    if (!attempt || attempt.state === "released") return { action: PaymentActions.NOT_SUPPORTED }
     const why = session ? "a hosted order the cart had replaced" : "a hosted order whose payment session was deleted"
     const released = await releaseOrphan(context, attempt, details, attempt.note ?? why, this.deps.logger)
     if (released === "nothing_paid") {

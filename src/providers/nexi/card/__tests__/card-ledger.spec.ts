@@ -225,6 +225,22 @@ describe("card money writes through the ledger", () => {
     expect(gateway.cradle().ledger.attempts[0]).toMatchObject({ state: "released", note: expect.stringMatching(/session was deleted/) })
   })
 
+  it("releases once when the release's answer was lost: settled from the gateway's record, and the next read sends nothing and leaves it released", async () => {
+    const card = gateway.provider()
+    const started = await card.initiatePayment({ amount: 20, currency_code: "eur", data: { session_id: "payses_r4" } })
+    await card.deletePayment({ data: started.data as Record<string, unknown> })
+    await control("POST", `/hpp/${started.id}/pay`, { ...APPROVED, awaitNotification: false })
+    await loseAnswers("POST", "/operations/*/refunds", "after")
+
+    await card.getWebhookActionAndData(attemptReconcileRequest(started.id))
+    await control("DELETE", "/faults")
+    await card.getWebhookActionAndData(attemptReconcileRequest(started.id))
+
+    expect((await gatewayOperations(started.id, "VOID")).map((operation) => operation.operationResult)).toEqual(["VOIDED"])
+    expect(gateway.cradle().ledger.writes).toEqual([expect.objectContaining({ kind: "void", origin: "release", outcome: "executed" })])
+    expect(gateway.cradle().ledger.attempts[0]).toMatchObject({ state: "released", note: expect.stringMatching(/voided automatically/) })
+  })
+
   it("refunds, rather than voids, a released payment that was captured at once (IMPLICIT)", async () => {
     const card = gateway.provider({ captureType: "IMPLICIT" })
     const started = await card.initiatePayment({ amount: 20, currency_code: "eur", data: { session_id: "payses_r3" } })
