@@ -5,7 +5,7 @@
  * machine. Prints one table per measurement and ends with one JSON line of every figure.
  * Progress goes to stderr. Uses the built plugin (.medusa/server); `npm run bench` builds it.
  *
- *   node scripts/bench/index.js [--quick] [--only=overhead,connections,store,profile]
+ *   node scripts/bench/index.js [--quick] [--only=overhead,connections,store,anatomy,profile]
  *
  * DATABASE_URL: a PostgreSQL server to use (a throwaway database is created on it and dropped);
  * without it an embedded PostgreSQL runs in a temporary directory. See docs/benchmark.md.
@@ -70,9 +70,9 @@ async function main() {
     if (parts.includes("connections")) {
       figures.connections = await measureConnections({ simulator, calls: settings.connectionCalls, log }).catch((error) => ({ error: error.stack }))
     }
-    if (parts.includes("store") || parts.includes("profile")) {
-      const profileOnly = !parts.includes("store")
-      await runStoreParts({ simulator, settings, figures, cleanups, log, profileOnly }).catch((error) => {
+    const alone = parts.filter((part) => part === "profile" || part === "anatomy")
+    if (parts.includes("store") || alone.length) {
+      await runStoreParts({ simulator, settings, figures, cleanups, log, alone: parts.includes("store") ? undefined : alone }).catch((error) => {
         figures.store = { error: error.stack }
       })
     }

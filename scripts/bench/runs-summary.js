@@ -10,6 +10,7 @@
  */
 const fs = require("node:fs")
 const { table } = require("./lib/table")
+const { differs } = require("./parts/session-anatomy")
 
 function lastJsonLine(file) {
   const lines = fs.readFileSync(file, "utf8").trim().split("\n")
@@ -78,6 +79,42 @@ function main(files) {
         }),
       ),
     )
+  }
+  const anatomy = runs[0].figures.sessionAnatomy
+  if (Array.isArray(anatomy?.steps)) {
+    const stepOf = (run, step) => run.figures.sessionAnatomy.steps.find((row) => row.step === step)
+    const rows = anatomy.steps.flatMap(({ step }) =>
+      ["nexi", "system"].map((side) => {
+        const figure = (name) => spread(runs, (run) => stepOf(run, step)[side][name], 2)
+        return [side === "nexi" ? step : "", side, figure("wallMs"), figure("statements"), figure("statementMs"), figure("gatewayMs"), figure("restMs")]
+      }),
+    )
+    rows.push(["payment session bound", "", spread(runs, (run) => run.figures.sessionAnatomy.session.boundMs, 2), "", "", "", ""])
+    out.push(
+      "One shopper's checkout, request by request, p50 ms (median (lowest–highest))",
+      table(["request", "provider", "whole", "statements", "in statements", "gateway", "the rest"], rows),
+    )
+    for (const { step, statements } of anatomy.steps.filter((row) => row.statements)) {
+      // A statement a run did not see at all ran 0 times there.
+      const none = { nexiCount: 0, systemCount: 0, addedMs: 0 }
+      const ofRun = (run, statement, name) => (stepOf(run, step).statements.find((row) => row.statement === statement) ?? none)[name]
+      const middle = (statement, name) => median(runs.map((run) => ofRun(run, statement, name)))
+      const differing = statements.filter(({ statement }) =>
+        differs({ nexiCount: middle(statement, "nexiCount"), systemCount: middle(statement, "systemCount"), addedMs: middle(statement, "addedMs") }),
+      )
+      out.push(
+        `Statements of the ${step} that differ (count per request; added ms, p50) (median (lowest–highest))`,
+        table(
+          ["statement", "nexi", "system", "added ms"],
+          differing.map(({ statement }) => [
+            statement,
+            spread(runs, (run) => ofRun(run, statement, "nexiCount"), 2),
+            spread(runs, (run) => ofRun(run, statement, "systemCount"), 2),
+            spread(runs, (run) => ofRun(run, statement, "addedMs"), 2),
+          ]),
+        ),
+      )
+    }
   }
   const profile = runs[0].figures.profile
   if (profile?.nexi?.byProcessCpuMsPerCheckout) {

@@ -1,4 +1,5 @@
 /** The bench's printout: one table per measurement, then the JSON line of every figure (the last line). */
+const { differs } = require("../parts/session-anatomy")
 const { table } = require("./table")
 
 const yesNo = (met) => (met === undefined ? "-" : met ? "yes" : "NO")
@@ -88,6 +89,33 @@ function throughputSection(levels) {
   ].join("\n")
 }
 
+function anatomySection({ checkouts, steps, session }) {
+  const blocks = [
+    `One shopper's checkout, request by request, traced in the store (${checkouts} checkouts of each, alternating; ms, p50): statements are the database's round trips, the rest is node (Medusa, the plugin, the ORM)`,
+    table(
+      ["request", "provider", "whole", "statements", "in statements", "gateway", "the rest"],
+      steps.flatMap(({ step, nexi, system }) =>
+        [
+          ["nexi", nexi],
+          ["system", system],
+        ].map(([name, run]) => [name === "nexi" ? step : "", name, run.wallMs, run.statements, run.statementMs, run.gatewayMs, run.restMs]),
+      ),
+    ),
+  ]
+  for (const { step, statements } of steps.filter((row) => row.statements)) {
+    blocks.push(
+      `Statements of the ${step} that differ (per request: how many, mean; ms, p50)`,
+      table(
+        ["statement", "nexi", "system", "nexi ms", "system ms", "added ms"],
+        statements.filter(differs).map((row) => [row.statement, row.nexiCount, row.systemCount, row.nexiMs, row.systemMs, row.addedMs]),
+      ),
+    )
+  }
+  const nexiSession = steps.find((row) => row.step === "payment session").nexi
+  blocks.push(`Payment session: ${nexiSession.wallMs} ms against a bound of ${session.boundMs} (1.2× the system provider's, plus the gateway round trip); met: ${yesNo(session.met)}`)
+  return blocks.join("\n")
+}
+
 function memorySection({ withoutPlugin, withPlugin, growth }) {
   const figures = (memory) => `${memory.rssMiB} / ${memory.heapUsedMiB}`
   const lines = ["Memory of the Medusa server process after a full GC (MiB, RSS / heap in use)"]
@@ -155,6 +183,7 @@ const SECTIONS = {
   roundTrips: roundTripSection,
   connections: connectionSection,
   throughput: throughputSection,
+  sessionAnatomy: anatomySection,
   memory: memorySection,
   profile: profileSection,
 }

@@ -19,6 +19,8 @@ const SETTINGS = {
       { shoppers: 10, checkouts: 100 },
       { shoppers: 50, checkouts: 200 },
     ],
+    // One at a time, alternating: enough that one slow fsync moves no median.
+    anatomy: { checkouts: 40 },
     profile: { shoppers: 50, checkouts: 100 },
     warmupCheckouts: 20,
     memoryCheckouts: 1000,
@@ -36,6 +38,7 @@ const SETTINGS = {
       { shoppers: 10, checkouts: 20 },
       { shoppers: 50, checkouts: 50 },
     ],
+    anatomy: { checkouts: 6 },
     profile: { shoppers: 50, checkouts: 50 },
     warmupCheckouts: 10,
     memoryCheckouts: 150,
@@ -43,13 +46,14 @@ const SETTINGS = {
   },
 }
 
-const PARTS = ["overhead", "connections", "store", "profile"]
-/** The profile runs within the store part; alone (`--only=profile`) it starts the store for itself. */
+const PARTS = ["overhead", "connections", "store", "anatomy", "profile"]
+/** The anatomy and the profile run within the store part; alone (`--only=anatomy,profile`) they start the store for themselves. */
 const DEFAULT_PARTS = ["overhead", "connections", "store"]
 
 /**
- * `--quick`, `--only=overhead,connections,store,profile` (store: round trips, throughput, the
- * CPU profile and memory, which share a running store; profile: the CPU profile alone).
+ * `--quick`, `--only=overhead,connections,store,anatomy,profile` (store: round trips, throughput,
+ * the session anatomy, the CPU profile and memory, which share a running store; anatomy,
+ * profile: those alone).
  */
 function parseArguments(argv) {
   const options = { quick: false, parts: DEFAULT_PARTS }

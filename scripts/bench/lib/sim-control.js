@@ -29,6 +29,9 @@ function simControl(controlUrl) {
     requests: () => call(controlUrl, "GET", "/requests"),
     notifications: () => call(controlUrl, "GET", "/notifications"),
     flushNotifications: () => call(controlUrl, "POST", "/notifications/flush", {}),
+    /** The next `count` notifications are not sent (docs/simulator.md, notification faults). */
+    dropNotifications: (count) => call(controlUrl, "POST", "/faults/notifications", { drop: count }),
+    clearNotificationFaults: () => call(controlUrl, "DELETE", "/faults/notifications"),
   }
 }
 

@@ -22,4 +22,4 @@ function round(value, digits = 3) {
   return Math.round(value * scale) / scale
 }
 
-module.exports = { round, summarize }
+module.exports = { percentile, round, summarize }

@@ -26,8 +26,9 @@ function apiClient(baseUrl, headers) {
   return { get: (path) => call("GET", path), post: (path, body = {}) => call("POST", path, body) }
 }
 
-function storeApi(baseUrl, publishableKey) {
-  return apiClient(baseUrl, { "x-publishable-api-key": publishableKey })
+/** @param {Record<string, string>} [headers] more headers on every call (the request probe's `x-bench-trace`) */
+function storeApi(baseUrl, publishableKey, headers = {}) {
+  return apiClient(baseUrl, { ...headers, "x-publishable-api-key": publishableKey })
 }
 
 /** Medusa accepts a secret API key as the user name of Basic authentication on admin routes. */

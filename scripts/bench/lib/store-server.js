@@ -11,15 +11,17 @@ const { waitForHttp } = require("../../demo/wait-for-http")
 const STORE_DIR = path.join(__dirname, "..", "store")
 const MEMORY_PROBE = path.join(STORE_DIR, "memory-probe.js")
 const CPU_PROBE = path.join(STORE_DIR, "cpu-probe.js")
+const REQUEST_PROBE = path.join(STORE_DIR, "request-probe.js")
 const MEDUSA_CLI = require.resolve("@medusajs/cli/cli.js", { paths: [STORE_DIR] })
 
 /**
- * @param {{ env: NodeJS.ProcessEnv, port: number, withPlugin: boolean, memoryFile: string, cpuProfileFile: string }} options
+ * @param {{ env: NodeJS.ProcessEnv, port: number, withPlugin: boolean, memoryFile: string, cpuProfileFile: string, traceFile: string }} options
  *   `memoryFile`: where store/memory-probe.js writes the server's memory after a full GC;
- *   `cpuProfileFile`: where store/cpu-probe.js writes a CPU profile (lib/cpu-profile.js).
- * @returns {Promise<{ url: string, pid: number, memoryFile: string, cpuProfileFile: string, bootMs: number, stop: () => Promise<void> }>}
+ *   `cpuProfileFile`: where store/cpu-probe.js writes a CPU profile (lib/cpu-profile.js);
+ *   `traceFile`: where store/request-probe.js writes the anatomy of each traced request.
+ * @returns {Promise<{ url: string, pid: number, memoryFile: string, cpuProfileFile: string, traceFile: string, bootMs: number, stop: () => Promise<void> }>}
  */
-async function startStoreServer({ env, port, withPlugin, memoryFile, cpuProfileFile }) {
+async function startStoreServer({ env, port, withPlugin, memoryFile, cpuProfileFile, traceFile }) {
   const started = Date.now()
   const handle = startChild(process.execPath, [MEDUSA_CLI, "start", "--port", String(port)], {
     name: withPlugin ? "medusa (plugin)" : "medusa (no plugin)",
@@ -30,7 +32,8 @@ async function startStoreServer({ env, port, withPlugin, memoryFile, cpuProfileF
       BENCH_WITH_PLUGIN: String(withPlugin),
       BENCH_MEMORY_FILE: memoryFile,
       BENCH_CPU_PROFILE_FILE: cpuProfileFile,
-      NODE_OPTIONS: `${env.NODE_OPTIONS ?? ""} --expose-gc --require "${MEMORY_PROBE}" --require "${CPU_PROBE}"`.trim(),
+      BENCH_TRACE_FILE: traceFile,
+      NODE_OPTIONS: `${env.NODE_OPTIONS ?? ""} --expose-gc --require "${MEMORY_PROBE}" --require "${CPU_PROBE}" --require "${REQUEST_PROBE}"`.trim(),
     },
     quiet: true,
   })
@@ -41,7 +44,7 @@ async function startStoreServer({ env, port, withPlugin, memoryFile, cpuProfileF
     await stopChild(handle)
     throw error
   }
-  return { url, pid: handle.child.pid, memoryFile, cpuProfileFile, bootMs: Date.now() - started, stop: () => stopChild(handle, { graceMs: 30_000 }) }
+  return { url, pid: handle.child.pid, memoryFile, cpuProfileFile, traceFile, bootMs: Date.now() - started, stop: () => stopChild(handle, { graceMs: 30_000 }) }
 }
 
 module.exports = { startStoreServer }
