@@ -225,6 +225,24 @@ describe("card money writes through the ledger", () => {
     expect(gateway.cradle().ledger.attempts[0]).toMatchObject({ state: "released", note: expect.stringMatching(/session was deleted/) })
   })
 
+  it("releases nothing while Medusa's session record cannot be read: the payment may be a live session's", async () => {
+    const card = gateway.provider()
+    const started = await card.initiatePayment({ amount: 20, currency_code: "eur", data: { session_id: "payses_r5" } })
+    await card.deletePayment({ data: started.data as Record<string, unknown> })
+    await control("POST", `/hpp/${started.id}/pay`, { ...APPROVED, awaitNotification: false })
+    const before = { ...gateway.cradle().ledger.attempts[0] }
+    const sessions = gateway.cradle().paymentSessionService as { retrieve: (id: string) => Promise<unknown> }
+    sessions.retrieve = async () => {
+      throw new Error("connection terminated")
+    }
+
+    await expect(card.getWebhookActionAndData(attemptReconcileRequest(started.id))).rejects.toThrow(/connection terminated/)
+
+    expect(await gatewayOperations(started.id, "VOID")).toEqual([])
+    expect(gateway.cradle().ledger.writes).toEqual([])
+    expect(gateway.cradle().ledger.attempts[0]).toEqual(before)
+  })
+
   it("releases once when the release's answer was lost: settled from the gateway's record, and the next read sends nothing and leaves it released", async () => {
     const card = gateway.provider()
     const started = await card.initiatePayment({ amount: 20, currency_code: "eur", data: { session_id: "payses_r4" } })
