@@ -11,3 +11,6 @@ import { NexiCardProviderService } from "./card/card-provider"
 export default ModuleProvider(Modules.PAYMENT, {
   services: [NexiCardProviderService, ...APM_PROVIDER_SERVICES],
 })
+
+/** The entry's `options`, as a store writes them in medusa-config.ts (and as parsed). */
+export type { ApmOptions, NexiOptions, NexiOptionsInput } from "./options"
