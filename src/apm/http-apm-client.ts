@@ -135,7 +135,7 @@ export class HttpApmClient implements ApmClient {
     const url = new URL(path, this.baseUrl)
     url.search = ""
     this.logger.warn(
-      `${SERVICE_LABELS.apm}: GET ${url.href} answered 404 (transaction not found). Check that apm.environment is the service's base URL and that the consumer key and secret belong to the merchant (apm.merchantId) that opened the transaction.`,
+      `nexi: ${SERVICE_LABELS.apm}: GET ${url.href} answered 404 (transaction not found). Check that apm.environment is the service's base URL and that the consumer key and secret belong to the merchant (apm.merchantId) that opened the transaction.`,
     )
   }
 

@@ -87,5 +87,5 @@ export function listUnrecognized(answer: unknown, path = "", found: string[] = [
 export function warnUnrecognized(logger: Logger, label: string, answer: unknown): void {
   const values = listUnrecognized(answer)
   if (values.length === 0) return
-  logger.warn(`${label} answered values this plugin does not know (${values.join(", ")}); they are read as unknown, never as paid, until the plugin maps them.`)
+  logger.warn(`nexi: ${label} answered values this plugin does not know (${values.join(", ")}); they are read as unknown, never as paid, until the plugin maps them.`)
 }

@@ -59,6 +59,21 @@ export class NotFoundError extends NexiError {
  */
 export class GatewayUnavailableError extends NexiError {
   readonly kind = "unavailable"
+  /**
+   * Set when the configured address cannot be reached at all (a name that does not resolve, a
+   * refused connection, TLS to a plain-http port): a configuration problem, which waiting does
+   * not cure. `option` names the provider option that holds the address.
+   */
+  readonly unreachable?: { host: string; problem: string; option: string }
+
+  constructor(
+    service: ServiceName,
+    message: string,
+    options: { status?: number; details?: ErrorDetail[]; cause?: unknown; unreachable?: GatewayUnavailableError["unreachable"] } = {},
+  ) {
+    super(service, message, options)
+    this.unreachable = options.unreachable
+  }
 }
 
 /**

@@ -10,10 +10,24 @@ export interface NetworkFailure {
   mayHaveExecuted: boolean
   /** A transient condition a second attempt can overcome. */
   transient: boolean
+  /**
+   * Set when the configured address cannot be reached at all, which waiting does not cure: what
+   * is wrong with it, in words a merchant can act on.
+   */
+  misconfiguration?: string
 }
 
 /** The connection was never established: nothing was sent. */
 const NOT_CONNECTED = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH"])
+
+/** Of those, the ones a wrong address causes (a DNS hiccup, EAI_AGAIN, is not one). */
+const WRONG_ADDRESS: Record<string, string> = {
+  ENOTFOUND: "the host name does not resolve",
+  ECONNREFUSED: "nothing accepts connections on that port",
+}
+
+/** TLS that never got going: spoken to a plain-http port, or a certificate this machine does not trust. Nothing was sent. */
+const TLS_SETUP = /^(EPROTO|ERR_SSL_|ERR_TLS_CERT|CERT_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_(GET|VERIFY)_)/
 
 /** The connection broke while the request or its answer was in flight. */
 const BROKEN_IN_FLIGHT = new Set(["ECONNRESET", "EPIPE", "ETIMEDOUT", "ECONNABORTED"])
@@ -26,7 +40,16 @@ export function timeoutFailure(timeoutMs: number): NetworkFailure {
 export function classifyNetworkError(error: { code?: unknown; message?: unknown }): NetworkFailure {
   const code = typeof error.code === "string" ? error.code : undefined
   const message = typeof error.message === "string" ? error.message : ""
-  if (code && NOT_CONNECTED.has(code)) return { reason: code, mayHaveExecuted: false, transient: true }
+  if (code && NOT_CONNECTED.has(code)) {
+    // A name that does not resolve stays so for longer than any retry waits.
+    return { reason: code, mayHaveExecuted: false, transient: code !== "ENOTFOUND", misconfiguration: WRONG_ADDRESS[code] }
+  }
+  if (code && TLS_SETUP.test(code)) {
+    const misconfiguration = /^(EPROTO|ERR_SSL_)/.test(code)
+      ? "TLS could not be set up: an https URL pointing at a plain-http port, or the reverse"
+      : "its TLS certificate is not trusted on this machine"
+    return { reason: code, mayHaveExecuted: false, transient: false, misconfiguration }
+  }
   if ((code && BROKEN_IN_FLIGHT.has(code)) || /socket hang up/i.test(message)) {
     return { reason: code ?? "socket hang up", mayHaveExecuted: true, transient: true }
   }

@@ -88,6 +88,9 @@ const MAX_ANSWER_BYTES = 10 * 1024 * 1024
 /** Keeps one debug line readable when a list answer is long. */
 const MAX_LOG_LINE_CHARS = 4_000
 
+/** The provider option that holds each service's address, for errors that send staff to it. */
+const OPTION_OF_SERVICE: Record<ServiceName, string> = { gateway: "environment", apm: "apm.environment" }
+
 export class HttpTransport {
   /** The keep-alive agent serving the base URL; exposed so the benchmark can count sockets. */
   readonly agent: http.Agent
@@ -135,7 +138,7 @@ export class HttpTransport {
       if (cause !== undefined && attempt < maxAttempts) {
         const delayMs = backoffDelayMs(attempt, this.backoff)
         this.logger.warn(
-          `${SERVICE_LABELS[this.service]} ${request.endpoint}: ${cause} on attempt ${attempt} of ${maxAttempts}, retrying in ${delayMs} ms`,
+          `nexi: ${SERVICE_LABELS[this.service]} ${request.endpoint}: ${cause} on attempt ${attempt} of ${maxAttempts}, retrying in ${delayMs} ms`,
         )
         await this.sleep(delayMs)
         continue
@@ -243,6 +246,7 @@ export class HttpTransport {
   private noAnswerError(request: TransportRequest, failure: NetworkFailure, attempts: number): NexiError {
     const tries = attempts === 1 ? "1 attempt" : `${attempts} attempts`
     const prefix = `${SERVICE_LABELS[this.service]} ${request.endpoint}: no answer (${failure.reason}) after ${tries}`
+    if (failure.misconfiguration) return this.unreachableError(prefix, failure.misconfiguration)
     if (!failure.mayHaveExecuted) {
       return new GatewayUnavailableError(this.service, `${prefix}; the request was not sent, try again later`)
     }
@@ -254,6 +258,19 @@ export class HttpTransport {
         ? "read its state before repeating it"
         : "repeat it later with the same idempotency key, or read its state"
     return new OutcomeUnknownError(this.service, `${prefix}; it may have been executed: ${advice}`)
+  }
+
+  /**
+   * The configured address itself is wrong: no "try again later", which would not help. Said
+   * in the log too, where whoever set the option looks, with the host and the option to check.
+   */
+  private unreachableError(prefix: string, problem: string): GatewayUnavailableError {
+    const host = new URL(this.baseUrl).host
+    const option = OPTION_OF_SERVICE[this.service]
+    this.logger.warn(`nexi: ${SERVICE_LABELS[this.service]} at ${host} cannot be reached: ${problem}. Check the provider's \`${option}\` option.`)
+    return new GatewayUnavailableError(this.service, `${prefix}; the request was not sent: ${host} cannot be reached (${problem}), check the \`${option}\` option`, {
+      unreachable: { host, problem, option },
+    })
   }
 
   /**

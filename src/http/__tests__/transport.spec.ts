@@ -185,6 +185,31 @@ describe("no answer", () => {
     expect(error.message).toMatch(/no answer \(ECONNREFUSED\) after 1 attempt; the request was not sent/)
   })
 
+  it("a host name that does not resolve is a configuration problem: said with the host and the option, not retried", async () => {
+    const { lines, logger } = capturingLogger()
+    const error = (await failure(transport({ baseUrl: "http://nexi-gateway.invalid/api/v1", logger }).send(getOrder))) as GatewayUnavailableError
+    expect(error).toBeInstanceOf(GatewayUnavailableError)
+    expect(error.unreachable).toEqual({ host: "nexi-gateway.invalid", problem: "the host name does not resolve", option: "environment" })
+    expect(error.message).toMatch(/nexi-gateway\.invalid cannot be reached \(the host name does not resolve\), check the `environment` option$/)
+    expect(error.message).not.toMatch(/try again/)
+    expect(sleeps).toEqual([])
+    expect(lines.filter((line) => !line.startsWith("debug"))).toEqual([
+      "warn nexi: Nexi gateway at nexi-gateway.invalid cannot be reached: the host name does not resolve. Check the provider's `environment` option.",
+    ])
+  })
+
+  it("https spoken to a plain-http port is a configuration problem, and the request was not sent", async () => {
+    const error = (await failure(transport({ baseUrl: server.url.replace("http:", "https:") }).send(createHpp))) as GatewayUnavailableError
+    expect(error).toBeInstanceOf(GatewayUnavailableError)
+    expect(error.unreachable?.problem).toMatch(/an https URL pointing at a plain-http port/)
+    expect(server.requests).toHaveLength(0)
+  })
+
+  it("names the mobile service's own option when its address is wrong", async () => {
+    const error = (await failure(transport({ service: "apm", baseUrl: "http://apm.invalid/apm" }).send(getOrder))) as GatewayUnavailableError
+    expect(error.unreachable?.option).toBe("apm.environment")
+  })
+
   it("builds its own error: no request options, headers or cause to leak", async () => {
     server.script(reset)
     const error = await failure(transport().send(createHpp))
@@ -246,7 +271,7 @@ describe("logging", () => {
     expect(lines.filter((line) => line.startsWith("debug "))).toHaveLength(4)
     expect(text).toMatch(/debug Nexi gateway GET \/orders\/A1 \(attempt 1\/3\) request headers=/)
     expect(text).toMatch(/debug Nexi gateway GET \/orders\/A1 \(attempt 2\/3\) answered 200 in \d+ ms body=/)
-    expect(text).toMatch(/warn Nexi gateway GET \/orders\/\{orderId\}: status 503 on attempt 1 of 3, retrying in \d+ ms/)
+    expect(text).toMatch(/warn nexi: Nexi gateway GET \/orders\/\{orderId\}: status 503 on attempt 1 of 3, retrying in \d+ ms/)
     expect(text).toContain("corr-1")
     expect(text).toContain("[PAN ****7289]")
     for (const secret of [API_KEY, "tok-secret", "4999340261977289"]) expect(text).not.toContain(secret)

@@ -52,6 +52,13 @@ export function toMedusaError(error: unknown, action: string): MedusaError {
       `Could not ${action}: ${name} did not answer in time and the outcome is unknown. Do not try again until the payment has been read again (Sync from gateway, or the reconciliation job within minutes).`,
     )
   }
+  if (error instanceof GatewayUnavailableError && error.unreachable) {
+    const { host, problem, option } = error.unreachable
+    return new MedusaError(
+      MedusaError.Types.UNEXPECTED_STATE,
+      `Could not ${action}: ${name} at ${host} cannot be reached: ${problem}. Nothing was changed. This is a configuration problem: check the provider's \`${option}\` option (the simulator's URL offline, "sandbox" or "production" with Nexi's keys).`,
+    )
+  }
   if (error instanceof GatewayUnavailableError) {
     // Money writes settle their outcome from the gateway's record before they get here
     // (send-once.ts); what reaches this line is a read, or a write that moves no money.

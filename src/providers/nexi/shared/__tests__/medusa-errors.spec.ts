@@ -94,6 +94,15 @@ describe("toMedusaError", () => {
     expect(error.message).toBe("Could not read the payment: The mobile payment service is unavailable. Nothing was changed; try again shortly.")
   })
 
+  it("maps an unreachable address to a configuration message naming the host and the option, never 'try again shortly'", () => {
+    const unreachable = { host: "sandbox.invalid", problem: "the host name does not resolve", option: "environment" }
+    const error = toMedusaError(new GatewayUnavailableError("gateway", "ENOTFOUND", { unreachable }), "start the payment")
+    expect(error.type).toBe(MedusaError.Types.UNEXPECTED_STATE)
+    expect(error.message).toBe(
+      'Could not start the payment: The Nexi gateway at sandbox.invalid cannot be reached: the host name does not resolve. Nothing was changed. This is a configuration problem: check the provider\'s `environment` option (the simulator\'s URL offline, "sandbox" or "production" with Nexi\'s keys).',
+    )
+  })
+
   it("maps UnexpectedResponseError to UNEXPECTED_STATE with its message", () => {
     const error = toMedusaError(new UnexpectedResponseError("gateway", "orderStatus.order.amount: expected a string"), "read the payment")
     expect(error.type).toBe(MedusaError.Types.UNEXPECTED_STATE)
