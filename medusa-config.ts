@@ -3,8 +3,8 @@
  * integration tests boot. Run from the repository root, Medusa loads `src/` (routes,
  * subscribers, jobs, admin widgets) as the project's own extensions, which is exactly what a
  * store gets through `plugins: [{ resolve: "medusa-payment-nexi" }]`; listing the plugin here
- * as well would load everything twice. integration-tests/packaged-store/ boots a store that
- * installs the packed package through `plugins`, as a real store does.
+ * as well would load everything twice. integration-tests/packaged/ makes a new store that
+ * installs the packed package with npm and runs it through Medusa's CLI, as a real store does.
  *
  * This file is not part of the published package (`files` is `.medusa/server` only).
  */
