@@ -32,14 +32,27 @@ const TLS_SETUP = /^(EPROTO|ERR_SSL_|ERR_TLS_CERT|CERT_|DEPTH_ZERO_SELF_SIGNED_C
 /** The connection broke while the request or its answer was in flight. */
 const BROKEN_IN_FLIGHT = new Set(["ECONNRESET", "EPIPE", "ETIMEDOUT", "ECONNABORTED"])
 
+/** axios refused the request before sending it (a body over maxBodyLength): repeating it changes nothing. */
+const REFUSED_BEFORE_SENDING = "ERR_BAD_REQUEST"
+
+/**
+ * axios files the answers it stops reading under one code and tells them apart by message
+ * only: one over maxContentLength, or one whose connection closed before its end (a broken
+ * connection, never a short answer). Each gets the code of what happened on the wire.
+ */
+function wireCode(code: string | undefined, message: string): string | undefined {
+  if (code !== "ERR_BAD_RESPONSE") return code
+  return message.startsWith("maxContentLength") ? "ERR_ANSWER_TOO_LARGE" : "ECONNRESET"
+}
+
 export function timeoutFailure(timeoutMs: number): NetworkFailure {
   return { reason: `timeout after ${timeoutMs} ms`, mayHaveExecuted: true, transient: true }
 }
 
-/** Classifies a transport error by its code only: the error object itself is never kept. */
+/** Classifies a transport error by its code (and axios's message, above): the error object itself is never kept. */
 export function classifyNetworkError(error: { code?: unknown; message?: unknown }): NetworkFailure {
-  const code = typeof error.code === "string" ? error.code : undefined
   const message = typeof error.message === "string" ? error.message : ""
+  const code = wireCode(typeof error.code === "string" ? error.code : undefined, message)
   if (code && NOT_CONNECTED.has(code)) {
     // A name that does not resolve stays so for longer than any retry waits.
     return { reason: code, mayHaveExecuted: false, transient: code !== "ENOTFOUND", misconfiguration: WRONG_ADDRESS[code] }
@@ -50,6 +63,7 @@ export function classifyNetworkError(error: { code?: unknown; message?: unknown 
       : "its TLS certificate is not trusted on this machine"
     return { reason: code, mayHaveExecuted: false, transient: false, misconfiguration }
   }
+  if (code === REFUSED_BEFORE_SENDING) return { reason: code, mayHaveExecuted: false, transient: false }
   if ((code && BROKEN_IN_FLIGHT.has(code)) || /socket hang up/i.test(message)) {
     return { reason: code ?? "socket hang up", mayHaveExecuted: true, transient: true }
   }

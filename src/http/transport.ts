@@ -1,5 +1,5 @@
 /**
- * The HTTP transport both clients share: keep-alive connections, a deadline per attempt,
+ * The HTTP transport both clients share, on axios: keep-alive connections, a deadline per attempt,
  * bounded retries, debug logging with secrets redacted, and the translation of "no answer"
  * into GatewayUnavailableError / OutcomeUnknownError. It knows nothing of endpoints or
  * bodies: every HTTP answer, whatever its status, is handed back to the client to map.
@@ -15,6 +15,7 @@
 import http from "node:http"
 import https from "node:https"
 import { performance } from "node:perf_hooks"
+import axios, { type AxiosInstance } from "axios"
 import { backoffDelayMs, type Sleep, sleep } from "./backoff"
 import { GatewayUnavailableError, type NexiError, OutcomeUnknownError, SERVICE_LABELS, type ServiceName } from "./errors"
 import { type Logger, silentLogger } from "./logger"
@@ -80,11 +81,11 @@ export interface TransportAnswer {
 
 type AttemptOutcome = ({ kind: "answer" } & TransportAnswer) | { kind: "failure"; failure: NetworkFailure }
 
-/** An absolute URL the client vetted (a link the service returned); any other path is below the base URL. */
-const ABSOLUTE_URL = /^[a-z][a-z\d+\-.]*:\/\//i
-
-/** Answers are small JSON documents; anything far bigger is not the service talking. */
-const MAX_ANSWER_BYTES = 10 * 1024 * 1024
+/**
+ * Answers are small JSON documents; anything far bigger is not the service talking. Requests
+ * are smaller still: one that big is refused before it is sent.
+ */
+const MAX_BODY_BYTES = 10 * 1024 * 1024
 /** Keeps one debug line readable when a list answer is long. */
 const MAX_LOG_LINE_CHARS = 4_000
 
@@ -95,8 +96,10 @@ export class HttpTransport {
   /** The keep-alive agent serving the base URL; exposed so the benchmark can count sockets. */
   readonly agent: http.Agent
   private readonly agents: { http: http.Agent; https: https.Agent }
-  private readonly baseUrl: string
+  private readonly axios: AxiosInstance
   private readonly service: ServiceName
+  /** The configured address's host, for the errors that send staff to the option holding it. */
+  private readonly host: string
   private readonly headers: Record<string, string>
   private readonly attemptHeaders: () => Record<string, string>
   private readonly timeoutMs: number
@@ -112,8 +115,30 @@ export class HttpTransport {
       http: new http.Agent({ keepAlive: true, maxSockets }),
       https: new https.Agent({ keepAlive: true, maxSockets }),
     }
-    this.agent = new URL(options.baseUrl).protocol === "https:" ? this.agents.https : this.agents.http
-    this.baseUrl = options.baseUrl.replace(/\/+$/, "")
+    const baseUrl = new URL(options.baseUrl)
+    this.agent = baseUrl.protocol === "https:" ? this.agents.https : this.agents.http
+    this.host = baseUrl.host
+    this.axios = axios.create({
+      // A path is below it; an absolute URL (a link the service returned, vetted by the client) goes as it is.
+      baseURL: options.baseUrl,
+      httpAgent: this.agents.http,
+      httpsAgent: this.agents.https,
+      // The connections are this pool's: no proxy from HTTP(S)_PROXY in between.
+      proxy: false,
+      // The deadline is ours (an AbortController per attempt): axios's own stops timing once
+      // the answer's headers are in, and a slow body would run past it.
+      timeout: 0,
+      // An API that redirects is misconfigured; following would re-send credentials and writes.
+      maxRedirects: 0,
+      maxContentLength: MAX_BODY_BYTES,
+      maxBodyLength: MAX_BODY_BYTES,
+      // Raw text in: a body that is not JSON is reported as such, and the APM client parses
+      // its int64 ids itself where JSON.parse would round them.
+      responseType: "text",
+      transformResponse: [(data: unknown) => data],
+      // Every status is an answer for the client to map; only "no answer" throws.
+      validateStatus: () => true,
+    })
     this.service = options.service
     this.headers = options.headers
     this.attemptHeaders = options.attemptHeaders ?? (() => ({}))
@@ -162,85 +187,34 @@ export class HttpTransport {
     const debugging = this.debugEnabled()
     if (debugging) this.debug(`${label} request headers=${redactForLog(headers)} body=${redactForLog(request.body)}`)
 
-    const deadline = { passed: false }
+    const controller = new AbortController()
+    let timedOut = false
+    // Covers connecting, sending and the whole answer; the abort destroys the request's socket.
+    const deadline = setTimeout(() => {
+      timedOut = true
+      controller.abort()
+    }, this.timeoutMs)
     const started = performance.now()
     const elapsed = () => Math.round(performance.now() - started)
     try {
-      const response = await this.exchange(request.method, url, headers, request.body, deadline)
-      const body = parseBody(response.text, this.parseJson)
+      const response = await this.axios.request<string>({
+        method: request.method,
+        url,
+        headers,
+        data: request.body,
+        signal: controller.signal,
+      })
+      const body = parseBody(response.data, this.parseJson)
       if (debugging) this.debug(`${label} answered ${response.status} in ${elapsed()} ms body=${redactForLog(body)}`)
       return { kind: "answer", status: response.status, body }
     } catch (error) {
-      // Only the error's code is read: the error is never kept or logged.
-      const failure = deadline.passed ? timeoutFailure(this.timeoutMs) : classifyNetworkError(error as { code?: unknown })
+      // Only the error's code and message are read: axios errors carry the request config, headers included.
+      const failure = timedOut ? timeoutFailure(this.timeoutMs) : classifyNetworkError(error as { code?: unknown; message?: unknown })
       if (debugging) this.debug(`${label} got no answer in ${elapsed()} ms: ${failure.reason}`)
       return { kind: "failure", failure }
+    } finally {
+      clearTimeout(deadline)
     }
-  }
-
-  /**
-   * One request on the keep-alive agent, its answer read to the end as text. Node's own
-   * client, not a library: the benchmark found a library's request pipeline (configuration
-   * merging, header objects, interceptors) a third of what the plugin added to each call.
-   * Redirects are not followed (an API that redirects is misconfigured; following would
-   * re-send credentials and writes) and an answer above 10 MiB is cut off. The deadline
-   * covers connecting, sending and the whole answer: when it passes the request is destroyed
-   * and `deadline.passed` says why (a timer, not an AbortController: the benchmark found the
-   * signal's listeners a tenth of the transport's cost).
-   */
-  private exchange(
-    method: HttpMethod,
-    path: string,
-    headers: Record<string, string>,
-    body: unknown,
-    deadline: { passed: boolean },
-  ): Promise<{ status: number; text: string }> {
-    const url = ABSOLUTE_URL.test(path) ? path : `${this.baseUrl}/${path.replace(/^\/+/, "")}`
-    const payload = body === undefined ? undefined : JSON.stringify(body)
-    const secure = url.startsWith("https:")
-    return new Promise<{ status: number; text: string }>((answer, fail) => {
-      let timer: NodeJS.Timeout | undefined
-      const resolve = (value: { status: number; text: string }) => {
-        clearTimeout(timer)
-        answer(value)
-      }
-      const reject = (error: unknown) => {
-        clearTimeout(timer)
-        fail(error)
-      }
-      const outgoing = (secure ? https : http).request(
-        url,
-        {
-          method,
-          agent: secure ? this.agents.https : this.agents.http,
-          headers: payload === undefined ? headers : { ...headers, "Content-Length": String(Buffer.byteLength(payload)) },
-        },
-        (incoming) => {
-          const chunks: Buffer[] = []
-          let size = 0
-          incoming.on("data", (chunk: Buffer) => {
-            size += chunk.length
-            if (size > MAX_ANSWER_BYTES) {
-              outgoing.destroy(Object.assign(new Error("answer too large"), { code: "ERR_ANSWER_TOO_LARGE" }))
-              return
-            }
-            chunks.push(chunk)
-          })
-          incoming.on("end", () => resolve({ status: incoming.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") }))
-          incoming.on("error", reject)
-          // A connection closed before the answer's end is a broken answer, never a short one.
-          incoming.on("close", () => {
-            if (!incoming.complete) reject(Object.assign(new Error("socket hang up"), { code: "ECONNRESET" }))
-          })
-        },
-      )
-      outgoing.on("error", reject)
-      timer = setTimeout(() => {
-        deadline.passed = true
-        outgoing.destroy(Object.assign(new Error("deadline passed"), { code: "ETIMEDOUT" }))
-      }, this.timeoutMs)
-      outgoing.end(payload)
-    })
   }
 
   private noAnswerError(request: TransportRequest, failure: NetworkFailure, attempts: number): NexiError {
@@ -265,7 +239,7 @@ export class HttpTransport {
    * in the log too, where whoever set the option looks, with the host and the option to check.
    */
   private unreachableError(prefix: string, problem: string): GatewayUnavailableError {
-    const host = new URL(this.baseUrl).host
+    const { host } = this
     const option = OPTION_OF_SERVICE[this.service]
     this.logger.warn(`nexi: ${SERVICE_LABELS[this.service]} at ${host} cannot be reached: ${problem}. Check the provider's \`${option}\` option.`)
     return new GatewayUnavailableError(this.service, `${prefix}; the request was not sent: ${host} cannot be reached (${problem}), check the \`${option}\` option`, {

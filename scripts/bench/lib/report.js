@@ -10,7 +10,7 @@ function overheadSection({ targets, passes }) {
     [
       `Overhead, simulator latency ${latencyMs} ms (ms, p50 / p99; target: median ratio <= ${targets.medianRatio}, p99 ratio <= ${targets.p99Ratio})`,
       table(
-        ["call", "rounds", "provider", "gateway client", "bare HTTP", "added (p50)", "median ratio", "p99 ratio", "met"],
+        ["call", "rounds", "provider", "gateway client", "bare axios", "added (p50)", "median ratio", "p99 ratio", "met"],
         rows.map((row) => [
           row.call,
           row.samples,

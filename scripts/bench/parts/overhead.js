@@ -1,5 +1,5 @@
 /**
- * Overhead: each lifecycle call of the card provider against a bare HTTP call of the same
+ * Overhead: each lifecycle call of the card provider against a bare axios call of the same
  * endpoint with the same body on the same keep-alive agent (lib/bare-call.js), with the
  * plugin's gateway client sending the same requests as a third column, to tell the
  * provider's own cost from the transport's. Measured side by side: the three alternate, the

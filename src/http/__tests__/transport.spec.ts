@@ -86,6 +86,21 @@ describe("requests", () => {
     expect(await client.send(getOrder)).toEqual({ status: 204, body: undefined })
   })
 
+  it("hands the answer's raw text to the client's parser, so an int64 id above 2^53 keeps its digits", async () => {
+    const text = '{"transactionId":9007199254740993}'
+    server.script((_request, response) => {
+      response.writeHead(200, { "content-type": "application/json" })
+      response.end(text)
+    })
+    const parsed: string[] = []
+    const parseJson = (raw: string) => {
+      parsed.push(raw)
+      return { transactionId: raw.slice(raw.indexOf(":") + 1, -1) }
+    }
+    expect(await transport({ parseJson }).send(getOrder)).toEqual({ status: 200, body: { transactionId: "9007199254740993" } })
+    expect(parsed).toEqual([text])
+  })
+
   it("does not follow redirects", async () => {
     server.script((_request, response) => {
       response.writeHead(302, { location: "/elsewhere" })
@@ -225,9 +240,17 @@ describe("broken answers", () => {
       response.writeHead(200, { "content-type": "application/json" })
       response.end(Buffer.alloc(11 * 1024 * 1024, 0x20))
     })
-    const error = await failure(transport().send(getOrder))
+    // Reading 10 MiB on loopback can outlast the 300 ms deadline on a loaded machine; the cap, not the deadline, is under test.
+    const error = await failure(transport({ timeoutMs: 5_000 }).send(getOrder))
     expect(error).toBeInstanceOf(GatewayUnavailableError)
     expect(error.message).toMatch(/no answer \(ERR_ANSWER_TOO_LARGE\) after 1 attempt/)
+  })
+
+  it("refuses a request body above 10 MiB before sending it: not sent, so never an unknown outcome", async () => {
+    const error = await failure(transport().send({ ...createHpp, body: { note: "x".repeat(11 * 1024 * 1024) } }))
+    expect(error).toBeInstanceOf(GatewayUnavailableError)
+    expect(error.message).toMatch(/after 1 attempt; the request was not sent/)
+    expect(server.requests).toHaveLength(0)
   })
 
   it("treats an answer whose connection closes before its end as a broken connection, never a short answer", async () => {
