@@ -220,9 +220,3 @@ export async function openOrderInNewTab(page: Page): Promise<Page> {
   await widgetLoaded(tab)
   return tab
 }
-
-/** Closes the widget's cancel dialog with "Keep capture". */
-export async function keepCapture(page: Page): Promise<void> {
-  await page.getByRole("alertdialog").getByRole("button", { name: "Keep capture" }).click()
-  await page.getByRole("alertdialog").waitFor({ state: "hidden" })
-}

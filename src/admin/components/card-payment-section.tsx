@@ -1,12 +1,11 @@
 /**
  * One card payment as Nexi reports it: the gateway order, the card, 3-D Secure, the amounts
  * authorized / captured / refunded at the gateway, and its operations; Capture and Refund
- * where the gateway's figures leave something to capture or refund.
+ * when the route says the gateway would take them (`capturable`, `refundable`), for at most that.
  */
 import { Badge, Copy, Text } from "@medusajs/ui"
 import type { NexiCardPaymentView } from "../../staff/contract"
 import { formatMoney, NO_VALUE } from "../lib/money"
-import { captureRemainder, refundRemainder } from "../lib/payment-remainders"
 import { humanizeCode, threeDSLabel } from "../lib/status"
 import { CaptureAction } from "./capture-action"
 import { Field } from "./field"
@@ -16,8 +15,6 @@ import { SyncAction } from "./sync-action"
 
 export function CardPaymentSection(props: { payment: NexiCardPaymentView; onDone: (message: string) => void }) {
   const { payment } = props
-  const toCapture = captureRemainder(payment)
-  const toRefund = refundRemainder(payment)
   return (
     <div data-testid="nexi-payment" data-payment-id={payment.payment_id} data-payment-kind="card">
       <div className="flex items-center justify-between gap-x-4 px-6 py-4">
@@ -30,13 +27,15 @@ export function CardPaymentSection(props: { payment: NexiCardPaymentView; onDone
           </Badge>
         </div>
         <div className="flex flex-wrap items-center justify-end gap-2">
-          {toCapture ? <CaptureAction paymentId={payment.payment_id} authorized={payment.authorized} remainder={toCapture} onDone={props.onDone} /> : null}
-          {toRefund ? (
+          {payment.capturable ? (
+            <CaptureAction paymentId={payment.payment_id} authorized={payment.authorized} remainder={payment.capturable} onDone={props.onDone} />
+          ) : null}
+          {payment.refundable ? (
             <RefundAction
               paymentId={payment.payment_id}
               captured={payment.captured}
               refunded={payment.refunded}
-              remainder={toRefund}
+              remainder={payment.refundable}
               onDone={props.onDone}
             />
           ) : null}

@@ -1,7 +1,8 @@
 /**
  * The gateway's operations on one card payment, oldest first, as the route reads them live:
  * what Nexi did (authorization, capture, refund, cancel), with what result and amount, when,
- * and the warnings it attached. Each row carries data-operation-type / -result so a browser
+ * the warnings it attached, the route's note on what undid what, and "Cancel capture" on the
+ * capture the route marks cancellable. Each row carries data-operation-type / -result so a browser
  * test can find "the executed capture" without depending on the row order.
  */
 import { StatusBadge, Table, Text } from "@medusajs/ui"
@@ -9,11 +10,9 @@ import type { NexiTimelineOperation } from "../../staff/contract"
 import { formatMoney, NO_VALUE } from "../lib/money"
 import { humanizeCode, operationResultBadge } from "../lib/status"
 import { formatTime } from "../lib/time"
-import { timelineNotes } from "../lib/timeline"
 import { CancelCaptureAction } from "./cancel-capture-action"
 
 export function OperationsTable(props: { paymentId: string; operations: NexiTimelineOperation[]; onDone: (message: string) => void }) {
-  const notes = timelineNotes(props.operations)
   if (props.operations.length === 0) {
     return (
       <Text size="small" className="text-ui-fg-subtle px-6 py-4">
@@ -39,7 +38,6 @@ export function OperationsTable(props: { paymentId: string; operations: NexiTime
             key={operation.operation_id}
             paymentId={props.paymentId}
             operation={operation}
-            note={notes.get(operation.operation_id) ?? null}
             onDone={props.onDone}
           />
         ))}
@@ -48,7 +46,7 @@ export function OperationsTable(props: { paymentId: string; operations: NexiTime
   )
 }
 
-function OperationRow(props: { paymentId: string; operation: NexiTimelineOperation; note: string | null; onDone: (message: string) => void }) {
+function OperationRow(props: { paymentId: string; operation: NexiTimelineOperation; onDone: (message: string) => void }) {
   const { operation } = props
   const badge = operationResultBadge(operation.result)
   return (
@@ -64,9 +62,9 @@ function OperationRow(props: { paymentId: string; operation: NexiTimelineOperati
           <Text size="xsmall" className="text-ui-fg-muted font-mono" title="Nexi operation id">
             {operation.operation_id}
           </Text>
-          {props.note ? (
+          {operation.note ? (
             <Text size="xsmall" className="text-ui-fg-subtle" data-testid="nexi-operation-note">
-              {props.note}
+              {operation.note}
             </Text>
           ) : null}
         </div>
