@@ -43,6 +43,7 @@ import {
   widgetConfirmLabel,
   widgetOffers,
   widgetPaymentId,
+  widgetPlacement,
 } from "./support/admin-dashboard"
 import { type PlacedCardOrder, placeCardOrder } from "./support/admin-store-order"
 import { launchBrowser } from "./support/browser"
@@ -137,6 +138,8 @@ it("captures with Medusa's button and refunds part with Medusa's refund; the gat
   await expect(authorization.count()).resolves.toBe(1)
   await expect(authorization.getByTestId("nexi-operation-amount").textContent()).resolves.toBe(shownInEuro(ORDER_TOTAL))
   await expect(page.getByTestId("nexi-gateway-order-id").textContent()).resolves.toBe(order.gatewayOrderId)
+  // In the side column, beside Medusa's Payments section, not below the page's Metadata and JSON.
+  await expect(widgetPlacement(page)).resolves.toEqual({ rightOfPayments: true, aboveJson: true })
   await shot(page, "order-with-authorization")
   await expectAgreement(order, { authorized: ORDER_TOTAL, captured: "0", refunded: "0" }, { captured: "0", refunded: "0" })
 

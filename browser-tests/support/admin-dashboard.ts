@@ -82,8 +82,21 @@ export async function reloadOrder(page: Page): Promise<void> {
 
 async function widgetLoaded(page: Page): Promise<void> {
   await page.getByTestId("nexi-operation-row").first().waitFor({ timeout: ACTION_TIMEOUT_MS })
-  // The widget sits at the end of the page, which scrolls inside <main>: bring it on screen.
+  // The page scrolls inside <main>: bring the widget on screen.
   await page.getByTestId("nexi-order-payment").scrollIntoViewIfNeeded()
+}
+
+/** Where the widget sits, against Medusa's own Payments and JSON sections of the order page. */
+export async function widgetPlacement(page: Page): Promise<{ rightOfPayments: boolean; aboveJson: boolean }> {
+  const box = async (target: Locator) => {
+    const found = await target.boundingBox()
+    if (!found) throw new Error("an element of the order page has no box")
+    return found
+  }
+  const widget = await box(page.getByTestId("nexi-order-payment"))
+  const payments = await box(page.getByRole("heading", { name: "Payments", exact: true }))
+  const json = await box(page.getByRole("heading", { name: "JSON", exact: true }))
+  return { rightOfPayments: widget.x > payments.x + payments.width, aboveJson: widget.y < json.y }
 }
 
 export async function widgetAmounts(page: Page): Promise<WidgetAmounts> {
