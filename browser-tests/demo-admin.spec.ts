@@ -2,8 +2,8 @@
  * Staff in the demo's Medusa admin, headless Chromium (issue 7's acceptance): sign in with the
  * credentials the demo prints, open a card order, read the "Nexi payment" widget's timeline,
  * capture, refund part, cancel a capture, and check after every step that the gateway, Medusa
- * and the widget agree. Every step is saved as a screenshot under
- * browser-tests/screenshots/<test>/.
+ * and the widget agree; then charge a draft order by MOTO, picked from Medusa's list (issue 22).
+ * Every step is saved as a screenshot under browser-tests/screenshots/<test>/.
  *
  * The order of steps follows the gateway's rules (src/simulator/gateway/ledger.ts): one capture
  * per authorization, refunds on that capture, and a cancel only of a capture with no refunds.
@@ -22,20 +22,24 @@ import type { RunningDemo } from "../scripts/demo/start-demo"
 import { minorToMajorString } from "../src/money/amount"
 import { type GatewayAmounts, type GatewayView, gatewayView, type MedusaAmounts, medusaAmounts, medusaRefunds } from "./support/admin-amounts"
 import {
+  chargeMotoCard,
   confirmMedusaCapture,
   confirmWidgetAmount,
   confirmWidgetCancelCapture,
   dismissWidgetDialog,
   openMedusaCapturePrompt,
   openMedusaRefundDrawer,
+  openNexiSettings,
   openOrder,
   openOrderInNewTab,
   openSignInPage,
   openWidgetAmountDialog,
   openWidgetCancelCapture,
   orderInList,
+  pickMotoOrder,
   reloadOrder,
   saveMedusaRefund,
+  searchMotoOrders,
   signIn,
   timelineRows,
   transitionsEnded,
@@ -45,7 +49,7 @@ import {
   widgetPaymentId,
   widgetPlacement,
 } from "./support/admin-dashboard"
-import { type PlacedCardOrder, placeCardOrder } from "./support/admin-store-order"
+import { createDraftOrder, type PlacedCardOrder, placeCardOrder } from "./support/admin-store-order"
 import { launchBrowser } from "./support/browser"
 import { type DemoForTests, demoForTests } from "./support/demo-shop"
 import { stepScreenshots } from "./support/step-screenshots"
@@ -281,4 +285,34 @@ it("captures part and refunds part of it through the widget; a capture confirmed
   // What is left to refund is what the gateway still holds.
   await expect(openWidgetAmountDialog(page, "refund")).resolves.toBe("14.50")
   await dismissWidgetDialog(page)
+})
+
+it("charges a draft order by MOTO, picked from Medusa's list by the customer's email, and the draft becomes an order", async () => {
+  const shot = settledScreenshots("demo-admin-moto-picker")
+  await openSignInPage(page, demo)
+  await signIn(page, demo)
+  const email = `moto-${Date.now()}@example.com`
+  const draft = await createDraftOrder(page.request, demo, "espresso-cups", email)
+
+  await openNexiSettings(page, demo)
+  await page.getByTestId("nexi-moto").scrollIntoViewIfNeeded()
+  // Nothing can be charged before an order is picked.
+  await expect(page.getByTestId("nexi-moto-submit").isDisabled()).resolves.toBe(true)
+  await expect(searchMotoOrders(page, email, draft.id)).resolves.toEqual([draft.id])
+  const option = page.locator(`[data-testid="nexi-moto-order-option"][data-order-id="${draft.id}"]`)
+  await expect(option.textContent()).resolves.toContain(`#${draft.displayId}`)
+  await expect(option.textContent()).resolves.toContain("€29.89")
+  await expect(pickMotoOrder(page, draft.id)).resolves.toBe(`Charging draft order #${draft.displayId} (Giulia Rossi · ${email}).`)
+  await shot(page, "moto-draft-picked")
+
+  const charged = await chargeMotoCard(page, { pan: "4999 3402 6197 7289", expiry: "12/30", cvv: "663" })
+  expect(charged.orderId).toBe(draft.id)
+  expect(charged.message).toMatch(/^Charged 29\.89 EUR to VISA \*+7289 by MOTO \(gateway order \w+\): authorized; .*The draft order was converted into an order\./)
+  await shot(page, "moto-charged")
+  const gatewayOrderId = /gateway order (\w+)/.exec(charged.message)?.[1] ?? ""
+  await expect(gateway.amounts(gatewayOrderId)).resolves.toEqual({ authorized: ORDER_TOTAL, captured: "0", refunded: "0" })
+  // The card fields are cleared, and the paid draft is no longer listed as a draft order.
+  await expect(page.getByTestId("nexi-moto-pan").inputValue()).resolves.toBe("")
+  await page.getByTestId("nexi-moto-order-search").fill(email)
+  await page.getByTestId("nexi-moto-order-none").waitFor()
 })

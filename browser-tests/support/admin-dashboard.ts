@@ -99,6 +99,40 @@ export async function widgetPlacement(page: Page): Promise<{ rightOfPayments: bo
   return { rightOfPayments: widget.x > payments.x + payments.width, aboveJson: widget.y < json.y }
 }
 
+/** Settings > Nexi, opened from its address once signed in. */
+export async function openNexiSettings(page: Page, demo: RunningDemo): Promise<void> {
+  await page.goto(`${demo.urls.admin}/settings/nexi`)
+  await page.getByTestId("nexi-moto").waitFor({ timeout: ACTION_TIMEOUT_MS })
+}
+
+/** Types into the MOTO form's search and answers the order ids it then lists (after Medusa answered). */
+export async function searchMotoOrders(page: Page, search: string, expectedId: string): Promise<string[]> {
+  await page.getByTestId("nexi-moto-order-search").fill(search)
+  await page.locator(`[data-testid="nexi-moto-order-option"][data-order-id="${expectedId}"]`).waitFor({ timeout: ACTION_TIMEOUT_MS })
+  return page.getByTestId("nexi-moto-order-option").evaluateAll((options) => options.map((option) => option.getAttribute("data-order-id") ?? ""))
+}
+
+/** Picks an order from the MOTO form's list; answers the sentence saying what will be charged. */
+export async function pickMotoOrder(page: Page, orderId: string): Promise<string> {
+  await page.locator(`[data-testid="nexi-moto-order-option"][data-order-id="${orderId}"]`).click()
+  const picked = page.locator(`[data-testid="nexi-moto-order-picked"][data-order-id="${orderId}"]`)
+  await picked.waitFor()
+  return textOf(picked)
+}
+
+/** Fills the MOTO form's card, charges it, and answers the order the route names and its sentence. */
+export async function chargeMotoCard(page: Page, card: { pan: string; expiry: string; cvv: string }): Promise<{ orderId: string; message: string }> {
+  await page.getByTestId("nexi-moto-pan").fill(card.pan)
+  await page.getByTestId("nexi-moto-expiry").fill(card.expiry)
+  await page.getByTestId("nexi-moto-cvv").fill(card.cvv)
+  await page.getByTestId("nexi-moto-submit").click()
+  await page.locator('[data-testid="nexi-moto-result"], [data-testid="nexi-moto-error"]').first().waitFor({ timeout: ACTION_TIMEOUT_MS })
+  const refusal = page.getByTestId("nexi-moto-error")
+  if (await refusal.isVisible()) throw new Error(`the MOTO payment was refused: ${await textOf(refusal)}`)
+  const result = page.getByTestId("nexi-moto-result")
+  return { orderId: (await result.getAttribute("data-order-id")) ?? "", message: await textOf(result) }
+}
+
 export async function widgetAmounts(page: Page): Promise<WidgetAmounts> {
   return {
     authorized: await textOf(page.getByTestId("nexi-authorized")),
