@@ -2,14 +2,15 @@
  * Staff in the demo's Medusa admin, headless Chromium (issue 7's acceptance): sign in with the
  * credentials the demo prints, open a card order, read the "Nexi payment" widget's timeline,
  * capture, refund part, cancel a capture, and check after every step that the gateway, Medusa
- * and the widget agree. Every step is saved as a screenshot under
- * browser-tests/screenshots/<test>/.
+ * and the widget agree; then charge a draft order by MOTO, picked from Medusa's list (issue 22).
+ * Every step is saved as a screenshot under browser-tests/screenshots/<test>/.
  *
  * The order of steps follows the gateway's rules (src/simulator/gateway/ledger.ts): one capture
  * per authorization, refunds on that capture, and a cancel only of a capture with no refunds.
- * So each test has an order of its own: Medusa's full capture and refund (then the gateway
- * refusing to cancel the refunded capture), the widget's partial capture then cancel, and the
- * widget's partial capture then partial refund.
+ * So each test has an order of its own: Medusa's full capture and refund (after which the widget
+ * no longer offers to cancel the refunded capture), the widget's partial capture then cancel, and
+ * the widget's partial capture then partial refund. The widget offers only what the route says
+ * the gateway would take.
  *
  * Medusa 2.21's dashboard captures only the whole amount: its "Capture payment" confirmation
  * has no amount field, and its refund menu stays disabled until a payment is fully captured.
@@ -21,21 +22,24 @@ import type { RunningDemo } from "../scripts/demo/start-demo"
 import { minorToMajorString } from "../src/money/amount"
 import { type GatewayAmounts, type GatewayView, gatewayView, type MedusaAmounts, medusaAmounts, medusaRefunds } from "./support/admin-amounts"
 import {
+  chargeMotoCard,
   confirmMedusaCapture,
   confirmWidgetAmount,
   confirmWidgetCancelCapture,
   dismissWidgetDialog,
-  keepCapture,
   openMedusaCapturePrompt,
   openMedusaRefundDrawer,
+  openNexiSettings,
   openOrder,
   openOrderInNewTab,
   openSignInPage,
   openWidgetAmountDialog,
   openWidgetCancelCapture,
   orderInList,
+  pickMotoOrder,
   reloadOrder,
   saveMedusaRefund,
+  searchMotoOrders,
   signIn,
   timelineRows,
   transitionsEnded,
@@ -43,8 +47,9 @@ import {
   widgetConfirmLabel,
   widgetOffers,
   widgetPaymentId,
+  widgetPlacement,
 } from "./support/admin-dashboard"
-import { type PlacedCardOrder, placeCardOrder } from "./support/admin-store-order"
+import { createDraftOrder, type PlacedCardOrder, placeCardOrder } from "./support/admin-store-order"
 import { launchBrowser } from "./support/browser"
 import { type DemoForTests, demoForTests } from "./support/demo-shop"
 import { stepScreenshots } from "./support/step-screenshots"
@@ -127,7 +132,7 @@ async function signInAndOpen(order: PlacedCardOrder, shot: (page: Page, step: st
   await openOrder(page, row)
 }
 
-it("captures with Medusa's button and refunds part with Medusa's refund; the gateway agrees after each step and refuses to cancel a refunded capture", async () => {
+it("captures with Medusa's button and refunds part with Medusa's refund; the gateway agrees after each step and the refunded capture is no longer offered for cancelling", async () => {
   const shot = settledScreenshots("demo-admin-capture-refund")
   const order = await placeCardOrder(demo, "espresso-cups")
   expect(order.total).toBe(29.89)
@@ -137,6 +142,8 @@ it("captures with Medusa's button and refunds part with Medusa's refund; the gat
   await expect(authorization.count()).resolves.toBe(1)
   await expect(authorization.getByTestId("nexi-operation-amount").textContent()).resolves.toBe(shownInEuro(ORDER_TOTAL))
   await expect(page.getByTestId("nexi-gateway-order-id").textContent()).resolves.toBe(order.gatewayOrderId)
+  // In the side column, beside Medusa's Payments section, not below the page's Metadata and JSON.
+  await expect(widgetPlacement(page)).resolves.toEqual({ rightOfPayments: true, aboveJson: true })
   await shot(page, "order-with-authorization")
   await expectAgreement(order, { authorized: ORDER_TOTAL, captured: "0", refunded: "0" }, { captured: "0", refunded: "0" })
 
@@ -148,9 +155,11 @@ it("captures with Medusa's button and refunds part with Medusa's refund; the gat
   await expect(confirmMedusaCapture(page, capturePrompt)).resolves.toContain("successfully captured")
   await expectAgreement(order, { authorized: ORDER_TOTAL, captured: ORDER_TOTAL, refunded: "0" }, { captured: ORDER_TOTAL, refunded: "0" })
   await expect(timelineRows(page, "CAPTURE", "EXECUTED").count()).resolves.toBe(1)
-  // Nothing is left to capture; the whole capture is refundable from the widget as well.
+  // Nothing is left to capture; the whole capture is refundable from the widget as well, and
+  // the capture, which has no refund yet, can be cancelled.
   await expect(widgetOffers(page, "capture")).resolves.toBe(false)
   await expect(widgetOffers(page, "refund")).resolves.toBe(true)
+  await expect(timelineRows(page, "CAPTURE", "EXECUTED").getByTestId("nexi-cancel-capture").count()).resolves.toBe(1)
   await shot(page, "captured")
 
   const refundDrawer = await openMedusaRefundDrawer(page, "10.00", "One cup arrived broken")
@@ -162,14 +171,11 @@ it("captures with Medusa's button and refunds part with Medusa's refund; the gat
   await expect(refund.getByTestId("nexi-operation-amount").textContent()).resolves.toBe("€10.00")
   await shot(page, "refunded-part")
 
-  // The gateway cancels only a capture without refunds: the widget shows its refusal in the
-  // dialog, and nothing changes anywhere.
-  await openWidgetCancelCapture(page, "Wrong amount captured")
-  const outcome = await confirmWidgetCancelCapture(page)
-  expect(outcome).toEqual({ refusal: expect.stringMatching(/^Could not cancel capture \d+: .*PS0027.*has refunds/) })
-  await shot(page, "cancel-refused-after-refund")
-  await keepCapture(page)
-  await expectAgreement(order, { authorized: ORDER_TOTAL, captured: ORDER_TOTAL, refunded: "1000" }, { captured: ORDER_TOTAL, refunded: "1000" })
+  // The gateway cancels only a capture without refunds (it answers PS0027): the widget no longer
+  // offers it, and still offers to refund what is left.
+  await expect(page.getByTestId("nexi-cancel-capture").count()).resolves.toBe(0)
+  await expect(openWidgetAmountDialog(page, "refund")).resolves.toBe("19.89")
+  await dismissWidgetDialog(page)
   const operations = await gateway.operations(order.gatewayOrderId)
   expect(operations.filter((operation) => operation.operationType === "CANCEL")).toEqual([])
 })
@@ -279,4 +285,34 @@ it("captures part and refunds part of it through the widget; a capture confirmed
   // What is left to refund is what the gateway still holds.
   await expect(openWidgetAmountDialog(page, "refund")).resolves.toBe("14.50")
   await dismissWidgetDialog(page)
+})
+
+it("charges a draft order by MOTO, picked from Medusa's list by the customer's email, and the draft becomes an order", async () => {
+  const shot = settledScreenshots("demo-admin-moto-picker")
+  await openSignInPage(page, demo)
+  await signIn(page, demo)
+  const email = `moto-${Date.now()}@example.com`
+  const draft = await createDraftOrder(page.request, demo, "espresso-cups", email)
+
+  await openNexiSettings(page, demo)
+  await page.getByTestId("nexi-moto").scrollIntoViewIfNeeded()
+  // Nothing can be charged before an order is picked.
+  await expect(page.getByTestId("nexi-moto-submit").isDisabled()).resolves.toBe(true)
+  await expect(searchMotoOrders(page, email, draft.id)).resolves.toEqual([draft.id])
+  const option = page.locator(`[data-testid="nexi-moto-order-option"][data-order-id="${draft.id}"]`)
+  await expect(option.textContent()).resolves.toContain(`#${draft.displayId}`)
+  await expect(option.textContent()).resolves.toContain("€29.89")
+  await expect(pickMotoOrder(page, draft.id)).resolves.toBe(`Charging draft order #${draft.displayId} (Giulia Rossi · ${email}).`)
+  await shot(page, "moto-draft-picked")
+
+  const charged = await chargeMotoCard(page, { pan: "4999 3402 6197 7289", expiry: "12/30", cvv: "663" })
+  expect(charged.orderId).toBe(draft.id)
+  expect(charged.message).toMatch(/^Charged 29\.89 EUR to VISA \*+7289 by MOTO \(gateway order \w+\): authorized; .*The draft order was converted into an order\./)
+  await shot(page, "moto-charged")
+  const gatewayOrderId = /gateway order (\w+)/.exec(charged.message)?.[1] ?? ""
+  await expect(gateway.amounts(gatewayOrderId)).resolves.toEqual({ authorized: ORDER_TOTAL, captured: "0", refunded: "0" })
+  // The card fields are cleared, and the paid draft is no longer listed as a draft order.
+  await expect(page.getByTestId("nexi-moto-pan").inputValue()).resolves.toBe("")
+  await page.getByTestId("nexi-moto-order-search").fill(email)
+  await page.getByTestId("nexi-moto-order-none").waitFor()
 })

@@ -82,8 +82,55 @@ export async function reloadOrder(page: Page): Promise<void> {
 
 async function widgetLoaded(page: Page): Promise<void> {
   await page.getByTestId("nexi-operation-row").first().waitFor({ timeout: ACTION_TIMEOUT_MS })
-  // The widget sits at the end of the page, which scrolls inside <main>: bring it on screen.
+  // The page scrolls inside <main>: bring the widget on screen.
   await page.getByTestId("nexi-order-payment").scrollIntoViewIfNeeded()
+}
+
+/** Where the widget sits, against Medusa's own Payments and JSON sections of the order page. */
+export async function widgetPlacement(page: Page): Promise<{ rightOfPayments: boolean; aboveJson: boolean }> {
+  const box = async (target: Locator) => {
+    const found = await target.boundingBox()
+    if (!found) throw new Error("an element of the order page has no box")
+    return found
+  }
+  const widget = await box(page.getByTestId("nexi-order-payment"))
+  const payments = await box(page.getByRole("heading", { name: "Payments", exact: true }))
+  const json = await box(page.getByRole("heading", { name: "JSON", exact: true }))
+  return { rightOfPayments: widget.x > payments.x + payments.width, aboveJson: widget.y < json.y }
+}
+
+/** Settings > Nexi, opened from its address once signed in. */
+export async function openNexiSettings(page: Page, demo: RunningDemo): Promise<void> {
+  await page.goto(`${demo.urls.admin}/settings/nexi`)
+  await page.getByTestId("nexi-moto").waitFor({ timeout: ACTION_TIMEOUT_MS })
+}
+
+/** Types into the MOTO form's search and answers the order ids it then lists (after Medusa answered). */
+export async function searchMotoOrders(page: Page, search: string, expectedId: string): Promise<string[]> {
+  await page.getByTestId("nexi-moto-order-search").fill(search)
+  await page.locator(`[data-testid="nexi-moto-order-option"][data-order-id="${expectedId}"]`).waitFor({ timeout: ACTION_TIMEOUT_MS })
+  return page.getByTestId("nexi-moto-order-option").evaluateAll((options) => options.map((option) => option.getAttribute("data-order-id") ?? ""))
+}
+
+/** Picks an order from the MOTO form's list; answers the sentence saying what will be charged. */
+export async function pickMotoOrder(page: Page, orderId: string): Promise<string> {
+  await page.locator(`[data-testid="nexi-moto-order-option"][data-order-id="${orderId}"]`).click()
+  const picked = page.locator(`[data-testid="nexi-moto-order-picked"][data-order-id="${orderId}"]`)
+  await picked.waitFor()
+  return textOf(picked)
+}
+
+/** Fills the MOTO form's card, charges it, and answers the order the route names and its sentence. */
+export async function chargeMotoCard(page: Page, card: { pan: string; expiry: string; cvv: string }): Promise<{ orderId: string; message: string }> {
+  await page.getByTestId("nexi-moto-pan").fill(card.pan)
+  await page.getByTestId("nexi-moto-expiry").fill(card.expiry)
+  await page.getByTestId("nexi-moto-cvv").fill(card.cvv)
+  await page.getByTestId("nexi-moto-submit").click()
+  await page.locator('[data-testid="nexi-moto-result"], [data-testid="nexi-moto-error"]').first().waitFor({ timeout: ACTION_TIMEOUT_MS })
+  const refusal = page.getByTestId("nexi-moto-error")
+  if (await refusal.isVisible()) throw new Error(`the MOTO payment was refused: ${await textOf(refusal)}`)
+  const result = page.getByTestId("nexi-moto-result")
+  return { orderId: (await result.getAttribute("data-order-id")) ?? "", message: await textOf(result) }
 }
 
 export async function widgetAmounts(page: Page): Promise<WidgetAmounts> {
@@ -219,10 +266,4 @@ export async function openOrderInNewTab(page: Page): Promise<Page> {
   await tab.goto(page.url())
   await widgetLoaded(tab)
   return tab
-}
-
-/** Closes the widget's cancel dialog with "Keep capture". */
-export async function keepCapture(page: Page): Promise<void> {
-  await page.getByRole("alertdialog").getByRole("button", { name: "Keep capture" }).click()
-  await page.getByRole("alertdialog").waitFor({ state: "hidden" })
 }

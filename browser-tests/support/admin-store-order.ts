@@ -2,10 +2,12 @@
  * A paid card order in the running demo, placed the quick way: the store API as a storefront
  * calls it (the helpers of integration-tests/support/store.ts over fetch) and the hosted page
  * paid through the simulator's control API, which runs the page's own code without a browser.
- * The storefront itself is covered by demo-shopper.spec.ts; the admin tests only need an order.
+ * The storefront itself is covered by demo-shopper.spec.ts; the admin tests only need an order
+ * (or a draft order, for a MOTO payment).
  */
+import type { APIRequestContext } from "playwright-core"
 import { CARDS } from "../../integration-tests/support/checkout-kit"
-import { completeCart, createCart, NEXI_CARD_PROVIDER, startPaymentSession, storeHeaders } from "../../integration-tests/support/store"
+import { ADDRESS, completeCart, createCart, NEXI_CARD_PROVIDER, startPaymentSession, storeHeaders } from "../../integration-tests/support/store"
 import type { RunningDemo } from "../../scripts/demo/start-demo"
 
 type StoreApi = Parameters<typeof createCart>[0]
@@ -60,4 +62,33 @@ export async function placeCardOrder(demo: RunningDemo, handle: string, currency
   const completed = await completeCart(api, demo.publishableKey, cart.id)
   if (completed.type !== "order") throw new Error(`the cart was not completed: ${JSON.stringify(completed.error)}`)
   return { orderId: completed.order.id, displayId: completed.order.display_id, total: completed.order.total, gatewayOrderId }
+}
+
+export interface CreatedDraftOrder {
+  id: string
+  displayId: number
+  email: string
+}
+
+/**
+ * A draft order for one unit of the product with `handle`, made through Medusa's admin API with
+ * the signed-in browser's session, as staff would make one for a customer on the phone.
+ */
+export async function createDraftOrder(request: APIRequestContext, demo: RunningDemo, handle: string, email: string): Promise<CreatedDraftOrder> {
+  const region = demo.regions.find((candidate) => candidate.currency_code === "eur")
+  const product = demo.products.find((candidate) => candidate.handle === handle)
+  if (!region || !product) throw new Error(`the demo has no eur region or no product "${handle}"`)
+  const { data } = await storeApi(demo.urls.backend).get(`/store/products/${product.id}?region_id=${region.id}`, storeHeaders(demo.publishableKey))
+  const answer = await request.post(`${demo.urls.backend}/admin/draft-orders`, {
+    data: {
+      email,
+      region_id: region.id,
+      items: [{ variant_id: data.product.variants[0].id, quantity: 1 }],
+      shipping_address: ADDRESS,
+      billing_address: ADDRESS,
+    },
+  })
+  if (!answer.ok()) throw new Error(`POST /admin/draft-orders answered ${answer.status()}: ${await answer.text()}`)
+  const { draft_order } = (await answer.json()) as { draft_order: { id: string; display_id: number } }
+  return { id: draft_order.id, displayId: draft_order.display_id, email }
 }

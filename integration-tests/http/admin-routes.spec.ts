@@ -8,6 +8,7 @@ import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { capturePaymentWorkflow } from "@medusajs/medusa/core-flows"
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { type MotoCandidate, type MotoTarget, motoCandidatesRequest } from "../../src/admin/lib/nexi-admin-api"
 import type { NexiLedgerService } from "../../src/modules/nexi-ledger/service"
 import { NEXI_LEDGER_MODULE } from "../../src/modules/nexi-ledger/types"
 import type {
@@ -271,6 +272,10 @@ medusaIntegrationTestRunner({
     describe("payments view and gateway lookups", () => {
       it("shows a card payment's amounts, card, 3-D Secure and timeline, and proxies the gateway's records", async () => {
         const { orderId, gatewayOrderId, paymentId } = await paidCardOrder()
+        // Authorized: the whole authorization can be captured, nothing refunded or cancelled.
+        const before = (await get<NexiOrderPaymentsResponse>(`/admin/nexi/medusa-orders/${orderId}/payments`)).data.payments[0] as NexiCardPaymentView
+        expect(before).toMatchObject({ capturable: { amount: "39.98", currency: "EUR" }, refundable: null })
+        expect(before.operations.some((operation) => operation.cancellable)).toBe(false)
         await capturePaymentWorkflow(container).run({ input: { payment_id: paymentId, amount: 25.5 } })
 
         const { status, data } = await get<NexiOrderPaymentsResponse>(`/admin/nexi/medusa-orders/${orderId}/payments`)
@@ -290,6 +295,9 @@ medusaIntegrationTestRunner({
           captured: { amount: "25.50", currency: "EUR" },
           refunded: { amount: "0.00", currency: "EUR" },
           last_operation_type: "CAPTURE",
+          // One capture per authorization: no second one; what it took can be refunded.
+          capturable: null,
+          refundable: { amount: "25.50", currency: "EUR" },
         })
         expect(view.operations.map((operation) => [operation.type, operation.result, operation.amount?.amount, operation.cancellable])).toEqual([
           ["AUTHORIZATION", "THREEDS_VALIDATED", "39.98", false],
@@ -379,7 +387,10 @@ medusaIntegrationTestRunner({
         const view = cancelled.data.payment as NexiCardPaymentView
         expect(view.captured).toEqual({ amount: "0.00", currency: "EUR" })
         expect(view.operations.find((operation) => operation.operation_id === captureId)?.cancellable).toBe(false)
-        expect(view.operations.at(-1)).toMatchObject({ type: "CANCEL", cancelled_operation_id: captureId })
+        expect(view.operations.at(-1)).toMatchObject({ type: "CANCEL", cancelled_operation_id: captureId, note: `Cancels ${captureId}` })
+        expect(view.operations.find((operation) => operation.operation_id === captureId)?.note).toBe(`Cancelled by ${cancel.operationId}`)
+        // The gateway takes a new capture of the whole authorization; nothing is captured to refund.
+        expect(view).toMatchObject({ capturable: { amount: "39.98", currency: "EUR" }, refundable: null })
 
         const again = await post(`/admin/nexi/payments/${paymentId}/cancel-capture`, { operation_id: captureId, reason: "Again" })
         expect([again.status, again.data.message]).toEqual([
@@ -427,7 +438,10 @@ medusaIntegrationTestRunner({
         const synced = await post<NexiPaymentActionResponse>(`/admin/nexi/payments/${paymentId}/sync`)
         expect(synced.status).toBe(200)
         expect(synced.data.message).toBe("Recorded a refund of 4.50 EUR made at the gateway outside Medusa.")
-        expect((synced.data.payment as NexiCardPaymentView).refunded).toEqual({ amount: "4.50", currency: "EUR" })
+        const view = synced.data.payment as NexiCardPaymentView
+        expect(view).toMatchObject({ refunded: { amount: "4.50", currency: "EUR" }, capturable: null, refundable: { amount: "35.48", currency: "EUR" } })
+        // The gateway refuses to cancel a capture with refunds (PS0027): the route no longer offers it.
+        expect(view.operations.find((operation) => operation.operation_id === captureId)?.cancellable).toBe(false)
         const payment = await onlyPayment(orderId)
         expect(payment.refunds.map((refund: { amount: number }) => refund.amount)).toEqual([4.5])
         expect((await gatewayRequests("POST", "/operations/*/refunds")).length).toBe(1)
@@ -456,6 +470,28 @@ medusaIntegrationTestRunner({
     })
 
     describe("MOTO payments", () => {
+      it("lists what the MOTO form offers to pick: draft orders found by number, email or customer name, then the order it became", async () => {
+        const draftId = await draftOrder()
+        const candidates = async (target: MotoTarget, search: string) => {
+          const { path, member } = motoCandidatesRequest(target, search)
+          const answer = await get(path)
+          expect(answer.status).toBe(200)
+          return answer.data[member] as MotoCandidate[]
+        }
+        const [newest] = await candidates("draft_order_id", "")
+        expect(newest).toMatchObject({ id: draftId, email: "giulia@example.com", currency_code: "eur", total: 39.98 })
+        expect(newest.shipping_address).toMatchObject({ first_name: "Giulia", last_name: "Rossi" })
+        for (const search of [String(newest.display_id), "giulia@example", "Rossi"]) {
+          expect((await candidates("draft_order_id", search)).map((candidate) => candidate.id)).toEqual([draftId])
+        }
+        expect(await candidates("draft_order_id", "nobody@example.com")).toEqual([])
+
+        expect((await post("/admin/nexi/moto", { draft_order_id: draftId, card: CARDS.approved })).status).toBe(200)
+        expect(await candidates("draft_order_id", "giulia@example")).toEqual([])
+        const [order] = await candidates("order_id", String(newest.display_id))
+        expect(order).toMatchObject({ id: draftId, display_id: newest.display_id, payment_status: "authorized" })
+      })
+
       it("pays a draft order by phone, converts it, and lets staff capture it with Medusa's workflow", async () => {
         const draftId = await draftOrder()
         const paid = await post<NexiMotoResponse>("/admin/nexi/moto", {

@@ -7,12 +7,17 @@
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import type { NexiDoctorResponse } from "../../src/staff/contract"
 import { adminHeaders } from "../support/admin-auth"
+import { captureOutput } from "../support/output-capture"
 import { SANDBOX_API_KEY, simulatorForSuite } from "../support/simulator"
 import { createRegion, seedStoreBasics } from "../support/store"
 
 jest.setTimeout(300_000)
 
 const simulator = simulatorForSuite()
+
+// What the store logs while the check runs: a passing probe must log no false alarm.
+const output = captureOutput()
+afterAll(() => output.stop())
 
 medusaIntegrationTestRunner({
   testSuite: ({ api, getContainer }) => {
@@ -30,8 +35,11 @@ medusaIntegrationTestRunner({
         await createRegion(container, { name: "Switzerland", currency_code: "chf", countries: ["ch"] })
         const auth = await adminHeaders(container, api)
 
+        const logged = output.chunks().length
         const answer = await api.get("/admin/nexi/doctor", { ...auth, validateStatus: () => true })
         expect(answer.status).toBe(200)
+        // The mobile-payment probe's 404 is the answer it asked for: no "transaction not found" warning.
+        expect(output.textSince(logged)).not.toMatch(/answered 404 \(transaction not found\)/)
         const report = answer.data as NexiDoctorResponse
         expect(report).toEqual({ checks: expect.any(Array), blocking: true })
         expect(report.checks.map((check) => check.id)).toEqual([

@@ -17,5 +17,13 @@ export interface ApmClient {
    * The status operation: `GET /ms/aapay/v2/transaction/{transactionId}`, or `nextLink.uri`
    * when the initialize answer carried one.
    */
-  getTransaction(transactionId: number | string, nextLink?: NextLink): Promise<ExtendedEnvelope>
+  getTransaction(transactionId: number | string, nextLink?: NextLink, read?: TransactionRead): Promise<ExtendedEnvelope>
+}
+
+export interface TransactionRead {
+  /**
+   * The caller reads an id it knows may not exist (the doctor's credentials probe): the 404 is
+   * the answer it wants, not a sign of misconfiguration, so nothing is logged for it.
+   */
+  notFoundExpected?: boolean
 }

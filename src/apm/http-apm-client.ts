@@ -22,7 +22,7 @@ import { parseAnswer } from "../http/parse-answer"
 import { route } from "../http/route"
 import { describeDetails, errorForStatus } from "../http/status-errors"
 import { HttpTransport, type TransportRequest, type TransportTuning } from "../http/transport"
-import type { ApmClient } from "./apm-client"
+import type { ApmClient, TransactionRead } from "./apm-client"
 import { TransactionRejectedError } from "./errors"
 import { parseApmJson } from "./int64-json"
 import {
@@ -114,14 +114,14 @@ export class HttpApmClient implements ApmClient {
     return this.call(EnvelopeSchema, { ...target, body, idempotencyKey })
   }
 
-  async getTransaction(transactionId: number | string, nextLink?: NextLink): Promise<ExtendedEnvelope> {
+  async getTransaction(transactionId: number | string, nextLink?: NextLink, read: TransactionRead = {}): Promise<ExtendedEnvelope> {
     const target = route("GET", "/ms/aapay/v2/transaction/{transactionId}", { transactionId })
     const linked = this.sameOriginUri(nextLink?.uri)
     const request = linked === undefined ? target : { ...target, path: linked }
     try {
       return await this.call(ExtendedEnvelopeSchema, request)
     } catch (error) {
-      if (error instanceof NotFoundError) this.warnNotFound(request.path)
+      if (error instanceof NotFoundError && !read.notFoundExpected) this.warnNotFound(request.path)
       throw error
     }
   }
@@ -132,7 +132,8 @@ export class HttpApmClient implements ApmClient {
    * URL and the id; the credentials travel in a header and are never part of it.
    */
   private warnNotFound(path: string): void {
-    const url = new URL(path, this.baseUrl)
+    // As the transport sends it: a path goes below the base URL, whose own path (".../apm") it keeps.
+    const url = new URL(path.replace(/^\/+/, ""), this.baseUrl)
     url.search = ""
     this.logger.warn(
       `nexi: ${SERVICE_LABELS.apm}: GET ${url.href} answered 404 (transaction not found). Check that apm.environment is the service's base URL and that the consumer key and secret belong to the merchant (apm.merchantId) that opened the transaction.`,

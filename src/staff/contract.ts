@@ -19,10 +19,12 @@ export interface NexiTimelineOperation {
   amount: NexiMoney | null
   time: string | null
   channel: string | null
-  /** The capture this CANCEL undid, if it is one. */
+  /** The operation this CANCEL or VOID undid, if it is one. */
   cancelled_operation_id: string | null
+  /** What this operation undid ("Cancels 908387210732492") or what undid it ("Cancelled by 427882645072667"). */
+  note: string | null
   warnings: Array<{ code: string; description: string }>
-  /** True for a CAPTURE the widget may offer to cancel (executed and not cancelled yet). */
+  /** True for the CAPTURE the gateway would let staff cancel now: executed, not cancelled, no refund on it. */
   cancellable: boolean
 }
 
@@ -39,6 +41,10 @@ export interface NexiCardPaymentView {
   captured: NexiMoney
   refunded: NexiMoney
   last_operation_type: string | null
+  /** The most staff may capture now (authorized and no capture holding money), or null: Capture is not offered. */
+  capturable: NexiMoney | null
+  /** The most staff may refund now (captured less refunded and pending refunds), or null: Refund is not offered. */
+  refundable: NexiMoney | null
   operations: NexiTimelineOperation[]
 }
 

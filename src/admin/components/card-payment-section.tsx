@@ -1,26 +1,23 @@
 /**
  * One card payment as Nexi reports it: the gateway order, the card, 3-D Secure, the amounts
  * authorized / captured / refunded at the gateway, and its operations; Capture and Refund
- * where the gateway's figures leave something to capture or refund.
+ * when the route says the gateway would take them (`capturable`, `refundable`), for at most that.
  */
 import { Badge, Copy, Text } from "@medusajs/ui"
 import type { NexiCardPaymentView } from "../../staff/contract"
 import { formatMoney, NO_VALUE } from "../lib/money"
-import { captureRemainder, refundRemainder } from "../lib/payment-remainders"
 import { humanizeCode, threeDSLabel } from "../lib/status"
 import { CaptureAction } from "./capture-action"
 import { Field } from "./field"
-import { OperationsTable } from "./operations-table"
+import { OperationsTimeline } from "./operations-timeline"
 import { RefundAction } from "./refund-action"
 import { SyncAction } from "./sync-action"
 
 export function CardPaymentSection(props: { payment: NexiCardPaymentView; onDone: (message: string) => void }) {
   const { payment } = props
-  const toCapture = captureRemainder(payment)
-  const toRefund = refundRemainder(payment)
   return (
     <div data-testid="nexi-payment" data-payment-id={payment.payment_id} data-payment-kind="card">
-      <div className="flex items-center justify-between gap-x-4 px-6 py-4">
+      <div className="flex flex-col gap-y-3 px-6 py-4">
         <div className="flex items-center gap-x-2">
           <Text size="small" leading="compact" weight="plus">
             Card payment
@@ -29,22 +26,24 @@ export function CardPaymentSection(props: { payment: NexiCardPaymentView; onDone
             {payment.provider_id}
           </Badge>
         </div>
-        <div className="flex flex-wrap items-center justify-end gap-2">
-          {toCapture ? <CaptureAction paymentId={payment.payment_id} authorized={payment.authorized} remainder={toCapture} onDone={props.onDone} /> : null}
-          {toRefund ? (
+        <div className="flex flex-wrap items-center gap-2">
+          {payment.capturable ? (
+            <CaptureAction paymentId={payment.payment_id} authorized={payment.authorized} remainder={payment.capturable} onDone={props.onDone} />
+          ) : null}
+          {payment.refundable ? (
             <RefundAction
               paymentId={payment.payment_id}
               captured={payment.captured}
               refunded={payment.refunded}
-              remainder={toRefund}
+              remainder={payment.refundable}
               onDone={props.onDone}
             />
           ) : null}
           <SyncAction paymentId={payment.payment_id} onDone={props.onDone} />
         </div>
       </div>
-      <div className="grid grid-cols-2 gap-4 px-6 pb-4 sm:grid-cols-4">
-        <Field label="Gateway order" testId="nexi-gateway-order-id">
+      <div className="grid grid-cols-2 gap-4 px-6 pb-4">
+        <Field label="Gateway order" testId="nexi-gateway-order-id" wide>
           <span className="flex items-center gap-x-1 font-mono">
             {payment.gateway_order_id}
             <Copy content={payment.gateway_order_id} variant="mini" />
@@ -67,7 +66,7 @@ export function CardPaymentSection(props: { payment: NexiCardPaymentView; onDone
           {formatMoney(payment.refunded)}
         </Field>
       </div>
-      <OperationsTable paymentId={payment.payment_id} operations={payment.operations} onDone={props.onDone} />
+      <OperationsTimeline paymentId={payment.payment_id} operations={payment.operations} onDone={props.onDone} />
     </div>
   )
 }

@@ -2,7 +2,7 @@
  * One mobile-scheme payment as the alternative-payment service reports it: the scheme, the
  * service's transaction, its state and the transitions that led there.
  */
-import { Badge, StatusBadge, Table, Text } from "@medusajs/ui"
+import { Badge, StatusBadge, Text } from "@medusajs/ui"
 import type { NexiMobilePaymentView } from "../../staff/contract"
 import { formatMoney, NO_VALUE } from "../lib/money"
 import { humanizeCode, mobileStateBadge } from "../lib/status"
@@ -15,7 +15,7 @@ export function MobilePaymentSection(props: { payment: NexiMobilePaymentView; on
   const state = mobileStateBadge(payment.state)
   return (
     <div data-testid="nexi-payment" data-payment-id={payment.payment_id} data-payment-kind="mobile">
-      <div className="flex items-center justify-between gap-x-4 px-6 py-4">
+      <div className="flex flex-col gap-y-3 px-6 py-4">
         <div className="flex items-center gap-x-2">
           <Text size="small" leading="compact" weight="plus">
             Mobile payment
@@ -24,13 +24,15 @@ export function MobilePaymentSection(props: { payment: NexiMobilePaymentView; on
             {payment.provider_id}
           </Badge>
         </div>
-        <SyncAction paymentId={payment.payment_id} onDone={props.onDone} />
+        <div>
+          <SyncAction paymentId={payment.payment_id} onDone={props.onDone} />
+        </div>
       </div>
-      <div className="grid grid-cols-2 gap-4 px-6 pb-4 sm:grid-cols-4">
+      <div className="grid grid-cols-2 gap-4 px-6 pb-4">
         <Field label="Scheme" testId="nexi-scheme">
           {payment.scheme}
         </Field>
-        <Field label="Transaction" testId="nexi-transaction-id">
+        <Field label="Transaction" testId="nexi-transaction-id" wide>
           <span className="font-mono">{payment.transaction_id}</span>
         </Field>
         <Field label="State" testId="nexi-mobile-state">
@@ -45,28 +47,20 @@ export function MobilePaymentSection(props: { payment: NexiMobilePaymentView; on
           The service reports no transitions for this transaction yet.
         </Text>
       ) : (
-        <Table data-testid="nexi-transitions">
-          <Table.Header>
-            <Table.Row>
-              <Table.HeaderCell>Time</Table.HeaderCell>
-              <Table.HeaderCell>From</Table.HeaderCell>
-              <Table.HeaderCell>To</Table.HeaderCell>
-              <Table.HeaderCell>Event</Table.HeaderCell>
-            </Table.Row>
-          </Table.Header>
-          <Table.Body>
-            {payment.transitions.map((transition, index) => (
-              // Transitions have no id of their own and never reorder: the position is their identity.
-              // biome-ignore lint/suspicious/noArrayIndexKey: see above
-              <Table.Row key={index} data-testid="nexi-transition-row" data-to-state={transition.to ?? ""}>
-                <Table.Cell className="text-nowrap">{formatTime(transition.time)}</Table.Cell>
-                <Table.Cell>{transition.from ? humanizeCode(transition.from) : NO_VALUE}</Table.Cell>
-                <Table.Cell>{transition.to ? humanizeCode(transition.to) : NO_VALUE}</Table.Cell>
-                <Table.Cell>{transition.event ?? NO_VALUE}</Table.Cell>
-              </Table.Row>
-            ))}
-          </Table.Body>
-        </Table>
+        <ol className="divide-y border-t" data-testid="nexi-transitions">
+          {payment.transitions.map((transition, index) => (
+            // Transitions have no id of their own and never reorder: the position is their identity.
+            // biome-ignore lint/suspicious/noArrayIndexKey: see above
+            <li key={index} className="flex flex-col gap-y-1 px-6 py-3" data-testid="nexi-transition-row" data-to-state={transition.to ?? ""}>
+              <Text size="small" leading="compact" weight="plus">
+                {transition.from ? humanizeCode(transition.from) : NO_VALUE} → {transition.to ? humanizeCode(transition.to) : NO_VALUE}
+              </Text>
+              <Text size="xsmall" className="text-ui-fg-subtle">
+                {transition.event ?? NO_VALUE} · {formatTime(transition.time)}
+              </Text>
+            </li>
+          ))}
+        </ol>
       )}
     </div>
   )

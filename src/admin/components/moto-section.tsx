@@ -1,24 +1,26 @@
 /**
  * Settings > Nexi, "MOTO payment": charges a card given by phone or mail for a draft order
  * (converted into an order once paid) or for an order with an unpaid balance
- * (POST /admin/nexi/moto). The amount is the order's, decided on the server; staff only say
- * which order and the card. The payment then appears on the order like any card payment.
+ * (POST /admin/nexi/moto). The amount is the order's, decided on the server; staff pick the
+ * order from Medusa's list (OrderPicker) and give the card. The payment then appears on the
+ * order like any card payment.
  */
 import { Button, Container, Heading, Input, Label, RadioGroup, Text } from "@medusajs/ui"
 import { type FormEvent, useId, useState } from "react"
 import type { NexiMotoResponse } from "../../staff/contract"
 import { type CardFormValue, cardPayload, EMPTY_CARD } from "../lib/card-form"
-import { nexiAdminApi } from "../lib/nexi-admin-api"
+import { type MotoCandidate, type MotoTarget, nexiAdminApi } from "../lib/nexi-admin-api"
 import { CardFields } from "./card-fields"
+import { OrderPicker } from "./order-picker"
 import { useSubmission } from "./use-submission"
 
-type Target = "draft_order_id" | "order_id"
-
-const TARGET_LABELS: Record<Target, string> = { draft_order_id: "Draft order", order_id: "Order with an unpaid balance" }
+const TARGET_LABELS: Record<MotoTarget, string> = { draft_order_id: "Draft order", order_id: "Order with an unpaid balance" }
 
 export function MotoSection() {
-  const [target, setTarget] = useState<Target>("draft_order_id")
-  const [orderId, setOrderId] = useState("")
+  const [target, setTarget] = useState<MotoTarget>("draft_order_id")
+  const [picked, setPicked] = useState<MotoCandidate | null>(null)
+  // Bumped after each payment: the picker lists afresh (a paid draft order is an order now).
+  const [paidCount, setPaidCount] = useState(0)
   const [holder, setHolder] = useState("")
   const [card, setCard] = useState<CardFormValue>(EMPTY_CARD)
   const [result, setResult] = useState<NexiMotoResponse | null>(null)
@@ -27,9 +29,10 @@ export function MotoSection() {
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault()
+    if (!picked) return
     setResult(null)
     const body = {
-      ...(target === "draft_order_id" ? { draft_order_id: orderId.trim() } : { order_id: orderId.trim() }),
+      ...(target === "draft_order_id" ? { draft_order_id: picked.id } : { order_id: picked.id }),
       card: cardPayload(card),
       ...(holder.trim() ? { card_holder_name: holder.trim() } : {}),
     }
@@ -38,7 +41,8 @@ export function MotoSection() {
     const answer = await submission.submit(() => nexiAdminApi.moto(body))
     if (!answer) return
     setResult(answer)
-    setOrderId("")
+    setPicked(null)
+    setPaidCount((count) => count + 1)
     setHolder("")
   }
 
@@ -52,8 +56,15 @@ export function MotoSection() {
         </Text>
       </div>
       <form className="flex flex-col gap-y-4 px-6 py-4" onSubmit={onSubmit} autoComplete="off">
-        <RadioGroup value={target} onValueChange={(value) => setTarget(value as Target)} className="flex gap-x-6">
-          {(Object.keys(TARGET_LABELS) as Target[]).map((value) => (
+        <RadioGroup
+          value={target}
+          onValueChange={(value) => {
+            setTarget(value as MotoTarget)
+            setPicked(null)
+          }}
+          className="flex gap-x-6"
+        >
+          {(Object.keys(TARGET_LABELS) as MotoTarget[]).map((value) => (
             <div key={value} className="flex items-center gap-x-2">
               <RadioGroup.Item value={value} id={`${id}-${value}`} data-testid={`nexi-moto-target-${value}`} />
               <Label htmlFor={`${id}-${value}`} size="small">
@@ -62,19 +73,12 @@ export function MotoSection() {
             </div>
           ))}
         </RadioGroup>
-        <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
-          <div className="flex flex-col gap-y-2">
-            <Label htmlFor={`${id}-order`} size="small" weight="plus">
-              {TARGET_LABELS[target]} id
-            </Label>
-            <Input id={`${id}-order`} placeholder="order_01..." value={orderId} onChange={(event) => setOrderId(event.target.value)} data-testid="nexi-moto-order-id" />
-          </div>
-          <div className="flex flex-col gap-y-2">
-            <Label htmlFor={`${id}-holder`} size="small" weight="plus">
-              Card holder (optional)
-            </Label>
-            <Input id={`${id}-holder`} autoComplete="off" value={holder} onChange={(event) => setHolder(event.target.value)} />
-          </div>
+        <OrderPicker key={`${target}:${paidCount}`} target={target} picked={picked} onPick={setPicked} />
+        <div className="flex flex-col gap-y-2 sm:w-1/2">
+          <Label htmlFor={`${id}-holder`} size="small" weight="plus">
+            Card holder (optional)
+          </Label>
+          <Input id={`${id}-holder`} autoComplete="off" value={holder} onChange={(event) => setHolder(event.target.value)} />
         </div>
         <CardFields value={card} onChange={setCard} cvvOptional={false} testIdPrefix="nexi-moto" />
         {submission.error ? (
@@ -88,7 +92,7 @@ export function MotoSection() {
           </Text>
         ) : null}
         <div className="flex justify-end">
-          <Button size="small" type="submit" isLoading={submission.busy} disabled={!orderId.trim()} data-testid="nexi-moto-submit">
+          <Button size="small" type="submit" isLoading={submission.busy} disabled={!picked} data-testid="nexi-moto-submit">
             Charge card
           </Button>
         </div>

@@ -19,7 +19,10 @@ export function OrderReleasedPayments(props: { payments: NexiReleasedPayment[] }
           Further payments of this order's cart, which the plugin gave back to the shopper.
         </Text>
       </div>
-      <ReleasedPaymentsTable payments={props.payments} showCart={false} />
+      {/* The side column is narrow: the table scrolls sideways rather than squeezing the note. */}
+      <div className="overflow-x-auto">
+        <ReleasedPaymentsTable payments={props.payments} showCart={false} />
+      </div>
     </div>
   )
 }

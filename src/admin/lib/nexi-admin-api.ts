@@ -34,6 +34,44 @@ async function request<T>(path: string, init: { method: "GET" | "POST"; body?: u
 
 const id = (value: string) => encodeURIComponent(value)
 
+/** Which kind of order a MOTO payment is for: the MOTO route's body member naming it. */
+export type MotoTarget = "draft_order_id" | "order_id"
+
+/** A draft order or order as the MOTO form lists it, with only the fields it asks Medusa for. */
+export interface MotoCandidate {
+  id: string
+  display_id: number
+  email: string | null
+  currency_code: string
+  /** Medusa's total, in major units (shown only; the MOTO route decides the amount). */
+  total: number
+  created_at: string
+  shipping_address?: { first_name?: string | null; last_name?: string | null } | null
+  /** Orders only: whether Medusa holds the order paid. */
+  payment_status?: string
+}
+
+/** Medusa's order lists, newest first: `q` searches the display id, email and address names. */
+const MOTO_LISTS: Record<MotoTarget, { path: string; member: "draft_orders" | "orders"; fields: string }> = {
+  draft_order_id: { path: "/admin/draft-orders", member: "draft_orders", fields: "id,display_id,email,currency_code,total,created_at,shipping_address.first_name,shipping_address.last_name" },
+  order_id: {
+    path: "/admin/orders",
+    member: "orders",
+    fields: "id,display_id,email,currency_code,total,created_at,payment_status,shipping_address.first_name,shipping_address.last_name",
+  },
+}
+
+/** How many candidates the MOTO form lists at once: enough to pick from, a search narrows the rest. */
+const MOTO_CANDIDATES = 10
+
+/** The Medusa request that lists MOTO candidates, and the answer's member holding them. */
+export function motoCandidatesRequest(target: MotoTarget, search: string): { path: string; member: "draft_orders" | "orders" } {
+  const list = MOTO_LISTS[target]
+  const query = new URLSearchParams({ fields: list.fields, order: "-created_at", limit: String(MOTO_CANDIDATES) })
+  if (search) query.set("q", search)
+  return { path: `${list.path}?${query}`, member: list.member }
+}
+
 export const nexiAdminApi = {
   orderPayments: (orderId: string) => request<NexiOrderPaymentsResponse>(`/admin/nexi/medusa-orders/${id(orderId)}/payments`),
 
@@ -62,6 +100,12 @@ export const nexiAdminApi = {
 
   verifyCard: (body: { card: CardBody; customer_email?: string }) =>
     request<NexiCardVerificationResponse>("/admin/nexi/card-verifications", { method: "POST", body }),
+
+  /** Medusa's GET /admin/draft-orders or /admin/orders, searched with `q` (empty: the newest). */
+  motoCandidates: async (target: MotoTarget, search: string): Promise<MotoCandidate[]> => {
+    const { path, member } = motoCandidatesRequest(target, search)
+    return (await request<Record<string, MotoCandidate[]>>(path))[member] ?? []
+  },
 
   moto: (body: ({ draft_order_id: string } | { order_id: string }) & { card: CardBody; card_holder_name?: string }) =>
     request<NexiMotoResponse>("/admin/nexi/moto", { method: "POST", body }),

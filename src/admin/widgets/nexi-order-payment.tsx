@@ -86,9 +86,11 @@ const NexiOrderPaymentWidget = ({ data: order }: DetailWidgetProps<AdminOrder>) 
 }
 
 export const config = defineWidgetConfig({
-  // The end of the order page. Medusa 2.17.2 deprecated the ".after" suffix of zones: a widget
-  // goes at the end of its zone, and staff can move it with the page's layout settings.
-  zone: "order.details",
+  // The side column, under the customer and the activity, beside Medusa's Payments section.
+  // Medusa 2.21's layout composer ignores the ".before"/".after" suffixes: a widget goes at the
+  // end of its column, and the main column ends with Metadata and JSON, far below the payment.
+  // Staff can still move it with the page's layout settings.
+  zone: "order.details.side",
   id: "medusa-payment-nexi:order-payment",
 })
 

@@ -4,7 +4,7 @@
  * contract lists (201/400/401/404/500), and retries.
  */
 import { randomUUID } from "node:crypto"
-import { failure } from "../../http/__tests__/support/expectations"
+import { capturingLogger, failure } from "../../http/__tests__/support/expectations"
 import {
   SIM_CONSUMER_KEY,
   SIM_CONSUMER_SECRET,
@@ -247,6 +247,22 @@ describe("the status operation", () => {
     const error = await failure(client().getTransaction(123456))
     expect(error).toBeInstanceOf(NotFoundError)
     expect(error.message).toMatch(/GET \/ms\/aapay\/v2\/transaction\/\{transactionId\} answered 404/)
+  })
+
+  it("a 404 warns with the URL it read, below the base URL's own path", async () => {
+    const { lines, logger } = capturingLogger()
+    await failure(client({ logger }).getTransaction(123456))
+    const warnings = lines.filter((line) => line.startsWith("warn "))
+    expect(warnings).toHaveLength(1)
+    expect(warnings[0]).toContain(`GET ${harness.sim.apmUrl}/ms/aapay/v2/transaction/123456 answered 404 (transaction not found)`)
+    expect(harness.sim.apmUrl).toMatch(/\/apm$/)
+  })
+
+  it("a 404 the caller expects (the doctor's probe) is its answer: nothing is logged above debug", async () => {
+    const { lines, logger } = capturingLogger()
+    const error = await failure(client({ logger }).getTransaction(123456, undefined, { notFoundExpected: true }))
+    expect(error).toBeInstanceOf(NotFoundError)
+    expect(lines.filter((line) => !line.startsWith("debug "))).toEqual([])
   })
 
   it("401 with wrong credentials", async () => {

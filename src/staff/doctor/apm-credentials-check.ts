@@ -1,7 +1,8 @@
 /**
  * Check 6: the alternative-payment service accepts the consumer key and secret. A status read of
  * a transaction that cannot exist answers 404 once the credentials are accepted and 401 when they
- * are not, and opens nothing.
+ * are not, and opens nothing. The client is told the 404 is expected, so a passing check logs
+ * no warning about a missing transaction.
  */
 import { AuthenticationError, GatewayUnavailableError, NotFoundError } from "../../http/errors"
 import { type DoctorCheck, fail, pass } from "./check"
@@ -17,7 +18,7 @@ export const apmCredentialsCheck: DoctorCheck = {
     if (!options.apm || !clients.apm) return pass("apm is not configured: mobile payments are off, nothing to check.")
     const url = `${options.apm.environment.replace(/\/+$/, "")}/ms/aapay/v2/transaction/${PROBE_TRANSACTION_ID}`
     try {
-      await clients.apm.getTransaction(PROBE_TRANSACTION_ID)
+      await clients.apm.getTransaction(PROBE_TRANSACTION_ID, undefined, { notFoundExpected: true })
       return pass(`The service accepts the consumer key and secret (GET ${url} answered 200).`)
     } catch (error) {
       if (error instanceof NotFoundError) {

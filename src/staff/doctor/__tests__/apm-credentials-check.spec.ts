@@ -1,3 +1,5 @@
+import { createApmClient } from "../../../apm/http-apm-client"
+import { capturingLogger } from "../../../http/__tests__/support/expectations"
 import { apmCredentialsCheck } from "../apm-credentials-check"
 import { closedPort, doctorFixture } from "./support/doctor-fixture"
 
@@ -8,6 +10,16 @@ describe("APM credentials check, against the simulator", () => {
     const finding = await apmCredentialsCheck.run(doctor.context())
     expect(finding.status).toBe("pass")
     expect(finding.detail).toMatch(/accepts the consumer key and secret: a status read of an unknown transaction \(GET \S+\/ms\/aapay\/v2\/transaction\/999999999999999999\) answered 404\.$/)
+  })
+
+  it("logs nothing above debug when it passes: the 404 is the answer it asked for", async () => {
+    const { lines, logger } = capturingLogger()
+    const context = doctor.context()
+    const apm = createApmClient({ ...context.options.apm!, logger })
+    const finding = await apmCredentialsCheck.run({ ...context, clients: { ...context.clients, apm } })
+    apm.close()
+    expect(finding.status).toBe("pass")
+    expect(lines.filter((line) => !line.startsWith("debug "))).toEqual([])
   })
 
   it("fails a wrong consumer secret (401), never printing it", async () => {
