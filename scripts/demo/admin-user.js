@@ -11,7 +11,8 @@ const { runMedusa } = require("./medusa-cli")
  */
 async function ensureAdminUser({ env, email, password, exists, quiet = false, signal }) {
   if (exists) return { created: false }
-  await runMedusa(["user", "--email", email, "--password", password], { env, quiet, name: "medusa user", signal })
+  // The `=` form: a random password may begin with "-", which the CLI would read as an option.
+  await runMedusa(["user", `--email=${email}`, `--password=${password}`], { env, quiet, name: "medusa user", signal })
   return { created: true }
 }
 
