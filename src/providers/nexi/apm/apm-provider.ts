@@ -41,6 +41,7 @@ import { toMedusaError } from "../shared/medusa-errors"
 import type { SessionRecord } from "../shared/payment-records"
 import { NexiProviderBase, SESSION_STATUS, WEBHOOK_ACTION } from "../shared/provider-base"
 import { readReconcileRequest } from "../shared/reconcile-request"
+import { recordedOperationIds } from "../shared/recorded-refunds"
 import type { NexiWebhookData } from "../shared/webhook-data"
 import type { RequestOfWrite } from "./apm-writes"
 import type { OriginalPayment, RefundTotals } from "./follow-up-requests"
@@ -153,8 +154,7 @@ export abstract class NexiApmProviderService extends NexiProviderBase<ApmPayment
     try {
       if (!refundId) throw new MedusaError(MedusaError.Types.INVALID_DATA, `Could not ${action}: Medusa passed no refund id to key it by.`)
       // A refund recorded from outside Medusa (the service's back office) is already done there.
-      const metadata = await this.records.refundMetadata(refundId)
-      if (metadata.nexi_operation_id) return { data: input.data }
+      if (recordedOperationIds(await this.records.refundMetadata(refundId)).length) return { data: input.data }
 
       const followUps = this.followUps(action)
       const original = this.originalOf(data, action)

@@ -168,7 +168,10 @@ export class CardNotifications {
       amount: MathBN.convert(minorToMajorString(this.paidMinor(state, data), currency)),
       nexi_reason: state.reason,
       nexi_refunded: minorToMajorString(state.refundedMinor, currency),
-      nexi_refund_operation_ids: state.refunds.filter((refund) => refund.result !== "PENDING").map((refund) => refund.operationId),
+      nexi_order_id: details.orderStatus.order.orderId,
+      nexi_refunds: state.refunds
+        .filter((refund) => refund.result === "REFUNDED" || refund.result === "EXECUTED")
+        .map((refund) => ({ operation_id: refund.operationId, amount: minorToMajorString(refund.amountMinor, currency) })),
     }
     return { action, data: result as WebhookActionResult["data"] }
   }

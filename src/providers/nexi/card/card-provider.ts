@@ -46,6 +46,7 @@ import { readCartContext, withoutCartContext } from "../shared/cart-context"
 import { idempotencyUuid } from "../shared/idempotency"
 import { toMedusaError } from "../shared/medusa-errors"
 import { NexiProviderBase, type ProviderCradle, SESSION_STATUS } from "../shared/provider-base"
+import { recordedOperationIds } from "../shared/recorded-refunds"
 import { hashSecurityToken } from "../shared/security-token"
 import { CardNotifications } from "./card-notifications"
 import {
@@ -263,11 +264,11 @@ export class NexiCardProviderService extends NexiProviderBase<CardPaymentState> 
       const orderId = this.require(data.order_id, "order_id", action)
       const currency = this.require(data.currency, "currency", action)
       const context = this.writeContext(action)
-      const metadata = await this.records.refundMetadata(refundId)
-      if (metadata.nexi_operation_id) {
+      const recorded = recordedOperationIds(await this.records.refundMetadata(refundId))
+      if (recorded.length) {
         // Recorded from the gateway (back office, a settled lost answer, a cancelled capture):
         // the money moved already; the writes it accounts for are no longer anyone's to take.
-        await this.claimRecordedRefunds(context, orderId, String(metadata.nexi_operation_id), refundId)
+        await this.claimRecordedRefunds(context, orderId, recorded, refundId)
         return { data: input.data }
       }
       const amountMinor = BigInt(toMinorUnits(input.amount as never, currency))
@@ -288,8 +289,8 @@ export class NexiCardProviderService extends NexiProviderBase<CardPaymentState> 
     }
   }
 
-  private async claimRecordedRefunds(context: CardWriteContext, orderId: string, operationIds: string, refundId: string): Promise<void> {
-    const recorded = new Set(operationIds.split(","))
+  private async claimRecordedRefunds(context: CardWriteContext, orderId: string, operationIds: string[], refundId: string): Promise<void> {
+    const recorded = new Set(operationIds)
     for (const write of await context.ledger.writesOf(orderId)) {
       if (write.kind === "refund" && !write.claimed_by && write.gateway_operation_id && recorded.has(write.gateway_operation_id)) {
         await context.ledger.claimWrite(write.id, refundId)
