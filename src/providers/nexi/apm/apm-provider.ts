@@ -31,7 +31,7 @@ import { TransactionRejectedError } from "../../../apm/errors"
 import type { ApmMethod } from "../../../apm/schemas"
 import { NotFoundError } from "../../../http/errors"
 import type { PaymentLedger } from "../../../modules/nexi-ledger/types"
-import { minorToMajorString, toMinorUnits, toPayableMinorUnits } from "../../../money/amount"
+import { minorToMajorString, minorUnitsToSend, toPayableMinorUnits } from "../../../money/amount"
 import { clientsFor } from "../clients"
 import type { ApmOptions } from "../options"
 import { watchAfterRead } from "../shared/attempt-watch"
@@ -158,8 +158,13 @@ export abstract class NexiApmProviderService extends NexiProviderBase<ApmPayment
 
       const followUps = this.followUps(action)
       const original = this.originalOf(data, action)
-      const refundMinor = BigInt(toMinorUnits(input.amount as never, original.amount.currencyCode))
       const refunded: RefundTotals = { totalMinor: BigInt(data.refunded_minor ?? "0"), vatMinor: BigInt(data.refunded_vat_minor ?? "0") }
+      const refundMinor = minorUnitsToSend({
+        amount: input.amount as never,
+        before: await this.records.refundedBefore(refundId),
+        currencyCode: original.amount.currencyCode,
+        leftMinor: BigInt(original.amount.totalAmount) - refunded.totalMinor,
+      })
       const done = await followUps.refund({ original, refundId, refundMinor, refunded })
       return {
         data: {

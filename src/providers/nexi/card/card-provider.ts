@@ -39,7 +39,7 @@ import { MedusaError } from "@medusajs/framework/utils"
 import type { GatewayClient } from "../../../gateway/gateway-client"
 import { newOrderId } from "../../../gateway/order-id"
 import { InvalidRequestError } from "../../../http/errors"
-import { minorToMajorString, toMinorUnits } from "../../../money/amount"
+import { minorToMajorString, minorUnitsToSend, toMinorUnits } from "../../../money/amount"
 import { clientsFor } from "../clients"
 import type { NexiOptions } from "../options"
 import { readCartContext, withoutCartContext } from "../shared/cart-context"
@@ -209,7 +209,13 @@ export class NexiCardProviderService extends NexiProviderBase<CardPaymentState> 
       const orderId = this.require(data.order_id, "order_id", action)
       const operationId = this.require(data.payment_operation_id, "payment_operation_id", action)
       const currency = this.require(data.currency, "currency", action)
-      const amountMinor = toMinorUnits(await this.records.captureAmount(captureId), currency)
+      // Money by totals; the gateway captures at most what it authorized, the session's amount.
+      const amountMinor = minorUnitsToSend({
+        amount: await this.records.captureAmount(captureId),
+        before: await this.records.capturedBefore(captureId),
+        currencyCode: currency,
+        leftMinor: data.amount_minor ? BigInt(data.amount_minor) : undefined,
+      }).toString()
       const context = this.writeContext(action)
       const writes = await settledWritesOf(context, orderId)
       // A capture the gateway made for an earlier, rolled-back Medusa capture is this one,
@@ -271,8 +277,10 @@ export class NexiCardProviderService extends NexiProviderBase<CardPaymentState> 
         await this.claimRecordedRefunds(context, orderId, recorded, refundId)
         return { data: input.data }
       }
-      const amountMinor = BigInt(toMinorUnits(input.amount as never, currency))
       const writes = await settledWritesOf(context, orderId)
+      // Money by totals. What the gateway has left is not read here (a read per refund, and a
+      // failed one would stop a refund the gateway can judge): it refuses more on its own.
+      const amountMinor = minorUnitsToSend({ amount: input.amount as never, before: await this.records.refundedBefore(refundId), currencyCode: currency })
       const adopted = await adoptOrphans(context, writes, "refund", amountMinor, refundId)
       const remainingMinor = (amountMinor - adopted.adoptedMinor).toString()
       if (remainingMinor === "0") return { data: input.data }
