@@ -227,6 +227,17 @@ medusaIntegrationTestRunner({
         expect((await paymentOfOrder(orderId)).data.refund_transaction_ids).toEqual(refundIds)
       })
 
+      it("refunds 1.005 EUR twice as 101 + 100 by Medusa's refunded total, not 101 + 101", async () => {
+        const { orderId } = await payAndComplete("pp_nexi-apm-psp-b_nexi", "eur")
+        const payment = await paymentOfOrder(orderId)
+        await refundPaymentWorkflow(container).run({ input: { payment_id: payment.id, amount: 1.005 } })
+        await refundPaymentWorkflow(container).run({ input: { payment_id: payment.id, amount: 1.005 } })
+        const refunded = await paymentOfOrder(orderId)
+        const refunds = await Promise.all((refunded.data.refund_transaction_ids ?? []).map(async (id) => (await transactionAt(id)).transaction))
+        expect(refunds.map((refund) => refund?.amount.totalAmount)).toEqual([101, 100])
+        expect(refunded.data.refunded_minor).toBe("201")
+      })
+
       it("reverses the payment at the service when Medusa cancels it", async () => {
         const { orderId, session } = await payAndComplete("pp_nexi-apm-psp-a-e-com_nexi", "eur")
         const payment = await paymentOfOrder(orderId)

@@ -72,7 +72,50 @@ export function toMinorUnits(amount: AmountInput, currencyCode: string, field = 
       `${major.toFixed()} ${currencyCode.toUpperCase()} is less than one minor unit of ${currencyCode.toUpperCase()} (${smallest}) and cannot be charged or refunded`,
     )
   }
-  return minor.integerValue(BigNumber.ROUND_HALF_UP).toFixed(0)
+  return roundToMinor(major, exponent).toFixed(0)
+}
+
+function roundToMinor(major: BigNumber, exponent: number): BigNumber {
+  return major.shiftedBy(exponent).integerValue(BigNumber.ROUND_HALF_UP)
+}
+
+/**
+ * Rounding can set Medusa's unrounded totals and the gateway's rounded ones one minor unit
+ * apart at most, when every write followed minorUnitsToSend; more is not rounding.
+ */
+const ROUNDING_SLACK = 1n
+
+export interface TotalsStep {
+  /** This capture or refund, in major units, as Medusa records it (unrounded). */
+  amount: AmountInput
+  /** Medusa's total of the payment's captures (or refunds) before this one, in major units (unrounded). */
+  before: AmountInput
+  currencyCode: string
+  /** What the gateway still holds for this write (capturable, or refundable), when known. */
+  leftMinor?: bigint
+  field?: string
+}
+
+/**
+ * Money by totals: the minor units one capture or refund sends are the rounded total after it
+ * minus the rounded total before it. Rounding each amount on its own drifts: two refunds of
+ * 1.005 EUR would send 101 + 101 where Medusa shows 2.01; by totals they send 101 + 100. A
+ * result above what the gateway has left by rounding alone is capped at it.
+ */
+export function minorUnitsToSend(step: TotalsStep): bigint {
+  const field = step.field ?? "amount"
+  const currency = step.currencyCode.toUpperCase()
+  const amount = toDecimal(step.amount, field)
+  // Refuses a negative amount and one below a minor unit, as for any single amount.
+  toMinorUnits(amount, currency, field)
+  const before = toDecimal(step.before, `${field} (Medusa's total before it)`)
+  if (before.isLessThan(0)) throw new InvalidAmountError(`${field} (Medusa's total before it)`, "must not be negative")
+  const after = before.plus(amount)
+  const exponent = currencyExponent(currency)
+  const send = BigInt(roundToMinor(after, exponent).minus(roundToMinor(before, exponent)).toFixed(0))
+  const left = step.leftMinor
+  // More than rounding explains is left for the gateway (or the caller's own checks) to refuse.
+  return left !== undefined && left > 0n && send > left && send - left <= ROUNDING_SLACK ? left : send
 }
 
 /** toMinorUnits for what a shopper is asked to pay: a payment of nothing is refused too. */

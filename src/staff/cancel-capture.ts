@@ -21,6 +21,7 @@ import { fromMinorUnits } from "../money/amount"
 import { sendCardWrite } from "../providers/nexi/card/ledgered-writes"
 import { idempotencyUuid } from "../providers/nexi/shared/idempotency"
 import { toMedusaError } from "../providers/nexi/shared/medusa-errors"
+import { CANCELLED_CAPTURE_KEY, NEXI_OPERATION_KEY, recordedOperationIds } from "../providers/nexi/shared/recorded-refunds"
 import { gatewayClientFor, isNexiCardProviderId } from "../providers/nexi/store-entries"
 import { findCaptureToCancel } from "./capture-to-cancel"
 import { cardPaymentView } from "./card-payment-view"
@@ -28,7 +29,7 @@ import type { NexiPaymentActionResponse } from "./contract"
 import { moneyText } from "./money-text"
 import { loadNexiPayment, medusaTotals, type NexiPaymentRecord } from "./nexi-payments"
 import { gatewayOrderOf } from "./payment-view"
-import { withLock } from "./with-lock"
+import { withPaymentLock } from "./with-lock"
 
 export interface CancelCaptureInput {
   paymentId: string
@@ -38,13 +39,8 @@ export interface CancelCaptureInput {
   actorId?: string
 }
 
-/** Metadata key of a refund that records a gateway operation (read by the card provider). */
-export const NEXI_OPERATION_KEY = "nexi_operation_id"
-
 export async function cancelCapture(container: MedusaContainer, input: CancelCaptureInput): Promise<NexiPaymentActionResponse> {
-  return withLock(container, `nexi-payment:${input.paymentId}`, `Another action on payment ${input.paymentId} is under way.`, () =>
-    cancelLocked(container, input),
-  )
+  return withPaymentLock(container, input.paymentId, () => cancelLocked(container, input))
 }
 
 async function cancelLocked(container: MedusaContainer, input: CancelCaptureInput): Promise<NexiPaymentActionResponse> {
@@ -55,7 +51,8 @@ async function cancelLocked(container: MedusaContainer, input: CancelCaptureInpu
   const gateway = gatewayClientFor(container, payment.provider_id)
   const details = await gatewayOrderOf(container, payment)
   const { capture, cancelledBy } = findCaptureToCancel(details, input.operationId)
-  const alreadyRecorded = cancelledBy && payment.refunds.some((refund) => refund.metadata?.[NEXI_OPERATION_KEY] === cancelledBy.operationId)
+  const cancelId = String(cancelledBy?.operationId)
+  const alreadyRecorded = cancelledBy && payment.refunds.some((refund) => recordedOperationIds(refund.metadata).includes(cancelId))
   if (alreadyRecorded) {
     throw new MedusaError(
       MedusaError.Types.INVALID_DATA,
@@ -136,7 +133,7 @@ async function recordCancelledCapture(
         amount: amount.toFixed(),
         created_by: input.actorId,
         note: `Nexi capture ${input.operationId} cancelled: ${input.reason}`,
-        metadata: { [NEXI_OPERATION_KEY]: cancelOperationId, nexi_cancelled_capture_id: input.operationId },
+        metadata: { [NEXI_OPERATION_KEY]: cancelOperationId, [CANCELLED_CAPTURE_KEY]: input.operationId },
         // Passed through to the refund record; the workflow's input type does not list it.
       } as { payment_id: string; amount: string },
     })

@@ -3,7 +3,9 @@
  * waiting for a notification or the reconciliation job, and answers what changed.
  *
  * Card payments go through the same path as the job (reconcileSession): the provider re-reads
- * the gateway order and the plugin records refunds made in the gateway's back office.
+ * the gateway order and the plugin records refunds made in the gateway's back office, under
+ * the payment's lock (taken there, where Medusa is written, so a Sync, the job and the
+ * notification record each refund once whichever comes first).
  * Mobile payments are only read: their service reports no refunds made elsewhere, and running
  * the payment action again on a finalized transaction would ask Medusa for a second capture.
  */
@@ -16,15 +18,8 @@ import type { NexiPaymentActionResponse } from "./contract"
 import { loadNexiPayment, medusaTotals } from "./nexi-payments"
 import { readPaymentView } from "./payment-view"
 import { syncMessage } from "./sync-message"
-import { withLock } from "./with-lock"
 
 export async function syncPayment(container: MedusaContainer, paymentId: string): Promise<NexiPaymentActionResponse> {
-  return withLock(container, `nexi-payment:${paymentId}`, `Another action on payment ${paymentId} is under way.`, () =>
-    syncLocked(container, paymentId),
-  )
-}
-
-async function syncLocked(container: MedusaContainer, paymentId: string): Promise<NexiPaymentActionResponse> {
   const before = await loadNexiPayment(container, paymentId)
   const isCard = isNexiCardProviderId(before.provider_id)
   if (isCard) {

@@ -1,15 +1,22 @@
 /**
- * Runs an admin action with Medusa's locking module holding `key`, so two members of staff
- * clicking at once cannot both send the same gateway write (two MOTO charges, two refunds
- * recorded for one cancel). The second one is told to wait rather than queued behind a
- * gateway call that may take a while.
+ * Runs an action with Medusa's locking module holding a key, so two callers at once cannot
+ * both send the same gateway write or record the same money (two MOTO charges, two refunds
+ * recorded for one cancel, one back-office refund recorded by its notification, the job and
+ * a staff Sync at once). A caller that cannot get the lock in time is told to wait rather than
+ * queued behind a gateway call that may take a while.
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { MedusaError, Modules } from "@medusajs/framework/utils"
 
 const WAIT_SECONDS = 5
 
-export async function withLock<T>(container: MedusaContainer, key: string, busy: string, job: () => Promise<T>): Promise<T> {
+export async function withLock<T>(
+  container: MedusaContainer,
+  key: string,
+  busy: string,
+  job: () => Promise<T>,
+  waitSeconds = WAIT_SECONDS,
+): Promise<T> {
   const locking = container.resolve(Modules.LOCKING)
   let started = false
   try {
@@ -19,10 +26,20 @@ export async function withLock<T>(container: MedusaContainer, key: string, busy:
         started = true
         return job()
       },
-      { timeout: WAIT_SECONDS },
+      { timeout: waitSeconds },
     )
   } catch (error) {
     if (started) throw error
     throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `${busy} Wait for it to finish, then look again.`)
   }
+}
+
+/**
+ * The one lock of a Medusa payment: whatever changes its captures or refunds (a staff action,
+ * recording what the gateway did outside Medusa) holds it. Not re-entrant: a holder must not
+ * call another holder. With several processes (server and worker), the lock is shared only
+ * through a shared locking provider (docs/production.md).
+ */
+export function withPaymentLock<T>(container: MedusaContainer, paymentId: string, job: () => Promise<T>, waitSeconds?: number): Promise<T> {
+  return withLock(container, `nexi-payment:${paymentId}`, `Another action on payment ${paymentId} is under way.`, job, waitSeconds)
 }

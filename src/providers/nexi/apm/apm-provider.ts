@@ -31,7 +31,7 @@ import { TransactionRejectedError } from "../../../apm/errors"
 import type { ApmMethod } from "../../../apm/schemas"
 import { NotFoundError } from "../../../http/errors"
 import type { PaymentLedger } from "../../../modules/nexi-ledger/types"
-import { minorToMajorString, toMinorUnits, toPayableMinorUnits } from "../../../money/amount"
+import { minorToMajorString, minorUnitsToSend, toPayableMinorUnits } from "../../../money/amount"
 import { clientsFor } from "../clients"
 import type { ApmOptions } from "../options"
 import { watchAfterRead } from "../shared/attempt-watch"
@@ -41,6 +41,7 @@ import { toMedusaError } from "../shared/medusa-errors"
 import type { SessionRecord } from "../shared/payment-records"
 import { NexiProviderBase, SESSION_STATUS, WEBHOOK_ACTION } from "../shared/provider-base"
 import { readReconcileRequest } from "../shared/reconcile-request"
+import { recordedOperationIds } from "../shared/recorded-refunds"
 import type { NexiWebhookData } from "../shared/webhook-data"
 import type { RequestOfWrite } from "./apm-writes"
 import type { OriginalPayment, RefundTotals } from "./follow-up-requests"
@@ -153,13 +154,17 @@ export abstract class NexiApmProviderService extends NexiProviderBase<ApmPayment
     try {
       if (!refundId) throw new MedusaError(MedusaError.Types.INVALID_DATA, `Could not ${action}: Medusa passed no refund id to key it by.`)
       // A refund recorded from outside Medusa (the service's back office) is already done there.
-      const metadata = await this.records.refundMetadata(refundId)
-      if (metadata.nexi_operation_id) return { data: input.data }
+      if (recordedOperationIds(await this.records.refundMetadata(refundId)).length) return { data: input.data }
 
       const followUps = this.followUps(action)
       const original = this.originalOf(data, action)
-      const refundMinor = BigInt(toMinorUnits(input.amount as never, original.amount.currencyCode))
       const refunded: RefundTotals = { totalMinor: BigInt(data.refunded_minor ?? "0"), vatMinor: BigInt(data.refunded_vat_minor ?? "0") }
+      const refundMinor = minorUnitsToSend({
+        amount: input.amount as never,
+        before: await this.records.refundedBefore(refundId),
+        currencyCode: original.amount.currencyCode,
+        leftMinor: BigInt(original.amount.totalAmount) - refunded.totalMinor,
+      })
       const done = await followUps.refund({ original, refundId, refundMinor, refunded })
       return {
         data: {

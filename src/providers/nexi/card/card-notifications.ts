@@ -55,22 +55,28 @@ export class CardNotifications {
       this.deps.logger?.warn(`nexi: ignored a notification that is not a gateway notification (${problem})`)
       return { action: PaymentActions.NOT_SUPPORTED }
     }
+    // The token is checked before anything is read from the gateway: a forged notification
+    // costs the store no gateway read. Every order the plugin hands out is in the ledger (a
+    // payment attempt, or a saved card's verification) with the hash of its token.
+    const attempt = await this.deps.ledger("handle the notification").findAttempt(orderId)
+    if (!attempt) {
+      const read = () => this.readOrderOrNothing(orderId)
+      if (!(await this.deps.wallet.handleVerificationNotification(orderId, notification.securityToken, read))) {
+        this.deps.logger?.warn(`nexi: ignored a notification for unknown order ${orderId}`)
+      }
+      return { action: PaymentActions.NOT_SUPPORTED }
+    }
+    const session = attempt.session_id ? await this.deps.records.session(attempt.session_id) : undefined
+    const sessionData = readCardSessionData(session?.data)
+    // The ledger keeps each order's token, so a superseded order's notification is still verifiable.
+    const tokenHash = attempt.security_token_hash ?? (sessionData.order_id === orderId ? sessionData.security_token_hash : undefined)
+    if (!securityTokenMatches(notification.securityToken, tokenHash)) {
+      this.deps.logger?.warn(`nexi: ignored a notification for order ${orderId} whose security token does not match`)
+      return { action: PaymentActions.NOT_SUPPORTED }
+    }
     const details = await this.readOrderOrNothing(orderId)
     if (!details) {
       this.deps.logger?.warn(`nexi: ignored a notification for unknown order ${orderId}`)
-      return { action: PaymentActions.NOT_SUPPORTED }
-    }
-    const attempt = await this.deps.ledger("handle the notification").findAttempt(orderId)
-    if (!attempt && (await this.deps.wallet.handleVerificationNotification(orderId, notification.securityToken, details))) {
-      return { action: PaymentActions.NOT_SUPPORTED }
-    }
-    const sessionId = attempt?.session_id ?? details.orderStatus.order.customField
-    const session = sessionId ? await this.deps.records.session(sessionId) : undefined
-    const sessionData = readCardSessionData(session?.data)
-    // The ledger keeps each order's token, so a superseded order's notification is still verifiable.
-    const tokenHash = attempt?.security_token_hash ?? (sessionData.order_id === orderId ? sessionData.security_token_hash : undefined)
-    if (!securityTokenMatches(notification.securityToken, tokenHash)) {
-      this.deps.logger?.warn(`nexi: ignored a notification for order ${orderId} whose security token does not match`)
       return { action: PaymentActions.NOT_SUPPORTED }
     }
     return this.settleOrder(orderId, attempt, session, details)
@@ -162,7 +168,10 @@ export class CardNotifications {
       amount: MathBN.convert(minorToMajorString(this.paidMinor(state, data), currency)),
       nexi_reason: state.reason,
       nexi_refunded: minorToMajorString(state.refundedMinor, currency),
-      nexi_refund_operation_ids: state.refunds.filter((refund) => refund.result !== "PENDING").map((refund) => refund.operationId),
+      nexi_order_id: details.orderStatus.order.orderId,
+      nexi_refunds: state.refunds
+        .filter((refund) => refund.result === "REFUNDED" || refund.result === "EXECUTED")
+        .map((refund) => ({ operation_id: refund.operationId, amount: minorToMajorString(refund.amountMinor, currency) })),
     }
     return { action, data: result as WebhookActionResult["data"] }
   }

@@ -39,13 +39,14 @@ import { MedusaError } from "@medusajs/framework/utils"
 import type { GatewayClient } from "../../../gateway/gateway-client"
 import { newOrderId } from "../../../gateway/order-id"
 import { InvalidRequestError } from "../../../http/errors"
-import { minorToMajorString, toMinorUnits } from "../../../money/amount"
+import { minorToMajorString, minorUnitsToSend, toMinorUnits } from "../../../money/amount"
 import { clientsFor } from "../clients"
 import type { NexiOptions } from "../options"
 import { readCartContext, withoutCartContext } from "../shared/cart-context"
 import { idempotencyUuid } from "../shared/idempotency"
 import { toMedusaError } from "../shared/medusa-errors"
 import { NexiProviderBase, type ProviderCradle, SESSION_STATUS } from "../shared/provider-base"
+import { recordedOperationIds } from "../shared/recorded-refunds"
 import { hashSecurityToken } from "../shared/security-token"
 import { CardNotifications } from "./card-notifications"
 import {
@@ -208,7 +209,13 @@ export class NexiCardProviderService extends NexiProviderBase<CardPaymentState> 
       const orderId = this.require(data.order_id, "order_id", action)
       const operationId = this.require(data.payment_operation_id, "payment_operation_id", action)
       const currency = this.require(data.currency, "currency", action)
-      const amountMinor = toMinorUnits(await this.records.captureAmount(captureId), currency)
+      // Money by totals; the gateway captures at most what it authorized, the session's amount.
+      const amountMinor = minorUnitsToSend({
+        amount: await this.records.captureAmount(captureId),
+        before: await this.records.capturedBefore(captureId),
+        currencyCode: currency,
+        leftMinor: data.amount_minor ? BigInt(data.amount_minor) : undefined,
+      }).toString()
       const context = this.writeContext(action)
       const writes = await settledWritesOf(context, orderId)
       // A capture the gateway made for an earlier, rolled-back Medusa capture is this one,
@@ -263,15 +270,17 @@ export class NexiCardProviderService extends NexiProviderBase<CardPaymentState> 
       const orderId = this.require(data.order_id, "order_id", action)
       const currency = this.require(data.currency, "currency", action)
       const context = this.writeContext(action)
-      const metadata = await this.records.refundMetadata(refundId)
-      if (metadata.nexi_operation_id) {
+      const recorded = recordedOperationIds(await this.records.refundMetadata(refundId))
+      if (recorded.length) {
         // Recorded from the gateway (back office, a settled lost answer, a cancelled capture):
         // the money moved already; the writes it accounts for are no longer anyone's to take.
-        await this.claimRecordedRefunds(context, orderId, String(metadata.nexi_operation_id), refundId)
+        await this.claimRecordedRefunds(context, orderId, recorded, refundId)
         return { data: input.data }
       }
-      const amountMinor = BigInt(toMinorUnits(input.amount as never, currency))
       const writes = await settledWritesOf(context, orderId)
+      // Money by totals. What the gateway has left is not read here (a read per refund, and a
+      // failed one would stop a refund the gateway can judge): it refuses more on its own.
+      const amountMinor = minorUnitsToSend({ amount: input.amount as never, before: await this.records.refundedBefore(refundId), currencyCode: currency })
       const adopted = await adoptOrphans(context, writes, "refund", amountMinor, refundId)
       const remainingMinor = (amountMinor - adopted.adoptedMinor).toString()
       if (remainingMinor === "0") return { data: input.data }
@@ -288,8 +297,8 @@ export class NexiCardProviderService extends NexiProviderBase<CardPaymentState> 
     }
   }
 
-  private async claimRecordedRefunds(context: CardWriteContext, orderId: string, operationIds: string, refundId: string): Promise<void> {
-    const recorded = new Set(operationIds.split(","))
+  private async claimRecordedRefunds(context: CardWriteContext, orderId: string, operationIds: string[], refundId: string): Promise<void> {
+    const recorded = new Set(operationIds)
     for (const write of await context.ledger.writesOf(orderId)) {
       if (write.kind === "refund" && !write.claimed_by && write.gateway_operation_id && recorded.has(write.gateway_operation_id)) {
         await context.ledger.claimWrite(write.id, refundId)

@@ -162,9 +162,14 @@ export class CardWallet {
 
   /**
    * A notification for a VERIFY order that saves a card: it belongs to no payment session.
-   * Answers whether the order was one; a token that does not match changes nothing.
+   * Answers whether the order was one; a token that does not match changes nothing and reads
+   * nothing from the gateway (`readOrder` is called only once the token matched).
    */
-  async handleVerificationNotification(orderId: string, securityToken: unknown, details: OrderDetails): Promise<boolean> {
+  async handleVerificationNotification(
+    orderId: string,
+    securityToken: unknown,
+    readOrder: () => Promise<OrderDetails | undefined>,
+  ): Promise<boolean> {
     const book = this.deps.book("handle the notification")
     const card = await book.findSavedCardOfOrder(orderId)
     if (card?.purpose !== "verify") return false
@@ -172,7 +177,8 @@ export class CardWallet {
       this.deps.logger?.warn(`nexi: ignored a notification for card verification ${orderId} whose security token does not match`)
       return true
     }
-    await settleSavedCard(book, this.deps.gateway, card, outcomeOfVerification(details))
+    const details = await readOrder()
+    if (details) await settleSavedCard(book, this.deps.gateway, card, outcomeOfVerification(details))
     return true
   }
 

@@ -56,11 +56,29 @@ export class PaymentRecords {
   }
 
   /** Sum of all captures Medusa holds for the payment of this capture (this one included), in major units. */
-  async capturedTotalOfPaymentOf(captureId: string | undefined): Promise<string> {
-    const capture = await this.read("captureService", "the Medusa capture", captureId, { relations: ["payment", "payment.captures"] })
-    const siblings = (capture?.payment as { captures?: Array<Record<string, unknown>> } | undefined)?.captures
-    if (!siblings) throw unreadable(`the captures of the payment of Medusa capture ${captureId}`, "they were not found")
-    return siblings.reduce((total, row) => MathBN.add(total, (row.raw_amount ?? row.amount) as never), MathBN.convert(0)).toString()
+  capturedTotalOfPaymentOf(captureId: string | undefined): Promise<string> {
+    return this.totalOfPaymentOf("capture", captureId)
+  }
+
+  /** Sum of the payment's captures before this one (all but it), in major units: what money by totals starts from. */
+  capturedBefore(captureId: string | undefined): Promise<string> {
+    return this.totalOfPaymentOf("capture", captureId, { leaveOut: captureId })
+  }
+
+  /** Sum of the payment's refunds before this one (all but it), in major units. */
+  refundedBefore(refundId: string | undefined): Promise<string> {
+    return this.totalOfPaymentOf("refund", refundId, { leaveOut: refundId })
+  }
+
+  private async totalOfPaymentOf(kind: "capture" | "refund", id: string | undefined, { leaveOut }: { leaveOut?: string } = {}) {
+    const rows = `${kind}s`
+    const record = await this.read(`${kind}Service`, `the Medusa ${kind}`, id, { relations: ["payment", `payment.${rows}`] })
+    const siblings = (record?.payment as Record<string, Array<Record<string, unknown>> | undefined> | undefined)?.[rows]
+    if (!siblings) throw unreadable(`the ${rows} of the payment of Medusa ${kind} ${id}`, "they were not found")
+    return siblings
+      .filter((row) => leaveOut === undefined || row.id !== leaveOut)
+      .reduce((total, row) => MathBN.add(total, (row.raw_amount ?? row.amount) as never), MathBN.convert(0))
+      .toString()
   }
 
   /** Metadata of the refund Medusa just created (refunds recorded from the gateway carry its operation id). */

@@ -12,5 +12,8 @@ export interface NexiWebhookData {
   nexi_reason?: string
   /** Total refunded at the gateway, in major units, for refunds made outside Medusa. */
   nexi_refunded?: string
-  nexi_refund_operation_ids?: string[]
+  /** The gateway order, whose writes in the ledger say which refunds Medusa sent itself. */
+  nexi_order_id?: string
+  /** The gateway's settled REFUND operations, oldest first, each in major units. */
+  nexi_refunds?: Array<{ operation_id: string; amount: string }>
 }

@@ -74,7 +74,8 @@ const cradle: Record<string, unknown> = {
       return { id, status: "pending", created_at: new Date(), ...session }
     },
   },
-  refundService: { retrieve: async (id: string) => ({ id, metadata: null }) },
+  // Each refund alone in its payment: money by totals then sends exactly the amount asked.
+  refundService: { retrieve: async (id: string) => ({ id, metadata: null, payment: { refunds: [{ id }] } }) },
   logger: { error: logLine("error"), warn: logLine("warn"), info: logLine("info"), debug: logLine("debug") },
 }
 

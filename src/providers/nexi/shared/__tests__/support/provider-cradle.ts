@@ -10,12 +10,16 @@ import { NEXI_LEDGER_MODULE } from "../../../../../modules/nexi-ledger/types"
 
 type Row = Record<string, unknown>
 
-function recordService(rows: Map<string, Row>) {
+/**
+ * A capture or refund a test stored without its payment is alone in its payment: read with
+ * its payment's rows (as money by totals does), it is the only one.
+ */
+function recordService(rows: Map<string, Row>, siblings?: "captures" | "refunds") {
   return {
     async retrieve(id: string): Promise<Row> {
       const row = rows.get(id)
       if (!row) throw new MedusaError(MedusaError.Types.NOT_FOUND, `no record ${id}`)
-      return row
+      return siblings && !("payment" in row) ? { ...row, payment: { [siblings]: [row] } } : row
     },
   }
 }
@@ -38,8 +42,8 @@ export function testCradle(): TestCradle {
     refunds,
     sessions,
     [NEXI_LEDGER_MODULE]: ledger,
-    captureService: recordService(captures),
-    refundService: recordService(refunds),
+    captureService: recordService(captures, "captures"),
+    refundService: recordService(refunds, "refunds"),
     paymentSessionService: recordService(sessions),
   }
 }

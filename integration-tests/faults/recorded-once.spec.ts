@@ -1,0 +1,99 @@
+/**
+ * What the gateway did outside Medusa is recorded once, and a notification is believed only
+ * after its token: a refund made in Nexi's back office whose notification arrives three times
+ * while the job, the storefront's status poll and a staff Sync read the same payment becomes
+ * one Medusa refund; a forged notification makes the store read nothing from the gateway.
+ */
+import { capturePaymentWorkflow } from "@medusajs/medusa/core-flows"
+import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { reconcilePendingSessions, reconcileSession } from "../../src/reconciliation/reconcile-pending-sessions"
+import { adminHeaders } from "../support/admin-auth"
+import { CARDS, CheckoutKit, countWebhookEvents } from "../support/checkout-kit"
+import { holdReconcileLock } from "../support/hold-reconcile-lock"
+import { expectBooksAgree } from "../support/money-books"
+import { simulatorForSuite } from "../support/simulator"
+import { eventually, NEXI_CARD_PROVIDER } from "../support/store"
+
+jest.setTimeout(5 * 60_000)
+
+const simulator = simulatorForSuite()
+
+const GATEWAY = "/api/phoenix-0.0/psp/api/v1"
+const WEBHOOK_DELAY_MS = 7_000
+const settle = () => new Promise((resolve) => setTimeout(resolve, WEBHOOK_DELAY_MS))
+
+medusaIntegrationTestRunner({
+  testSuite: ({ api, getContainer }) => {
+    let kit: CheckoutKit
+
+    beforeEach(async () => {
+      await simulator.control("POST", "/reset")
+      kit = new CheckoutKit(api, getContainer, simulator)
+      await kit.seed()
+      // The scheduled job stays out: the test runs the job itself, at the moment it chooses.
+      await holdReconcileLock(getContainer(), "recorded-once-suite")
+    })
+
+    it("records a back-office refund notified three times, while the job, a status poll and a staff Sync run, once", async () => {
+      const checkout = await kit.openCardCheckout()
+      await kit.pay(checkout.orderId, CARDS.approved, true)
+      const completed = await kit.completeAsShopper(checkout.cartId)
+      expect(completed.body.type).toBe("order")
+      const medusaOrderId = completed.body.order.id as string
+      const [payment] = await kit.paymentsOfOrder(medusaOrderId)
+      await capturePaymentWorkflow(getContainer()).run({ input: { payment_id: payment.id } })
+      const [capture] = await kit.gatewayOperations(checkout.orderId, "CAPTURE", "EXECUTED")
+      const staff = await adminHeaders(getContainer(), api)
+      const events = countWebhookEvents(getContainer())
+
+      // The back office refunds 5.00; the gateway settles it later and notifies, three times.
+      await simulator.control("POST", "/faults/notifications", { copies: 3 })
+      await simulator.control("POST", "/settings/refunds", { mode: "pending" })
+      await simulator.gateway(`/operations/${capture.operationId}/refunds`, { amount: "500", currency: "EUR" })
+      await simulator.control("POST", "/refunds/settle", {})
+      const [backOffice] = await kit.gatewayOperations(checkout.orderId, "REFUND", "REFUNDED")
+
+      // Medusa hands the copies to its subscribers together; the job, a poll and a Sync read the payment meanwhile.
+      await eventually(async () => (events.count() >= 1 ? true : undefined))
+      const readers = await Promise.allSettled([
+        reconcilePendingSessions(getContainer(), new Date(Date.now() + 10 * 60_000)),
+        reconcileSession(getContainer(), { id: checkout.sessionId, provider_id: NEXI_CARD_PROVIDER }),
+        api.post(`/admin/nexi/payments/${payment.id}/sync`, {}, staff),
+      ])
+      expect(readers.map((reader) => reader.status)).toEqual(["fulfilled", "fulfilled", "fulfilled"])
+      await eventually(async () => (events.count() >= 3 ? true : undefined))
+      await settle()
+
+      const [recorded] = await kit.paymentsOfOrder(medusaOrderId)
+      expect(recorded.refunds.map((refund) => Number(refund.amount))).toEqual([5])
+      const refunds = await kit.gatewayOperations(checkout.orderId, "REFUND", "REFUNDED")
+      expect(refunds.map((refund) => refund.operationId)).toEqual([backOffice.operationId])
+      const query = getContainer().resolve("query")
+      const { data } = await query.graph({ entity: "refund", fields: ["id", "metadata"], filters: { id: recorded.refunds[0].id } })
+      expect(data[0].metadata).toEqual({ nexi_operation_id: backOffice.operationId })
+      expect(await expectBooksAgree(kit, checkout.orderId, medusaOrderId)).toEqual({ capturedMinor: 1999, refundedMinor: 500 })
+    })
+
+    it("reads nothing from the gateway for a notification whose token does not match, or whose order it never handed out", async () => {
+      const checkout = await kit.openCardCheckout()
+      const events = countWebhookEvents(getContainer())
+      const orderReads = async () => (await kit.requests("GET", `${GATEWAY}/orders/*`)).length
+      const readsBefore = await orderReads()
+      const forged = (orderId: string) => ({
+        eventId: crypto.randomUUID(),
+        eventTime: new Date().toISOString(),
+        securityToken: "guessed-token",
+        operation: { orderId, operationType: "AUTHORIZATION", operationResult: "AUTHORIZED", operationAmount: "1999" },
+      })
+
+      await api.post("/hooks/payment/nexi_nexi", forged(checkout.orderId))
+      await api.post("/hooks/payment/nexi_nexi", forged("NOSUCHORDER1"))
+      await eventually(async () => (events.count() >= 2 ? true : undefined))
+      // Both of Medusa's subscribers (core's and the plugin's) have asked the provider by now.
+      await settle()
+
+      expect(await orderReads()).toBe(readsBefore)
+      expect((await kit.session(checkout.sessionId)).status).toBe("pending")
+    })
+  },
+})
