@@ -62,7 +62,7 @@ import {
 } from "./card-on-file"
 import { CardWallet } from "./card-wallet"
 import { buildHostedOrderRequest } from "./hosted-order"
-import { adoptOrphans, type CardWriteContext, orphanedWrites, sendCardWrite, settledWritesOf } from "./ledgered-writes"
+import { adoptOrphans, type CardWriteContext, orphanedWrites, requestOf, type SettleContext, sendCardWrite, settledWritesOf } from "./ledgered-writes"
 import { isMotoRequest, motoSessionData } from "./moto"
 import { type CardPaymentState, readCardPaymentState } from "./order-state"
 import { type CardSessionData, readCardSessionData } from "./session-data"
@@ -220,9 +220,7 @@ export class NexiCardProviderService extends NexiProviderBase<CardPaymentState> 
       const key = idempotencyUuid(captureId)
       const write = { kind: "capture" as const, idempotency_key: key, gateway_ref: orderId, target_ref: operationId, amount_minor: amountMinor, currency, medusa_ref: captureId }
       try {
-        const captureOperationId = await sendCardWrite(context, write, async () =>
-          (await this.gateway.capture(operationId, { amount: amountMinor, currency, description: `Capture ${captureId}` }, key)).operationId,
-        )
+        const captureOperationId = await sendCardWrite(context, write, requestOf(this.gateway, write))
         return { data: { ...input.data, capture_operation_id: captureOperationId, status: "captured" } }
       } catch (error) {
         if (!(error instanceof InvalidRequestError)) throw error
@@ -279,9 +277,7 @@ export class NexiCardProviderService extends NexiProviderBase<CardPaymentState> 
       const target = this.require(captureOperationId, "capture_operation_id", action)
       const key = idempotencyUuid(refundId)
       const write = { kind: "refund" as const, idempotency_key: key, gateway_ref: orderId, target_ref: target, amount_minor: remainingMinor, currency, medusa_ref: refundId }
-      await sendCardWrite(context, write, async () =>
-        (await this.gateway.refund(target, { amount: remainingMinor, currency, description: `Refund ${refundId}` }, key)).operationId,
-      )
+      await sendCardWrite(context, write, requestOf(this.gateway, write))
       return { data: { ...input.data, capture_operation_id: target } }
     } catch (error) {
       throw toMedusaError(error, action)
@@ -357,8 +353,8 @@ export class NexiCardProviderService extends NexiProviderBase<CardPaymentState> 
     return this.notifications.handle(payload)
   }
 
-  private writeContext(action: string): CardWriteContext {
-    return { gateway: this.gateway, ledger: this.ledger(action), action }
+  private writeContext(action: string): SettleContext {
+    return { gateway: this.gateway, ledger: this.ledger(action), action, records: this.records, logger: this.logger_ }
   }
 
   /** Records the gateway order in the ledger before Medusa hears of it, so it stays known whatever follows. */
