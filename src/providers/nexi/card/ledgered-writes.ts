@@ -10,11 +10,20 @@
 import type { Logger } from "@medusajs/framework/types"
 import { MedusaError } from "@medusajs/framework/utils"
 import type { GatewayClient } from "../../../gateway/gateway-client"
-import { isOrphaned, type MoneyWrite, type NewWrite, type PaymentLedger, type WriteKind } from "../../../modules/nexi-ledger/types"
+import {
+  isOrphaned,
+  type MoneyWrite,
+  type NewWrite,
+  type PaymentLedger,
+  type WriteKind,
+  type WriteOrigin,
+} from "../../../modules/nexi-ledger/types"
 import { minorToMajorString } from "../../../money/amount"
+import { idempotencyUuid } from "../shared/idempotency"
 import type { PaymentRecords } from "../shared/payment-records"
 import { isUnsettled, sendOnce } from "../shared/send-once"
 import { executedOperationFor } from "./executed-operation"
+import { readCardPaymentState } from "./order-state"
 
 export interface CardWriteContext {
   gateway: GatewayClient
@@ -171,4 +180,52 @@ export async function adoptOrphans(
     if (write.gateway_operation_id) operationIds.push(write.gateway_operation_id)
   }
   return { adoptedMinor: amountMinor - left, operationIds }
+}
+
+export interface AuthorizationToVoid {
+  orderId: string
+  /** The operation that authorized the order: the AUTHORIZATION, or the CAPTURE of an IMPLICIT payment. */
+  paymentOperationId: string
+  amountMinor: string
+  currency: string
+  /** The Medusa payment (or session) the void serves: its key, stable across every retry. */
+  medusaRef: string
+  origin?: WriteOrigin
+}
+
+/** Voids an authorization (a refund of its full amount on the payment operation), once. */
+export function voidAuthorization(context: CardWriteContext, authorization: AuthorizationToVoid): Promise<string> {
+  const { orderId, paymentOperationId, amountMinor, currency, medusaRef } = authorization
+  const key = idempotencyUuid(`${medusaRef}:void`)
+  const write = {
+    kind: "void" as const,
+    ...(authorization.origin ? { origin: authorization.origin } : {}),
+    idempotency_key: key,
+    gateway_ref: orderId,
+    target_ref: paymentOperationId,
+    amount_minor: amountMinor,
+    currency,
+    medusa_ref: medusaRef,
+  }
+  return sendCardWrite(context, write, async () =>
+    (await context.gateway.refund(paymentOperationId, { amount: amountMinor, currency, description: "Void of an uncaptured authorization" }, key))
+      .operationId,
+  )
+}
+
+/**
+ * After a capture was cancelled, the gateway gives its authorization back, capturable, and the
+ * shopper's money stays held (for an IMPLICIT payment the order even reads as pending). Unless
+ * the order holds a live capture or nothing at all, what it still holds is voided. Returns the
+ * void's operation id, or undefined when nothing was held.
+ */
+export async function releaseHeldAuthorization(
+  context: CardWriteContext,
+  held: Omit<AuthorizationToVoid, "amountMinor">,
+): Promise<string | undefined> {
+  const details = await context.gateway.getOrder(held.orderId)
+  const state = readCardPaymentState(details)
+  const heldMinor = BigInt(details.orderStatus.authorizedAmount ?? "0")
+  if (state.status === "captured" || state.status === "canceled" || heldMinor <= 0n) return undefined
+  return voidAuthorization(context, { ...held, amountMinor: heldMinor.toString() })
 }
