@@ -102,5 +102,28 @@ medusaIntegrationTestRunner({
       expect(await kit.gatewayOperations(checkout.orderId, "REFUND", "REFUNDED")).toHaveLength(1)
     })
 
+    it("leaves nothing held when Medusa cancels a captured payment: the cancel's restored authorization is voided too", async () => {
+      const checkout = await kit.openCardCheckout()
+      await kit.pay(checkout.orderId, CARDS.approved, true)
+      const completed = await kit.completeAsShopper(checkout.cartId)
+      expect(completed.body.type).toBe("order")
+      const [payment] = await kit.paymentsOfOrder(completed.body.order.id)
+
+      // What Medusa calls when it undoes a payment it could not record.
+      await getContainer().resolve(Modules.PAYMENT).cancelPayment(payment.id)
+
+      const { orderStatus, operations } = await kit.gatewayOrder(checkout.orderId)
+      const moved = operations.filter((operation) => operation.operationResult !== "THREEDS_VALIDATED")
+      expect(moved.map((operation) => `${operation.operationType}/${operation.operationResult}`)).toEqual([
+        "CAPTURE/EXECUTED",
+        "CANCEL/EXECUTED",
+        "VOID/VOIDED",
+      ])
+      expect([orderStatus.authorizedAmount, orderStatus.capturedAmount]).toEqual(["0", "0"])
+      expect((await ledger().writesOf(checkout.orderId)).map((write) => `${write.kind}/${write.outcome}`)).toEqual([
+        "cancel_capture/executed",
+        "void/executed",
+      ])
+    })
   },
 })

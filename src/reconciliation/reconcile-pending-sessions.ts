@@ -8,7 +8,7 @@
 import { randomUUID } from "node:crypto"
 import type { IPaymentModuleService, MedusaContainer } from "@medusajs/framework/types"
 import { Modules, PaymentActions } from "@medusajs/framework/utils"
-import { NEXI_LEDGER_MODULE, type PaymentLedger } from "../modules/nexi-ledger/types"
+import { isOrphaned, NEXI_LEDGER_MODULE, type PaymentLedger } from "../modules/nexi-ledger/types"
 import { isNexiProviderId } from "../providers/nexi/shared/provider-ids"
 import { attemptReconcileRequest, reconcileRequest } from "../providers/nexi/shared/reconcile-request"
 import { STALE_REQUEST_MS } from "../providers/nexi/shared/send-once"
@@ -36,11 +36,32 @@ export async function reconcileSession(container: MedusaContainer, session: { id
   return applyPaymentAction(container, result, { includeSuccess: true })
 }
 
-/** The gateway refs the run should read, without repeats, writes to settle first. */
+/**
+ * The gateway refs the run should read, without repeats: those of writes to settle (the
+ * ledger lists orphans last) in at most half of the budget when attempts are due, then due
+ * attempts: writes the job cannot settle (an orphan Medusa cannot record) never starve the
+ * payments waiting to be read.
+ */
 async function candidates(ledger: PaymentLedger, now: Date, limit: number): Promise<string[]> {
   const writes = await ledger.writesToSettle(new Date(now.getTime() - STALE_REQUEST_MS), limit)
-  const attempts = await ledger.dueAttempts(now, limit)
-  return [...new Set([...writes.map((write) => write.gateway_ref), ...attempts.map((attempt) => attempt.gateway_ref)])].slice(0, limit)
+  const attemptRefs = unique((await ledger.dueAttempts(now, limit)).map((attempt) => attempt.gateway_ref))
+  const writeRefs = unique(writes.map((write) => write.gateway_ref))
+  const writeShare = Math.max(Math.ceil(limit / 2), limit - attemptRefs.length)
+  return unique([...writeRefs.slice(0, writeShare), ...attemptRefs]).slice(0, limit)
+}
+
+function unique(refs: string[]): string[] {
+  return [...new Set(refs)]
+}
+
+/**
+ * An orphan still unclaimed after its order was read goes behind the others (the ledger lists
+ * orphans least recently touched first), so every orphan is read in turn and says when.
+ */
+async function requeueOrphans(ledger: PaymentLedger, ref: string, now: Date): Promise<void> {
+  for (const write of (await ledger.writesOf(ref)).filter(isOrphaned)) {
+    await ledger.settleWrite(write.idempotency_key, { message: `no Medusa record claims it yet (read ${now.toISOString()})` })
+  }
 }
 
 /**
@@ -71,6 +92,7 @@ export async function reconcilePendingSessions(container: MedusaContainer, now =
       const result = await payment.getWebhookActionAndData({ provider, payload: attemptReconcileRequest(ref) })
       const outcome = await applyPaymentAction(container, result, { includeSuccess: true })
       if (result.action === PaymentActions.NOT_SUPPORTED) await recordOrphanedWrites(container, ledger, ref)
+      await requeueOrphans(ledger, ref, now)
       // Counted once the whole ref is done, so a ref is either an outcome or a failure.
       summary.outcomes[outcome] = (summary.outcomes[outcome] ?? 0) + 1
     } catch (error) {

@@ -10,11 +10,11 @@
 import type { IPaymentModuleService, MedusaContainer } from "@medusajs/framework/types"
 import { Modules } from "@medusajs/framework/utils"
 import { capturePaymentWorkflow } from "@medusajs/medusa/core-flows"
-import type { MoneyWrite, PaymentLedger } from "../modules/nexi-ledger/types"
+import { isOrphaned, type MoneyWrite, type PaymentLedger } from "../modules/nexi-ledger/types"
 import { minorToMajorString } from "../money/amount"
 
 function isOrphan(write: MoneyWrite): boolean {
-  return (write.kind === "capture" || write.kind === "void") && write.outcome === "executed" && !write.claimed_by && write.origin !== "release"
+  return (write.kind === "capture" || write.kind === "void") && isOrphaned(write)
 }
 
 export async function recordOrphanedWrites(container: MedusaContainer, ledger: PaymentLedger, gatewayRef: string): Promise<number> {

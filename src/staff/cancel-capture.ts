@@ -1,7 +1,9 @@
 /**
  * POST /admin/nexi/payments/:id/cancel-capture: rolls a capture back at the gateway
  * (POST /operations/{id}/cancels, the reason as description), then records the cancelled
- * amount in Medusa as a refund, so the order's totals agree with the gateway's. The refund's
+ * amount in Medusa as a refund, so the order's totals agree with the gateway's. The cancel of a
+ * full capture gives the authorization back, capturable: it is voided too, unless staff keep it
+ * to capture again. The refund's
  * metadata names the gateway's CANCEL operation: the card provider then does not send it to
  * the gateway again (card-provider.ts refundPayment).
  *
@@ -18,7 +20,8 @@ import type { GatewayClient } from "../gateway/gateway-client"
 import type { Operation, OrderDetails } from "../gateway/schemas"
 import { NEXI_LEDGER_MODULE, type PaymentLedger } from "../modules/nexi-ledger/types"
 import { fromMinorUnits } from "../money/amount"
-import { sendCardWrite } from "../providers/nexi/card/ledgered-writes"
+import { releaseHeldAuthorization, sendCardWrite } from "../providers/nexi/card/ledgered-writes"
+import { readCardPaymentState } from "../providers/nexi/card/order-state"
 import { idempotencyUuid } from "../providers/nexi/shared/idempotency"
 import { toMedusaError } from "../providers/nexi/shared/medusa-errors"
 import { CANCELLED_CAPTURE_KEY, NEXI_OPERATION_KEY, recordedOperationIds } from "../providers/nexi/shared/recorded-refunds"
@@ -37,6 +40,12 @@ export interface CancelCaptureInput {
   reason: string
   /** The member of staff, recorded as the refund's creator. */
   actorId?: string
+  /**
+   * Keep the authorization the cancel of a full capture gives back, to capture it again. By
+   * default it is voided: a cancelled capture must not leave the shopper's money held. (After
+   * a partial capture the rest stays capturable either way.)
+   */
+  keepAuthorization?: boolean
 }
 
 export async function cancelCapture(container: MedusaContainer, input: CancelCaptureInput): Promise<NexiPaymentActionResponse> {
@@ -61,6 +70,9 @@ async function cancelLocked(container: MedusaContainer, input: CancelCaptureInpu
   }
   const cancelOperationId = cancelledBy?.operationId ?? (await sendCancel(container, gateway, payment, capture, details, input))
   const recorded = await recordCancelledCapture(container, payment, capture, cancelOperationId, input)
+  // A cancelled partial capture leaves the rest to capture, as staff expect; a full one leaves nothing to do with it.
+  const full = BigInt(capture.operationAmount ?? "0") >= BigInt(readCardPaymentState(details).authorizedMinor)
+  const voided = full && !input.keepAuthorization ? await voidGivenBack(container, gateway, payment, details, input) : undefined
   const after = await gateway.getOrder(details.orderStatus.order.orderId).catch((error) => {
     throw toMedusaError(error, "read the payment after the cancel")
   })
@@ -72,9 +84,14 @@ async function cancelLocked(container: MedusaContainer, input: CancelCaptureInpu
   const inMedusa = recorded
     ? `recorded a refund of ${moneyText(recorded, currency)} in Medusa.`
     : "Medusa had nothing captured left to refund, so no refund was recorded."
+  const authorization = voided
+    ? ` Voided the authorization the cancel gave back (operation ${voided}).`
+    : full && input.keepAuthorization
+      ? " The authorization stays held, to capture again."
+      : ""
   return {
     payment: cardPaymentView({ payment_id: payment.id, provider_id: payment.provider_id }, after),
-    message: `${atGateway}; ${inMedusa}`,
+    message: `${atGateway}; ${inMedusa}${authorization}`,
   }
 }
 
@@ -105,6 +122,30 @@ async function sendCancel(
   }
   try {
     return await sendCardWrite(context, write, async () => (await gateway.cancelCapture(input.operationId, { description: input.reason })).operationId)
+  } catch (error) {
+    throw toMedusaError(error, action)
+  }
+}
+
+/**
+ * Voids the authorization the cancel gave back, through the ledger under the payment's own
+ * void key (the one an order cancel uses too), so it is voided once whoever asks.
+ */
+async function voidGivenBack(
+  container: MedusaContainer,
+  gateway: GatewayClient,
+  payment: NexiPaymentRecord,
+  details: OrderDetails,
+  input: CancelCaptureInput,
+): Promise<string | undefined> {
+  const action = `void the authorization given back by the cancel of capture ${input.operationId}`
+  const paymentOperationId = readCardPaymentState(details).paymentOperationId
+  if (!paymentOperationId) return undefined
+  const context = { gateway, ledger: container.resolve<PaymentLedger>(NEXI_LEDGER_MODULE), action }
+  const currency = details.orderStatus.order.currency ?? payment.currency_code.toUpperCase()
+  try {
+    const held = { orderId: details.orderStatus.order.orderId, paymentOperationId, currency, medusaRef: payment.id, origin: "staff" as const }
+    return await releaseHeldAuthorization(context, held)
   } catch (error) {
     throw toMedusaError(error, action)
   }

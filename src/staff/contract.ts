@@ -70,14 +70,18 @@ export type NexiPaymentView = NexiCardPaymentView | NexiMobilePaymentView
 
 /**
  * A money write of a payment that needs staff's attention: its outcome at the gateway is not
- * known yet, or the scheme rejected (or has not yet settled) a mobile refund Medusa already counts.
+ * known yet, the scheme rejected (or has not yet settled) a mobile refund Medusa already counts, or
+ * the gateway refused a capture or refund whose Medusa record stands.
  */
 export interface NexiLedgerIssue {
   write_id: string
   /** The ledger's kind: capture, refund, void, cancel_capture, moto, apm_refund, apm_reversal. */
   kind: string
-  /** outcome_unknown: do not repeat the write; scheme_rejected: the money did not move; scheme_pending: not settled yet. */
-  problem: "outcome_unknown" | "scheme_rejected" | "scheme_pending"
+  /**
+   * outcome_unknown: do not repeat the write; scheme_rejected: the money did not move; scheme_pending: not settled
+   * yet; refused_with_record: Medusa records money the gateway refused to move.
+   */
+  problem: "outcome_unknown" | "scheme_rejected" | "scheme_pending" | "refused_with_record"
   amount: NexiMoney
   /** ISO 8601: when the plugin recorded the write, before sending it. */
   requested_at: string

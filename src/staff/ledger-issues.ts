@@ -8,6 +8,9 @@
  * - a mobile refund or reversal the scheme rejected after accepting it: Medusa has already
  *   recorded it, but the shopper did not get the money.
  * - a mobile refund or reversal the scheme has not settled yet.
+ * - a capture or refund whose Medusa record outlived the process that sent it (killed
+ *   mid-call), sent again under its own key and refused by the gateway: Medusa shows money
+ *   that did not move (the write is `refused` and claimed by that record; ledgered-writes.ts).
  *
  * Pure over the ledger's writes (ledgerIssuesOf), so every sentence is unit-testable.
  */
@@ -39,6 +42,7 @@ function problemOf(write: MoneyWrite, now: Date): NexiLedgerIssue["problem"] | u
   if (write.follow_state === "rejected") return "scheme_rejected"
   if (isUnsettled(write, now)) return "outcome_unknown"
   if (write.follow_state === "following") return "scheme_pending"
+  if (write.outcome === "refused" && write.claimed_by) return "refused_with_record"
   return undefined
 }
 
@@ -50,6 +54,10 @@ function sentence(write: MoneyWrite, problem: NexiLedgerIssue["problem"], money:
     case "scheme_rejected": {
       const reason = write.message ? `: ${write.message}` : ""
       return `${noun} of ${money} was rejected by the scheme${reason}; ${AFTER_REJECTION[write.kind] ?? "the money did not move."}`
+    }
+    case "refused_with_record": {
+      const reason = write.message ? ` (${write.message})` : ""
+      return `${noun} of ${money} is recorded in Medusa (${write.claimed_by}), but the gateway refused to make it${reason}; the money did not move — ${repeat} again at the gateway or correct Medusa's record.`
     }
     case "scheme_pending":
       return `${noun} of ${money} is not settled by the scheme yet; the plugin checks every minute and shows here if the scheme rejects it.`

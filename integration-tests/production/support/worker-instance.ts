@@ -3,7 +3,8 @@
  * `medusa start` in the store folder with MEDUSA_WORKER_MODE=worker. A second process is the
  * only way to have two instances: Medusa keeps process-wide state, so one process boots one
  * app. The worker still listens on a port, for /health only (Medusa registers no routes in
- * worker mode), which tells when it is ready.
+ * worker mode), which tells when it is ready. With `mode: "shared"` the process is a whole
+ * store (routes, subscribers, jobs), which integration-tests/crash kills mid-call.
  */
 import { type ChildProcess, spawn } from "node:child_process"
 import fs from "node:fs"
@@ -13,6 +14,8 @@ export interface WorkerInstance {
   /** How many of the messages the worker logged so far contain `text` (JSON lines are read as their message). */
   count(text: string): number
   stop(): Promise<void>
+  /** SIGKILL, as a deploy or the OOM killer stops a process: no `catch` or `finally` runs. */
+  kill(): Promise<void>
 }
 
 const READY_TIMEOUT_MS = 240_000
@@ -50,12 +53,13 @@ export async function startWorkerInstance(input: {
   port: number
   env: Record<string, string>
   logFile: string
+  mode?: "worker" | "shared"
 }): Promise<WorkerInstance> {
   const cli = path.join(path.dirname(require.resolve("@medusajs/cli/package.json")), "cli.js")
   const { NODE_OPTIONS: _jestFlags, ...inherited } = process.env
   const child = spawn(process.execPath, [cli, "start"], {
     cwd: input.storeDir,
-    env: { ...inherited, NODE_ENV: "production", MEDUSA_WORKER_MODE: "worker", PORT: String(input.port), ...input.env },
+    env: { ...inherited, NODE_ENV: "production", MEDUSA_WORKER_MODE: input.mode ?? "worker", PORT: String(input.port), ...input.env },
     stdio: ["ignore", "pipe", "pipe"],
   })
   fs.mkdirSync(path.dirname(input.logFile), { recursive: true })
@@ -92,6 +96,11 @@ export async function startWorkerInstance(input: {
       const timer = setTimeout(() => child.kill("SIGKILL"), STOP_TIMEOUT_MS)
       await exited
       clearTimeout(timer)
+    },
+    async kill() {
+      if (child.exitCode !== null || child.signalCode !== null) return
+      child.kill("SIGKILL")
+      await exited
     },
   }
 }

@@ -20,6 +20,7 @@ import type {
   SavedCardPatch,
   WritePatch,
 } from "./types"
+import { isOrphaned } from "./types"
 
 export class InMemoryLedger implements PaymentLedger, SavedCardBook {
   readonly attempts: PaymentAttempt[] = []
@@ -120,14 +121,11 @@ export class InMemoryLedger implements PaymentLedger, SavedCardBook {
   }
 
   async writesToSettle(olderThan: Date, limit: number): Promise<MoneyWrite[]> {
-    return this.writes
-      .filter(
-        (row) =>
-          (row.updated_at <= olderThan && (row.outcome === "requested" || row.outcome === "unknown" || row.follow_state === "following")) ||
-          (row.outcome === "executed" && row.claimed_by === null && row.origin !== "release" && ["capture", "void", "refund"].includes(row.kind)),
-      )
-      .slice(0, limit)
-      .map((row) => ({ ...row }))
+    const unsettled = this.writes.filter(
+      (row) => row.updated_at <= olderThan && (row.outcome === "requested" || row.outcome === "unknown" || row.follow_state === "following"),
+    )
+    const orphaned = this.writes.filter(isOrphaned).sort((a, b) => a.updated_at.getTime() - b.updated_at.getTime())
+    return [...unsettled, ...orphaned].slice(0, limit).map((row) => ({ ...row }))
   }
 
   async claimWrite(writeId: string, claimant: string): Promise<boolean> {

@@ -24,6 +24,7 @@ import type {
   SavedCardPatch,
   WritePatch,
 } from "./types"
+import { CLAIMED_KINDS } from "./types"
 
 type Knex = (table: string) => {
   where(filter: Record<string, unknown>): { update(values: Record<string, unknown>): Promise<number> }
@@ -118,18 +119,21 @@ export class NexiLedgerService
   }
 
   async writesToSettle(olderThan: Date, limit: number): Promise<MoneyWrite[]> {
-    const rows = await this.listNexiMoneyWrites(
+    const unsettled = await this.listNexiMoneyWrites(
       {
         $or: [
           { outcome: ["requested", "unknown"], updated_at: { $lte: olderThan } },
           { follow_state: "following", updated_at: { $lte: olderThan } },
-          // Made at the gateway after Medusa had rolled its own record back: not in Medusa's books yet.
-          { outcome: "executed", claimed_by: null, origin: ["medusa", "staff"], kind: ["capture", "void", "refund"] },
         ],
       },
       { order: { updated_at: "ASC" }, take: limit },
     )
-    return rows as unknown as MoneyWrite[]
+    // Asked apart, after: orphans Medusa cannot record stay orphaned, and must not hide the rest.
+    const orphaned = await this.listNexiMoneyWrites(
+      { outcome: "executed", claimed_by: null, origin: ["medusa", "staff"], kind: [...CLAIMED_KINDS] },
+      { order: { updated_at: "ASC" }, take: limit },
+    )
+    return [...unsettled, ...orphaned].slice(0, limit) as unknown as MoneyWrite[]
   }
 
   @InjectManager()

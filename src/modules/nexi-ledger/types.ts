@@ -56,6 +56,18 @@ export interface MoneyWrite {
   updated_at: Date
 }
 
+/** The kinds of write whose money Medusa must show, so an executed one needs a Medusa record claiming it. */
+export const CLAIMED_KINDS: readonly WriteKind[] = ["capture", "void", "refund"]
+
+/**
+ * Executed at the gateway and claimed by no Medusa record: its own record was rolled back
+ * (the provider threw) and no later one has taken it over yet. A write whose record survived
+ * is claimed for it when the ledger's writes are settled; a release answers to no record.
+ */
+export function isOrphaned(write: MoneyWrite): boolean {
+  return write.outcome === "executed" && !write.claimed_by && write.origin !== "release" && CLAIMED_KINDS.includes(write.kind)
+}
+
 export type NewWrite = Pick<MoneyWrite, "kind" | "idempotency_key" | "gateway_ref" | "amount_minor" | "currency"> &
   Partial<Pick<MoneyWrite, "origin" | "target_ref" | "medusa_ref">>
 
@@ -78,8 +90,8 @@ export interface PaymentLedger {
   settleWrite(idempotencyKey: string, patch: WritePatch): Promise<MoneyWrite>
   writesOf(gatewayRef: string): Promise<MoneyWrite[]>
   /**
-   * Writes the job must look at, oldest first: outcome not known yet, a transaction still
-   * followed, or made at the gateway with no Medusa record accounting for it.
+   * Writes the job must look at: outcome not known yet or a transaction still followed, oldest
+   * first, then orphaned ones (isOrphaned), least recently looked at first.
    */
   writesToSettle(olderThan: Date, limit: number): Promise<MoneyWrite[]>
   /** Hands an executed write over to a Medusa record; false when another one took it first. */

@@ -199,4 +199,40 @@ describe("reconcilePendingSessions", () => {
     expect(summary.checked).toBe(50)
     expect(test.payment.webhookCalls).toHaveLength(50)
   })
+
+  it("lets orphaned writes take at most half the run when attempts are due, and reads an unknown write behind them", async () => {
+    const test = withProviders("pp_nexi_nexi")
+    for (let i = 0; i < 60; i++) {
+      await attempt(test, `ORPHAN${i}`, { due: false })
+      await writeToSettle(test, `ORPHAN${i}`)
+    }
+    await attempt(test, "LOST", { due: false })
+    await test.ledger.requestWrite({ kind: "refund", gateway_ref: "LOST", idempotency_key: "lost", amount_minor: "500", currency: "EUR" })
+    await test.ledger.settleWrite("lost", { outcome: "unknown" })
+    test.ledger.writes.find((write) => write.idempotency_key === "lost")!.updated_at = new Date(NOW.getTime() - 10 * 60_000)
+    for (let i = 0; i < 30; i++) await attempt(test, `DUE${i}`)
+
+    await reconcilePendingSessions(test.container, NOW)
+
+    const read = test.payment.webhookCalls.map(refOf)
+    expect(read).toHaveLength(50)
+    expect(read[0]).toBe("LOST")
+    expect(read.filter((ref) => ref?.startsWith("DUE"))).toHaveLength(25)
+  })
+
+  it("puts an orphan still unclaimed after its read behind the others, so the next run reads the rest", async () => {
+    const test = withProviders("pp_nexi_nexi")
+    for (let i = 0; i < 60; i++) {
+      await attempt(test, `ORPHAN${i}`, { due: false })
+      await writeToSettle(test, `ORPHAN${i}`)
+    }
+    await reconcilePendingSessions(test.container, NOW)
+    const first = test.payment.webhookCalls.splice(0).map(refOf)
+    await reconcilePendingSessions(test.container, NOW)
+    const second = test.payment.webhookCalls.map(refOf)
+
+    expect(first).toEqual(Array.from({ length: 50 }, (_, i) => `ORPHAN${i}`))
+    expect(second.slice(0, 10)).toEqual(Array.from({ length: 10 }, (_, i) => `ORPHAN${i + 50}`))
+    expect(test.ledger.writes[0].message).toMatch(/no Medusa record claims it yet/)
+  })
 })

@@ -21,7 +21,7 @@ import { securityTokenMatches } from "../shared/security-token"
 import type { NexiWebhookData } from "../shared/webhook-data"
 import { SAVE_CARD_KEY } from "./card-on-file"
 import type { CardWallet } from "./card-wallet"
-import { type CardWriteContext, settledWritesOf } from "./ledgered-writes"
+import { type SettleContext, settledWritesOf } from "./ledgered-writes"
 import { notificationProblem, parseNotificationBody } from "./notification-body"
 import { type CardPaymentState, readCardPaymentState } from "./order-state"
 import { releaseOrphan } from "./release-orphan"
@@ -182,7 +182,7 @@ export class CardNotifications {
     return data.amount_minor ?? "0"
   }
 
-  private writeContext(action: string): CardWriteContext {
-    return { gateway: this.deps.gateway, ledger: this.deps.ledger(action), action }
+  private writeContext(action: string): SettleContext {
+    return { gateway: this.deps.gateway, ledger: this.deps.ledger(action), action, records: this.deps.records, logger: this.deps.logger }
   }
 }

@@ -63,7 +63,17 @@ import {
 } from "./card-on-file"
 import { CardWallet } from "./card-wallet"
 import { buildHostedOrderRequest } from "./hosted-order"
-import { adoptOrphans, type CardWriteContext, orphanedWrites, sendCardWrite, settledWritesOf } from "./ledgered-writes"
+import {
+  adoptOrphans,
+  type CardWriteContext,
+  orphanedWrites,
+  releaseHeldAuthorization,
+  requestOf,
+  type SettleContext,
+  sendCardWrite,
+  settledWritesOf,
+  voidAuthorization,
+} from "./ledgered-writes"
 import { isMotoRequest, motoSessionData } from "./moto"
 import { type CardPaymentState, readCardPaymentState } from "./order-state"
 import { type CardSessionData, readCardSessionData } from "./session-data"
@@ -227,9 +237,7 @@ export class NexiCardProviderService extends NexiProviderBase<CardPaymentState> 
       const key = idempotencyUuid(captureId)
       const write = { kind: "capture" as const, idempotency_key: key, gateway_ref: orderId, target_ref: operationId, amount_minor: amountMinor, currency, medusa_ref: captureId }
       try {
-        const captureOperationId = await sendCardWrite(context, write, async () =>
-          (await this.gateway.capture(operationId, { amount: amountMinor, currency, description: `Capture ${captureId}` }, key)).operationId,
-        )
+        const captureOperationId = await sendCardWrite(context, write, requestOf(this.gateway, write))
         return { data: { ...input.data, capture_operation_id: captureOperationId, status: "captured" } }
       } catch (error) {
         if (!(error instanceof InvalidRequestError)) throw error
@@ -288,9 +296,7 @@ export class NexiCardProviderService extends NexiProviderBase<CardPaymentState> 
       const target = this.require(captureOperationId, "capture_operation_id", action)
       const key = idempotencyUuid(refundId)
       const write = { kind: "refund" as const, idempotency_key: key, gateway_ref: orderId, target_ref: target, amount_minor: remainingMinor, currency, medusa_ref: refundId }
-      await sendCardWrite(context, write, async () =>
-        (await this.gateway.refund(target, { amount: remainingMinor, currency, description: `Refund ${refundId}` }, key)).operationId,
-      )
+      await sendCardWrite(context, write, requestOf(this.gateway, write))
       return { data: { ...input.data, capture_operation_id: target } }
     } catch (error) {
       throw toMedusaError(error, action)
@@ -307,9 +313,12 @@ export class NexiCardProviderService extends NexiProviderBase<CardPaymentState> 
   }
 
   /**
-   * Order cancel, or Medusa undoing a payment it could not record. An uncaptured authorization
-   * is voided (a refund on the AUTHORIZATION operation); a capture is cancelled, or refunded
-   * when the gateway no longer allows the cancel (it does so on the day of the capture only).
+   * Order cancel, or Medusa undoing a payment it could not record: it ends with nothing
+   * authorized or charged for the shopper. An uncaptured authorization is voided (a refund on
+   * the AUTHORIZATION operation); a capture (one Medusa may not know of: made in the back
+   * office, or whose answer Medusa lost) is cancelled, and the authorization the cancel gives
+   * back is voided; or the capture is refunded when the gateway no longer allows the cancel
+   * (it does so on the day of the capture only).
    */
   async cancelPayment(input: CancelPaymentInput): Promise<CancelPaymentOutput> {
     const data = readCardSessionData(input.data)
@@ -321,15 +330,13 @@ export class NexiCardProviderService extends NexiProviderBase<CardPaymentState> 
       const context = this.writeContext(action)
       await settledWritesOf(context, data.order_id)
       const state = readCardPaymentState(await this.gateway.getOrder(data.order_id))
-      if (state.status === "captured" && state.captureOperationId) {
+      if (state.status === "captured" && state.captureOperationId && state.paymentOperationId) {
+        const paymentOperationId = state.paymentOperationId
         await this.undoCapture(context, data.order_id, state, currency, key)
+        await releaseHeldAuthorization(context, { orderId: data.order_id, paymentOperationId, currency, medusaRef: key })
       } else if (state.status === "authorized" && state.paymentOperationId) {
-        const target = state.paymentOperationId
-        const voidKey = idempotencyUuid(`${key}:void`)
-        const write = { kind: "void" as const, idempotency_key: voidKey, gateway_ref: data.order_id, target_ref: target, amount_minor: state.authorizedMinor, currency, medusa_ref: key }
-        await sendCardWrite(context, write, async () =>
-          (await this.gateway.refund(target, { amount: state.authorizedMinor, currency, description: "Void of an uncaptured authorization" }, voidKey)).operationId,
-        )
+        const authorization = { orderId: data.order_id, paymentOperationId: state.paymentOperationId, amountMinor: state.authorizedMinor }
+        await voidAuthorization(context, { ...authorization, currency, medusaRef: key })
       }
       return { data: { ...input.data, status: "canceled" } }
     } catch (error) {
@@ -366,8 +373,8 @@ export class NexiCardProviderService extends NexiProviderBase<CardPaymentState> 
     return this.notifications.handle(payload)
   }
 
-  private writeContext(action: string): CardWriteContext {
-    return { gateway: this.gateway, ledger: this.ledger(action), action }
+  private writeContext(action: string): SettleContext {
+    return { gateway: this.gateway, ledger: this.ledger(action), action, records: this.records, logger: this.logger_ }
   }
 
   /** Records the gateway order in the ledger before Medusa hears of it, so it stays known whatever follows. */

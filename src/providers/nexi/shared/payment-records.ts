@@ -9,6 +9,7 @@
  * metadata that reads as empty sends a back-office refund a second time.
  */
 import { MathBN, MedusaError } from "@medusajs/framework/utils"
+import type { MoneyWrite } from "../../../modules/nexi-ledger/types"
 
 interface RecordService {
   retrieve(id: string, config?: Record<string, unknown>): Promise<Record<string, unknown>>
@@ -27,6 +28,9 @@ export interface SessionRecord {
 function isNotFound(error: unknown): boolean {
   return error instanceof MedusaError && error.type === MedusaError.Types.NOT_FOUND
 }
+
+/** The record service of the Medusa row each kind of write is sent for. */
+const ROW_SERVICES: Partial<Record<MoneyWrite["kind"], string>> = { capture: "captureService", refund: "refundService" }
 
 export class PaymentRecords {
   constructor(private readonly container: Record<string, unknown>) {}
@@ -86,6 +90,18 @@ export class PaymentRecords {
     const refund = await this.read("refundService", "the Medusa refund", refundId, { select: ["id", "metadata"] })
     if (!refund) throw unreadable(`the Medusa refund ${refundId}`, "it does not exist")
     return (refund.metadata as Record<string, unknown> | null | undefined) ?? {}
+  }
+
+  /**
+   * Whether Medusa still holds the capture or refund row a write was sent for, read by the
+   * id the write carries. Medusa deletes its row when the provider throws, but a process
+   * killed mid-call leaves it standing: only this read tells the two apart. Other kinds of
+   * write have no row of their own (false). A failed read throws.
+   */
+  async holdsRowOf(write: Pick<MoneyWrite, "kind" | "medusa_ref">): Promise<boolean> {
+    const service = ROW_SERVICES[write.kind]
+    if (!service || !write.medusa_ref) return false
+    return (await this.read(service, `the Medusa ${write.kind}`, write.medusa_ref, { select: ["id"] })) !== undefined
   }
 
   /** The session, or undefined when Medusa holds none with this id (deleted). A failed read throws. */

@@ -6,6 +6,8 @@
  * the integration suites run the real module.
  */
 import { PaymentActions } from "@medusajs/framework/utils"
+import { isOrphaned } from "../../../../modules/nexi-ledger/types"
+import { ledgerIssuesOf } from "../../../../staff/ledger-issues"
 import { attemptReconcileRequest } from "../../shared/reconcile-request"
 import { simulatedCardProvider } from "./support/simulated-card-provider"
 
@@ -53,9 +55,19 @@ async function capturedPayment(sessionId: string) {
   return { card, orderId: started.id, data: captured.data as Record<string, unknown> }
 }
 
+/** As Medusa's payment module does: its row is recorded before the call and deleted when the provider throws. */
+async function rolledBackOnError<T>(rows: Map<string, unknown>, id: string, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call()
+  } catch (error) {
+    rows.delete(id)
+    throw error
+  }
+}
+
 function refund(card: ReturnType<typeof gateway.provider>, data: Record<string, unknown>, refundId: string, amount: number) {
   gateway.cradle().refunds.set(refundId, { id: refundId, metadata: null })
-  return card.refundPayment({ data, amount, context: { idempotency_key: refundId } })
+  return rolledBackOnError(gateway.cradle().refunds, refundId, () => card.refundPayment({ data, amount, context: { idempotency_key: refundId } }))
 }
 
 describe("card money writes through the ledger", () => {
@@ -170,7 +182,9 @@ describe("card money writes through the ledger", () => {
     gateway.cradle().captures.set("capt_b", { id: "capt_b", amount: 12.5 })
     await loseAnswers("POST", "/operations/*/captures", "after")
     await loseAnswers("GET", "/orders/*", "before")
-    await expect(card.capturePayment({ data: authorized.data, context: { idempotency_key: "capt_a" } })).rejects.toThrow(/Do not try again/)
+    await expect(
+      rolledBackOnError(gateway.cradle().captures, "capt_a", () => card.capturePayment({ data: authorized.data, context: { idempotency_key: "capt_a" } })),
+    ).rejects.toThrow(/Do not try again/)
     await control("DELETE", "/faults")
 
     const captured = await card.capturePayment({ data: authorized.data, context: { idempotency_key: "capt_b" } })
@@ -269,5 +283,116 @@ describe("card money writes through the ledger", () => {
 
     expect((await gatewayOperations(started.id, "REFUND")).map((operation) => operation.operationAmount)).toEqual(["2000"])
     expect(gateway.cradle().ledger.attempts[0]).toMatchObject({ state: "released", note: expect.stringMatching(/refunded automatically/) })
+  })
+})
+
+/**
+ * A process killed mid-call leaves Medusa's capture or refund row standing (its rollback runs
+ * in a `catch` of the same process), with the ledger's write never settled. Here the call
+ * ends with an unknown outcome and the row is left where Medusa would have deleted it.
+ */
+describe("a write whose Medusa row outlived the call", () => {
+  const refundRequests = async () => {
+    const { requests } = (await control("GET", "/requests")) as {
+      requests: Array<{ method: string; path: string; idempotencyKey?: string; status?: number }>
+    }
+    return requests.filter((request) => request.method === "POST" && request.path.endsWith("/refunds"))
+  }
+
+  /** The call dies with the outcome unknown and Medusa's row kept, as a SIGKILL leaves them. */
+  async function refundCutOff(card: ReturnType<typeof gateway.provider>, data: Record<string, unknown>, refundId: string, phase: "before" | "after") {
+    gateway.cradle().refunds.set(refundId, { id: refundId, metadata: null })
+    await loseAnswers("POST", "/operations/*/refunds", phase)
+    await loseAnswers("GET", "/orders/*", "before")
+    await expect(card.refundPayment({ data, amount: 5, context: { idempotency_key: refundId } })).rejects.toThrow(/Do not try again/)
+    await control("DELETE", "/faults")
+  }
+
+  it("is that row's when the gateway made it: the next refund of the same amount is sent, and each write is its own row's", async () => {
+    const { card, orderId, data } = await capturedPayment("payses_k1")
+    await refundCutOff(card, data, "ref_k1a", "after")
+
+    await refund(card, data, "ref_k1b", 5)
+
+    expect((await gatewayOperations(orderId, "REFUND")).map((operation) => operation.operationAmount)).toEqual(["500", "500"])
+    const writes = gateway.cradle().ledger.writes.filter((write) => write.kind === "refund")
+    expect(writes.map((write) => [write.medusa_ref, write.outcome, write.claimed_by])).toEqual([
+      ["ref_k1a", "executed", "ref_k1a"],
+      ["ref_k1b", "executed", "ref_k1b"],
+    ])
+  })
+
+  it("is sent again under its own key when the gateway never made it", async () => {
+    const { card, orderId, data } = await capturedPayment("payses_k2")
+    await refundCutOff(card, data, "ref_k2a", "before")
+    const [lost] = gateway.cradle().ledger.writes.filter((write) => write.kind === "refund")
+
+    await refund(card, data, "ref_k2b", 5)
+
+    expect((await gatewayOperations(orderId, "REFUND")).map((operation) => operation.operationAmount)).toEqual(["500", "500"])
+    const executed = (await refundRequests()).filter((request) => request.status === 200)
+    expect(executed[0].idempotencyKey).toBe(lost.idempotency_key)
+    expect(gateway.cradle().ledger.writes.find((write) => write.id === lost.id)).toMatchObject({ outcome: "executed", claimed_by: "ref_k2a" })
+  })
+
+  it("is flagged to staff and logged when the gateway refuses to make it again", async () => {
+    const warnings: string[] = []
+    gateway.cradle().logger = { warn: (message: string) => warnings.push(message), info() {}, error() {}, debug() {} }
+    const { card, data } = await capturedPayment("payses_k3")
+    await refundCutOff(card, data, "ref_k3a", "before")
+    await control("POST", "/faults", {
+      match: { method: "POST", path: `${GATEWAY}/operations/*/refunds` },
+      times: 1,
+      action: { type: "status", status: 400, body: { errors: [{ code: "PS0027", description: "refused" }] } },
+    })
+
+    await refund(card, data, "ref_k3b", 5)
+
+    const lost = gateway.cradle().ledger.writes.find((write) => write.medusa_ref === "ref_k3a")
+    expect(lost).toMatchObject({ outcome: "refused", claimed_by: "ref_k3a" })
+    expect(ledgerIssuesOf(gateway.cradle().ledger.writes, new Date()).map((issue) => [issue.problem, issue.write_id])).toEqual([
+      ["refused_with_record", lost?.id],
+    ])
+    expect(warnings.filter((warning) => warning.includes("ref_k3a"))).toEqual([
+      expect.stringMatching(/Medusa refund ref_k3a \(refund of 5\.00 EUR\) stands, but the gateway refused/),
+    ])
+  })
+
+  it("refuses the next refund, sending nothing, while the earlier write's Medusa row cannot be read", async () => {
+    const { card, data } = await capturedPayment("payses_k4")
+    await refundCutOff(card, data, "ref_k4a", "after")
+    const rows = gateway.cradle().refunds
+    gateway.cradle().refundService = {
+      async retrieve(id: string) {
+        if (id === "ref_k4a") throw new Error("connection terminated")
+        return rows.get(id)
+      },
+    }
+    const sent = (await refundRequests()).length
+
+    await expect(refund(gateway.provider(), data, "ref_k4b", 5)).rejects.toThrow(
+      /the Medusa record of an earlier refund of 5\.00 EUR on this payment could not be read .*Nothing was sent/,
+    )
+    expect(await refundRequests()).toHaveLength(sent)
+  })
+
+  it("is a capture's own when its row stands: a later read of the order records nothing twice", async () => {
+    const card = gateway.provider()
+    const started = await card.initiatePayment({ amount: 20, currency_code: "eur", data: { session_id: "payses_k5" } })
+    await control("POST", `/hpp/${started.id}/pay`, { ...APPROVED, awaitNotification: false })
+    const authorized = await card.authorizePayment({ data: started.data })
+    gateway.cradle().captures.set("capt_k5", { id: "capt_k5", amount: 5 })
+    await loseAnswers("POST", "/operations/*/captures", "after")
+    await loseAnswers("GET", "/orders/*", "before")
+    await expect(card.capturePayment({ data: authorized.data, context: { idempotency_key: "capt_k5" } })).rejects.toThrow(/Do not try again/)
+    await control("DELETE", "/faults")
+
+    gateway.cradle().sessions.set("payses_k5", { id: "payses_k5", status: "authorized", data: authorized.data })
+
+    // What the job's read does; before, it found the capture unclaimed and recorded it a second time.
+    await card.getWebhookActionAndData(attemptReconcileRequest(started.id))
+
+    expect(gateway.cradle().ledger.writes).toEqual([expect.objectContaining({ kind: "capture", outcome: "executed", claimed_by: "capt_k5" })])
+    expect(isOrphaned(gateway.cradle().ledger.writes[0])).toBe(false)
   })
 })

@@ -1,7 +1,8 @@
 /**
- * POST /admin/nexi/payments/:id/cancel-capture { operation_id, reason }: rolls a capture of
- * this card payment back at the gateway and records the amount in Medusa as a refund
- * (src/staff/cancel-capture.ts). Answers NexiPaymentActionResponse.
+ * POST /admin/nexi/payments/:id/cancel-capture { operation_id, reason, keep_authorization? }:
+ * rolls a capture of this card payment back at the gateway, records the amount in Medusa as a
+ * refund, and, for a full capture, voids the authorization the cancel gives back unless
+ * `keep_authorization` is true (src/staff/cancel-capture.ts). Answers NexiPaymentActionResponse.
  */
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { z } from "zod"
@@ -20,6 +21,7 @@ const BodySchema = z.strictObject({
     .min(1, "must not be empty")
     // The gateway's description field holds at most 255 characters.
     .max(255, "must be at most 255 characters"),
+  keep_authorization: z.boolean({ error: "must be true or false" }).optional(),
 })
 
 export async function POST(req: AuthenticatedMedusaRequest, res: MedusaResponse<NexiPaymentActionResponse>) {
@@ -31,6 +33,7 @@ export async function POST(req: AuthenticatedMedusaRequest, res: MedusaResponse<
       operationId: body.operation_id,
       reason: body.reason,
       actorId: req.auth_context?.actor_id,
+      keepAuthorization: body.keep_authorization,
     }),
   )
 }

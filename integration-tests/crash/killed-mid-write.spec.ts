@@ -1,0 +1,219 @@
+/**
+ * A store killed (SIGKILL) in the middle of a capture or refund, then started again. Medusa's
+ * payment module saves its capture or refund row before it calls the provider and deletes it
+ * only in a `catch` of the same process, so after a kill the row stands, with the ledger's
+ * write never settled. The plugin must match that write to the row by Medusa's id: the money
+ * is that row's (or, never sent, is sent now under the write's own key), never "a rollback"
+ * for the next request to take over.
+ *
+ * The store that is killed is `medusa start` in integration-tests/crash-store, a child
+ * process; the jest process boots the same store (medusaIntegrationTestRunner) to seed the
+ * shop and read the books. The simulator executes the write and then holds its answer (fault
+ * "hang", phase "after"), or holds it without executing it (phase "before"); the child is
+ * killed while the request is in flight. The job's two minutes before it looks at a write cut
+ * off this way are skipped by moving the write's clock back; the job is then run here, as the
+ * scheduled run would (the suite holds its lock, in PostgreSQL, so no scheduled run of either
+ * process gets in the way).
+ *
+ * Needs the built plugin (`npm run build`). The child's output: .test-artifacts/crash-store-*.log.
+ */
+import path from "node:path"
+import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import { capturePaymentWorkflow } from "@medusajs/medusa/core-flows"
+import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { NEXI_LEDGER_MODULE, type PaymentLedger } from "../../src/modules/nexi-ledger/types"
+import { STALE_REQUEST_MS } from "../../src/providers/nexi/shared/send-once"
+import { startWorkerInstance, type WorkerInstance } from "../production/support/worker-instance"
+import { adminHeaders } from "../support/admin-auth"
+import { CARDS, CheckoutKit } from "../support/checkout-kit"
+import { holdReconcileLock } from "../support/hold-reconcile-lock"
+import { expectBooksAgree } from "../support/money-books"
+import { simulatorForSuite } from "../support/simulator"
+import { eventually } from "../support/store"
+
+const { freePort } = require("../../scripts/lib/embedded-postgres") as { freePort: () => Promise<number> }
+/**
+ * The job of the built plugin, the one the store loaded: its reconcile requests carry a proof
+ * made with a secret of that module instance (src/providers/nexi/shared/reconcile-request.ts).
+ */
+const { reconcilePendingSessions } = require("../../.medusa/server/src/reconciliation/reconcile-pending-sessions") as {
+  reconcilePendingSessions: (container: unknown) => Promise<{ checked: number; outcomes: Record<string, number> }>
+}
+
+jest.setTimeout(10 * 60_000)
+
+const root = path.resolve(__dirname, "..", "..")
+const storeDir = path.join(root, "integration-tests", "crash-store")
+const GATEWAY = "/api/phoenix-0.0/psp/api/v1"
+const REFUNDS = `${GATEWAY}/operations/*/refunds`
+const CAPTURES = `${GATEWAY}/operations/*/captures`
+const RECONCILE_LOCK = "nexi:reconcile-pending-sessions"
+
+const simulator = simulatorForSuite()
+
+medusaIntegrationTestRunner({
+  cwd: storeDir,
+  testSuite: ({ api, getContainer, dbConfig }) => {
+    let kit: CheckoutKit
+    let auth: { headers: Record<string, string> }
+    let store: WorkerInstance | undefined
+    let storeUrl = ""
+    let boots = 0
+
+    const ledger = () => getContainer().resolve<PaymentLedger>(NEXI_LEDGER_MODULE)
+
+    beforeEach(async () => {
+      await simulator.control("POST", "/reset")
+      // Nobody completes carts or settles writes behind the test's back: the shopper's
+      // storefront completes the cart, and the job runs when the test says.
+      await simulator.control("POST", "/faults/notifications", { drop: 1000 })
+      kit = new CheckoutKit(api, getContainer, simulator)
+      await kit.seed()
+      auth = await adminHeaders(getContainer(), api)
+      // Medusa 2.21's PostgreSQL locking never frees an expired lock of another owner: a
+      // scheduled run that took the job's lock at boot would hold it for good. Cleared first.
+      await getContainer().resolve(ContainerRegistrationKeys.PG_CONNECTION).raw("delete from locking where id = ?", [RECONCILE_LOCK])
+      await holdReconcileLock(getContainer(), "crash-suite")
+    })
+
+    afterEach(async () => {
+      await store?.stop()
+      store = undefined
+    })
+
+    /** `medusa start` in the store folder, on this suite's database. */
+    async function startStore() {
+      const port = await freePort()
+      boots += 1
+      store = await startWorkerInstance({
+        storeDir,
+        port,
+        mode: "shared",
+        env: { DATABASE_URL: dbConfig.clientUrl },
+        logFile: path.join(root, ".test-artifacts", `crash-store-${boots}.log`),
+      })
+      storeUrl = `http://127.0.0.1:${port}`
+    }
+
+    /** An admin request to the child store; the answer, or the error that ended it (a kill). */
+    function adminPost(route: string, body: unknown) {
+      return fetch(`${storeUrl}${route}`, {
+        method: "POST",
+        headers: { ...auth.headers, "content-type": "application/json" },
+        body: JSON.stringify(body),
+      }).then(
+        async (answer) => ({ status: answer.status, body: await answer.text() }),
+        (error: Error) => ({ status: 0, body: error.message }),
+      )
+    }
+
+    async function paidCardOrder() {
+      const checkout = await kit.openCardCheckout()
+      await kit.pay(checkout.orderId, CARDS.approved)
+      const completed = await kit.completeAsShopper(checkout.cartId)
+      expect(completed.body.type).toBe("order")
+      const [payment] = await kit.paymentsOfOrder(completed.body.order.id)
+      return { checkout, orderId: completed.body.order.id as string, payment }
+    }
+
+    /**
+     * Sends the admin request to the child store with the gateway holding its answer (every
+     * transport attempt: the retries carry the same key), and kills the store once the
+     * gateway has the request. `phase` "after": the gateway executed it; "before": it did not.
+     */
+    async function killedDuring(route: string, body: unknown, gatewayPath: string, phase: "before" | "after") {
+      await simulator.control("POST", "/faults", { match: { method: "POST", path: gatewayPath }, times: 8, phase, action: { type: "hang" } })
+      const sent = adminPost(route, body)
+      await eventually(async () => ((await kit.requests("POST", gatewayPath)).length ? true : undefined), { timeoutMs: 60_000 })
+      await store?.kill()
+      expect((await sent).status).toBe(0)
+      await simulator.control("DELETE", "/faults")
+    }
+
+    /** The job's two minutes before it looks at a write cut off mid-call, gone by. */
+    async function cutOffLongAgo(gatewayOrderId: string) {
+      const pg = getContainer().resolve(ContainerRegistrationKeys.PG_CONNECTION)
+      await pg.raw("update nexi_money_write set updated_at = ? where gateway_ref = ? and outcome = 'requested'", [
+        new Date(Date.now() - STALE_REQUEST_MS - 60_000),
+        gatewayOrderId,
+      ])
+    }
+
+    const medusaRefunds = async (orderId: string) => (await kit.paymentsOfOrder(orderId))[0].refunds.map((refund) => Number(refund.amount))
+    const gatewayAmounts = async (orderId: string, type: string, result: string) =>
+      (await kit.gatewayOperations(orderId, type, result)).map((operation) => operation.operationAmount)
+
+    it("matches a refund the gateway made to Medusa's surviving row, and sends the next refund of the same amount", async () => {
+      const { checkout, orderId, payment } = await paidCardOrder()
+      await capturePaymentWorkflow(getContainer()).run({ input: { payment_id: payment.id } })
+      await startStore()
+
+      await killedDuring(`/admin/payments/${payment.id}/refund`, { amount: 5 }, REFUNDS, "after")
+
+      // Medusa's row survived the kill; the gateway made the refund.
+      expect(await medusaRefunds(orderId)).toEqual([5])
+      expect(await gatewayAmounts(checkout.orderId, "REFUND", "REFUNDED")).toEqual(["500"])
+      const refundWrites = async () => (await ledger().writesOf(checkout.orderId)).filter((write) => write.kind === "refund")
+      const [cutOff] = await refundWrites()
+      expect(cutOff).toMatchObject({ outcome: "requested" })
+
+      await cutOffLongAgo(checkout.orderId)
+      expect(await reconcilePendingSessions(getContainer())).toMatchObject({ checked: 1, outcomes: { unchanged: 1 } })
+      expect(await refundWrites()).toEqual([expect.objectContaining({ outcome: "executed", claimed_by: cutOff.medusa_ref })])
+
+      await startStore()
+      const second = await adminPost(`/admin/payments/${payment.id}/refund`, { amount: 5 })
+      expect(second.status).toBe(200)
+
+      expect(await gatewayAmounts(checkout.orderId, "REFUND", "REFUNDED")).toEqual(["500", "500"])
+      expect(await medusaRefunds(orderId)).toEqual([5, 5])
+      expect(await expectBooksAgree(kit, checkout.orderId, orderId)).toEqual({ capturedMinor: 1999, refundedMinor: 1000 })
+      const writes = await ledger().writesOf(checkout.orderId)
+      expect(writes.map((write) => write.claimed_by)).toEqual(writes.map((write) => write.medusa_ref))
+    })
+
+    it("sends a refund that never reached the gateway under its own key when Medusa's row survived", async () => {
+      const { checkout, orderId, payment } = await paidCardOrder()
+      await capturePaymentWorkflow(getContainer()).run({ input: { payment_id: payment.id } })
+      await startStore()
+
+      await killedDuring(`/admin/payments/${payment.id}/refund`, { amount: 5 }, REFUNDS, "before")
+
+      expect(await medusaRefunds(orderId)).toEqual([5])
+      expect(await gatewayAmounts(checkout.orderId, "REFUND", "REFUNDED")).toEqual([])
+      const refundWrites = async () => (await ledger().writesOf(checkout.orderId)).filter((write) => write.kind === "refund")
+      const [cutOff] = await refundWrites()
+
+      await cutOffLongAgo(checkout.orderId)
+      expect(await reconcilePendingSessions(getContainer())).toMatchObject({ checked: 1, outcomes: { unchanged: 1 } })
+
+      expect(await gatewayAmounts(checkout.orderId, "REFUND", "REFUNDED")).toEqual(["500"])
+      const keys = (await kit.requests("POST", REFUNDS)).map((request) => request.idempotencyKey)
+      expect(new Set(keys)).toEqual(new Set([cutOff.idempotency_key]))
+      expect(await refundWrites()).toEqual([expect.objectContaining({ outcome: "executed", claimed_by: cutOff.medusa_ref })])
+      expect(await expectBooksAgree(kit, checkout.orderId, orderId)).toEqual({ capturedMinor: 1999, refundedMinor: 500 })
+    })
+
+    it("records a partial capture the gateway made once, as Medusa's surviving capture", async () => {
+      const { checkout, orderId, payment } = await paidCardOrder()
+      await startStore()
+
+      await killedDuring(`/admin/payments/${payment.id}/capture`, { amount: 5 }, CAPTURES, "after")
+
+      expect((await kit.paymentsOfOrder(orderId))[0].captures.map((capture) => Number(capture.amount))).toEqual([5])
+      expect(await gatewayAmounts(checkout.orderId, "CAPTURE", "EXECUTED")).toEqual(["500"])
+      const [cutOff] = await ledger().writesOf(checkout.orderId)
+
+      await cutOffLongAgo(checkout.orderId)
+      expect(await reconcilePendingSessions(getContainer())).toMatchObject({ checked: 1, outcomes: { unchanged: 1 } })
+      // A second run finds nothing left to record either.
+      await reconcilePendingSessions(getContainer())
+
+      expect((await kit.paymentsOfOrder(orderId))[0].captures.map((capture) => Number(capture.amount))).toEqual([5])
+      expect((await ledger().writesOf(checkout.orderId)).map((write) => [write.kind, write.outcome, write.claimed_by])).toEqual([
+        ["capture", "executed", cutOff.medusa_ref],
+      ])
+      expect(await expectBooksAgree(kit, checkout.orderId, orderId)).toEqual({ capturedMinor: 500, refundedMinor: 0 })
+    })
+  },
+})
