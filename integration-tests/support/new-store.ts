@@ -22,6 +22,7 @@ const run = promisify(execFile)
 const root = path.resolve(__dirname, "..", "..")
 const INSTALL_TIMEOUT_MS = 15 * 60_000
 const READY_TIMEOUT_MS = 240_000
+const STOP_GRACE_MS = 5_000
 
 /** The store's package.json before the plugin: what `create-medusa-app` gives, at our Medusa version. */
 export function storePackageJson(): Record<string, unknown> {
@@ -154,19 +155,22 @@ export async function startStoreBin(input: {
   child.stdout?.on("data", collect)
   child.stderr?.on("data", collect)
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()))
+  const signalGroup = (signal: NodeJS.Signals) => {
+    try {
+      if (child.pid) process.kill(-child.pid, signal)
+    } catch {
+      // ESRCH: nothing of the group is left
+    }
+  }
   const handle: StoreProcess = {
     output: () => output,
     async stop() {
-      if (child.exitCode === null && child.pid) {
-        try {
-          process.kill(-child.pid, "SIGTERM")
-        } catch {
-          // the group is gone already
-        }
-        const timer = setTimeout(() => child.pid && process.kill(-child.pid, "SIGKILL"), 20_000)
-        await exited
-        clearTimeout(timer)
-      }
+      // The whole group, and SIGKILL after a grace period whatever the leader did: `medusa
+      // develop` exits on SIGTERM at once, while the server it forked may still be shutting
+      // down (seen running on, at full CPU, long after the suite).
+      signalGroup("SIGTERM")
+      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, STOP_GRACE_MS))])
+      signalGroup("SIGKILL")
       log.end()
     },
   }
