@@ -30,6 +30,8 @@ export class InMemoryLedger implements PaymentLedger, SavedCardBook {
   private readonly attemptByRef = new Map<string, PaymentAttempt>()
   private readonly writeByKey = new Map<string, MoneyWrite>()
   private readonly writesByRef = new Map<string, MoneyWrite[]>()
+  /** Milliseconds of the last write time handed out (writeTime). */
+  private lastWriteTime = 0
 
   async openAttempt(attempt: NewAttempt): Promise<PaymentAttempt> {
     const existing = await this.findAttempt(attempt.gateway_ref)
@@ -88,7 +90,7 @@ export class InMemoryLedger implements PaymentLedger, SavedCardBook {
   async requestWrite(write: NewWrite): Promise<MoneyWrite> {
     const existing = this.writeByKey.get(write.idempotency_key)
     if (existing) return { ...existing }
-    const now = new Date()
+    const now = this.writeTime()
     const row: MoneyWrite = {
       id: `nexwri_${randomUUID()}`,
       origin: "medusa",
@@ -112,8 +114,17 @@ export class InMemoryLedger implements PaymentLedger, SavedCardBook {
   async settleWrite(idempotencyKey: string, patch: WritePatch): Promise<MoneyWrite> {
     const row = this.writeByKey.get(idempotencyKey)
     if (!row) throw new Error(`nexi ledger: no write with idempotency key ${idempotencyKey}`)
-    Object.assign(row, patch, { updated_at: new Date() })
+    Object.assign(row, patch, { updated_at: this.writeTime() })
     return { ...row }
+  }
+
+  /**
+   * A write's time, strictly after the previous write's: the job orders orphans by when they
+   * were last touched, and a test does in one millisecond what a store does over minutes.
+   */
+  private writeTime(): Date {
+    this.lastWriteTime = Math.max(Date.now(), this.lastWriteTime + 1)
+    return new Date(this.lastWriteTime)
   }
 
   async writesOf(gatewayRef: string): Promise<MoneyWrite[]> {
