@@ -4,10 +4,10 @@
  * PaymentRecords (src/providers/nexi/shared/payment-records.ts) reads for a capture's
  * amount, a refund's metadata and a notification's session. They answer from memory at
  * once, so the measured overhead is the plugin's alone (in a store they are database reads
- * Medusa makes whatever the provider). The plugin's ledger is the in-memory one here: in a
+ * Medusa makes whatever the provider). The plugin's ledger is the tests' in-memory one here (test-support/): in a
  * store it is PostgreSQL rows, which the throughput part measures through Medusa itself.
  */
-const { built } = require("./built")
+const { testSupport } = require("./test-support")
 
 const silentLogger = { debug() {}, info() {}, warn() {}, error() {}, log() {}, activity() {}, progress() {}, success() {}, failure() {}, shouldLog: () => false }
 
@@ -26,7 +26,7 @@ function medusaStandIn() {
     },
     cradle: {
       logger: silentLogger,
-      nexi_ledger: new (built("modules/nexi-ledger/in-memory-ledger").InMemoryLedger)(),
+      nexi_ledger: new (testSupport("in-memory-ledger").InMemoryLedger)(),
       paymentSessionService: {
         retrieve: async (id) => sessions.get(id) ?? missing("payment session", id),
       },

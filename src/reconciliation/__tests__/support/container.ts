@@ -6,7 +6,7 @@
  */
 import type { MedusaContainer, WebhookActionResult } from "@medusajs/framework/types"
 import { Modules } from "@medusajs/framework/utils"
-import { InMemoryLedger } from "../../../modules/nexi-ledger/in-memory-ledger"
+import { InMemoryLedger } from "../../../../test-support/in-memory-ledger"
 import { NEXI_LEDGER_MODULE } from "../../../modules/nexi-ledger/types"
 
 type Row = Record<string, unknown>

@@ -5,8 +5,8 @@
  */
 import type { InitiatePaymentInput } from "@medusajs/framework/types"
 import { MedusaError } from "@medusajs/framework/utils"
+import { InMemoryLedger } from "../../../../../test-support/in-memory-ledger"
 import { HttpApmClient } from "../../../../apm/http-apm-client"
-import { InMemoryLedger } from "../../../../modules/nexi-ledger/in-memory-ledger"
 import { NEXI_LEDGER_MODULE } from "../../../../modules/nexi-ledger/types"
 import { type RunningSimulator, startSimulator } from "../../../../simulator"
 import { NexiCardProviderService } from "../../card/card-provider"

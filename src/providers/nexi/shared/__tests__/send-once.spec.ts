@@ -4,8 +4,8 @@
  * holds after each kind of answer.
  */
 import { MedusaError } from "@medusajs/framework/utils"
+import { InMemoryLedger } from "../../../../../test-support/in-memory-ledger"
 import { InvalidRequestError, OutcomeUnknownError } from "../../../../http/errors"
-import { InMemoryLedger } from "../../../../modules/nexi-ledger/in-memory-ledger"
 import { type OnceWrite, sendOnce } from "../send-once"
 
 const WRITE = { kind: "refund" as const, idempotency_key: "key-1", gateway_ref: "ORD1", amount_minor: "500", currency: "EUR", medusa_ref: "ref_1" }

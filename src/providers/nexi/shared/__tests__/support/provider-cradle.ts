@@ -5,7 +5,7 @@
  * integration suites run both for real on PostgreSQL.
  */
 import { MedusaError } from "@medusajs/framework/utils"
-import { InMemoryLedger } from "../../../../../modules/nexi-ledger/in-memory-ledger"
+import { InMemoryLedger } from "../../../../../../test-support/in-memory-ledger"
 import { NEXI_LEDGER_MODULE } from "../../../../../modules/nexi-ledger/types"
 
 type Row = Record<string, unknown>

@@ -1,9 +1,9 @@
 /**
  * The PaymentLedger port held in memory, for the providers outside a Medusa app: their unit
- * tests and the benchmark's overhead part (a boundary we own:
- * the integration suites run the real module on PostgreSQL). It keeps the same rules as the
- * module: one write per idempotency key, one attempt per gateway ref, claims that only one
- * caller wins.
+ * tests and the benchmark's overhead part (a boundary we own: the integration suites run the
+ * real module on PostgreSQL). A test fake, so it lives here and never ships. It keeps the same
+ * rules as the module: one write per idempotency key, one attempt per gateway ref, claims that
+ * only one caller wins.
  */
 import { randomUUID } from "node:crypto"
 import type {
@@ -19,14 +19,14 @@ import type {
   SavedCardFilter,
   SavedCardPatch,
   WritePatch,
-} from "./types"
-import { isOrphaned } from "./types"
+} from "../src/modules/nexi-ledger/types"
+import { isOrphaned } from "../src/modules/nexi-ledger/types"
 
 export class InMemoryLedger implements PaymentLedger, SavedCardBook {
   readonly attempts: PaymentAttempt[] = []
   readonly writes: MoneyWrite[] = []
   readonly cards: SavedCard[] = []
-  // Indexed as the tables are, so the bench's thousands of payments cost what a database lookup does, not a scan.
+  // Indexed as the tables are, so thousands of payments cost what a database lookup does, not a scan.
   private readonly attemptByRef = new Map<string, PaymentAttempt>()
   private readonly writeByKey = new Map<string, MoneyWrite>()
   private readonly writesByRef = new Map<string, MoneyWrite[]>()
