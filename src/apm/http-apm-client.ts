@@ -89,7 +89,7 @@ export class HttpApmClient implements ApmClient {
     })
   }
 
-  /** The keep-alive agent in use (the benchmark counts its sockets). */
+  /** The keep-alive agent in use, whose sockets bound the connections a store opens. */
   get agent(): http.Agent {
     return this.transport.agent
   }

@@ -74,7 +74,7 @@ export class HttpGatewayClient implements GatewayClient {
     })
   }
 
-  /** The keep-alive agent in use (the benchmark counts its sockets). */
+  /** The keep-alive agent in use, whose sockets bound the connections a store opens. */
   get agent(): http.Agent {
     return this.transport.agent
   }

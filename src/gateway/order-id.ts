@@ -46,8 +46,8 @@ const UNBIASED_BYTE_LIMIT = 252
 
 /**
  * Random bytes drawn from a pool refilled 4 KiB at a time: one system call per about 400 ids
- * instead of one per id, which the benchmark found the largest single cost of starting a
- * payment. The bytes are as random as randomBytes'; none is used twice.
+ * instead of one per id, on the path of every payment started (docs/benchmark.md). The bytes
+ * are as random as randomBytes'; none is used twice.
  */
 const POOL_SIZE = 4096
 let pool = Buffer.alloc(0)

@@ -22,7 +22,7 @@ import { type Logger, silentLogger } from "./logger"
 import { classifyNetworkError, type NetworkFailure, timeoutFailure } from "./network-failure"
 import { redactForLog, redactText } from "./redact"
 
-/** The knobs a merchant (or a test, or the benchmark) may turn; the same for both clients. */
+/** The knobs a merchant may turn; the same for both clients. */
 export interface TransportTuning {
   /** Deadline of one attempt, connection included. Default 15000. */
   timeoutMs?: number
@@ -93,7 +93,7 @@ const MAX_LOG_LINE_CHARS = 4_000
 const OPTION_OF_SERVICE: Record<ServiceName, string> = { gateway: "environment", apm: "apm.environment" }
 
 export class HttpTransport {
-  /** The keep-alive agent serving the base URL; exposed so the benchmark can count sockets. */
+  /** The keep-alive agent serving the base URL, whose sockets bound the connections a store opens. */
   readonly agent: http.Agent
   private readonly agents: { http: http.Agent; https: https.Agent }
   private readonly axios: AxiosInstance
@@ -248,9 +248,9 @@ export class HttpTransport {
   }
 
   /**
-   * A debug line costs a deep copy, JSON and a card-number scan of both bodies: the benchmark
-   * (docs/benchmark.md) found it about a quarter of what the client adds to a bare HTTP call,
-   * for lines Medusa's logger drops at its default level. Built only when it would write them.
+   * A debug line costs a deep copy, JSON and a card-number scan of both bodies, a large share
+   * of what the client adds to a call (docs/benchmark.md), for lines Medusa's logger drops at
+   * its default level. Built only when it would write them.
    */
   private debugEnabled(): boolean {
     return this.logger.shouldLog?.("debug") ?? true
