@@ -1,5 +1,7 @@
-/** The plain-fetch client: the exact HTTP requests, and Medusa's errors as NexiStoreError. */
-import { NexiStoreError, storeClientFromFetch } from "../client.js"
+/** The plain-fetch client: the exact HTTP requests, and Medusa's errors as NexiStoreError; and what a js-sdk-shaped client receives. */
+import { type NexiStoreClient, NexiStoreError, type StoreRequest, storeClientFromFetch } from "../client.js"
+import { listPaymentMethods } from "../payment-methods.js"
+import { resolveReturn } from "../payment-outcome.js"
 import { BACKEND, fakeFetch, PUBLISHABLE_KEY } from "./fake-fetch.js"
 
 describe("storeClientFromFetch", () => {
@@ -60,5 +62,24 @@ describe("storeClientFromFetch", () => {
     controller.abort(new Error("left the page"))
     await expect(client.fetch("/store/things", { signal: controller.signal })).rejects.toThrow("left the page")
     expect(requests).toEqual([])
+  })
+})
+
+describe("a client shaped like the js-sdk's sdk.client", () => {
+  it("gets the path, the query as an object and the method, never a URL the kit encoded itself", async () => {
+    const received: Array<[string, StoreRequest | undefined]> = []
+    const sdkLikeClient: NexiStoreClient = {
+      async fetch<T>(path: string, request?: StoreRequest): Promise<T> {
+        received.push([path, request])
+        return (path.endsWith("/complete") ? { type: "order", order: { id: "order_1" } } : { payment_methods: [] }) as T
+      },
+    }
+    const headers = { authorization: "Bearer jwt" }
+    await listPaymentMethods(sdkLikeClient, "reg_01", { headers })
+    await resolveReturn(sdkLikeClient, { cartId: "cart_1" }, { headers })
+    expect(received).toEqual([
+      ["/store/nexi/payment-methods", { query: { region_id: "reg_01" }, headers }],
+      ["/store/carts/cart_1/complete", { method: "POST", headers }],
+    ])
   })
 })

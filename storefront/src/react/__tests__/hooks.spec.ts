@@ -2,7 +2,7 @@
 import type { PaymentOutcome } from "../../payment-outcome.js"
 import type { SavedCard } from "../../saved-cards.js"
 import { usePaymentOutcome, useSavedCards } from "../index.js"
-import { perform, renderHook, settle } from "./render-hook.js"
+import { perform, renderHook, settle, settleUntil } from "./render-hook.js"
 
 const pending: PaymentOutcome = { state: "pending", sessionId: "payses_1", approvalUrl: "https://psp.test/approve/1" }
 const placed: PaymentOutcome = { state: "order_placed", orderId: "order_1" }
@@ -15,10 +15,15 @@ function answering(...outcomes: PaymentOutcome[]) {
 
 describe("usePaymentOutcome", () => {
   it("shows each answer while polling, and the settled one at the end", async () => {
-    const check = answering(pending, placed)
-    const hook = await renderHook(({ id }: { id: string }) => usePaymentOutcome(id, check, { firstDelayMs: 30 }), { id: "cart_1" })
+    let answerSecond: (outcome: PaymentOutcome) => void = () => undefined
+    const check = jest
+      .fn<Promise<PaymentOutcome>, [AbortSignal?]>()
+      .mockResolvedValueOnce(pending)
+      .mockReturnValueOnce(new Promise((resolve) => (answerSecond = resolve)))
+    const hook = await renderHook(({ id }: { id: string }) => usePaymentOutcome(id, check, QUICK), { id: "cart_1" })
+    await settleUntil(() => check.mock.calls.length === 2)
     expect(hook.current()).toMatchObject({ outcome: pending, polling: true })
-    await settle(60)
+    await perform(() => answerSecond(placed))
     expect(hook.current()).toMatchObject({ outcome: placed, polling: false })
     expect(hook.current().error).toBeUndefined()
     expect(check).toHaveBeenCalledTimes(2)
@@ -28,12 +33,12 @@ describe("usePaymentOutcome", () => {
   it("ends pending when the pauses run out, and checkAgain starts over", async () => {
     const check = answering()
     const hook = await renderHook(() => usePaymentOutcome("cart_1", check, QUICK), {})
-    await settle(30)
+    await settleUntil(() => !hook.current().polling)
     expect(hook.current()).toMatchObject({ outcome: pending, polling: false })
     const checksBefore = check.mock.calls.length
     check.mockResolvedValueOnce(placed)
     await perform(() => hook.current().checkAgain())
-    await settle(5)
+    await settleUntil(() => !hook.current().polling)
     expect(hook.current()).toMatchObject({ outcome: placed, polling: false })
     expect(check).toHaveBeenCalledTimes(checksBefore + 1)
     await hook.unmount()
@@ -57,19 +62,19 @@ describe("usePaymentOutcome", () => {
     expect(hook.current().outcome).toBeUndefined()
     expect(check).not.toHaveBeenCalled()
     await hook.rerender({ id: "cart_1" })
-    await settle()
+    await settleUntil(() => !hook.current().polling)
     expect(hook.current()).toMatchObject({ outcome: placed, polling: false })
     await hook.unmount()
   })
 
   it("uses the latest check without restarting when only the function changes", async () => {
-    const first = answering()
+    let answerFirst: (outcome: PaymentOutcome) => void = () => undefined
+    const first = jest.fn<Promise<PaymentOutcome>, [AbortSignal?]>().mockReturnValueOnce(new Promise((resolve) => (answerFirst = resolve)))
     const second = answering(placed)
-    const hook = await renderHook(({ check }: { check: typeof first }) => usePaymentOutcome("cart_1", check, { firstDelayMs: 3, maxDelayMs: 3, giveUpAfterMs: 10 }), {
-      check: first,
-    })
+    const hook = await renderHook(({ check }: { check: typeof first }) => usePaymentOutcome("cart_1", check, QUICK), { check: first })
     await hook.rerender({ check: second })
-    await settle(20)
+    await perform(() => answerFirst(pending))
+    await settleUntil(() => !hook.current().polling)
     expect(first).toHaveBeenCalledTimes(1)
     expect(second).toHaveBeenCalledTimes(1)
     expect(hook.current()).toMatchObject({ outcome: placed, polling: false })

@@ -63,3 +63,15 @@ export function settle(ms = 0): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, ms))
   })
 }
+
+/**
+ * Settles until `done` holds: the hooks' pauses are real timers, and on a busy machine a
+ * fixed wait may end before they do.
+ */
+export async function settleUntil(done: () => boolean, limitMs = 5_000): Promise<void> {
+  const giveUpAt = Date.now() + limitMs
+  while (!done()) {
+    if (Date.now() > giveUpAt) throw new Error(`settleUntil: not done after ${limitMs} ms`)
+    await settle(2)
+  }
+}
