@@ -5,12 +5,12 @@
  */
 import { forwarded, type NexiStoreClient, type RequestOptions } from "./client.js"
 import { isNexiCardProvider, isNexiProvider } from "./providers.js"
+import { isWebAddress } from "./web-address.js"
 
 /** The fields the kit reads of a Medusa payment session (the js-sdk's StorePaymentSession fits). */
 export interface PaymentSessionLike {
   id: string
   provider_id: string
-  status?: string
   data?: Record<string, unknown> | null
 }
 
@@ -46,15 +46,6 @@ export class NoHostedPageError extends Error {
   constructor(problem: string) {
     super(`hosted_page: ${problem}`)
     this.name = "NoHostedPageError"
-  }
-}
-
-function isWebAddress(value: string): boolean {
-  try {
-    const { protocol } = new URL(value)
-    return protocol === "https:" || protocol === "http:"
-  } catch {
-    return false
   }
 }
 

@@ -17,7 +17,7 @@ export {
 } from "./payment-outcome.js"
 export { type PollControl, type PollOptions, pollDelays, pollPaymentOutcome, waitForPaymentOutcome } from "./polling.js"
 export { isNexiCardProvider, isNexiMobileProvider, isNexiProvider, type NexiProvider, parseNexiProviderId } from "./providers.js"
-export { deleteSavedCard, listSavedCards, type SavedCard } from "./saved-cards.js"
+export { deleteSavedCard, listSavedCards, type SaveCardInput, type SaveCardStarted, type SavedCard, startSavingCard } from "./saved-cards.js"
 export {
   type CardSessionData,
   type CardSessionInput,

@@ -6,7 +6,7 @@
  * write exactly those keys, and refuse a wrong value with the field's name before any request.
  */
 
-/** A value the storefront gave cannot be sent; `field` is the session data key it was for. */
+/** A value the storefront gave cannot be sent; `field` is the request's key it was for (consumer_id, save_card, ...). */
 export class NexiInputError extends Error {
   constructor(
     readonly field: string,

@@ -1,6 +1,7 @@
 /** The saved-card and payment-method store routes. */
 import { listPaymentMethods } from "../payment-methods.js"
-import { deleteSavedCard, listSavedCards } from "../saved-cards.js"
+import { deleteSavedCard, listSavedCards, startSavingCard } from "../saved-cards.js"
+import { NexiInputError } from "../session-data.js"
 import { BACKEND, calls, fakeFetch } from "./fake-fetch.js"
 
 const card = {
@@ -49,5 +50,42 @@ describe("listPaymentMethods", () => {
     const { client, requests } = fakeFetch([{ body: { payment_methods: methods } }])
     expect(await listPaymentMethods(client, "reg_01")).toEqual(methods)
     expect(calls(requests)).toEqual([`GET ${BACKEND}/store/nexi/payment-methods?region_id=reg_01`])
+  })
+})
+
+describe("startSavingCard", () => {
+  const started = { saved_card: { id: "nexcard_9", state: "pending", provider_id: "pp_nexi_nexi" }, hosted_page: "https://xpay.test/hpp/9" }
+
+  it("asks for a verification page with the currency, the return page and the provider", async () => {
+    const { client, requests } = fakeFetch([{ status: 201, body: started }])
+    const answer = await startSavingCard(
+      client,
+      { currencyCode: "eur", returnUrl: "https://shop.test/account/cards", providerId: "pp_nexi_nexi" },
+      { headers: { authorization: "Bearer jwt" } },
+    )
+    expect(answer).toEqual(started)
+    expect(requests).toEqual([
+      expect.objectContaining({
+        method: "POST",
+        url: `${BACKEND}/store/nexi/saved-cards`,
+        body: { currency_code: "eur", return_url: "https://shop.test/account/cards", provider_id: "pp_nexi_nexi" },
+      }),
+    ])
+    expect(requests[0].headers.authorization).toBe("Bearer jwt")
+  })
+
+  it("sends only the currency when the rest is left to the plugin", async () => {
+    const { client, requests } = fakeFetch([{ status: 201, body: started }])
+    await startSavingCard(client, { currencyCode: "EUR" })
+    expect(requests[0].body).toEqual({ currency_code: "EUR" })
+  })
+
+  it("refuses a currency or a return page the plugin would refuse, naming the field, before any request", async () => {
+    const { client, requests } = fakeFetch([])
+    await expect(startSavingCard(client, { currencyCode: "euro" })).rejects.toThrow(new NexiInputError("currency_code", "must be an ISO 4217 code such as eur"))
+    await expect(startSavingCard(client, { currencyCode: "eur", returnUrl: "/account" })).rejects.toThrow(
+      new NexiInputError("return_url", "must be an absolute URL of the storefront"),
+    )
+    expect(requests).toEqual([])
   })
 })
