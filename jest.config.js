@@ -1,6 +1,7 @@
 /**
- * Three projects, each runnable alone (`--selectProjects`):
+ * Four projects, each runnable alone (`--selectProjects`):
  * - unit: pure code and loopback HTTP against the simulator; seconds, no database.
+ * - storefront: the storefront kit (storefront/), its functions over a fake fetch and its hooks.
  * - integration: a real Medusa app on a real PostgreSQL (medusaIntegrationTestRunner).
  * - browser: headless Chromium from Debian's package driving the simulator and the demo.
  * The transform and the --experimental-vm-modules flag follow medusa-starter-default.
@@ -28,6 +29,14 @@ module.exports = {
       ...common,
       displayName: "unit",
       testMatch: ["<rootDir>/src/**/__tests__/**/*.spec.[jt]s"],
+    },
+    {
+      ...common,
+      displayName: "storefront",
+      testMatch: ["<rootDir>/storefront/src/**/__tests__/**/*.spec.ts"],
+      modulePathIgnorePatterns: [...common.modulePathIgnorePatterns, "<rootDir>/storefront/dist/"],
+      // The kit is an ES module package: its imports name the compiled file (./client.js); tests run the .ts source.
+      moduleNameMapper: { "^(\\.{1,2}/.*)\\.js$": "$1" },
     },
     {
       ...common,

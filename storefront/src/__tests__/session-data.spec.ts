@@ -1,0 +1,90 @@
+/** Exactly the session data keys the plugin documents, and refusals that name the field. */
+import { cardSessionData, mobileSessionData, NexiInputError } from "../session-data.js"
+
+function refusal(build: () => unknown): { field: string; message: string } {
+  try {
+    build()
+  } catch (error) {
+    expect(error).toBeInstanceOf(NexiInputError)
+    return { field: (error as NexiInputError).field, message: (error as NexiInputError).message }
+  }
+  throw new Error("expected a refusal")
+}
+
+describe("cardSessionData", () => {
+  it("is empty for a new card", () => {
+    expect(cardSessionData()).toEqual({})
+    expect(cardSessionData({ saveCard: false })).toEqual({})
+  })
+
+  it("asks to save the card", () => {
+    expect(cardSessionData({ saveCard: true })).toEqual({ save_card: true })
+  })
+
+  it("pays with a saved card", () => {
+    expect(cardSessionData({ paymentMethodId: "nexcard_01JD2K" })).toEqual({ payment_method_id: "nexcard_01JD2K" })
+  })
+
+  it("carries the language the plugin will read", () => {
+    expect(cardSessionData({ language: "it" })).toEqual({ language: "it" })
+    expect(cardSessionData({ saveCard: true, language: "en-GB" })).toEqual({ save_card: true, language: "en-GB" })
+  })
+
+  it("refuses saving a card that is saved already", () => {
+    expect(refusal(() => cardSessionData({ saveCard: true, paymentMethodId: "nexcard_1" }))).toEqual({
+      field: "save_card",
+      message: "save_card: cannot be combined with payment_method_id, whose card is saved already",
+    })
+  })
+
+  it("refuses what is not a saved card's id", () => {
+    for (const paymentMethodId of ["", " nexcard_1", "pm_123", "nexcard_"]) {
+      expect(refusal(() => cardSessionData({ paymentMethodId }))).toEqual({
+        field: "payment_method_id",
+        message: "payment_method_id: must be the id of one of the customer's saved cards (nexcard_…)",
+      })
+    }
+  })
+
+  it("refuses a save_card that is not a boolean (a form's string)", () => {
+    expect(refusal(() => cardSessionData({ saveCard: "on" as unknown as boolean })).field).toBe("save_card")
+  })
+
+  it("refuses what is not a language tag", () => {
+    for (const language of ["", "italiano!", "i"]) {
+      expect(refusal(() => cardSessionData({ language }))).toEqual({
+        field: "language",
+        message: 'language: must be a language tag such as "it" or "en-GB"',
+      })
+    }
+  })
+})
+
+describe("mobileSessionData", () => {
+  it("sends the number as the shopper typed it, without the punctuation", () => {
+    expect(mobileSessionData({ mobileNumber: "+39 333 123-4567" })).toEqual({ consumer_id: "+393331234567" })
+    expect(mobileSessionData({ mobileNumber: "(0047) 12.34.56.78" })).toEqual({ consumer_id: "004712345678" })
+  })
+
+  it("carries the language", () => {
+    expect(mobileSessionData({ mobileNumber: "+4712345678", language: "nb" })).toEqual({ consumer_id: "+4712345678", language: "nb" })
+  })
+
+  it("refuses a missing number, naming consumer_id", () => {
+    for (const mobileNumber of ["", "  ", undefined as unknown as string]) {
+      expect(refusal(() => mobileSessionData({ mobileNumber }))).toEqual({
+        field: "consumer_id",
+        message: "consumer_id: give the shopper's mobile number",
+      })
+    }
+  })
+
+  it("refuses what is no mobile number", () => {
+    for (const mobileNumber of ["+39 333 abc", "12345", "+1234567890123456", "++391234567"]) {
+      expect(refusal(() => mobileSessionData({ mobileNumber }))).toEqual({
+        field: "consumer_id",
+        message: "consumer_id: must be a mobile number of 6 to 15 digits, optionally starting with +",
+      })
+    }
+  })
+})

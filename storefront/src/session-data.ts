@@ -1,0 +1,85 @@
+/**
+ * The `data` a storefront sends when it creates a Nexi payment session
+ * (`POST /store/payment-collections/{id}/payment-sessions`, or the js-sdk's
+ * `sdk.store.payment.initiatePaymentSession(cart, { provider_id, data })`). The plugin keeps
+ * only the keys it documents and drops the rest, so a typo would pass silently: these builders
+ * write exactly those keys, and refuse a wrong value with the field's name before any request.
+ */
+
+/** A value the storefront gave cannot be sent; `field` is the request's key it was for (consumer_id, save_card, ...). */
+export class NexiInputError extends Error {
+  constructor(
+    readonly field: string,
+    problem: string,
+  ) {
+    super(`${field}: ${problem}`)
+    this.name = "NexiInputError"
+  }
+}
+
+/**
+ * The hosted page's language, such as "it" or "en-GB". Coming: the plugin does not read it
+ * yet (it drops the key and takes the language from Accept-Language), so sending it changes
+ * nothing today and lets the page follow the storefront's language once the plugin does.
+ */
+export interface LanguageChoice {
+  language?: string
+}
+
+export type CardSessionInput = LanguageChoice & {
+  /** Save the card once paid; a logged-in customer only (the plugin refuses a guest's). */
+  saveCard?: boolean
+  /** Pay with this saved card (nexcard_…, from listSavedCards); the hosted page asks only for the CVV. */
+  paymentMethodId?: string
+}
+
+export type MobileSessionInput = LanguageChoice & {
+  /** The number the shopper's payment app is registered with, e.g. "+39 333 123 4567". */
+  mobileNumber: string
+}
+
+export type CardSessionData = { save_card?: true; payment_method_id?: string; language?: string }
+export type MobileSessionData = { consumer_id: string; language?: string }
+
+const LANGUAGE_TAG = /^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$/
+const SAVED_CARD_ID = /^nexcard_[A-Za-z0-9]+$/
+// What people type between digits: spaces, dots, dashes, brackets.
+const NUMBER_PUNCTUATION = /[\s.\-()]/g
+// E.164: at most 15 digits; fewer than 6 is no mobile number anywhere.
+const MOBILE_NUMBER = /^\+?[0-9]{6,15}$/
+
+function languageData({ language }: LanguageChoice): { language?: string } {
+  if (language === undefined) return {}
+  if (!LANGUAGE_TAG.test(language)) throw new NexiInputError("language", 'must be a language tag such as "it" or "en-GB"')
+  return { language }
+}
+
+/** A card session's data: a new card, "save my card", or a saved card. */
+export function cardSessionData(input: CardSessionInput = {}): CardSessionData {
+  const { saveCard, paymentMethodId } = input
+  if (saveCard !== undefined && typeof saveCard !== "boolean") throw new NexiInputError("save_card", "must be true or false")
+  if (paymentMethodId !== undefined && !SAVED_CARD_ID.test(paymentMethodId)) {
+    throw new NexiInputError("payment_method_id", "must be the id of one of the customer's saved cards (nexcard_…)")
+  }
+  if (saveCard && paymentMethodId !== undefined) {
+    throw new NexiInputError("save_card", "cannot be combined with payment_method_id, whose card is saved already")
+  }
+  return {
+    ...(saveCard ? { save_card: true as const } : {}),
+    ...(paymentMethodId !== undefined ? { payment_method_id: paymentMethodId } : {}),
+    ...languageData(input),
+  }
+}
+
+/**
+ * A mobile payment session's data. Create this session only from the final "Place order"
+ * button: the scheme sends the payment request to the shopper's app as soon as it exists.
+ */
+export function mobileSessionData(input: MobileSessionInput): MobileSessionData {
+  const number = typeof input.mobileNumber === "string" ? input.mobileNumber.replace(NUMBER_PUNCTUATION, "") : ""
+  if (!number) throw new NexiInputError("consumer_id", "give the shopper's mobile number")
+  if (!MOBILE_NUMBER.test(number)) {
+    throw new NexiInputError("consumer_id", "must be a mobile number of 6 to 15 digits, optionally starting with +")
+  }
+  return { consumer_id: number, ...languageData(input) }
+}
