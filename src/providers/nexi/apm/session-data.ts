@@ -14,7 +14,7 @@ import {
   type TransactionState,
   TransactionStateSchema,
 } from "../../../apm/schemas"
-import { PAYMENT_STATUSES, type PaymentStatus } from "../shared/payment-status"
+import { PAYMENT_STATUSES, type PaymentStatus } from "../../../core/payment-status"
 import { minorAmount, optional, sessionDataReader } from "../shared/session-data-schema"
 
 /** The key under which the storefront sends the shopper's mobile number or scheme code. */

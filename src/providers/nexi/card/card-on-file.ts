@@ -7,10 +7,10 @@
  */
 import { randomBytes } from "node:crypto"
 import { MedusaError } from "@medusajs/framework/utils"
+import { type CardInstrument, type CardOrder, readCardOrder } from "../../../core/card-order"
 import type { GatewayClient } from "../../../gateway/gateway-client"
 import type { OrderDetails, Recurrence } from "../../../gateway/schemas"
 import type { SavedCard, SavedCardBook } from "../../../modules/nexi-ledger/types"
-import { type CardInstrument, type CardPaymentState, readCardPaymentState } from "./order-state"
 
 export const SAVE_CARD_KEY = "save_card"
 export const PAYMENT_METHOD_KEY = "payment_method_id"
@@ -150,7 +150,7 @@ export interface CardOutcome {
 }
 
 /** A payment that saves the card confirms it once authorized or captured. */
-export function outcomeOfPayment(state: CardPaymentState): CardOutcome {
+export function outcomeOfPayment(state: CardOrder): CardOutcome {
   if (state.status === "authorized" || state.status === "captured") return { result: "confirmed", instrument: state.paymentInstrument }
   return { result: state.status === "error" || state.status === "canceled" ? "failed" : "pending" }
 }
@@ -161,7 +161,7 @@ export function outcomeOfVerification(details: OrderDetails): CardOutcome {
     (operation) => operation.operationType === "AUTHORIZATION" && operation.operationResult === "EXECUTED",
   )
   if (verified) return { result: "confirmed", instrument: { circuit: verified.paymentCircuit, maskedPan: verified.paymentInstrumentInfo } }
-  return outcomeOfPayment(readCardPaymentState(details))
+  return outcomeOfPayment(readCardOrder(details))
 }
 
 /**
