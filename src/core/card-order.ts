@@ -95,6 +95,8 @@ export interface CardOrder {
   paymentInstrument?: CardInstrument
   /** additionalData.threeDS of that operation, or of the first that reports one. */
   threeDS?: string
+  /** The AUTHORIZATION a card verification (actionType VERIFY) executed: it confirms the card and moves no money. */
+  verification?: { operationId: string; instrument?: CardInstrument }
   refunds: CardOrderRefund[]
   captures: CardOrderCapture[]
   paymentLinks: PaymentLink[]
@@ -256,6 +258,7 @@ export function readCardOrder(details: OrderDetails): CardOrder {
     read.some((entry) => entry.undoKind === "cancel" && entry.operation.operationResult === "PENDING" && entry.operation.cancelledOperationId === captureId)
   const cancellable = liveCapture && refunds.length === 0 && !cancelUnderWay(liveCapture.operationId) ? liveCapture.operationId : undefined
   const card = payment ?? ordered.find((operation) => operation.paymentInstrumentInfo)
+  const verified = ordered.find((operation) => operation.operationType === "AUTHORIZATION" && operation.operationResult === "EXECUTED")
   const threeDS = card?.additionalData?.threeDS ?? ordered.find((operation) => operation.additionalData?.threeDS)?.additionalData?.threeDS
 
   return {
@@ -275,6 +278,7 @@ export function readCardOrder(details: OrderDetails): CardOrder {
     refundableMinor: positive(captured - refunded - pendingRefund),
     paymentInstrument: instrumentOf(card),
     threeDS,
+    ...(verified ? { verification: { operationId: verified.operationId ?? "", instrument: instrumentOf(verified) } } : {}),
     refunds,
     captures,
     paymentLinks: details.paymentLinks,

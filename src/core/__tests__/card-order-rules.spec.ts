@@ -232,6 +232,16 @@ describe("readCardOrder: money", () => {
     expect(readCardOrder(details)).toMatchObject({ authorizedMinor: "0", capturedMinor: "0" })
   })
 
+  it("a card verification (an EXECUTED AUTHORIZATION) moves no money and names the card it confirmed", () => {
+    const details = order([op("verify", "AUTHORIZATION", "EXECUTED", 1, { operationAmount: "0", paymentCircuit: "VISA", paymentInstrumentInfo: "***7289" })])
+    expect(readCardOrder(details)).toMatchObject({
+      status: "pending",
+      authorizedMinor: "0",
+      verification: { operationId: "verify", instrument: { circuit: "VISA", maskedPan: "***7289" } },
+    })
+    expect(readCardOrder(order([op("auth", "AUTHORIZATION", "AUTHORIZED", 1)])).verification).toBeUndefined()
+  })
+
   it("passes the order's payment links on", () => {
     const link = { linkId: "L1", amount: "1999", expirationDate: "2026-12-01T00:00:00Z", link: "https://pay.example/L1", paidByOperationId: "auth" }
     expect(readCardOrder(order([op("auth", "AUTHORIZATION", "AUTHORIZED", 1)], { paymentLinks: [link] })).paymentLinks).toEqual([link])

@@ -157,11 +157,9 @@ export function outcomeOfPayment(state: CardOrder): CardOutcome {
 
 /** A verification (actionType VERIFY) moves no money: its AUTHORIZATION is EXECUTED, never AUTHORIZED. */
 export function outcomeOfVerification(details: OrderDetails): CardOutcome {
-  const verified = (details.operations ?? []).find(
-    (operation) => operation.operationType === "AUTHORIZATION" && operation.operationResult === "EXECUTED",
-  )
-  if (verified) return { result: "confirmed", instrument: { circuit: verified.paymentCircuit, maskedPan: verified.paymentInstrumentInfo } }
-  return outcomeOfPayment(readCardOrder(details))
+  const order = readCardOrder(details)
+  if (order.verification) return { result: "confirmed", instrument: order.verification.instrument }
+  return outcomeOfPayment(order)
 }
 
 /**
