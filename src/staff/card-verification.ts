@@ -52,11 +52,13 @@ export async function verifyCard(container: MedusaContainer, input: CardVerifica
       throw cardRequestError(error, "card verification")
     },
   )
+  const read = readCardOrder(verified)
   // The latest operation in the read model's one order of operations.
-  const operation = readCardOrder(verified).operations.at(-1)?.operation
+  const operation = read.operations.at(-1)?.operation
   return {
     operation_id: operation?.operationId ?? "",
     result: operation?.operationResult ?? "UNKNOWN",
+    valid: read.verification !== undefined,
     circuit: operation?.paymentCircuit ?? null,
     masked_card: operation?.paymentInstrumentInfo ?? null,
   }

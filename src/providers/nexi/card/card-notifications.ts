@@ -170,7 +170,7 @@ export class CardNotifications {
       nexi_refunded: minorToMajorString(state.refundedMinor, currency),
       nexi_order_id: details.orderStatus.order.orderId,
       nexi_refunds: state.refunds
-        .filter((refund) => refund.result === "REFUNDED" || refund.result === "EXECUTED")
+        .filter((refund) => refund.settled)
         .map((refund) => ({ operation_id: refund.operationId, amount: minorToMajorString(refund.amountMinor, currency) })),
     }
     return { action, data: result as WebhookActionResult["data"] }
