@@ -217,17 +217,32 @@ function unpaidStatus(operations: readonly Operation[]): { status: PaymentStatus
   }
 }
 
+/**
+ * Whether the payment's authorization is gone: voided in place, undone (a cancel of an IMPLICIT
+ * capture is not that: it gives the authorization back), or reversed by any void that succeeded.
+ */
+function isVoided(payment: Operation | undefined, read: readonly CardOrderOperation[]): boolean {
+  const undone = read.find((entry) => entry.operation === payment)?.undoneBy
+  return (
+    payment?.operationResult === "VOIDED" ||
+    (payment?.operationType === "AUTHORIZATION" && undone !== undefined) ||
+    read.some((entry) => entry.undoKind === "void" && entry.undoes !== undefined)
+  )
+}
+
+/** The live capture staff may cancel: no refund on it (PS0027) and no cancel of it under way. */
+function cancellableCapture(liveCaptureId: string | undefined, refunds: readonly CardOrderRefund[], read: readonly CardOrderOperation[]) {
+  const cancelUnderWay = read.some(
+    ({ operation, undoKind }) => undoKind === "cancel" && operation.operationResult === "PENDING" && operation.cancelledOperationId === liveCaptureId,
+  )
+  return liveCaptureId && refunds.length === 0 && !cancelUnderWay ? liveCaptureId : undefined
+}
+
 export function readCardOrder(details: OrderDetails): CardOrder {
   const ordered = inGatewayOrder(details.operations)
   const payment = paymentOperationOf(ordered)
   const read = withUndos(ordered, payment)
-  const paymentEntry = read.find((entry) => entry.operation === payment)
-  // A cancelled IMPLICIT capture gives its authorization back; any other undo of the payment voids it.
-  const voided =
-    payment?.operationResult === "VOIDED" ||
-    paymentEntry?.undoneBy?.kind === "void" ||
-    (payment?.operationType === "AUTHORIZATION" && paymentEntry?.undoneBy !== undefined) ||
-    read.some((entry) => entry.undoKind === "void" && entry.undoes !== undefined)
+  const voided = isVoided(payment, read)
 
   const captures = read
     .filter((entry) => isExecutedCapture(entry.operation))
@@ -254,9 +269,6 @@ export function readCardOrder(details: OrderDetails): CardOrder {
         : unpaidStatus(ordered)
 
   const captureUnderWay = ordered.some((operation) => operation.operationType === "CAPTURE" && operation.operationResult === "PENDING")
-  const cancelUnderWay = (captureId: string) =>
-    read.some((entry) => entry.undoKind === "cancel" && entry.operation.operationResult === "PENDING" && entry.operation.cancelledOperationId === captureId)
-  const cancellable = liveCapture && refunds.length === 0 && !cancelUnderWay(liveCapture.operationId) ? liveCapture.operationId : undefined
   const card = payment ?? ordered.find((operation) => operation.paymentInstrumentInfo)
   const verified = ordered.find((operation) => operation.operationType === "AUTHORIZATION" && operation.operationResult === "EXECUTED")
   const threeDS = card?.additionalData?.threeDS ?? ordered.find((operation) => operation.additionalData?.threeDS)?.additionalData?.threeDS
@@ -269,7 +281,7 @@ export function readCardOrder(details: OrderDetails): CardOrder {
     operations: read,
     paymentOperationId: payment?.operationId,
     captureOperationId: liveCapture?.operationId,
-    cancellableCaptureId: cancellable,
+    cancellableCaptureId: cancellableCapture(liveCapture?.operationId, refunds, read),
     authorizedMinor: authorized.toString(),
     capturedMinor: captured.toString(),
     refundedMinor: refunded.toString(),
