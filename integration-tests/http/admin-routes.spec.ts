@@ -704,14 +704,20 @@ medusaIntegrationTestRunner({
           customer_email: "giulia@example.com",
         })
         expect(valid.status).toBe(200)
-        expect(valid.data).toEqual({ operation_id: expect.stringMatching(/^\d+$/), result: "EXECUTED", circuit: "VISA", masked_card: "***7289" })
+        expect(valid.data).toEqual({
+          operation_id: expect.stringMatching(/^\d+$/),
+          result: "EXECUTED",
+          valid: true,
+          circuit: "VISA",
+          masked_card: "***7289",
+        })
         const checked = await simulator.gateway<Record<string, any>>(`/operations/${valid.data.operation_id}`)
         const order = await gatewayOrder(checked.orderId)
         expect(order.orderStatus.order).toMatchObject({ amount: "0", customerInfo: { cardHolderEmail: "giulia@example.com" } })
 
         const declined = await post<NexiCardVerificationResponse>("/admin/nexi/card-verifications", { card: { ...CARDS.declined, cvv: undefined } })
         expect(declined.status).toBe(200)
-        expect(declined.data).toMatchObject({ result: "DECLINED", circuit: "MC", masked_card: "***8729" })
+        expect(declined.data).toMatchObject({ result: "DECLINED", valid: false, circuit: "MC", masked_card: "***8729" })
       })
     })
   },

@@ -16,12 +16,12 @@ import type { MedusaContainer } from "@medusajs/framework/types"
 import { MedusaError } from "@medusajs/framework/utils"
 import { refundPaymentWorkflow } from "@medusajs/medusa/core-flows"
 import BigNumber from "bignumber.js"
+import { readCardOrder } from "../core/card-order"
 import type { GatewayClient } from "../gateway/gateway-client"
 import type { Operation, OrderDetails } from "../gateway/schemas"
 import { NEXI_LEDGER_MODULE, type PaymentLedger } from "../modules/nexi-ledger/types"
 import { fromMinorUnits } from "../money/amount"
 import { releaseHeldAuthorization, sendCardWrite } from "../providers/nexi/card/ledgered-writes"
-import { readCardPaymentState } from "../providers/nexi/card/order-state"
 import { idempotencyUuid } from "../providers/nexi/shared/idempotency"
 import { toMedusaError } from "../providers/nexi/shared/medusa-errors"
 import { CANCELLED_CAPTURE_KEY, NEXI_OPERATION_KEY, recordedOperationIds } from "../providers/nexi/shared/recorded-refunds"
@@ -71,7 +71,7 @@ async function cancelLocked(container: MedusaContainer, input: CancelCaptureInpu
   const cancelOperationId = cancelledBy?.operationId ?? (await sendCancel(container, gateway, payment, capture, details, input))
   const recorded = await recordCancelledCapture(container, payment, capture, cancelOperationId, input)
   // A cancelled partial capture leaves the rest to capture, as staff expect; a full one leaves nothing to do with it.
-  const full = BigInt(capture.operationAmount ?? "0") >= BigInt(readCardPaymentState(details).authorizedMinor)
+  const full = BigInt(capture.operationAmount ?? "0") >= BigInt(readCardOrder(details).authorizedMinor)
   const voided = full && !input.keepAuthorization ? await voidGivenBack(container, gateway, payment, details, input) : undefined
   const after = await gateway.getOrder(details.orderStatus.order.orderId).catch((error) => {
     throw toMedusaError(error, "read the payment after the cancel")
@@ -139,7 +139,7 @@ async function voidGivenBack(
   input: CancelCaptureInput,
 ): Promise<string | undefined> {
   const action = `void the authorization given back by the cancel of capture ${input.operationId}`
-  const paymentOperationId = readCardPaymentState(details).paymentOperationId
+  const paymentOperationId = readCardOrder(details).paymentOperationId
   if (!paymentOperationId) return undefined
   const context = { gateway, ledger: container.resolve<PaymentLedger>(NEXI_LEDGER_MODULE), action }
   const currency = details.orderStatus.order.currency ?? payment.currency_code.toUpperCase()

@@ -4,11 +4,12 @@
  * cancelled. Pure; a refusal is a 400 naming operation_id and saying why.
  */
 import { MedusaError } from "@medusajs/framework/utils"
+import { readCardOrder } from "../core/card-order"
 import type { Operation, OrderDetails } from "../gateway/schemas"
 
 export interface CaptureToCancel {
   capture: Operation
-  /** The executed CANCEL that already rolled this capture back, if the gateway has one. */
+  /** The CANCEL that already rolled this capture back, if the gateway has one (the read model's undo rule). */
   cancelledBy?: Operation
 }
 
@@ -17,9 +18,10 @@ function refuse(message: string): never {
 }
 
 export function findCaptureToCancel(details: OrderDetails, operationId: string): CaptureToCancel {
-  const orderId = details.orderStatus.order.orderId
-  const operations = details.operations ?? []
-  const capture = operations.find((operation) => operation.operationId === operationId)
+  const order = readCardOrder(details)
+  const orderId = order.orderId
+  const entry = order.operations.find(({ operation }) => operation.operationId === operationId)
+  const capture = entry?.operation
   if (!capture) refuse(`${operationId} is not an operation of this payment's gateway order ${orderId}`)
   if (capture.operationType !== "CAPTURE") {
     refuse(`${operationId} is not a capture (its type is ${capture.operationType ?? "unknown"}); only a capture can be cancelled`)
@@ -27,9 +29,8 @@ export function findCaptureToCancel(details: OrderDetails, operationId: string):
   if (capture.operationResult !== "EXECUTED") {
     refuse(`capture ${operationId} has result ${capture.operationResult ?? "unknown"}; only an executed capture can be cancelled`)
   }
-  const cancelledBy = operations.find(
-    (operation) =>
-      operation.operationType === "CANCEL" && operation.operationResult === "EXECUTED" && operation.cancelledOperationId === operationId,
-  )
+  const undoneBy = entry?.undoneBy
+  const cancelledBy =
+    undoneBy?.kind === "cancel" ? order.operations.find(({ operation }) => operation.operationId === undoneBy.operationId)?.operation : undefined
   return cancelledBy ? { capture, cancelledBy } : { capture }
 }

@@ -6,6 +6,7 @@
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import { readCardOrder } from "../core/card-order"
 import { newOrderId } from "../gateway/order-id"
 import type { Order } from "../gateway/schemas"
 import { idempotencyUuid } from "../providers/nexi/shared/idempotency"
@@ -51,10 +52,13 @@ export async function verifyCard(container: MedusaContainer, input: CardVerifica
       throw cardRequestError(error, "card verification")
     },
   )
-  const operation = verified.operations.at(-1)
+  const read = readCardOrder(verified)
+  // The latest operation in the read model's one order of operations.
+  const operation = read.operations.at(-1)?.operation
   return {
     operation_id: operation?.operationId ?? "",
     result: operation?.operationResult ?? "UNKNOWN",
+    valid: read.verification !== undefined,
     circuit: operation?.paymentCircuit ?? null,
     masked_card: operation?.paymentInstrumentInfo ?? null,
   }

@@ -161,6 +161,8 @@ export interface NexiCardVerificationResponse {
   operation_id: string
   /** The gateway's operation result: EXECUTED (the card is valid) or DECLINED. */
   result: string
+  /** Whether the gateway confirmed the card (the read model found the verification executed): what the admin shows. */
+  valid: boolean
   circuit: string | null
   /** As the gateway gives it (already masked). */
   masked_card: string | null

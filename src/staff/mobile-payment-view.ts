@@ -1,16 +1,19 @@
 /**
- * What the admin shows of a mobile payment, read live from the alternative-payment service's
- * status answer: the scheme, the transaction, its state and every transition it went through.
- * Pure. The service's amounts are whole minor units ("hundredths"), as the provider sends them.
+ * What the admin shows of a mobile payment: the read model of its APM transaction
+ * (src/core/mobile-transaction.ts) in the route's contract (contract.ts): the scheme, the
+ * transaction, its state and every transition it went through. Pure. The service's amounts are
+ * whole minor units ("hundredths"), as the provider sends them; an answer without the
+ * transaction shows the session's own amount.
  */
 
 import type { ExtendedEnvelope } from "../apm/schemas"
+import { readMobileTransaction } from "../core/mobile-transaction"
 import { minorToMajorString } from "../money/amount"
 import type { ApmSessionData } from "../providers/nexi/apm/session-data"
 import type { PaymentIdentity } from "./card-payment-view"
 import type { NexiMobilePaymentView, NexiMoney } from "./contract"
 
-function money(minor: string | number, currency: string): NexiMoney {
+function money(minor: string, currency: string): NexiMoney {
   return { amount: minorToMajorString(minor, currency), currency }
 }
 
@@ -19,17 +22,16 @@ export function mobilePaymentView(
   data: Partial<ApmSessionData>,
   envelope: ExtendedEnvelope,
 ): NexiMobilePaymentView {
-  const transaction = envelope.response?.request?.transaction
-  const held = transaction?.amount
-  const amount = held ? money(held.totalAmount, held.currencyCode) : data.amount_minor && data.currency ? money(data.amount_minor, data.currency) : null
+  const transaction = readMobileTransaction(envelope)
+  const held = transaction.amount ?? (data.amount_minor && data.currency ? { minor: data.amount_minor, currency: data.currency } : undefined)
   return {
     kind: "mobile",
     ...identity,
-    scheme: data.method ?? transaction?.method ?? "unknown",
-    transaction_id: String(envelope.transactionId ?? transaction?.transactionId ?? data.transaction_id ?? ""),
-    state: envelope.state ?? transaction?.state ?? null,
-    amount,
-    transitions: (transaction?.transitions ?? []).map((transition) => ({
+    scheme: data.method ?? transaction.method ?? "unknown",
+    transaction_id: transaction.transactionId ?? data.transaction_id ?? "",
+    state: transaction.transactionState ?? null,
+    amount: held ? money(held.minor, held.currency) : null,
+    transitions: transaction.transitions.map((transition) => ({
       from: transition.from ?? null,
       to: transition.to ?? null,
       event: transition.event ?? null,

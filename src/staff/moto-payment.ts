@@ -25,12 +25,12 @@ import {
   createOrUpdateOrderPaymentCollectionWorkflow,
   createPaymentSessionsWorkflow,
 } from "@medusajs/medusa/core-flows"
+import { readCardOrder } from "../core/card-order"
 import type { CustomerInfo, MotoRequest } from "../gateway/schemas"
 import { InvalidRequestError } from "../http/errors"
 import { NEXI_LEDGER_MODULE, type PaymentLedger } from "../modules/nexi-ledger/types"
 import { minorToMajorString, toMinorUnits } from "../money/amount"
 import { MOTO_CONTEXT_KEY, type MotoSessionData } from "../providers/nexi/card/moto"
-import { readCardPaymentState } from "../providers/nexi/card/order-state"
 import { idempotencyUuid } from "../providers/nexi/shared/idempotency"
 import { cardProviderIdOf, gatewayClientFor, requireNexiOptions } from "../providers/nexi/store-entries"
 import { type CardInput, cardRequestError, gatewayCard } from "./card-input"
@@ -96,7 +96,7 @@ async function payLocked(container: MedusaContainer, input: MotoInput): Promise<
     throw cardRequestError(error, "MOTO payment")
   })
 
-  const state = readCardPaymentState(charged)
+  const state = readCardOrder(charged)
   const paymentOperation = state.paymentOperationId ?? null
   await ledger.settleWrite(
     key,

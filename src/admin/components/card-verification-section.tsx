@@ -52,7 +52,7 @@ export function CardVerificationSection() {
         ) : null}
         {result && badge ? (
           <div className="flex items-center gap-x-3" role="status" data-testid="nexi-card-verification-result" data-result={result.result}>
-            <StatusBadge color={badge.color}>{result.result === "EXECUTED" ? "Card valid" : badge.label}</StatusBadge>
+            <StatusBadge color={badge.color}>{result.valid ? "Card valid" : badge.label}</StatusBadge>
             <Text size="small">
               {result.circuit ?? ""} {result.masked_card ?? ""}, operation {result.operation_id}
             </Text>

@@ -1,5 +1,5 @@
+import { capturedCancelledRecapturedRefunded, motoAuthorizedJpy } from "../../core/__tests__/gateway-records"
 import { findCaptureToCancel } from "../capture-to-cancel"
-import { capturedCancelledRecapturedRefunded, motoAuthorizedJpy } from "./gateway-records"
 
 describe("findCaptureToCancel", () => {
   it("finds an executed capture that nothing cancelled yet", () => {
@@ -11,6 +11,20 @@ describe("findCaptureToCancel", () => {
   it("finds the CANCEL of a capture already rolled back", () => {
     const found = findCaptureToCancel(capturedCancelledRecapturedRefunded(), "908387210732492")
     expect(found.cancelledBy?.operationId).toBe("427882645072667")
+  })
+
+  it("fix: finds a CANCEL the gateway recorded as VOIDED too, so the capture is not cancelled twice", () => {
+    const record = capturedCancelledRecapturedRefunded()
+    record.operations[3] = { ...record.operations[3], operationResult: "VOIDED" }
+    expect(findCaptureToCancel(record, "908387210732492").cancelledBy?.operationId).toBe("427882645072667")
+  })
+
+  it("does not take a CANCEL that failed or is still under way for one that rolled the capture back", () => {
+    for (const operationResult of ["FAILED", "PENDING"] as const) {
+      const record = capturedCancelledRecapturedRefunded()
+      record.operations[3] = { ...record.operations[3], operationResult }
+      expect(findCaptureToCancel(record, "908387210732492").cancelledBy).toBeUndefined()
+    }
   })
 
   it("refuses an operation of another gateway order, naming operation_id and the order", () => {

@@ -1,6 +1,6 @@
+import { capturedCancelledRecapturedRefunded, declined, motoAuthorizedJpy } from "../../core/__tests__/gateway-records"
 import type { Operation, OperationResult, OrderDetails } from "../../gateway/schemas"
-import { cardPaymentView, oldestFirst, refundedMinor } from "../card-payment-view"
-import { capturedCancelledRecapturedRefunded, declined, motoAuthorizedJpy } from "./gateway-records"
+import { cardPaymentView } from "../card-payment-view"
 
 const identity = { payment_id: "pay_1", provider_id: "pp_nexi_nexi" }
 const eur = (amount: string) => ({ amount, currency: "EUR" })
@@ -40,14 +40,6 @@ describe("cardPaymentView", () => {
     // A refund points at its capture too, but it does not undo it: not shown as such.
     expect(operations.find((operation) => operation.type === "REFUND")!.cancelled_operation_id).toBeNull()
     expect(operations[2]).toMatchObject({ channel: "BACKOFFICE", time: "2026-11-21T01:14:50.127Z", warnings: [] })
-  })
-
-  it("orders operations the gateway lists out of order, keeping its order for equal times", () => {
-    const record = capturedCancelledRecapturedRefunded()
-    record.operations.reverse()
-    const ids = oldestFirst(record.operations).map((operation) => operation.operationId)
-    // The two authorizations share a millisecond: reversed input keeps them reversed.
-    expect(ids).toEqual(["678105030543057", "867916744301998", "908387210732492", "427882645072667", "198378169041436", "265008783561666"])
   })
 
   it("shows a MOTO payment in yen without decimals, with its warning and no 3-D Secure", () => {
@@ -185,39 +177,5 @@ describe("cardPaymentView: timeline notes", () => {
     const [, , capture, cancel] = cardPaymentView(identity, record).operations
     expect(cancel.note).toBe("Cancels 908387210732492")
     expect(capture).toMatchObject({ note: null, cancellable: true })
-  })
-})
-
-describe("refundedMinor", () => {
-  const refund = (operationId: string, operationResult: "REFUNDED" | "PENDING" | "FAILED" | "EXECUTED", operationAmount: string) => ({
-    operationId,
-    operationType: "REFUND" as const,
-    operationResult,
-    operationAmount,
-  })
-
-  it("adds executed refunds exactly and leaves out pending and failed ones", () => {
-    expect(
-      refundedMinor([
-        refund("r1", "REFUNDED", "1025"),
-        refund("r2", "EXECUTED", "1525"),
-        refund("r3", "PENDING", "100"),
-        refund("r4", "FAILED", "7"),
-      ]),
-    ).toBe("2550")
-  })
-
-  it("leaves out a refund an executed CANCEL rolled back, not one a failed CANCEL tried to", () => {
-    const operations = [
-      refund("r1", "REFUNDED", "1000"),
-      refund("r2", "REFUNDED", "250"),
-      { operationId: "c1", operationType: "CANCEL" as const, operationResult: "EXECUTED" as const, cancelledOperationId: "r1" },
-      { operationId: "c2", operationType: "CANCEL" as const, operationResult: "FAILED" as const, cancelledOperationId: "r2" },
-    ]
-    expect(refundedMinor(operations)).toBe("250")
-  })
-
-  it("stays exact beyond what a double holds", () => {
-    expect(refundedMinor([refund("r1", "REFUNDED", "9007199254740993"), refund("r2", "REFUNDED", "1")])).toBe("9007199254740994")
   })
 })

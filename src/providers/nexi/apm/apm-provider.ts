@@ -29,6 +29,7 @@ import { MathBN, MedusaError, PaymentActions } from "@medusajs/framework/utils"
 import type { ApmClient } from "../../../apm/apm-client"
 import { TransactionRejectedError } from "../../../apm/errors"
 import type { ApmMethod } from "../../../apm/schemas"
+import { type MobileTransaction, readMobileTransaction } from "../../../core/mobile-transaction"
 import { NotFoundError } from "../../../http/errors"
 import type { PaymentLedger } from "../../../modules/nexi-ledger/types"
 import { minorToMajorString, minorUnitsToSend, toPayableMinorUnits } from "../../../money/amount"
@@ -50,14 +51,13 @@ import { buildPaymentRequest, consumerName } from "./payment-request"
 import { buildPurchase, requireHundredthsCurrency } from "./purchase-amounts"
 import { watchOrRelease } from "./release"
 import { type ApmSessionData, readApmSessionData, readConsumerId, transactionFields } from "./session-data"
-import { type ApmPaymentState, readApmPaymentState } from "./transaction-state"
 
 type Data = Partial<ApmSessionData>
 
 const RECONCILE = "reconcile the payment"
 const NOT_SUPPORTED: WebhookActionResult = { action: PaymentActions.NOT_SUPPORTED }
 
-export abstract class NexiApmProviderService extends NexiProviderBase<ApmPaymentState> {
+export abstract class NexiApmProviderService extends NexiProviderBase<MobileTransaction> {
   /** The scheme this provider pays with (docs/contract/apm.md `method`). */
   protected abstract readonly method: ApmMethod
 
@@ -217,7 +217,7 @@ export abstract class NexiApmProviderService extends NexiProviderBase<ApmPayment
   /** The action for the session's current transaction, whose watch in the ledger moves on with what was read. */
   private async answerForSession(session: SessionRecord, data: Data): Promise<WebhookActionResult> {
     const transactionId = this.require(data.transaction_id, "transaction_id", RECONCILE)
-    let state: ApmPaymentState
+    let state: MobileTransaction
     try {
       state = await this.readTransaction(data)
     } catch (error) {
@@ -279,7 +279,7 @@ export abstract class NexiApmProviderService extends NexiProviderBase<ApmPayment
    * longer approve it, then reported failed. Without a terminalReference (needed for the
    * reversal) it stays pending until the scheme times it out itself.
    */
-  private async timeOut(data: Data, state: ApmPaymentState): Promise<ApmPaymentState> {
+  private async timeOut(data: Data, state: MobileTransaction): Promise<MobileTransaction> {
     if (!this.options_.apm?.terminalReference) return state
     try {
       await this.reverse(data)
@@ -344,7 +344,7 @@ export abstract class NexiApmProviderService extends NexiProviderBase<ApmPayment
       // 201 "created but rejected": a decline. The session is kept, showing why, so the
       // storefront can tell the shopper and let them try again with a new session.
       if (!(error instanceof TransactionRejectedError)) throw toMedusaError(error, "start the payment")
-      const state = readApmPaymentState({ ...error.envelope, state: error.envelope.response?.request?.transaction?.state ?? "REJECTED" })
+      const state = readMobileTransaction({ ...error.envelope, state: error.envelope.response?.request?.transaction?.state ?? "REJECTED" })
       const reason = state.status === "error" || state.status === "canceled" ? state.reason : undefined
       data = {
         ...base,
@@ -432,20 +432,20 @@ export abstract class NexiApmProviderService extends NexiProviderBase<ApmPayment
     }
   }
 
-  private async readTransaction(data: Data): Promise<ApmPaymentState> {
+  private async readTransaction(data: Data): Promise<MobileTransaction> {
     const { client } = this.configured("read the payment status", { starting: false })
     const envelope = await client.getTransaction(this.require(data.transaction_id, "transaction_id", "read the payment status"), data.next_link)
-    const state = readApmPaymentState(envelope)
+    const state = readMobileTransaction(envelope)
     const paid = state.status === "authorized" || state.status === "captured"
-    const held = envelope.response?.request?.transaction?.amount
-    const short = held && data.amount_minor && (held.currencyCode !== data.currency || BigInt(held.totalAmount) < BigInt(data.amount_minor))
+    const held = state.amount
+    const short = held && data.amount_minor && (held.currency !== data.currency || BigInt(held.minor) < BigInt(data.amount_minor))
     // Never let Medusa record more than the service holds.
     if (paid && short) return { ...state, status: "error", reason: "The mobile payment service holds less than the session amount." }
     return state
   }
 
   /** Reads the transaction and folds its state into the session data. */
-  protected async readState(raw: Record<string, unknown> | undefined, action: string): Promise<{ state: ApmPaymentState; data: Record<string, unknown> }> {
+  protected async readState(raw: Record<string, unknown> | undefined, action: string): Promise<{ state: MobileTransaction; data: Record<string, unknown> }> {
     const data = readApmSessionData(raw)
     try {
       this.require(data.transaction_id, "transaction_id", action)

@@ -11,13 +11,13 @@
 import type { Logger } from "@medusajs/framework/types"
 import type { ApmClient } from "../../../apm/apm-client"
 import type { Envelope, InitializeRequest, TransactionType } from "../../../apm/schemas"
+import { readMobileTransaction, schemeReason } from "../../../core/mobile-transaction"
+import type { PaymentStatus } from "../../../core/payment-status"
 import { InvalidRequestError, NotFoundError, OutcomeUnknownError, UnexpectedResponseError } from "../../../http/errors"
 import type { FollowState, MoneyWrite, NewWrite, PaymentLedger, WriteKind } from "../../../modules/nexi-ledger/types"
 import { minorToMajorString } from "../../../money/amount"
-import type { PaymentStatus } from "../shared/payment-status"
 import { sendOnce } from "../shared/send-once"
 import { transactionFields } from "./session-data"
-import { readApmPaymentState, schemeReason } from "./transaction-state"
 
 export type ApmWriteKind = Extract<WriteKind, "apm_refund" | "apm_reversal">
 
@@ -138,7 +138,7 @@ export class ApmWrites {
     write: Pick<MoneyWrite, "kind" | "idempotency_key" | "gateway_ref" | "amount_minor" | "currency" | "follow_state" | "gateway_operation_id">,
     envelope: Envelope,
   ): Promise<void> {
-    const state = readApmPaymentState(envelope)
+    const state = readMobileTransaction(envelope)
     const next = FOLLOW_STATE[state.status]
     // Finished in the first answer: there was nothing to follow.
     if (next === write.follow_state || (next === "done" && write.follow_state === "none")) return

@@ -5,11 +5,11 @@
  * otherwise see the money held.
  */
 import type { ExtendedEnvelope } from "../../../apm/schemas"
+import { readMobileTransaction } from "../../../core/mobile-transaction"
 import { NotFoundError } from "../../../http/errors"
 import type { PaymentAttempt } from "../../../modules/nexi-ledger/types"
 import { watchAfterRead } from "../shared/attempt-watch"
 import type { FollowUps } from "./follow-ups"
-import { readApmPaymentState } from "./transaction-state"
 
 const ACTION = "release the payment"
 
@@ -25,7 +25,7 @@ export async function watchOrRelease(followUps: FollowUps, attempt: PaymentAttem
     await ledger.updateAttempt(transactionId, watchAfterRead(attempt, "pending", new Date()))
     return
   }
-  const state = readApmPaymentState(envelope)
+  const state = readMobileTransaction(envelope)
   if (state.status !== "authorized" && state.status !== "captured") {
     await ledger.updateAttempt(transactionId, watchAfterRead(attempt, state.status, new Date(), state.reason))
     return

@@ -14,7 +14,8 @@ import {
   type TransactionState,
   TransactionStateSchema,
 } from "../../../apm/schemas"
-import { PAYMENT_STATUSES, type PaymentStatus } from "../shared/payment-status"
+import { readMobileTransaction } from "../../../core/mobile-transaction"
+import { PAYMENT_STATUSES, type PaymentStatus } from "../../../core/payment-status"
 import { minorAmount, optional, sessionDataReader } from "../shared/session-data-schema"
 
 /** The key under which the storefront sends the shopper's mobile number or scheme code. */
@@ -99,13 +100,13 @@ export function readConsumerId(data: unknown): string {
 
 /** What an answer tells about its transaction; the approval link only while it is pending. */
 export function transactionFields(envelope: Envelope): Pick<ApmSessionData, "transaction_id" | "state" | "account_state" | "next_link" | "approval_url"> {
-  const transaction = envelope.response?.request?.transaction
+  const transaction = readMobileTransaction(envelope)
   const link = envelope.nextLink
-  const id = transaction?.transactionId ?? link?.params?.transactionId
+  const linkId = link?.params?.transactionId
   return {
-    transaction_id: id === undefined ? undefined : String(id),
-    state: transaction?.state,
-    account_state: transaction?.accountState,
+    transaction_id: transaction.transactionId ?? (linkId === undefined ? undefined : String(linkId)),
+    state: transaction.transactionState,
+    account_state: transaction.accountState,
     next_link: link,
     approval_url: link?.params?.approvalUrl,
   }

@@ -8,6 +8,7 @@
  */
 import type { Logger, ProviderWebhookPayload, WebhookActionResult } from "@medusajs/framework/types"
 import { MathBN, PaymentActions } from "@medusajs/framework/utils"
+import { type CardOrder, readCardOrder } from "../../../core/card-order"
 import type { GatewayClient } from "../../../gateway/gateway-client"
 import { NotificationSchema, type OrderDetails } from "../../../gateway/schemas"
 import { NotFoundError } from "../../../http/errors"
@@ -23,7 +24,6 @@ import { SAVE_CARD_KEY } from "./card-on-file"
 import type { CardWallet } from "./card-wallet"
 import { type SettleContext, settledWritesOf } from "./ledgered-writes"
 import { notificationProblem, parseNotificationBody } from "./notification-body"
-import { type CardPaymentState, readCardPaymentState } from "./order-state"
 import { releaseOrphan } from "./release-orphan"
 import { type CardSessionData, readCardSessionData } from "./session-data"
 
@@ -35,7 +35,7 @@ export interface CardNotificationDeps {
   /** Verifications of saved cards (no payment attempt) are the wallet's. */
   wallet: Pick<CardWallet, "handleVerificationNotification">
   /** Ends the card a declined or cancelled session was to save. */
-  saveCardOf: (orderId: string, state: CardPaymentState) => Promise<void>
+  saveCardOf: (orderId: string, state: CardOrder) => Promise<void>
   logger?: Logger
 }
 
@@ -119,7 +119,7 @@ export class CardNotifications {
     const owned = session !== undefined && readCardSessionData(session.data).order_id === orderId
     if (owned) {
       const result = this.actionFor(session, details)
-      const state = readCardPaymentState(details)
+      const state = readCardOrder(details)
       const watch = attempt && watchAfterRead(attempt, state.status, new Date(), state.reason)
       // The notification of a payment Medusa already holds finds the attempt paid: nothing to write.
       if (attempt && watch && !changesNothing(attempt, watch)) await context.ledger.updateAttempt(orderId, watch)
@@ -136,7 +136,7 @@ export class CardNotifications {
     const why = session ? "a hosted order the cart had replaced" : "a hosted order whose payment session was deleted"
     const released = await releaseOrphan(context, attempt, details, attempt.note ?? why, this.deps.logger)
     if (released === "nothing_paid") {
-      const state = readCardPaymentState(details)
+      const state = readCardOrder(details)
       await context.ledger.updateAttempt(orderId, watchAfterRead(attempt, state.status, new Date(), state.reason))
     }
     return { action: PaymentActions.NOT_SUPPORTED }
@@ -160,7 +160,7 @@ export class CardNotifications {
   private actionFor(session: SessionRecord, details: OrderDetails): WebhookActionResult {
     const data = readCardSessionData(session.data)
     const currency = details.orderStatus.order.currency ?? data.currency ?? ""
-    const state = readCardPaymentState(details)
+    const state = readCardOrder(details)
     const alreadyPaid = session.status === "authorized" || session.status === "captured"
     const action = alreadyPaid ? PaymentActions.NOT_SUPPORTED : WEBHOOK_ACTION[state.status]
     const result: NexiWebhookData = {
@@ -170,13 +170,13 @@ export class CardNotifications {
       nexi_refunded: minorToMajorString(state.refundedMinor, currency),
       nexi_order_id: details.orderStatus.order.orderId,
       nexi_refunds: state.refunds
-        .filter((refund) => refund.result === "REFUNDED" || refund.result === "EXECUTED")
+        .filter((refund) => refund.settled)
         .map((refund) => ({ operation_id: refund.operationId, amount: minorToMajorString(refund.amountMinor, currency) })),
     }
     return { action, data: result as WebhookActionResult["data"] }
   }
 
-  private paidMinor(state: CardPaymentState, data: Partial<CardSessionData>): string {
+  private paidMinor(state: CardOrder, data: Partial<CardSessionData>): string {
     if (state.status === "captured") return state.capturedMinor
     if (state.status === "authorized") return state.authorizedMinor
     return data.amount_minor ?? "0"

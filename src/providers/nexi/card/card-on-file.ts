@@ -7,10 +7,10 @@
  */
 import { randomBytes } from "node:crypto"
 import { MedusaError } from "@medusajs/framework/utils"
+import { type CardInstrument, type CardOrder, readCardOrder } from "../../../core/card-order"
 import type { GatewayClient } from "../../../gateway/gateway-client"
 import type { OrderDetails, Recurrence } from "../../../gateway/schemas"
 import type { SavedCard, SavedCardBook } from "../../../modules/nexi-ledger/types"
-import { type CardInstrument, type CardPaymentState, readCardPaymentState } from "./order-state"
 
 export const SAVE_CARD_KEY = "save_card"
 export const PAYMENT_METHOD_KEY = "payment_method_id"
@@ -150,18 +150,16 @@ export interface CardOutcome {
 }
 
 /** A payment that saves the card confirms it once authorized or captured. */
-export function outcomeOfPayment(state: CardPaymentState): CardOutcome {
+export function outcomeOfPayment(state: CardOrder): CardOutcome {
   if (state.status === "authorized" || state.status === "captured") return { result: "confirmed", instrument: state.paymentInstrument }
   return { result: state.status === "error" || state.status === "canceled" ? "failed" : "pending" }
 }
 
 /** A verification (actionType VERIFY) moves no money: its AUTHORIZATION is EXECUTED, never AUTHORIZED. */
 export function outcomeOfVerification(details: OrderDetails): CardOutcome {
-  const verified = (details.operations ?? []).find(
-    (operation) => operation.operationType === "AUTHORIZATION" && operation.operationResult === "EXECUTED",
-  )
-  if (verified) return { result: "confirmed", instrument: { circuit: verified.paymentCircuit, maskedPan: verified.paymentInstrumentInfo } }
-  return outcomeOfPayment(readCardPaymentState(details))
+  const order = readCardOrder(details)
+  if (order.verification) return { result: "confirmed", instrument: order.verification.instrument }
+  return outcomeOfPayment(order)
 }
 
 /**

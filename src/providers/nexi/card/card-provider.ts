@@ -2,7 +2,7 @@
  * The card payment provider (`pp_nexi_<entry id>`, so `pp_nexi_nexi` for an entry `id: "nexi"`):
  * Medusa's payment lifecycle on the Nexi XPay hosted payment page. Each method reads or writes
  * the gateway through the GatewayClient and keeps the session data true. Elsewhere: the mapping
- * of a gateway order to a status (order-state.ts), what a notification means
+ * of a gateway order to a status (src/core/card-order.ts), what a notification means
  * (card-notifications.ts), saved cards and account holders (card-wallet.ts, card-on-file.ts).
  */
 import type {
@@ -36,6 +36,7 @@ import type {
   WebhookActionResult,
 } from "@medusajs/framework/types"
 import { MedusaError } from "@medusajs/framework/utils"
+import { type CardOrder, readCardOrder } from "../../../core/card-order"
 import type { GatewayClient } from "../../../gateway/gateway-client"
 import { newOrderId } from "../../../gateway/order-id"
 import { InvalidRequestError } from "../../../http/errors"
@@ -75,7 +76,6 @@ import {
   voidAuthorization,
 } from "./ledgered-writes"
 import { isMotoRequest, motoSessionData } from "./moto"
-import { type CardPaymentState, readCardPaymentState } from "./order-state"
 import { type CardSessionData, readCardSessionData } from "./session-data"
 
 /** The gateway takes one capture per authorization, and this one is made already. */
@@ -96,7 +96,7 @@ function capturedByLostAnswer(capturedMinor: string, currency: string): MedusaEr
   )
 }
 
-export class NexiCardProviderService extends NexiProviderBase<CardPaymentState> {
+export class NexiCardProviderService extends NexiProviderBase<CardOrder> {
   static identifier = "nexi"
 
   protected readonly gateway: GatewayClient
@@ -170,7 +170,7 @@ export class NexiCardProviderService extends NexiProviderBase<CardPaymentState> 
   }
 
   /** Saving the card is the shopper's convenience: a failure to record it never fails their payment. */
-  private async saveCardOf(orderId: string, state: CardPaymentState): Promise<void> {
+  private async saveCardOf(orderId: string, state: CardOrder): Promise<void> {
     try {
       const book = this.savedCards("save the card")
       const card = await book.findSavedCardOfOrder(orderId)
@@ -260,7 +260,7 @@ export class NexiCardProviderService extends NexiProviderBase<CardPaymentState> 
   ): Promise<Record<string, unknown>> {
     const orderId = this.require(data.order_id, "order_id", "capture the payment")
     const currency = this.require(data.currency, "currency", "capture the payment")
-    const state = readCardPaymentState(await this.gateway.getOrder(orderId))
+    const state = readCardOrder(await this.gateway.getOrder(orderId))
     const medusaTotalMinor = toMinorUnits(await this.records.capturedTotalOfPaymentOf(captureId), currency)
     // Equal, not "at least": Medusa must never show another captured amount than the gateway.
     if (state.captureOperationId && BigInt(state.capturedMinor) === BigInt(medusaTotalMinor)) {
@@ -329,7 +329,7 @@ export class NexiCardProviderService extends NexiProviderBase<CardPaymentState> 
       const currency = this.require(data.currency, "currency", action)
       const context = this.writeContext(action)
       await settledWritesOf(context, data.order_id)
-      const state = readCardPaymentState(await this.gateway.getOrder(data.order_id))
+      const state = readCardOrder(await this.gateway.getOrder(data.order_id))
       if (state.status === "captured" && state.captureOperationId && state.paymentOperationId) {
         const paymentOperationId = state.paymentOperationId
         await this.undoCapture(context, data.order_id, state, currency, key)
@@ -344,7 +344,7 @@ export class NexiCardProviderService extends NexiProviderBase<CardPaymentState> 
     }
   }
 
-  private async undoCapture(context: CardWriteContext, orderId: string, state: CardPaymentState, currency: string, key: string): Promise<void> {
+  private async undoCapture(context: CardWriteContext, orderId: string, state: CardOrder, currency: string, key: string): Promise<void> {
     const captureOperationId = state.captureOperationId as string
     // The gateway takes no idempotency key on cancels; the ledger's key is ours alone.
     const cancel = { kind: "cancel_capture" as const, idempotency_key: idempotencyUuid(`${key}:cancel`), gateway_ref: orderId, target_ref: captureOperationId, amount_minor: state.capturedMinor, currency, medusa_ref: key }
@@ -355,7 +355,7 @@ export class NexiCardProviderService extends NexiProviderBase<CardPaymentState> 
     } catch (error) {
       if (!(error instanceof InvalidRequestError)) throw error
       // Refunds still PENDING will take their money too: only the rest is refunded.
-      const remaining = BigInt(state.capturedMinor) - BigInt(state.refundedMinor) - BigInt(state.pendingRefundMinor)
+      const remaining = BigInt(state.refundableMinor)
       if (remaining <= 0n) return
       const refundKey = idempotencyUuid(`${key}:cancel-refund`)
       const refund = { kind: "refund" as const, idempotency_key: refundKey, gateway_ref: orderId, target_ref: captureOperationId, amount_minor: remaining.toString(), currency, medusa_ref: key }
@@ -512,11 +512,11 @@ export class NexiCardProviderService extends NexiProviderBase<CardPaymentState> 
   protected async readState(
     raw: Record<string, unknown> | undefined,
     action: string,
-  ): Promise<{ state: CardPaymentState; data: Record<string, unknown> }> {
+  ): Promise<{ state: CardOrder; data: Record<string, unknown> }> {
     const data = readCardSessionData(raw)
     try {
       const orderId = this.require(data.order_id, "order_id", action)
-      const state = readCardPaymentState(await this.gateway.getOrder(orderId))
+      const state = readCardOrder(await this.gateway.getOrder(orderId))
       const paid = state.status === "authorized" || state.status === "captured"
       if (paid && data.amount_minor && BigInt(state.authorizedMinor) < BigInt(data.amount_minor)) {
         // Never let Medusa record more than the gateway holds.

@@ -6,6 +6,7 @@
  * write. Choices and limits: docs/ledger.md.
  */
 
+import { type CardOrderOperation, readCardOrder } from "../../../core/card-order"
 import type { Operation, OrderDetails } from "../../../gateway/schemas"
 import type { MoneyWrite } from "../../../modules/nexi-ledger/types"
 
@@ -15,17 +16,21 @@ function sameAmount(operation: Operation, write: SettledWrite): boolean {
   return operation.operationAmount !== undefined && BigInt(operation.operationAmount) === BigInt(write.amount_minor)
 }
 
-const MADE: Record<string, (operation: Operation, write: SettledWrite) => boolean> = {
-  capture: (operation, write) =>
+/**
+ * What a write of each kind leaves behind, in the read model's words (src/core/card-order.ts):
+ * a void or a cancel is any operation the model reads as one, by its one undo rule; a cancel
+ * that did not fail, even one still under way, was made.
+ */
+const MADE: Record<string, (entry: CardOrderOperation, write: SettledWrite) => boolean> = {
+  capture: ({ operation }, write) =>
     operation.operationType === "CAPTURE" && operation.operationResult === "EXECUTED" && sameAmount(operation, write),
-  refund: (operation, write) =>
+  refund: ({ operation }, write) =>
     operation.operationType === "REFUND" &&
     (operation.operationResult === "REFUNDED" || operation.operationResult === "EXECUTED" || operation.operationResult === "PENDING") &&
     sameAmount(operation, write),
-  void: (operation) =>
-    (operation.operationType === "REFUND" || operation.operationType === "VOID") && operation.operationResult === "VOIDED",
-  cancel_capture: (operation, write) =>
-    operation.operationType === "CANCEL" && operation.operationResult !== "FAILED" && operation.cancelledOperationId === write.target_ref,
+  void: (entry) => entry.undoKind === "void" && entry.undoes !== undefined,
+  cancel_capture: ({ operation, undoKind }, write) =>
+    undoKind === "cancel" && operation.operationResult !== "FAILED" && operation.cancelledOperationId === write.target_ref,
 }
 
 /** The operation types a write of each kind can leave behind. */
@@ -48,10 +53,10 @@ export class UndecidableRecordError extends Error {}
 export function executedOperationFor(write: SettledWrite, details: OrderDetails, taken: ReadonlySet<string>): string | undefined {
   const made = MADE[write.kind]
   if (!made) return undefined
-  const operations = details.operations ?? []
-  const found = operations.find((operation) => operation.operationId && !taken.has(operation.operationId) && made(operation, write))
-  if (found?.operationId) return found.operationId
-  const unreadable = operations.find(
+  const order = readCardOrder(details)
+  const found = order.operations.find((entry) => entry.operation.operationId && !taken.has(entry.operation.operationId) && made(entry, write))
+  if (found?.operation.operationId) return found.operation.operationId
+  const unreadable = details.operations.find(
     (operation) =>
       operation.unrecognized &&
       !taken.has(operation.operationId ?? "") &&
@@ -61,9 +66,7 @@ export function executedOperationFor(write: SettledWrite, details: OrderDetails,
     throw new UndecidableRecordError(`operation ${unreadable.operationId ?? "(no id)"} has a type or result this plugin does not know`)
   }
   // A void the gateway records on the authorization itself (its result turned VOIDED).
-  if (write.kind === "void") {
-    const voided = operations.find((operation) => operation.operationType === "AUTHORIZATION" && operation.operationResult === "VOIDED")
-    return voided?.operationId
-  }
+  const payment = order.operations.find((entry) => entry.operation.operationId === order.paymentOperationId)?.operation
+  if (write.kind === "void" && payment?.operationType === "AUTHORIZATION" && payment.operationResult === "VOIDED") return payment.operationId
   return undefined
 }

@@ -9,6 +9,7 @@
  */
 import type { Logger } from "@medusajs/framework/types"
 import { MedusaError } from "@medusajs/framework/utils"
+import { readCardOrder } from "../../../core/card-order"
 import type { GatewayClient } from "../../../gateway/gateway-client"
 import {
   isOrphaned,
@@ -23,7 +24,6 @@ import { idempotencyUuid } from "../shared/idempotency"
 import type { PaymentRecords } from "../shared/payment-records"
 import { isUnsettled, sendOnce } from "../shared/send-once"
 import { executedOperationFor } from "./executed-operation"
-import { readCardPaymentState } from "./order-state"
 
 export interface CardWriteContext {
   gateway: GatewayClient
@@ -215,8 +215,8 @@ export function voidAuthorization(context: CardWriteContext, authorization: Auth
 
 /**
  * After a capture was cancelled, the gateway gives its authorization back, capturable, and the
- * shopper's money stays held (for an IMPLICIT payment the order even reads as pending). Unless
- * the order holds a live capture or nothing at all, what it still holds is voided. Returns the
+ * shopper's money stays held (an IMPLICIT payment too: src/core/card-order.ts reads it as
+ * authorized again). While the order reads as authorized, what it holds is voided. Returns the
  * void's operation id, or undefined when nothing was held.
  */
 export async function releaseHeldAuthorization(
@@ -224,8 +224,7 @@ export async function releaseHeldAuthorization(
   held: Omit<AuthorizationToVoid, "amountMinor">,
 ): Promise<string | undefined> {
   const details = await context.gateway.getOrder(held.orderId)
-  const state = readCardPaymentState(details)
-  const heldMinor = BigInt(details.orderStatus.authorizedAmount ?? "0")
-  if (state.status === "captured" || state.status === "canceled" || heldMinor <= 0n) return undefined
-  return voidAuthorization(context, { ...held, amountMinor: heldMinor.toString() })
+  const state = readCardOrder(details)
+  if (state.status !== "authorized" || BigInt(state.authorizedMinor) <= 0n) return undefined
+  return voidAuthorization(context, { ...held, amountMinor: state.authorizedMinor })
 }

@@ -5,12 +5,12 @@
  * voided, a capture (IMPLICIT) refunded. The ledger keeps the release for staff to see.
  */
 import type { Logger } from "@medusajs/framework/types"
+import { readCardOrder } from "../../../core/card-order"
 import type { OrderDetails } from "../../../gateway/schemas"
 import type { PaymentAttempt } from "../../../modules/nexi-ledger/types"
 import { minorToMajorString } from "../../../money/amount"
 import { idempotencyUuid } from "../shared/idempotency"
 import { type CardWriteContext, sendCardWrite } from "./ledgered-writes"
-import { readCardPaymentState } from "./order-state"
 
 export type ReleaseOutcome = "voided" | "refunded" | "nothing_paid"
 
@@ -21,7 +21,7 @@ export async function releaseOrphan(
   why: string,
   logger?: Logger,
 ): Promise<ReleaseOutcome> {
-  const state = readCardPaymentState(details)
+  const state = readCardOrder(details)
   const orderId = attempt.gateway_ref
   const currency = details.orderStatus.order.currency ?? attempt.currency
   const base = { gateway_ref: orderId, currency, origin: "release" as const, medusa_ref: attempt.session_id }
@@ -36,7 +36,7 @@ export async function releaseOrphan(
     outcome = "voided"
   } else if (state.status === "captured" && state.captureOperationId) {
     const target = state.captureOperationId
-    const left = BigInt(state.capturedMinor) - BigInt(state.refundedMinor) - BigInt(state.pendingRefundMinor)
+    const left = BigInt(state.refundableMinor)
     amountMinor = left.toString()
     if (left > 0n) {
       const key = idempotencyUuid(`${orderId}:release-refund`)

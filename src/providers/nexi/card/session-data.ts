@@ -4,7 +4,7 @@
  * outcome to show, never the securityToken itself (only its hash).
  */
 import { z } from "zod"
-import { PAYMENT_STATUSES, type PaymentStatus } from "../shared/payment-status"
+import { PAYMENT_STATUSES, type PaymentStatus } from "../../../core/payment-status"
 import { minorAmount, optional, sessionDataReader } from "../shared/session-data-schema"
 
 export interface CardSessionData extends Record<string, unknown> {

@@ -16,13 +16,13 @@ import type {
   WebhookActionResult,
 } from "@medusajs/framework/types"
 import { AbstractPaymentProvider, ContainerRegistrationKeys, MedusaError, Modules, PaymentActions } from "@medusajs/framework/utils"
+import type { PaymentStatus } from "../../../core/payment-status"
 import type { PaymentLedger, SavedCardBook } from "../../../modules/nexi-ledger/types"
 import { toMinorUnits } from "../../../money/amount"
 import { type NexiOptions, parseNexiOptions } from "../options"
 import { ledgerFrom, savedCardBookFrom } from "./ledger"
 import { toMedusaError } from "./medusa-errors"
 import { PaymentRecords } from "./payment-records"
-import type { PaymentStatus } from "./payment-status"
 import { DEFAULT_STORE_ENTRY_ID } from "./provider-ids"
 
 export const SESSION_STATUS: Record<PaymentStatus, PaymentSessionStatus> = {

@@ -1,9 +1,9 @@
 import fc from "fast-check"
 import { ExtendedEnvelopeSchema, TRANSACTION_STATES } from "../../../../apm/schemas"
+import { readMobileTransaction } from "../../../../core/mobile-transaction"
 import { NotificationSchema } from "../../../../gateway/schemas"
 import { parseNotificationBody } from "../../card/notification-body"
 import { requireHundredthsCurrency } from "../purchase-amounts"
-import { readApmPaymentState } from "../transaction-state"
 
 const PAID = new Set(["authorized", "captured"])
 const SUCCESS_STATES = new Set(["AUTHORIZED", "RESERVED", "FINALIZED", "REPORTED"])
@@ -13,7 +13,7 @@ describe("unknown states never read as paid", () => {
     ["an unknown top-level state over a known paid one inside", { valid: true, state: "SETTLED", response: { request: { channel: "WS_REST", transaction: { amount: { currencyCode: "EUR", vatAmount: 0, nominalAmount: 1, totalAmount: 1 }, merchant: {}, state: "FINALIZED" } } } }, "state=SETTLED"],
     ["a finalized transaction with an unknown account state", { valid: true, state: "FINALIZED", accountState: "PARTIAL" }, "accountState=PARTIAL"],
   ])("%s reads as pending, naming the value", (_, body, named) => {
-    const state = readApmPaymentState(ExtendedEnvelopeSchema.parse(body))
+    const state = readMobileTransaction(ExtendedEnvelopeSchema.parse(body))
     expect(state.status).toBe("pending")
     expect(state.unrecognized).toBe(named)
     expect(state.reason).toMatch(/does not know/)
@@ -32,7 +32,7 @@ describe("unknown states never read as paid", () => {
           response: { request: { channel: "WS_REST", transaction: { amount: { currencyCode: "EUR", vatAmount: 0, nominalAmount: 1, totalAmount: 1 }, merchant: {}, state: inner } } },
         }
         const parsed = ExtendedEnvelopeSchema.safeParse(body)
-        if (parsed.success) expect(PAID.has(readApmPaymentState(parsed.data).status)).toBe(false)
+        if (parsed.success) expect(PAID.has(readMobileTransaction(parsed.data).status)).toBe(false)
       }),
     )
   })
@@ -42,7 +42,7 @@ describe("unknown states never read as paid", () => {
       fc.property(fc.jsonValue(), (body) => {
         const parsed = ExtendedEnvelopeSchema.safeParse(body)
         if (!parsed.success) return
-        const state = readApmPaymentState(parsed.data)
+        const state = readMobileTransaction(parsed.data)
         const said = [parsed.data.state, parsed.data.response?.request?.transaction?.state]
         if (PAID.has(state.status)) expect(said.some((s) => s !== undefined && SUCCESS_STATES.has(s))).toBe(true)
       }),

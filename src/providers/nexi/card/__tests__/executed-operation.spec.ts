@@ -49,6 +49,20 @@ const cases: Array<[string, { kind: string; amount_minor: string; target_ref: st
     [],
     "4",
   ],
+  [
+    "a void as VOID/EXECUTED (the read model's undo rule: a void that succeeded)",
+    { kind: "void", amount_minor: "2000", target_ref: "1" },
+    order(AUTH, { operationId: "4", operationType: "VOID", operationResult: "EXECUTED", operationAmount: "2000", cancelledOperationId: "1" }),
+    [],
+    "4",
+  ],
+  [
+    "a void that failed",
+    { kind: "void", amount_minor: "2000", target_ref: "1" },
+    order(AUTH, { operationId: "4", operationType: "VOID", operationResult: "FAILED", operationAmount: "2000", cancelledOperationId: "1" }),
+    [],
+    undefined,
+  ],
   ["a void recorded on the authorization itself", { kind: "void", amount_minor: "2000", target_ref: "1" }, order({ ...AUTH, operationResult: "VOIDED" }), [], "1"],
   [
     "a cancel of that capture",

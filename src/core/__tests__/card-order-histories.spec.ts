@@ -2,9 +2,9 @@
  * Whole gateway histories (GET /orders/{orderId}) as the simulator and the real gateway
  * record them, read end to end. Rows named "fix: ..." are histories that were once misread.
  */
-import type { Operation, OperationResult, OperationType, OrderDetails, OrderStatus } from "../../../../gateway/schemas"
-import type { PaymentStatus } from "../../shared/payment-status"
-import { readCardPaymentState } from "../order-state"
+import type { Operation, OperationResult, OperationType, OrderDetails, OrderStatus } from "../../gateway/schemas"
+import { readCardOrder } from "../card-order"
+import type { PaymentStatus } from "../payment-status"
 
 /** Seconds after a fixed instant, so a row states its own order of events. */
 function at(second: number): string {
@@ -389,10 +389,10 @@ function orderOf(history: History): OrderDetails {
   }
 }
 
-describe("readCardPaymentState over whole gateway histories", () => {
+describe("readCardOrder over whole gateway histories", () => {
   it.each(HISTORIES)("$name", (history) => {
     const { reason, refundIds, ...fields } = history.expected
-    const state = readCardPaymentState(orderOf(history))
+    const state = readCardOrder(orderOf(history))
     const { status, paymentOperationId, captureOperationId, authorizedMinor, capturedMinor, refundedMinor, pendingRefundMinor } = state
     // toEqual, not toMatchObject: an id a row leaves out must be absent from the state too.
     expect({ status, paymentOperationId, captureOperationId, authorizedMinor, capturedMinor, refundedMinor, pendingRefundMinor }).toEqual(fields)
@@ -404,8 +404,8 @@ describe("readCardPaymentState over whole gateway histories", () => {
   it("reads the same state whatever the order of the list when every operation has a time", () => {
     const history = HISTORIES.find((row) => row.name.startsWith("fix: pending refunds"))!
     const reversed = { ...history, operations: [...history.operations].reverse() }
-    const { refunds: _forward, ...forward } = readCardPaymentState(orderOf(history))
-    const { refunds: _backward, ...backward } = readCardPaymentState(orderOf(reversed))
+    const { refunds: _forward, ...forward } = readCardOrder(orderOf(history))
+    const { refunds: _backward, ...backward } = readCardOrder(orderOf(reversed))
     expect(backward).toEqual(forward)
   })
 })

@@ -1,6 +1,6 @@
-import type { Operation, OperationResult, OrderDetails } from "../../../../gateway/schemas"
-import { OPERATION_RESULTS } from "../../../../gateway/schemas"
-import { readCardPaymentState } from "../order-state"
+import type { Operation, OperationResult, OrderDetails } from "../../gateway/schemas"
+import { OPERATION_RESULTS } from "../../gateway/schemas"
+import { readCardOrder } from "../card-order"
 
 let sequence = 0
 function operation(fields: Partial<Operation>): Operation {
@@ -22,9 +22,9 @@ function order(operations: Operation[], amounts: { authorizedAmount?: string; ca
   }
 }
 
-describe("readCardPaymentState", () => {
+describe("readCardOrder", () => {
   it("is pending while the shopper has not paid", () => {
-    expect(readCardPaymentState(order([])).status).toBe("pending")
+    expect(readCardOrder(order([])).status).toBe("pending")
   })
 
   // Every operation result, as the only operation of an authorization attempt.
@@ -44,7 +44,7 @@ describe("readCardPaymentState", () => {
   it.each(OPERATION_RESULTS.map((result) => [result, expected[result]] as const))(
     "maps an AUTHORIZATION with result %s",
     (result, outcome) => {
-      const state = readCardPaymentState(order([operation({ operationType: "AUTHORIZATION", operationResult: result })]))
+      const state = readCardOrder(order([operation({ operationType: "AUTHORIZATION", operationResult: result })]))
       expect(state.status).toBe(outcome.status)
       if (outcome.reason) expect(state.reason).toMatch(outcome.reason)
       else expect(state.reason).toBeUndefined()
@@ -53,14 +53,14 @@ describe("readCardPaymentState", () => {
 
   it("is captured by an implicit CAPTURE/EXECUTED, which is also the payment operation", () => {
     const capture = operation({ operationType: "CAPTURE", operationResult: "EXECUTED" })
-    const state = readCardPaymentState(order([capture]))
+    const state = readCardOrder(order([capture]))
     expect(state).toMatchObject({ status: "captured", paymentOperationId: capture.operationId, captureOperationId: capture.operationId, capturedMinor: "1999" })
   })
 
   it("keeps the authorization as payment operation after an explicit capture of part of it", () => {
     const authorization = operation({ operationType: "AUTHORIZATION", operationResult: "AUTHORIZED" })
     const capture = operation({ operationType: "CAPTURE", operationResult: "EXECUTED", operationAmount: "1000" })
-    const state = readCardPaymentState(order([authorization, capture], { authorizedAmount: "1999" }))
+    const state = readCardOrder(order([authorization, capture], { authorizedAmount: "1999" }))
     expect(state).toMatchObject({
       status: "captured",
       paymentOperationId: authorization.operationId,
@@ -74,13 +74,13 @@ describe("readCardPaymentState", () => {
     const authorization = operation({ operationType: "AUTHORIZATION", operationResult: "AUTHORIZED" })
     const capture = operation({ operationType: "CAPTURE", operationResult: "EXECUTED" })
     const cancel = operation({ operationType: "CANCEL", operationResult: "EXECUTED", cancelledOperationId: capture.operationId })
-    expect(readCardPaymentState(order([authorization, capture, cancel])).status).toBe("authorized")
+    expect(readCardOrder(order([authorization, capture, cancel])).status).toBe("authorized")
   })
 
   it("is canceled when the authorization was voided", () => {
     const authorization = operation({ operationType: "AUTHORIZATION", operationResult: "AUTHORIZED" })
     const voided = operation({ operationType: "VOID", operationResult: "VOIDED", cancelledOperationId: authorization.operationId })
-    const state = readCardPaymentState(order([authorization, voided]))
+    const state = readCardOrder(order([authorization, voided]))
     expect(state.status).toBe("canceled")
     expect(state.reason).toMatch(/voided/)
   })
@@ -89,7 +89,7 @@ describe("readCardPaymentState", () => {
     const capture = operation({ operationType: "CAPTURE", operationResult: "EXECUTED" })
     const refunded = operation({ operationType: "REFUND", operationResult: "REFUNDED", operationAmount: "500" })
     const pending = operation({ operationType: "REFUND", operationResult: "PENDING", operationAmount: "300" })
-    const state = readCardPaymentState(order([capture, refunded, pending]))
+    const state = readCardOrder(order([capture, refunded, pending]))
     expect(state.refundedMinor).toBe("500")
     expect(state.refunds.map((refund) => refund.result)).toEqual(["REFUNDED", "PENDING"])
   })
@@ -97,12 +97,12 @@ describe("readCardPaymentState", () => {
   it("judges by the latest attempt: a 3-D Secure pass followed by a decline is an error", () => {
     const passed = operation({ operationType: "AUTHORIZATION", operationResult: "THREEDS_VALIDATED" })
     const declined = operation({ operationType: "AUTHORIZATION", operationResult: "DECLINED" })
-    expect(readCardPaymentState(order([declined, passed].reverse())).status).toBe("error")
+    expect(readCardOrder(order([declined, passed].reverse())).status).toBe("error")
   })
 
   it("adds amounts beyond 2^53 minor units exactly", () => {
     const big = "90071992547409930"
     const capture = operation({ operationType: "CAPTURE", operationResult: "EXECUTED", operationAmount: big })
-    expect(readCardPaymentState(order([capture])).capturedMinor).toBe(big)
+    expect(readCardOrder(order([capture])).capturedMinor).toBe(big)
   })
 })

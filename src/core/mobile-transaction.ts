@@ -1,15 +1,17 @@
 /**
- * One pure function that reads the status answer of an APM payment and says where it
- * stands, in Medusa's words. Every transaction state is named in the table, so a new one
- * shows up as a type error rather than as a silently pending payment. A state or account
- * state the contract does not list reaches here set aside (`unrecognized`, src/apm/schemas.ts):
- * it reads as pending, never as paid, and is named in `reason`.
+ * The one reading of a mobile (APM) transaction's status answer: where the payment stands, in
+ * Medusa's words, the amount the service holds and the transaction's history. Pure; the mobile
+ * providers, their follow-ups and the admin's view all read a transaction through
+ * `readMobileTransaction`. Every transaction state is named in the table, so a new one shows up
+ * as a type error rather than as a silently pending payment. A state or account state the
+ * contract does not list reaches here set aside (`unrecognized`, src/apm/schemas.ts): it reads
+ * as pending, never as paid, and is named in `reason`.
  */
 
-import type { AccountState, ExtendedEnvelope, TransactionState } from "../../../apm/schemas"
-import type { PaymentStatus } from "../shared/payment-status"
+import type { AccountState, ExtendedEnvelope, TransactionState, Transition } from "../apm/schemas"
+import type { PaymentStatus } from "./payment-status"
 
-export interface ApmPaymentState {
+export interface MobileTransaction {
   status: PaymentStatus
   /** The service's state, kept for the merchant and the storefront. */
   transactionState?: TransactionState
@@ -18,7 +20,17 @@ export interface ApmPaymentState {
   unrecognized?: string
   /** Why the payment failed or was cancelled, in the scheme's words when it gave any. */
   reason?: string
+  /** The transaction's id as the service gives it, when the answer carries one. */
+  transactionId?: string
+  /** What the transaction holds, in whole minor units ("hundredths"), when the answer carries it. */
+  amount?: { minor: string; currency: string }
+  /** The scheme, as the service names it. */
+  method?: string
+  /** Every state change the service recorded, in its order. */
+  transitions: Transition[]
 }
+
+type StateReading = Omit<MobileTransaction, "transactionId" | "amount" | "method" | "transitions">
 
 /**
  * - AUTHORIZED, RESERVED: the consumer approved; funds are held, not yet moved.
@@ -67,7 +79,7 @@ function reported<T>(field: "state" | "accountState", ...sources: Array<{ [key: 
   return {}
 }
 
-function unknownMeaning(field: string, value: string): ApmPaymentState {
+function unknownMeaning(field: string, value: string): StateReading {
   return {
     status: "pending",
     unrecognized: `${field}=${value}`,
@@ -75,7 +87,19 @@ function unknownMeaning(field: string, value: string): ApmPaymentState {
   }
 }
 
-export function readApmPaymentState(envelope: ExtendedEnvelope): ApmPaymentState {
+export function readMobileTransaction(envelope: ExtendedEnvelope): MobileTransaction {
+  const transaction = envelope.response?.request?.transaction
+  const id = envelope.transactionId ?? transaction?.transactionId
+  return {
+    ...stateOf(envelope),
+    ...(id === undefined ? {} : { transactionId: String(id) }),
+    ...(transaction?.amount ? { amount: { minor: String(transaction.amount.totalAmount), currency: transaction.amount.currencyCode } } : {}),
+    ...(transaction?.method ? { method: transaction.method } : {}),
+    transitions: transaction?.transitions ?? [],
+  }
+}
+
+function stateOf(envelope: ExtendedEnvelope): StateReading {
   const transaction = envelope.response?.request?.transaction
   const state = reported<TransactionState>("state", envelope, transaction)
   const account = reported<AccountState>("accountState", envelope, transaction)

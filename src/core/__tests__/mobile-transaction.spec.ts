@@ -4,9 +4,9 @@ import {
   type ExtendedEnvelope,
   TRANSACTION_STATES,
   type TransactionState,
-} from "../../../../apm/schemas"
-import type { PaymentStatus } from "../../shared/payment-status"
-import { readApmPaymentState } from "../transaction-state"
+} from "../../apm/schemas"
+import { readMobileTransaction } from "../mobile-transaction"
+import type { PaymentStatus } from "../payment-status"
 
 function statusAnswer(state: TransactionState | undefined, accountState?: AccountState, additionalInfo?: string): ExtendedEnvelope {
   return { valid: true, state, accountState, ...(additionalInfo ? { naa2Ecr: { additionalInfo } } : {}) }
@@ -27,7 +27,7 @@ const EXPECTED: Record<TransactionState, Record<"none" | AccountState, PaymentSt
   CANCELLED: { none: "canceled", COMMIT: "canceled", ROLLBACK: "canceled" },
 }
 
-describe("readApmPaymentState", () => {
+describe("readMobileTransaction", () => {
   it("names every state of the contract", () => {
     expect(Object.keys(EXPECTED).sort()).toEqual([...TRANSACTION_STATES].sort())
   })
@@ -36,7 +36,7 @@ describe("readApmPaymentState", () => {
     for (const account of ["none", ...ACCOUNT_STATES] as const) {
       const accountState = account === "none" ? undefined : account
       it(`maps ${state} with account state ${account} to ${EXPECTED[state][account]}`, () => {
-        const read = readApmPaymentState(statusAnswer(state, accountState))
+        const read = readMobileTransaction(statusAnswer(state, accountState))
         expect(read.status).toBe(EXPECTED[state][account])
         expect(read.transactionState).toBe(state)
         expect(read.accountState).toBe(accountState)
@@ -48,17 +48,17 @@ describe("readApmPaymentState", () => {
   }
 
   it("explains a rolled-back finalized payment as one where no money was taken", () => {
-    expect(readApmPaymentState(statusAnswer("FINALIZED", "ROLLBACK")).reason).toMatch(/ROLLBACK.*no money was taken/)
+    expect(readMobileTransaction(statusAnswer("FINALIZED", "ROLLBACK")).reason).toMatch(/ROLLBACK.*no money was taken/)
   })
 
   it("adds the scheme's own words to the reason of a failure", () => {
-    const read = readApmPaymentState(statusAnswer("REJECTED", "ROLLBACK", "Rejected by the consumer"))
+    const read = readMobileTransaction(statusAnswer("REJECTED", "ROLLBACK", "Rejected by the consumer"))
     expect(read.reason).toBe("The mobile payment scheme rejected the payment. Rejected by the consumer.")
   })
 
   it("falls back to the error message when the scheme gave no additional info", () => {
     const answer: ExtendedEnvelope = { valid: false, state: "FAILED", error: { message: "Scheme unreachable" } }
-    expect(readApmPaymentState(answer).reason).toBe("The payment failed at the mobile payment scheme. Scheme unreachable.")
+    expect(readMobileTransaction(answer).reason).toBe("The payment failed at the mobile payment scheme. Scheme unreachable.")
   })
 
   it("reads the state from the transaction when the envelope's own members are absent", () => {
@@ -76,10 +76,47 @@ describe("readApmPaymentState", () => {
         },
       },
     }
-    expect(readApmPaymentState(answer)).toEqual({ status: "captured", transactionState: "FINALIZED", accountState: "COMMIT" })
+    expect(readMobileTransaction(answer)).toEqual({
+      status: "captured",
+      transactionState: "FINALIZED",
+      accountState: "COMMIT",
+      amount: { minor: "122", currency: "EUR" },
+      transitions: [],
+    })
+  })
+
+  it("gives the transaction's id, scheme, amount held and history as the service sent them", () => {
+    const transitions = [
+      { timeStamp: "2026-11-21T10:00:00.000Z", to: "INITIALIZED" as const, event: "CREATE" as const },
+      { timeStamp: "2026-11-21T10:00:05.000Z", from: "INITIALIZED" as const, to: "AUTHORIZED" as const, event: "AUTHORIZE" as const },
+    ]
+    const answer: ExtendedEnvelope = {
+      valid: true,
+      transactionId: 318274,
+      state: "AUTHORIZED",
+      response: {
+        request: {
+          channel: "WS_REST",
+          transaction: {
+            transactionId: 1,
+            method: "PSP_B",
+            amount: { currencyCode: "JPY", nominalAmount: 5000, vatAmount: 0, totalAmount: 5000 },
+            merchant: {},
+            transitions,
+          },
+        },
+      },
+    }
+    expect(readMobileTransaction(answer)).toMatchObject({
+      status: "authorized",
+      transactionId: "318274",
+      method: "PSP_B",
+      amount: { minor: "5000", currency: "JPY" },
+      transitions,
+    })
   })
 
   it("treats an answer without any state as still pending", () => {
-    expect(readApmPaymentState({ valid: true }).status).toBe("pending")
+    expect(readMobileTransaction({ valid: true }).status).toBe("pending")
   })
 })
