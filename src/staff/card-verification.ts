@@ -6,13 +6,14 @@
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import { ByOrderId, operationIdOf } from "../core/found-by-order-id"
+import { sendUnrecorded } from "../core/send-once"
 import { newOrderId } from "../gateway/order-id"
-import type { Order } from "../gateway/schemas"
+import type { Operation, Order } from "../gateway/schemas"
 import { idempotencyUuid } from "../providers/nexi/shared/idempotency"
 import { cardProviderIdOf, gatewayClientFor, requireNexiOptions } from "../providers/nexi/store-entries"
 import { type CardInput, cardRequestError, gatewayCard } from "./card-input"
 import type { NexiCardVerificationResponse } from "./contract"
-import { sendOncePerOrderId } from "./once-per-order-id"
 
 export interface CardVerificationInput {
   card: CardInput
@@ -46,12 +47,17 @@ export async function verifyCard(container: MedusaContainer, input: CardVerifica
   }
   const request = { order, card: gatewayCard(input.card) }
   const key = idempotencyUuid(`card-verification:${order.orderId}`)
-  const verified = await sendOncePerOrderId(gateway, order, () => gateway.verifyCard(request, key), { readFirst: false }).catch(
-    (error) => {
-      throw cardRequestError(error, "card verification")
-    },
-  )
-  const operation = verified.operations.at(-1)
+  const recover = new ByOrderId(gateway, order.orderId)
+  let answered: Operation | undefined
+  const send = async () => {
+    answered = (await gateway.verifyCard(request, key)).operation
+    return operationIdOf(answered)
+  }
+  // It moves no money, so the ledger does not hold it; a lost answer is found by its order id.
+  await sendUnrecorded(send, recover, { action: "verify the card", label: "card verification" }).catch((error) => {
+    throw cardRequestError(error, "card verification")
+  })
+  const operation = answered ?? recover.found?.operations.at(-1)
   return {
     operation_id: operation?.operationId ?? "",
     result: operation?.operationResult ?? "UNKNOWN",

@@ -36,6 +36,7 @@ import type {
   WebhookActionResult,
 } from "@medusajs/framework/types"
 import { MedusaError } from "@medusajs/framework/utils"
+import { adoptOrphans, orphanedWrites, releaseClaims, totalMinor } from "../../../core/earlier-writes"
 import type { GatewayClient } from "../../../gateway/gateway-client"
 import { newOrderId } from "../../../gateway/order-id"
 import { InvalidRequestError } from "../../../http/errors"
@@ -64,9 +65,7 @@ import {
 import { CardWallet } from "./card-wallet"
 import { buildHostedOrderRequest } from "./hosted-order"
 import {
-  adoptOrphans,
   type CardWriteContext,
-  orphanedWrites,
   releaseHeldAuthorization,
   requestOf,
   type SettleContext,
@@ -232,9 +231,9 @@ export class NexiCardProviderService extends NexiProviderBase<CardPaymentState> 
       // when the amounts agree; the gateway takes no second capture, so any other amount is refused.
       const [orphan] = orphanedWrites(writes, "capture")
       if (orphan && orphan.amount_minor !== amountMinor) throw capturedByLostAnswer(orphan.amount_minor, currency)
-      const adopted = await adoptOrphans(context, writes, "capture", BigInt(amountMinor), captureId)
-      if (adopted.adoptedMinor > 0n) return { data: { ...input.data, capture_operation_id: adopted.operationIds[0], status: "captured" } }
       const key = idempotencyUuid(captureId)
+      const [adopted] = await adoptOrphans(context.ledger, writes, { kind: "capture", amountMinor: BigInt(amountMinor), claimant: captureId, ownKey: key })
+      if (adopted) return { data: { ...input.data, capture_operation_id: adopted.gateway_operation_id, status: "captured" } }
       const write = { kind: "capture" as const, idempotency_key: key, gateway_ref: orderId, target_ref: operationId, amount_minor: amountMinor, currency, medusa_ref: captureId }
       try {
         const captureOperationId = await sendCardWrite(context, write, requestOf(this.gateway, write))
@@ -289,14 +288,19 @@ export class NexiCardProviderService extends NexiProviderBase<CardPaymentState> 
       // Money by totals. What the gateway has left is not read here (a read per refund, and a
       // failed one would stop a refund the gateway can judge): it refuses more on its own.
       const amountMinor = minorUnitsToSend({ amount: input.amount as never, before: await this.records.refundedBefore(refundId), currencyCode: currency })
-      const adopted = await adoptOrphans(context, writes, "refund", amountMinor, refundId)
-      const remainingMinor = (amountMinor - adopted.adoptedMinor).toString()
-      if (remainingMinor === "0") return { data: input.data }
+      const key = idempotencyUuid(refundId)
+      const adopted = await adoptOrphans(context.ledger, writes, { kind: "refund", amountMinor, claimant: refundId, ownKey: key })
+      const remainingMinor = amountMinor - totalMinor(adopted)
+      if (remainingMinor === 0n) return { data: input.data }
       const captureOperationId = data.capture_operation_id ?? (await this.readState(input.data, action)).state.captureOperationId
       const target = this.require(captureOperationId, "capture_operation_id", action)
-      const key = idempotencyUuid(refundId)
-      const write = { kind: "refund" as const, idempotency_key: key, gateway_ref: orderId, target_ref: target, amount_minor: remainingMinor, currency, medusa_ref: refundId }
-      await sendCardWrite(context, write, requestOf(this.gateway, write))
+      const write = { kind: "refund" as const, idempotency_key: key, gateway_ref: orderId, target_ref: target, amount_minor: remainingMinor.toString(), currency, medusa_ref: refundId }
+      try {
+        await sendCardWrite(context, write, requestOf(this.gateway, write))
+      } catch (error) {
+        await releaseClaims(context.ledger, adopted, action)
+        throw error
+      }
       return { data: { ...input.data, capture_operation_id: target } }
     } catch (error) {
       throw toMedusaError(error, action)

@@ -6,8 +6,8 @@
  * write. Choices and limits: docs/ledger.md.
  */
 
-import type { Operation, OrderDetails } from "../../../gateway/schemas"
-import type { MoneyWrite } from "../../../modules/nexi-ledger/types"
+import type { Operation, OrderDetails } from "../gateway/schemas"
+import type { MoneyWrite } from "../modules/nexi-ledger/types"
 
 type SettledWrite = Pick<MoneyWrite, "kind" | "amount_minor" | "target_ref">
 
