@@ -139,8 +139,9 @@ export class NexiCardProviderService extends NexiProviderBase<CardPaymentState> 
       const currency = input.currency_code.toUpperCase()
       const amountMinor = this.minor(input.amount, currency, "start the MOTO payment")
       const data = motoSessionData({ sessionId, orderId: newOrderId(this.options_.orderIdPrefix), amountMinor, currency })
-      // Not watched by the job until charged: the gateway knows no such order before that.
-      await this.openAttempt(data.order_id, sessionId, input, { amountMinor, currency, nextCheckAt: null }, "start the MOTO payment")
+      // Watched like a hosted order: if the charge's answer is lost, the job still finds it.
+      // Until the card is charged the gateway knows no such order, which the job reads as pending.
+      await this.openAttempt(data.order_id, sessionId, input, { amountMinor, currency, nextCheckAt: this.pollAfter() }, "start the MOTO payment")
       return { id: data.order_id, data, status: "pending_authorization" }
     }
     const cardOnFile = await this.cardOnFileOf(() =>
@@ -426,8 +427,7 @@ export class NexiCardProviderService extends NexiProviderBase<CardPaymentState> 
       customerRef: this.customerRefOf(cardOnFile, input),
       recurrence: recurrenceOf(cardOnFile, contractId),
     })
-    // When the reconciliation job may start reading this order, if no notification came.
-    const pollAfter = new Date(Date.now() + this.options_.pollPendingAfterSeconds * 1000)
+    const pollAfter = this.pollAfter()
     try {
       const answer = await this.gateway.createHostedOrder(request)
       const securityTokenHash = hashSecurityToken(answer.securityToken)
@@ -469,6 +469,11 @@ export class NexiCardProviderService extends NexiProviderBase<CardPaymentState> 
     } catch (error) {
       throw toMedusaError(error, "start the payment")
     }
+  }
+
+  /** When the reconciliation job may start reading a new order, if no notification came. */
+  private pollAfter(): Date {
+    return new Date(Date.now() + this.options_.pollPendingAfterSeconds * 1000)
   }
 
   /** The saved-card choice, with a refusal that names the field as Medusa's error. */

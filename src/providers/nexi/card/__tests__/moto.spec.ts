@@ -45,6 +45,20 @@ describe("MOTO sessions of the card provider", () => {
     expect(await gateway.postCount("/orders/hpp")).toBe(0)
   })
 
+  it("opens the attempt watched, like a hosted order: a charge whose answer was lost is still read by the job", async () => {
+    const started = await provider({ pollPendingAfterSeconds: 120 }).initiatePayment({
+      amount: 39.98,
+      currency_code: "eur",
+      data: { session_id: "payses_m1" },
+      context: motoContext,
+    })
+    await chargeByMoto(started.id, "3998")
+    const dueRefs = async (after: number) =>
+      (await gateway.cradle().ledger.dueAttempts(new Date(Date.now() + after), 10)).map((attempt) => attempt.gateway_ref)
+    expect(await dueRefs(0)).toEqual([])
+    expect(await dueRefs(121_000)).toEqual([started.id])
+  })
+
   it("treats MOTO-looking data sent by a storefront as an ordinary hosted checkout", async () => {
     const started = await provider().initiatePayment({ amount: 10, currency_code: "eur", data: { session_id: "payses_s1", moto: true } })
     expect(started.status).toBe("pending")
