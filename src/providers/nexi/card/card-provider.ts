@@ -95,6 +95,15 @@ function capturedByLostAnswer(capturedMinor: string, currency: string): MedusaEr
   )
 }
 
+/** The gateway holds less than this refund would take: nothing is sent rather than more than is left. */
+function moreThanRefundable(refundMinor: bigint, leftMinor: bigint, currency: string): MedusaError {
+  const amount = (minor: bigint) => `${minorToMajorString(minor, currency)} ${currency}`
+  return new MedusaError(
+    MedusaError.Types.NOT_ALLOWED,
+    `Could not refund the payment: it would refund ${amount(refundMinor)} at the Nexi gateway, which has ${amount(leftMinor > 0n ? leftMinor : 0n)} left to refund on this order (a refund made in Nexi's back office, or one still pending, takes the rest). Nothing was sent; sync the payment from the gateway, then refund at most what is left.`,
+  )
+}
+
 export class NexiCardProviderService extends NexiProviderBase<CardPaymentState> {
   static identifier = "nexi"
 
@@ -286,15 +295,22 @@ export class NexiCardProviderService extends NexiProviderBase<CardPaymentState> 
         return { data: input.data }
       }
       const writes = await settledWritesOf(context, orderId)
-      // Money by totals. What the gateway has left is not read here (a read per refund, and a
-      // failed one would stop a refund the gateway can judge): it refuses more on its own.
-      const amountMinor = minorUnitsToSend({ amount: input.amount as never, before: await this.records.refundedBefore(refundId), currencyCode: currency })
+      // Money by totals, capped at what the gateway has left to refund. A gateway that cannot
+      // be read now still judges the refund itself: the read must not stop one it would make.
+      const state = await this.gateway.getOrder(orderId).then(readCardPaymentState, () => undefined)
+      const leftMinor = state && BigInt(state.capturedMinor) - BigInt(state.refundedMinor) - BigInt(state.pendingRefundMinor)
+      const amountMinor = minorUnitsToSend({ amount: input.amount as never, before: await this.records.refundedBefore(refundId), currencyCode: currency, leftMinor })
       const key = idempotencyUuid(refundId)
       const adopted = await adoptOrphans(context.ledger, writes, { kind: "refund", amountMinor, claimant: refundId, ownKey: key })
       const remainingMinor = amountMinor - totalMinor(adopted)
       if (remainingMinor === 0n) return { data: input.data }
-      const captureOperationId = data.capture_operation_id ?? (await this.readState(input.data, action)).state.captureOperationId
-      const target = this.require(captureOperationId, "capture_operation_id", action)
+      // This refund's own write, if an earlier call of it sent it, is in what the gateway no longer has.
+      const own = writes.find((write) => write.idempotency_key === key && write.outcome !== "refused")
+      if (leftMinor !== undefined && remainingMinor > leftMinor + BigInt(own?.amount_minor ?? "0")) {
+        await releaseClaims(context.ledger, adopted, action)
+        throw moreThanRefundable(remainingMinor, leftMinor, currency)
+      }
+      const target = this.require(data.capture_operation_id ?? state?.captureOperationId, "capture_operation_id", action)
       const write = { kind: "refund" as const, idempotency_key: key, gateway_ref: orderId, target_ref: target, amount_minor: remainingMinor.toString(), currency, medusa_ref: refundId }
       try {
         await sendCardWrite(context, write, requestOf(this.gateway, write))

@@ -25,9 +25,13 @@ async function control(method: string, path: string, body?: unknown): Promise<un
   return response.json()
 }
 
-/** Every attempt of the transport (three) loses its answer; `phase` "after" means the gateway executed it. */
+/**
+ * Every attempt of the transport (three a call) loses its answer, for every call a test makes
+ * (a refund reads the order for what is left to refund, and again after a lost answer);
+ * `phase` "after" means the gateway executed it.
+ */
 function loseAnswers(method: string, path: string, phase: "before" | "after") {
-  return control("POST", "/faults", { match: { method, path: `${GATEWAY}${path}` }, times: 8, phase, action: { type: "reset" } })
+  return control("POST", "/faults", { match: { method, path: `${GATEWAY}${path}` }, times: 20, phase, action: { type: "reset" } })
 }
 
 /** POSTs the simulator received on any operation's `kind` path ("refunds", "captures"). */
@@ -132,6 +136,31 @@ describe("card money writes through the ledger", () => {
 
     await expect(refund(card, data, "ref_l5b", 5)).rejects.toThrow(/an earlier refund of 5\.00 EUR on this payment has an unknown outcome.*Nothing was sent/)
     expect(await postsOn("refunds")).toBe(before)
+  })
+
+  it("refuses, sending nothing, a refund of more than the gateway has left to refund, naming both amounts", async () => {
+    const { card, orderId, data } = await capturedPayment("payses_l6")
+    // A refund of 5.00 made in Nexi's back office, which Medusa has not recorded yet.
+    const backOffice = await fetch(`${gateway.simulator().gatewayUrl}/operations/${data.capture_operation_id}/refunds`, {
+      method: "POST",
+      headers: {
+        "x-api-key": "5d952446-9004-4023-9eae-a527a152846b",
+        "correlation-id": crypto.randomUUID(),
+        "idempotency-key": crypto.randomUUID(),
+        "content-type": "application/json",
+      },
+      body: JSON.stringify({ amount: "500", currency: "EUR", description: "Back office" }),
+    })
+    expect(backOffice.status).toBe(200)
+
+    await expect(refund(card, data, "ref_l6", 20)).rejects.toThrow(
+      /would refund 20\.00 EUR at the Nexi gateway, which has 15\.00 EUR left to refund on this order.*Nothing was sent/,
+    )
+    expect(await postsOn("refunds")).toBe(1)
+    expect(gateway.cradle().ledger.writes.filter((write) => write.kind === "refund")).toEqual([])
+
+    await refund(card, data, "ref_l6b", 15)
+    expect((await gatewayOperations(orderId, "REFUND")).map((operation) => operation.operationAmount).sort()).toEqual(["1500", "500"])
   })
 
   it("records a hosted order whose answer was lost nowhere: its page address never reached anyone, so nobody can pay on it", async () => {
