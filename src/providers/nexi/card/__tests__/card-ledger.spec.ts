@@ -222,6 +222,24 @@ describe("card money writes through the ledger", () => {
     expect(await gatewayOperations(started.id, "CAPTURE")).toEqual([expect.objectContaining({ operationAmount: "1250" })])
   })
 
+  it("cancels a capture once when two cancels of the same payment race, though cancels carry no idempotency key", async () => {
+    const { card, orderId, data } = await capturedPayment("payses_r1")
+    // The first cancel to reach the gateway waits there; the second overtakes it and is made,
+    // so the first is refused ("already cancelled") although the cancel stands.
+    await control("POST", "/faults", { match: { method: "POST", path: `${GATEWAY}/operations/*/cancels` }, times: 1, action: { type: "latency", ms: 400 } })
+
+    const cancel = () => card.cancelPayment({ data, context: { idempotency_key: "pay_r1" } })
+    const results = await Promise.allSettled([cancel(), cancel()])
+
+    expect(results.map((result) => result.status)).toEqual(["fulfilled", "fulfilled"])
+    expect(await gatewayOperations(orderId, "CANCEL")).toHaveLength(1)
+    // Nothing fell back to refunding the cancelled capture.
+    expect((await gatewayOperations(orderId, "REFUND")).filter((operation) => operation.operationResult !== "VOIDED")).toEqual([])
+    expect(gateway.cradle().ledger.writes.filter((write) => write.kind === "cancel_capture")).toEqual([
+      expect.objectContaining({ outcome: "executed", gateway_operation_id: expect.any(String) }),
+    ])
+  })
+
   it("voids once when the void's answer was lost, and again not when Medusa cancels again", async () => {
     const card = gateway.provider()
     const started = await card.initiatePayment({ amount: 20, currency_code: "eur", data: { session_id: "payses_v1" } })
