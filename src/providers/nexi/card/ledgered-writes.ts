@@ -7,6 +7,7 @@
 import type { Logger } from "@medusajs/framework/types"
 import { type MedusaRows, settledWritesOf as settleEarlier } from "../../../core/earlier-writes"
 import { byOperation } from "../../../core/found-by-operation"
+import { ByOrderId } from "../../../core/found-by-order-id"
 import { sendOnce } from "../../../core/send-once"
 import type { GatewayClient } from "../../../gateway/gateway-client"
 import type { MoneyWrite, NewWrite, PaymentLedger, WriteKind, WriteOrigin } from "../../../modules/nexi-ledger/types"
@@ -71,6 +72,17 @@ export function sendCardWrite(context: CardWriteContext, write: NewWrite, send: 
 const SETTLED_KINDS: readonly WriteKind[] = ["capture", "refund", "void", "cancel_capture"]
 
 /**
+ * A MOTO charge whose answer was lost is found by its order id. It is never sent again from
+ * here (the card data is gone): only settled, so the job does not take it up on every run.
+ */
+function motoRecovery(context: CardWriteContext, write: MoneyWrite) {
+  return new ByOrderId(context.gateway, write.gateway_ref, (details) => {
+    const { status } = readCardPaymentState(details)
+    return status !== "error" && status !== "canceled"
+  })
+}
+
+/**
  * Every write of the order, settled, each capture or refund matched to its Medusa row
  * (core/earlier-writes.ts); a gateway or a Medusa row that cannot be read refuses the new write.
  */
@@ -83,6 +95,7 @@ export function settledWritesOf(context: SettleContext, orderId: string): Promis
       logger: context.logger,
       label: writeLabel,
       resendOf: async (write) => {
+        if (write.kind === "moto") return { send: () => requestOf(context.gateway, write)(), recover: motoRecovery(context, write) }
         if (!SETTLED_KINDS.includes(write.kind)) return undefined
         // Only a capture or refund has a Medusa row of its own to be sent again for; the others are only found.
         return { send: () => requestOf(context.gateway, write)(), recover: recoveryOf(context, write.kind) }

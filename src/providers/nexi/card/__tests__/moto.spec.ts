@@ -82,6 +82,22 @@ describe("MOTO sessions of the card provider", () => {
     expect(await gateway.postCount(`/operations/${authorized.data?.payment_operation_id}/captures`)).toBe(1)
   })
 
+  it("settles a charge whose answer was lost from its order id when the order is next read, rather than calling it refused", async () => {
+    const card = provider()
+    const started = await card.initiatePayment({ amount: 39.98, currency_code: "eur", data: { session_id: "payses_m2" }, context: motoContext })
+    const { ledger } = gateway.cradle()
+    const charge = { kind: "moto" as const, origin: "staff" as const, idempotency_key: "moto-key", gateway_ref: started.id, amount_minor: "3998", currency: "EUR", medusa_ref: "payses_m2" }
+    await ledger.requestWrite(charge)
+    await chargeByMoto(started.id, "3998")
+    await ledger.settleWrite(charge.idempotency_key, { outcome: "unknown" })
+
+    const authorized = await card.authorizePayment({ data: started.data })
+    gateway.cradle().captures.set("capt_m2", { id: "capt_m2", amount: 39.98 })
+    await card.capturePayment({ data: authorized.data, context: { idempotency_key: "capt_m2" } })
+
+    expect(ledger.writes.find((write) => write.kind === "moto")).toMatchObject({ outcome: "executed", gateway_operation_id: expect.stringMatching(/^\d+$/) })
+  })
+
   it("reports a MOTO payment captured at once (IMPLICIT) as captured", async () => {
     const card = provider({ captureType: "IMPLICIT" })
     const started = await card.initiatePayment({ amount: 5, currency_code: "eur", data: { session_id: "payses_m2" }, context: motoContext })
