@@ -20,7 +20,7 @@ import type {
   SavedCardPatch,
   WritePatch,
 } from "../src/modules/nexi-ledger/types"
-import { isOrphaned } from "../src/modules/nexi-ledger/types"
+import { isOrphaned, undoesExecuted } from "../src/modules/nexi-ledger/types"
 
 export class InMemoryLedger implements PaymentLedger, SavedCardBook {
   readonly attempts: PaymentAttempt[] = []
@@ -114,6 +114,7 @@ export class InMemoryLedger implements PaymentLedger, SavedCardBook {
   async settleWrite(idempotencyKey: string, patch: WritePatch): Promise<MoneyWrite> {
     const row = this.writeByKey.get(idempotencyKey)
     if (!row) throw new Error(`nexi ledger: no write with idempotency key ${idempotencyKey}`)
+    if (row.outcome === "executed" && undoesExecuted(patch)) return { ...row }
     Object.assign(row, patch, { updated_at: this.writeTime() })
     return { ...row }
   }

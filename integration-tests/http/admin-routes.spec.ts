@@ -11,6 +11,7 @@ import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import { type MotoCandidate, type MotoTarget, motoCandidatesRequest } from "../../src/admin/lib/nexi-admin-api"
 import type { NexiLedgerService } from "../../src/modules/nexi-ledger/service"
 import { NEXI_LEDGER_MODULE } from "../../src/modules/nexi-ledger/types"
+import { reconcilePendingSessions } from "../../src/reconciliation/reconcile-pending-sessions"
 import type {
   NexiCardPaymentView,
   NexiCardVerificationResponse,
@@ -614,6 +615,26 @@ medusaIntegrationTestRunner({
           [recoveredOrderId, (repeated.data.payment as NexiCardPaymentView).gateway_order_id].sort(),
         )
         expect(await onlyPayment(second)).toMatchObject({ amount: 39.98 })
+      })
+    })
+
+    describe("a MOTO charge nobody repeats", () => {
+      it("is read by the job when Medusa could not record it: the attempt is watched from the start", async () => {
+        const draftId = await draftOrder()
+        // The card is charged, but authorizing the session reads the order, which the gateway refuses to show now.
+        await simulator.control("POST", "/faults", { match: { method: "GET", path: `${GATEWAY}/orders/*` }, action: { type: "status", status: 503 } })
+        const unrecorded = await post("/admin/nexi/moto", { draft_order_id: draftId, card: CARDS.approved })
+        expect([unrecorded.status, unrecorded.data.message]).toEqual([500, expect.stringMatching(/^The card was charged .* but Medusa could not record the payment/)])
+        await simulator.control("DELETE", "/faults")
+        const ledger = container.resolve<NexiLedgerService>(NEXI_LEDGER_MODULE)
+        const [charge] = await ledger.listNexiMoneyWrites({ kind: "moto" }, { order: { created_at: "DESC" }, take: 1 })
+        const readsBefore = (await gatewayRequests("GET", `/orders/${charge.gateway_ref}`)).length
+
+        // Nobody sends the request again; the job runs once the attempt is due.
+        await reconcilePendingSessions(container, new Date(Date.now() + 10 * 60_000))
+
+        expect((await gatewayRequests("GET", `/orders/${charge.gateway_ref}`)).length).toBeGreaterThan(readsBefore)
+        expect(await ledger.findAttempt(charge.gateway_ref)).toMatchObject({ state: "paid", next_check_at: null })
       })
     })
 

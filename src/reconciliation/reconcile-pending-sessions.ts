@@ -8,10 +8,10 @@
 import { randomUUID } from "node:crypto"
 import type { IPaymentModuleService, MedusaContainer } from "@medusajs/framework/types"
 import { Modules, PaymentActions } from "@medusajs/framework/utils"
+import { STALE_REQUEST_MS } from "../core/send-once"
 import { isOrphaned, NEXI_LEDGER_MODULE, type PaymentLedger } from "../modules/nexi-ledger/types"
 import { isNexiProviderId } from "../providers/nexi/shared/provider-ids"
 import { attemptReconcileRequest, reconcileRequest } from "../providers/nexi/shared/reconcile-request"
-import { STALE_REQUEST_MS } from "../providers/nexi/shared/send-once"
 import { type AppliedOutcome, applyPaymentAction } from "./apply-payment-action"
 import { recordOrphanedWrites } from "./record-orphaned-writes"
 

@@ -7,13 +7,14 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { readCardOrder } from "../core/card-order"
+import { ByOrderId, operationIdOf } from "../core/found-by-order-id"
+import { sendUnrecorded } from "../core/send-once"
 import { newOrderId } from "../gateway/order-id"
-import type { Order } from "../gateway/schemas"
+import type { Operation, Order } from "../gateway/schemas"
 import { idempotencyUuid } from "../providers/nexi/shared/idempotency"
 import { cardProviderIdOf, gatewayClientFor, requireNexiOptions } from "../providers/nexi/store-entries"
 import { type CardInput, cardRequestError, gatewayCard } from "./card-input"
 import type { NexiCardVerificationResponse } from "./contract"
-import { sendOncePerOrderId } from "./once-per-order-id"
 
 export interface CardVerificationInput {
   card: CardInput
@@ -47,18 +48,24 @@ export async function verifyCard(container: MedusaContainer, input: CardVerifica
   }
   const request = { order, card: gatewayCard(input.card) }
   const key = idempotencyUuid(`card-verification:${order.orderId}`)
-  const verified = await sendOncePerOrderId(gateway, order, () => gateway.verifyCard(request, key), { readFirst: false }).catch(
-    (error) => {
-      throw cardRequestError(error, "card verification")
-    },
-  )
-  const read = readCardOrder(verified)
+  const recover = new ByOrderId(gateway, order.orderId)
+  let answered: Operation | undefined
+  const send = async () => {
+    answered = (await gateway.verifyCard(request, key)).operation
+    return operationIdOf(answered)
+  }
+  // It moves no money, so the ledger does not hold it; a lost answer is found by its order id.
+  await sendUnrecorded(send, recover, { action: "verify the card", label: "card verification" }).catch((error) => {
+    throw cardRequestError(error, "card verification")
+  })
+  const details = answered ? { orderStatus: { order }, operations: [answered], paymentLinks: [] } : recover.found
+  const read = details && readCardOrder(details)
   // The latest operation in the read model's one order of operations.
-  const operation = read.operations.at(-1)?.operation
+  const operation = read?.operations.at(-1)?.operation
   return {
     operation_id: operation?.operationId ?? "",
     result: operation?.operationResult ?? "UNKNOWN",
-    valid: read.verification !== undefined,
+    valid: read?.verification !== undefined,
     circuit: operation?.paymentCircuit ?? null,
     masked_card: operation?.paymentInstrumentInfo ?? null,
   }

@@ -15,9 +15,9 @@
  * Pure over the ledger's writes (ledgerIssuesOf), so every sentence is unit-testable.
  */
 
+import { isUnsettled } from "../core/send-once"
 import type { MoneyWrite, PaymentLedger, WriteKind } from "../modules/nexi-ledger/types"
 import { minorToMajorString } from "../money/amount"
-import { isUnsettled } from "../providers/nexi/shared/send-once"
 import type { NexiLedgerIssue } from "./contract"
 
 /** How staff name each kind of write, and what they must not do again while its outcome is unknown. */

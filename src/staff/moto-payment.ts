@@ -11,10 +11,11 @@
  *    provider reads the gateway order like for any card payment. Staff then capture, refund
  *    and cancel it with Medusa's buttons. A draft order is then converted into an order.
  *
- * Never charged twice, whatever is lost on the way: the order id is fixed per attempt and
- * the gateway refuses one it has seen; a repeat after a lost answer (by the transport, or by
- * staff sending the request again) first reads the gateway's order for that id, and records
- * the charge found there instead of charging again. An order lock keeps two requests for one
+ * Never charged twice, whatever is lost on the way: the charge goes through the one sender
+ * (core/send-once.ts), found again by its order id (core/found-by-order-id.ts). The order id
+ * is fixed per attempt and the gateway refuses one it has seen; a repeat after a lost answer
+ * (by the transport, or by staff sending the request again) first reads the gateway's order
+ * for that id, and records the charge found there instead of charging again. An order lock keeps two requests for one
  * order from running at once. The card data is only ever in this request's memory.
  */
 import type { IPaymentModuleService, MedusaContainer } from "@medusajs/framework/types"
@@ -25,8 +26,10 @@ import {
   createOrUpdateOrderPaymentCollectionWorkflow,
   createPaymentSessionsWorkflow,
 } from "@medusajs/medusa/core-flows"
-import { readCardOrder } from "../core/card-order"
-import type { CustomerInfo, MotoRequest } from "../gateway/schemas"
+import { type CardOrder, readCardOrder } from "../core/card-order"
+import { ByOrderId, operationIdOf } from "../core/found-by-order-id"
+import { NotMadeError, sendOnce } from "../core/send-once"
+import type { CustomerInfo, MotoRequest, OrderDetails } from "../gateway/schemas"
 import { InvalidRequestError } from "../http/errors"
 import { NEXI_LEDGER_MODULE, type PaymentLedger } from "../modules/nexi-ledger/types"
 import { minorToMajorString, toMinorUnits } from "../money/amount"
@@ -37,7 +40,6 @@ import { type CardInput, cardRequestError, gatewayCard } from "./card-input"
 import { cardPaymentView } from "./card-payment-view"
 import type { NexiMotoResponse } from "./contract"
 import { type MotoCollectionRow, type MotoOrderRow, type MotoTargetField, planMoto, resumableMotoSession } from "./moto-plan"
-import { sendOncePerOrderId } from "./once-per-order-id"
 import { withLock } from "./with-lock"
 
 export interface MotoInput {
@@ -86,28 +88,35 @@ async function payLocked(container: MedusaContainer, input: MotoInput): Promise<
   const request = motoRequest(container, providerId, order, session.id, data, input)
   const key = idempotencyUuid(`moto:${order.id}:${session.id}`)
   const ledger = container.resolve<PaymentLedger>(NEXI_LEDGER_MODULE)
-  await ledger.requestWrite({ kind: "moto", origin: "staff", idempotency_key: key, gateway_ref: data.order_id, amount_minor: amountMinor, currency, medusa_ref: session.id })
-  const charged = await sendOncePerOrderId(gateway, request.order, () => gateway.createMotoPayment(request, key), {
-    readFirst: !!earlier,
+  const write = { kind: "moto" as const, origin: "staff" as const, idempotency_key: key, gateway_ref: data.order_id, amount_minor: amountMinor, currency, medusa_ref: session.id }
+  // A declined card is an order at the gateway, but no charge: the write was not made.
+  const recover = new ByOrderId(gateway, data.order_id, (details) => isCharged(readCardOrder(details)))
+  let answered: OrderDetails | undefined
+  const label = `MOTO payment of ${minorToMajorString(amountMinor, currency)} ${currency}`
+  await sendOnce({
+    ledger,
+    write,
+    label,
+    action: "take the MOTO payment",
+    recover,
+    send: async () => {
+      const { operation } = await gateway.createMotoPayment(request, key)
+      answered = { orderStatus: { order: request.order }, operations: [operation], paymentLinks: [] }
+      const state = readCardOrder(answered)
+      if (!isCharged(state)) throw new CardNotAccepted(state.reason)
+      return operationIdOf(operation)
+    },
   }).catch(async (error) => {
-    const refused = error instanceof InvalidRequestError
-    await ledger.settleWrite(key, { outcome: refused ? "refused" : "unknown", message: (error as Error).message })
-    if (refused) await markFailed(container, collection, session.id, data, "The gateway refused the card data.")
+    if (error instanceof CardNotAccepted) {
+      await markFailed(container, collection, session.id, data, error.reason ?? "The card was not accepted.")
+      throw new MedusaError(MedusaError.Types.PAYMENT_AUTHORIZATION_ERROR, `The card was not accepted: ${error.reason ?? "no reason given."}`)
+    }
+    if (error instanceof InvalidRequestError) await markFailed(container, collection, session.id, data, "The gateway refused the card data.")
     throw cardRequestError(error, "MOTO payment")
   })
-
+  // Answered from the ledger (an earlier request charged it): the gateway's record says how.
+  const charged = answered ?? recover.found ?? (await gateway.getOrder(data.order_id))
   const state = readCardOrder(charged)
-  const paymentOperation = state.paymentOperationId ?? null
-  await ledger.settleWrite(
-    key,
-    state.status === "error" || state.status === "canceled"
-      ? { outcome: "refused", message: state.reason ?? "The card was not accepted." }
-      : { outcome: "executed", gateway_operation_id: paymentOperation, claimed_by: session.id },
-  )
-  if (state.status === "error" || state.status === "canceled") {
-    await markFailed(container, collection, session.id, data, state.reason ?? "The card was not accepted.")
-    throw new MedusaError(MedusaError.Types.PAYMENT_AUTHORIZATION_ERROR, `The card was not accepted: ${state.reason ?? "no reason given."}`)
-  }
   if (state.status === "pending") {
     throw new MedusaError(
       MedusaError.Types.UNEXPECTED_STATE,
@@ -126,6 +135,17 @@ async function payLocked(container: MedusaContainer, input: MotoInput): Promise<
     payment,
     message: `Charged ${paid} to ${card} by MOTO (gateway order ${data.order_id}): ${outcome}.${converted ?? ""}`,
   }
+}
+
+/** The card was declined: the gateway answered, and charged nothing. */
+class CardNotAccepted extends NotMadeError {
+  constructor(readonly reason: string | undefined) {
+    super(reason ?? "The card was not accepted.")
+  }
+}
+
+function isCharged(state: CardOrder): boolean {
+  return state.status !== "error" && state.status !== "canceled"
 }
 
 async function loadOrder(container: MedusaContainer, input: MotoInput): Promise<OrderRow> {

@@ -1,7 +1,8 @@
 /**
  * The ledger's tables behind the PaymentLedger port. The generated CRUD methods of
- * MedusaService do most of the work. Three writes are single statements: claiming a write, a
- * compare-and-set so two requests can never both take the same executed refund; and opening
+ * MedusaService do most of the work. Four writes are single statements: claiming a write, a
+ * compare-and-set so two requests can never both take the same executed refund; settling a
+ * write as refused or unknown, which never sets an executed one back; and opening
  * and updating an attempt, which every checkout does, and which the generated methods would
  * wrap in a transaction of their own or precede with a read.
  */
@@ -24,10 +25,16 @@ import type {
   SavedCardPatch,
   WritePatch,
 } from "./types"
-import { CLAIMED_KINDS } from "./types"
+import { CLAIMED_KINDS, undoesExecuted } from "./types"
+
+interface Filtered {
+  where(filter: Record<string, unknown>): Filtered
+  update(values: Record<string, unknown>): Promise<number>
+}
 
 type Knex = (table: string) => {
-  where(filter: Record<string, unknown>): { update(values: Record<string, unknown>): Promise<number> }
+  where(filter: Record<string, unknown>): Filtered
+  whereNot(filter: Record<string, unknown>): Filtered
   insert(values: Record<string, unknown>): { returning(columns: "*"): Promise<Record<string, unknown>[]> }
 }
 
@@ -107,10 +114,24 @@ export class NexiLedgerService
     }
   }
 
-  async settleWrite(idempotencyKey: string, patch: WritePatch): Promise<MoneyWrite> {
-    const [updated] = await this.updateNexiMoneyWrites({ selector: { idempotency_key: idempotencyKey }, data: patch })
-    if (!updated) throw new Error(`nexi ledger: no write with idempotency key ${idempotencyKey}`)
-    return updated as unknown as MoneyWrite
+  /**
+   * A patch that would undo an executed write is a single conditional UPDATE, so a loser's
+   * refusal that reaches the database after the winner's success changes nothing (undoesExecuted).
+   */
+  @InjectManager()
+  async settleWrite(idempotencyKey: string, patch: WritePatch, @MedusaContext() context: Context = {}): Promise<MoneyWrite> {
+    if (!undoesExecuted(patch)) {
+      const [updated] = await this.updateNexiMoneyWrites({ selector: { idempotency_key: idempotencyKey }, data: patch })
+      if (!updated) throw new Error(`nexi ledger: no write with idempotency key ${idempotencyKey}`)
+      return updated as unknown as MoneyWrite
+    }
+    await knexOf(context)("nexi_money_write")
+      .whereNot({ outcome: "executed" })
+      .where({ idempotency_key: idempotencyKey, deleted_at: null })
+      .update({ ...patch, updated_at: new Date() })
+    const write = await this.findWrite(idempotencyKey)
+    if (!write) throw new Error(`nexi ledger: no write with idempotency key ${idempotencyKey}`)
+    return write
   }
 
   async writesOf(gatewayRef: string): Promise<MoneyWrite[]> {

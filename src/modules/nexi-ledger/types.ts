@@ -73,6 +73,15 @@ export type NewWrite = Pick<MoneyWrite, "kind" | "idempotency_key" | "gateway_re
 
 export type WritePatch = Partial<Pick<MoneyWrite, "outcome" | "gateway_operation_id" | "follow_state" | "message" | "claimed_by">>
 
+/**
+ * Whether `patch` would set an executed write back, which the ledger never does: a write the
+ * gateway takes no key for (a cancel) can be sent by two callers at once, and the loser's
+ * refusal (or lost answer) can be recorded after the winner's success.
+ */
+export function undoesExecuted(patch: WritePatch): boolean {
+  return patch.outcome !== undefined && patch.outcome !== "executed"
+}
+
 export interface PaymentLedger {
   /** Records a newly opened gateway order or transaction (again for the same ref: unchanged). */
   openAttempt(attempt: NewAttempt): Promise<PaymentAttempt>
@@ -87,6 +96,7 @@ export interface PaymentLedger {
 
   /** Records a write before it is sent; the same key again returns the first record unchanged. */
   requestWrite(write: NewWrite): Promise<MoneyWrite>
+  /** Applies `patch` and returns the write; an executed write is returned unchanged by a patch that would set it back (undoesExecuted). */
   settleWrite(idempotencyKey: string, patch: WritePatch): Promise<MoneyWrite>
   writesOf(gatewayRef: string): Promise<MoneyWrite[]>
   /**

@@ -1,5 +1,5 @@
+import { STALE_REQUEST_MS } from "../../core/send-once"
 import type { MoneyWrite } from "../../modules/nexi-ledger/types"
-import { STALE_REQUEST_MS } from "../../providers/nexi/shared/send-once"
 import { ledgerIssuesOf } from "../ledger-issues"
 
 const NOW = new Date("2026-03-01T12:00:00Z")

@@ -396,7 +396,7 @@ export abstract class NexiApmProviderService extends NexiProviderBase<MobileTran
 
   private followUps(action: string): FollowUps {
     const { apm, client } = this.configured(action, { starting: false })
-    return new FollowUps({ apm, client, ledger: this.ledger(action), method: this.method, logger: this.logger_ })
+    return new FollowUps({ apm, client, ledger: this.ledger(action), rows: this.records, method: this.method, logger: this.logger_ })
   }
 
   /** The payment as it was sent: refunds and reversals go back the same way. */

@@ -2,10 +2,12 @@
  * One Medusa refund of a mobile payment, made once at the service whatever happens on the
  * way. When a refund's answer is lost, Medusa rolls its refund back and the merchant tries
  * again, which is a new Medusa refund with a new id and so a new idempotency key. The first
- * refund then lives on in the ledger: this refund first learns its outcome and, if it was
- * made, takes it over (claims it) and sends only what remains.
+ * refund then lives on in the ledger: this refund first learns its outcome and matches it to
+ * its Medusa row by id (core/earlier-writes.ts); only if that row is gone does it take the
+ * refund over (claims it) and send only what remains.
  */
 import { MedusaError } from "@medusajs/framework/utils"
+import { adoptOrphans, releaseClaims, totalMinor } from "../../../core/earlier-writes"
 import type { MoneyWrite, NewWrite, PaymentLedger } from "../../../modules/nexi-ledger/types"
 import { minorToMajorString } from "../../../money/amount"
 import { idempotencyUuid } from "../shared/idempotency"
@@ -38,8 +40,9 @@ export async function refundOnce(order: RefundOrder): Promise<RefundDone> {
   const key = idempotencyUuid(refundId)
   const writes = await settleEarlier(order, key)
   const { before, vatOf } = refundsBefore(writes, key, original.amount, order.refunded)
-  const adopted = await adopt(order, writes, key)
-  const adoptedMinor = adopted.reduce((sum, write) => sum + BigInt(write.amount_minor), 0n)
+  // Refunds the service made whose Medusa refund is gone, taken over up to this refund's amount.
+  const adopted = await adoptOrphans(order.ledger, writes, { kind: "apm_refund", amountMinor: refundMinor, claimant: refundId, ownKey: key })
+  const adoptedMinor = totalMinor(adopted)
   const done: RefundDone = {
     transactionIds: adopted.flatMap((write) => (write.gateway_operation_id ? [write.gateway_operation_id] : [])),
     vatMinor: adopted.reduce((sum, write) => sum + (vatOf.get(write.id) ?? 0n), 0n),
@@ -63,7 +66,7 @@ export async function refundOnce(order: RefundOrder): Promise<RefundDone> {
     await holdOwn(order, write)
     return { transactionIds: [...done.transactionIds, transactionId], vatMinor: done.vatMinor + BigInt(request.purchaseAmount.vatAmount) }
   } catch (error) {
-    await releaseClaims(order, adopted)
+    await releaseClaims(order.ledger, adopted, ACTION)
     throw error
   }
 }
@@ -72,7 +75,7 @@ export async function refundOnce(order: RefundOrder): Promise<RefundDone> {
 async function settleEarlier(order: RefundOrder, key: string): Promise<MoneyWrite[]> {
   let writes: MoneyWrite[]
   try {
-    writes = await order.writes.settleUnsettled(order.original.transactionId, order.requestOf, key)
+    writes = await order.writes.settleUnsettled(order.original.transactionId, order.requestOf, key, ACTION)
   } catch (error) {
     throw new MedusaError(
       MedusaError.Types.UNEXPECTED_STATE,
@@ -89,27 +92,6 @@ async function settleEarlier(order: RefundOrder, key: string): Promise<MoneyWrit
 }
 
 /**
- * Refunds the service made that no Medusa refund holds, taken over up to this refund's
- * amount; first those an earlier try of this same refund took already. A refund the scheme
- * rejected moved no money and is never taken over.
- */
-async function adopt(order: RefundOrder, writes: MoneyWrite[], key: string): Promise<MoneyWrite[]> {
-  const candidates = writes.filter(
-    (write) => write.kind === "apm_refund" && write.outcome === "executed" && write.follow_state !== "rejected" && write.idempotency_key !== key,
-  )
-  const adopted = candidates.filter((write) => write.claimed_by === order.refundId)
-  let total = adopted.reduce((sum, write) => sum + BigInt(write.amount_minor), 0n)
-  for (const write of candidates) {
-    const amount = BigInt(write.amount_minor)
-    if (write.claimed_by !== null || total + amount > order.refundMinor) continue
-    if (!(await order.ledger.claimWrite(write.id, order.refundId))) continue
-    adopted.push(write)
-    total += amount
-  }
-  return adopted
-}
-
-/**
  * The refund's own write, when an earlier try of this same refund sent it and the job
  * settled it since, is executed but unclaimed (or claimed by a later refund that took it
  * over). Unclaimed, this refund claims it, or a later one would count it a second time;
@@ -123,21 +105,4 @@ async function holdOwn(order: RefundOrder, write: NewWrite): Promise<void> {
     MedusaError.Types.NOT_ALLOWED,
     `Could not ${ACTION}: its refund transaction ${own.gateway_operation_id} is already recorded in Medusa as part of another refund. Nothing more was sent.`,
   )
-}
-
-/**
- * Medusa rolls this refund back when it fails, so what it took over must be free again for
- * the next refund; otherwise that one would send the money a second time.
- */
-async function releaseClaims(order: RefundOrder, adopted: MoneyWrite[]): Promise<void> {
-  for (const write of adopted) {
-    try {
-      await order.ledger.settleWrite(write.idempotency_key, { claimed_by: null })
-    } catch (error) {
-      throw new MedusaError(
-        MedusaError.Types.UNEXPECTED_STATE,
-        `Could not ${ACTION}, and the refund transaction ${write.gateway_operation_id} it had taken over could not be freed in the Nexi ledger (${(error as Error).message}). Do not refund again before support has set claimed_by of ledger write ${write.id} back to empty.`,
-      )
-    }
-  }
 }

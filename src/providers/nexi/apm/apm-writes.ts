@@ -1,23 +1,20 @@
 /**
- * Refunds and reversals as money writes: recorded in the ledger before they are sent
- * (send-once.ts), settled when their answer was lost, and followed until the scheme has
- * finished with them.
- *
- * The APM service has no lookup by idempotency key. Its record of a write is the key itself:
- * the same key with the same body replays the first answer. So the way to learn what became
- * of a write is to send the identical request again under its key. That either replays the
- * transaction made, or, if none was made, makes it now; either way exactly one exists after.
+ * Refunds and reversals as money writes: through the one sender (core/send-once.ts), found
+ * again by their request's key (core/found-by-key.ts: the service has no lookup, so the
+ * identical request is sent again under the same key), settled and matched to their Medusa
+ * rows like card writes (core/earlier-writes.ts), and followed until the scheme has finished
+ * with them.
  */
 import type { Logger } from "@medusajs/framework/types"
 import type { ApmClient } from "../../../apm/apm-client"
 import type { Envelope, InitializeRequest, TransactionType } from "../../../apm/schemas"
+import { type MedusaRows, settledWritesOf } from "../../../core/earlier-writes"
+import { ByRequestKey } from "../../../core/found-by-key"
 import { readMobileTransaction, schemeReason } from "../../../core/mobile-transaction"
 import type { PaymentStatus } from "../../../core/payment-status"
-import { InvalidRequestError, NotFoundError, OutcomeUnknownError, UnexpectedResponseError } from "../../../http/errors"
+import { isUnsettled, sendOnce } from "../../../core/send-once"
 import type { FollowState, MoneyWrite, NewWrite, PaymentLedger, WriteKind } from "../../../modules/nexi-ledger/types"
 import { minorToMajorString } from "../../../money/amount"
-import { sendOnce } from "../shared/send-once"
-import { transactionFields } from "./session-data"
 
 export type ApmWriteKind = Extract<WriteKind, "apm_refund" | "apm_reversal">
 
@@ -54,13 +51,17 @@ export function isApmWrite(write: MoneyWrite): write is MoneyWrite & { kind: Apm
   return write.kind in TRANSACTION_TYPE
 }
 
+export function apmWriteLabel(write: Pick<MoneyWrite, "kind" | "amount_minor" | "currency">): string {
+  return `${AFTER_REJECTION[write.kind as ApmWriteKind]?.noun ?? write.kind} of ${minorToMajorString(write.amount_minor, write.currency)} ${write.currency}`
+}
+
 export interface ApmWritesDeps {
   client: ApmClient
   ledger: PaymentLedger
+  /** Medusa's refund rows, read by the id a refund write carries. */
+  rows: MedusaRows
   method: string
   logger?: Logger
-  /** How long a write may still be on its way (its call with every retry and key replay). */
-  inFlightMs: number
 }
 
 export class ApmWrites {
@@ -71,59 +72,60 @@ export class ApmWrites {
    * running. Settled from here, it could be taken over by another refund just before that
    * call marks it as its own, and Medusa would record the same money twice.
    */
-  isInFlight(write: MoneyWrite, now = Date.now()): boolean {
-    return write.outcome === "requested" && now - new Date(write.created_at).getTime() < this.deps.inFlightMs
+  isInFlight(write: MoneyWrite): boolean {
+    return write.outcome === "requested" && !isUnsettled(write)
   }
 
-  private isUnsettled(write: MoneyWrite): boolean {
-    return (write.outcome === "requested" || write.outcome === "unknown") && !this.isInFlight(write)
+  private recoveryOf(write: Pick<MoneyWrite, "kind" | "idempotency_key">, request: InitializeRequest): ByRequestKey {
+    return new ByRequestKey(this.deps.client, TRANSACTION_TYPE[write.kind as ApmWriteKind], request, write.idempotency_key)
   }
 
   /** The new transaction's id. Made at most once, however often this is called. */
   async send(plan: ApmWritePlan): Promise<string> {
-    let answer: Envelope | undefined
+    const recover = this.recoveryOf(plan.write, plan.request)
     const operationId = await sendOnce({
       ledger: this.deps.ledger,
       write: plan.write,
       label: plan.label,
       action: plan.action,
-      send: async () => {
-        answer = await this.initialize(plan.write, plan.request)
-        return transactionIdOf(answer)
-      },
-      findExecuted: async (record) => {
-        answer = await this.replay(record, plan.request)
-        return answer && transactionIdOf(answer)
-      },
+      send: () => recover.send(),
+      recover,
     })
     // No answer means the ledger already knew the outcome: nothing new about the transaction.
-    if (answer) await this.track({ ...plan.write, follow_state: "none", gateway_operation_id: operationId }, answer)
+    if (recover.answer) await this.track({ ...plan.write, follow_state: "none", gateway_operation_id: operationId }, recover.answer)
     return operationId
   }
 
   /**
    * Learns the outcome of every write of the transaction that never learnt it (but the one
-   * with `exceptKey`, which its own sendOnce settles, and those still in flight). They stay
-   * unclaimed: the Medusa record that sent them was rolled back, so the next refund may take
-   * them over.
+   * with `exceptKey`, which its own sendOnce settles, and those still in flight), and matches
+   * each to its Medusa refund row by id: a write whose row stands is that row's; only one
+   * whose row is gone may be taken over by the next refund.
    */
-  async settleUnsettled(gatewayRef: string, requestOf: RequestOfWrite, exceptKey?: string): Promise<MoneyWrite[]> {
-    const writes = await this.deps.ledger.writesOf(gatewayRef)
-    for (const [index, write] of writes.entries()) {
-      if (!isApmWrite(write) || !this.isUnsettled(write) || write.idempotency_key === exceptKey) continue
-      const answer = await this.replay(write, await requestOf(write, writes))
-      if (!answer) {
-        writes[index] = await this.deps.ledger.settleWrite(write.idempotency_key, {
-          outcome: "refused",
-          message: "The service refused it when its idempotency key was sent again: it was not made.",
-        })
-        continue
-      }
-      const operationId = transactionIdOf(answer)
-      writes[index] = await this.deps.ledger.settleWrite(write.idempotency_key, { outcome: "executed", gateway_operation_id: operationId })
-      await this.track(writes[index], answer)
+  async settleUnsettled(gatewayRef: string, requestOf: RequestOfWrite, exceptKey?: string, action = "settle the refund"): Promise<MoneyWrite[]> {
+    const recoveries: Array<{ write: MoneyWrite; recover: ByRequestKey }> = []
+    const writes = await settledWritesOf(
+      {
+        ledger: this.deps.ledger,
+        rows: this.deps.rows,
+        action,
+        logger: this.deps.logger,
+        label: apmWriteLabel,
+        resendOf: async (write, all) => {
+          if (!isApmWrite(write)) return undefined
+          const recover = this.recoveryOf(write, await requestOf(write, all))
+          recoveries.push({ write, recover })
+          return { send: () => recover.send(), recover }
+        },
+      },
+      gatewayRef,
+      exceptKey,
+    )
+    for (const { write, recover } of recoveries) {
+      const settled = writes.find((other) => other.id === write.id)
+      if (settled?.outcome === "executed" && recover.answer) await this.track(settled, recover.answer)
     }
-    return writes
+    return this.deps.ledger.writesOf(gatewayRef)
   }
 
   /** Reads every refund or reversal of the transaction still followed, and records where it ended. */
@@ -154,39 +156,4 @@ export class ApmWrites {
       `nexi: ${this.deps.method} ${noun} ${write.gateway_operation_id} of ${amount} on transaction ${write.gateway_ref} was rejected by the scheme: ${reason}; ${consequence}`,
     )
   }
-
-  private async initialize(write: Pick<MoneyWrite, "kind" | "idempotency_key">, request: InitializeRequest): Promise<Envelope> {
-    try {
-      return await this.deps.client.initializeWithIdempotency(TRANSACTION_TYPE[write.kind as ApmWriteKind], request, write.idempotency_key)
-    } catch (error) {
-      // The key is known with another body: something was made under it, and this request cannot tell what.
-      if (isKeyConflict(error)) throw new OutcomeUnknownError("apm", (error as Error).message, { cause: error })
-      throw error
-    }
-  }
-
-  /** The answer of the transaction made under the write's key, or undefined when none moves money. */
-  private async replay(write: Pick<MoneyWrite, "kind" | "idempotency_key">, request: InitializeRequest): Promise<Envelope | undefined> {
-    try {
-      return await this.initialize(write, request)
-    } catch (error) {
-      // Refused (400), unknown (404), or created but rejected (201): no money moved under this key.
-      if (error instanceof InvalidRequestError || error instanceof NotFoundError) return undefined
-      throw error
-    }
-  }
-}
-
-/**
- * A 400 naming the Idempotency-Key header (fault params `header=Idempotency-Key`): the key
- * was used for a different body. Read as "not made" it would let the write be sent again.
- */
-function isKeyConflict(error: unknown): boolean {
-  return error instanceof InvalidRequestError && error.details.some((detail) => detail.description.includes("header=Idempotency-Key"))
-}
-
-function transactionIdOf(envelope: Envelope): string {
-  const id = transactionFields(envelope).transaction_id
-  if (!id) throw new UnexpectedResponseError("apm", "The mobile payment service accepted the write but named no transaction")
-  return id
 }

@@ -7,6 +7,7 @@ import type { Logger } from "@medusajs/framework/types"
 import { MedusaError } from "@medusajs/framework/utils"
 import type { ApmClient } from "../../../apm/apm-client"
 import type { ApmMethod, ExtendedEnvelope } from "../../../apm/schemas"
+import type { MedusaRows } from "../../../core/earlier-writes"
 import type { PaymentLedger, WriteOrigin } from "../../../modules/nexi-ledger/types"
 import { minorToMajorString } from "../../../money/amount"
 import type { ApmOptions } from "../options"
@@ -27,6 +28,8 @@ export interface FollowUpDeps {
   apm: ApmOptions
   client: ApmClient
   ledger: PaymentLedger
+  /** Medusa's refund rows, read by the id a refund write carries. */
+  rows: MedusaRows
   method: ApmMethod
   logger?: Logger
 }
@@ -44,9 +47,7 @@ export class FollowUps {
   private readonly sender: Sender
 
   constructor(readonly deps: FollowUpDeps) {
-    // A send and its key replay, each with every retry of the transport, plus a margin.
-    const inFlightMs = 2 * (deps.apm.retries + 1) * deps.apm.timeoutMs + 10_000
-    this.writes = new ApmWrites({ client: deps.client, ledger: deps.ledger, method: deps.method, logger: deps.logger, inFlightMs })
+    this.writes = new ApmWrites({ client: deps.client, ledger: deps.ledger, rows: deps.rows, method: deps.method, logger: deps.logger })
     this.sender = { merchantId: deps.apm.merchantId, method: deps.method }
   }
 

@@ -37,6 +37,7 @@ import type {
 } from "@medusajs/framework/types"
 import { MedusaError } from "@medusajs/framework/utils"
 import { type CardOrder, readCardOrder } from "../../../core/card-order"
+import { adoptOrphans, orphanedWrites, releaseClaims, totalMinor } from "../../../core/earlier-writes"
 import type { GatewayClient } from "../../../gateway/gateway-client"
 import { newOrderId } from "../../../gateway/order-id"
 import { InvalidRequestError } from "../../../http/errors"
@@ -65,9 +66,7 @@ import {
 import { CardWallet } from "./card-wallet"
 import { buildHostedOrderRequest } from "./hosted-order"
 import {
-  adoptOrphans,
   type CardWriteContext,
-  orphanedWrites,
   releaseHeldAuthorization,
   requestOf,
   type SettleContext,
@@ -93,6 +92,15 @@ function capturedByLostAnswer(capturedMinor: string, currency: string): MedusaEr
   return new MedusaError(
     MedusaError.Types.NOT_ALLOWED,
     `Could not capture the payment: an earlier capture of ${captured}, whose answer was lost, was made at the Nexi gateway, which accepts one capture per authorization. Nothing was sent. Capture exactly ${captured}, or wait: the plugin records it in Medusa within minutes.`,
+  )
+}
+
+/** The gateway holds less than this refund would take: nothing is sent rather than more than is left. */
+function moreThanRefundable(refundMinor: bigint, leftMinor: bigint, currency: string): MedusaError {
+  const amount = (minor: bigint) => `${minorToMajorString(minor, currency)} ${currency}`
+  return new MedusaError(
+    MedusaError.Types.NOT_ALLOWED,
+    `Could not refund the payment: it would refund ${amount(refundMinor)} at the Nexi gateway, which has ${amount(leftMinor > 0n ? leftMinor : 0n)} left to refund on this order (a refund made in Nexi's back office, or one still pending, takes the rest). Nothing was sent; sync the payment from the gateway, then refund at most what is left.`,
   )
 }
 
@@ -140,8 +148,9 @@ export class NexiCardProviderService extends NexiProviderBase<CardOrder> {
       const currency = input.currency_code.toUpperCase()
       const amountMinor = this.minor(input.amount, currency, "start the MOTO payment")
       const data = motoSessionData({ sessionId, orderId: newOrderId(this.options_.orderIdPrefix), amountMinor, currency })
-      // Not watched by the job until charged: the gateway knows no such order before that.
-      await this.openAttempt(data.order_id, sessionId, input, { amountMinor, currency, nextCheckAt: null }, "start the MOTO payment")
+      // Watched like a hosted order: if the charge's answer is lost, the job still finds it.
+      // Until the card is charged the gateway knows no such order, which the job reads as pending.
+      await this.openAttempt(data.order_id, sessionId, input, { amountMinor, currency, nextCheckAt: this.pollAfter() }, "start the MOTO payment")
       return { id: data.order_id, data, status: "pending_authorization" }
     }
     const cardOnFile = await this.cardOnFileOf(() =>
@@ -232,9 +241,9 @@ export class NexiCardProviderService extends NexiProviderBase<CardOrder> {
       // when the amounts agree; the gateway takes no second capture, so any other amount is refused.
       const [orphan] = orphanedWrites(writes, "capture")
       if (orphan && orphan.amount_minor !== amountMinor) throw capturedByLostAnswer(orphan.amount_minor, currency)
-      const adopted = await adoptOrphans(context, writes, "capture", BigInt(amountMinor), captureId)
-      if (adopted.adoptedMinor > 0n) return { data: { ...input.data, capture_operation_id: adopted.operationIds[0], status: "captured" } }
       const key = idempotencyUuid(captureId)
+      const [adopted] = await adoptOrphans(context.ledger, writes, { kind: "capture", amountMinor: BigInt(amountMinor), claimant: captureId, ownKey: key })
+      if (adopted) return { data: { ...input.data, capture_operation_id: adopted.gateway_operation_id, status: "captured" } }
       const write = { kind: "capture" as const, idempotency_key: key, gateway_ref: orderId, target_ref: operationId, amount_minor: amountMinor, currency, medusa_ref: captureId }
       try {
         const captureOperationId = await sendCardWrite(context, write, requestOf(this.gateway, write))
@@ -286,17 +295,29 @@ export class NexiCardProviderService extends NexiProviderBase<CardOrder> {
         return { data: input.data }
       }
       const writes = await settledWritesOf(context, orderId)
-      // Money by totals. What the gateway has left is not read here (a read per refund, and a
-      // failed one would stop a refund the gateway can judge): it refuses more on its own.
-      const amountMinor = minorUnitsToSend({ amount: input.amount as never, before: await this.records.refundedBefore(refundId), currencyCode: currency })
-      const adopted = await adoptOrphans(context, writes, "refund", amountMinor, refundId)
-      const remainingMinor = (amountMinor - adopted.adoptedMinor).toString()
-      if (remainingMinor === "0") return { data: input.data }
-      const captureOperationId = data.capture_operation_id ?? (await this.readState(input.data, action)).state.captureOperationId
-      const target = this.require(captureOperationId, "capture_operation_id", action)
+      // Money by totals, capped at what the gateway has left to refund. A gateway that cannot
+      // be read now still judges the refund itself: the read must not stop one it would make.
+      const state = await this.gateway.getOrder(orderId).then(readCardOrder, () => undefined)
+      const leftMinor = state && BigInt(state.refundableMinor)
+      const amountMinor = minorUnitsToSend({ amount: input.amount as never, before: await this.records.refundedBefore(refundId), currencyCode: currency, leftMinor })
       const key = idempotencyUuid(refundId)
-      const write = { kind: "refund" as const, idempotency_key: key, gateway_ref: orderId, target_ref: target, amount_minor: remainingMinor, currency, medusa_ref: refundId }
-      await sendCardWrite(context, write, requestOf(this.gateway, write))
+      const adopted = await adoptOrphans(context.ledger, writes, { kind: "refund", amountMinor, claimant: refundId, ownKey: key })
+      const remainingMinor = amountMinor - totalMinor(adopted)
+      if (remainingMinor === 0n) return { data: input.data }
+      // This refund's own write, if an earlier call of it sent it, is in what the gateway no longer has.
+      const own = writes.find((write) => write.idempotency_key === key && write.outcome !== "refused")
+      if (leftMinor !== undefined && remainingMinor > leftMinor + BigInt(own?.amount_minor ?? "0")) {
+        await releaseClaims(context.ledger, adopted, action)
+        throw moreThanRefundable(remainingMinor, leftMinor, currency)
+      }
+      const target = this.require(data.capture_operation_id ?? state?.captureOperationId, "capture_operation_id", action)
+      const write = { kind: "refund" as const, idempotency_key: key, gateway_ref: orderId, target_ref: target, amount_minor: remainingMinor.toString(), currency, medusa_ref: refundId }
+      try {
+        await sendCardWrite(context, write, requestOf(this.gateway, write))
+      } catch (error) {
+        await releaseClaims(context.ledger, adopted, action)
+        throw error
+      }
       return { data: { ...input.data, capture_operation_id: target } }
     } catch (error) {
       throw toMedusaError(error, action)
@@ -422,8 +443,7 @@ export class NexiCardProviderService extends NexiProviderBase<CardOrder> {
       customerRef: this.customerRefOf(cardOnFile, input),
       recurrence: recurrenceOf(cardOnFile, contractId),
     })
-    // When the reconciliation job may start reading this order, if no notification came.
-    const pollAfter = new Date(Date.now() + this.options_.pollPendingAfterSeconds * 1000)
+    const pollAfter = this.pollAfter()
     try {
       const answer = await this.gateway.createHostedOrder(request)
       const securityTokenHash = hashSecurityToken(answer.securityToken)
@@ -465,6 +485,11 @@ export class NexiCardProviderService extends NexiProviderBase<CardOrder> {
     } catch (error) {
       throw toMedusaError(error, "start the payment")
     }
+  }
+
+  /** When the reconciliation job may start reading a new order, if no notification came. */
+  private pollAfter(): Date {
+    return new Date(Date.now() + this.options_.pollPendingAfterSeconds * 1000)
   }
 
   /** The saved-card choice, with a refusal that names the field as Medusa's error. */

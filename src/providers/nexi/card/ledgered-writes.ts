@@ -1,29 +1,19 @@
 /**
- * The card provider's money writes, each through the ledger (send-once.ts). Before a new
- * write, earlier writes of the same gateway order are settled: each capture or refund is
- * matched to its Medusa row by the id it carries (Medusa deletes the row when the provider
- * throws; a process killed mid-call leaves it standing). A write whose row stands is that
- * row's: made, it is claimed for it; never made, it is sent again under its own key. Only an
- * executed write whose row is gone is an orphan, which a new request for the same money takes
- * over instead of sending it again. See docs/ledger.md.
+ * The card provider's money writes, each through the one sender (core/send-once.ts), found
+ * again by the operation they made (core/found-by-operation.ts). Before a new write, earlier
+ * writes of the same gateway order are settled and matched to their Medusa rows
+ * (core/earlier-writes.ts). See docs/ledger.md.
  */
 import type { Logger } from "@medusajs/framework/types"
-import { MedusaError } from "@medusajs/framework/utils"
 import { readCardOrder } from "../../../core/card-order"
+import { type MedusaRows, settledWritesOf as settleEarlier } from "../../../core/earlier-writes"
+import { byOperation } from "../../../core/found-by-operation"
+import { ByOrderId } from "../../../core/found-by-order-id"
+import { sendOnce } from "../../../core/send-once"
 import type { GatewayClient } from "../../../gateway/gateway-client"
-import {
-  isOrphaned,
-  type MoneyWrite,
-  type NewWrite,
-  type PaymentLedger,
-  type WriteKind,
-  type WriteOrigin,
-} from "../../../modules/nexi-ledger/types"
+import type { MoneyWrite, NewWrite, PaymentLedger, WriteKind, WriteOrigin } from "../../../modules/nexi-ledger/types"
 import { minorToMajorString } from "../../../money/amount"
 import { idempotencyUuid } from "../shared/idempotency"
-import type { PaymentRecords } from "../shared/payment-records"
-import { isUnsettled, sendOnce } from "../shared/send-once"
-import { executedOperationFor } from "./executed-operation"
 
 export interface CardWriteContext {
   gateway: GatewayClient
@@ -35,7 +25,7 @@ export interface CardWriteContext {
 /** What settling an order's earlier writes needs besides the sender's context. */
 export interface SettleContext extends CardWriteContext {
   /** Medusa's own rows, read by the id a write carries. */
-  records: Pick<PaymentRecords, "holdsRowOf">
+  records: MedusaRows
   logger?: Logger
 }
 
@@ -52,12 +42,9 @@ export function writeLabel(write: Pick<NewWrite, "kind" | "amount_minor" | "curr
   return `${KIND_WORDS[write.kind] ?? write.kind} of ${minorToMajorString(write.amount_minor, write.currency)} ${write.currency}`
 }
 
-/** The operation id the write made, from the gateway order; undefined when it made none. */
-export async function findExecuted(context: CardWriteContext, write: MoneyWrite): Promise<string | undefined> {
-  const details = await context.gateway.getOrder(write.gateway_ref)
-  const others = (await context.ledger.writesOf(write.gateway_ref)).filter((other) => other.idempotency_key !== write.idempotency_key)
-  const taken = new Set(others.map((other) => other.gateway_operation_id).filter((id): id is string => Boolean(id)))
-  return executedOperationFor(write, details, taken)
+/** The gateway takes no idempotency key on cancels (docs/contract/gateway.md). */
+function recoveryOf(context: CardWriteContext, kind: WriteKind) {
+  return byOperation(context.gateway, context.ledger, { keyless: kind === "cancel_capture" })
 }
 
 /**
@@ -78,108 +65,44 @@ export function requestOf(gateway: GatewayClient, write: SentWrite): () => Promi
 
 /** Sends one write through the ledger; the gateway's operation id. */
 export function sendCardWrite(context: CardWriteContext, write: NewWrite, send: () => Promise<string>): Promise<string> {
-  return sendOnce({
-    ledger: context.ledger,
-    write,
-    label: writeLabel(write),
-    action: context.action,
-    send,
-    findExecuted: (recorded) => findExecuted(context, recorded),
+  return sendOnce({ ledger: context.ledger, write, label: writeLabel(write), action: context.action, send, recover: recoveryOf(context, write.kind) })
+}
+
+/** The kinds of write a later card write settles: those Medusa asked for and may have lost the answer of. */
+const SETTLED_KINDS: readonly WriteKind[] = ["capture", "refund", "void", "cancel_capture"]
+
+/**
+ * A MOTO charge whose answer was lost is found by its order id. It is never sent again from
+ * here (the card data is gone): only settled, so the job does not take it up on every run.
+ */
+function motoRecovery(context: CardWriteContext, write: MoneyWrite) {
+  return new ByOrderId(context.gateway, write.gateway_ref, (details) => {
+    const { status } = readCardOrder(details)
+    return status !== "error" && status !== "canceled"
   })
 }
 
 /**
- * Every write of the order, settled: an outcome never learnt is read from the gateway, and a
- * capture or refund is matched to its Medusa row (see the header). A gateway or a Medusa row
- * that cannot be read refuses the new write: sending it could pay twice.
+ * Every write of the order, settled, each capture or refund matched to its Medusa row
+ * (core/earlier-writes.ts); a gateway or a Medusa row that cannot be read refuses the new write.
  */
-export async function settledWritesOf(context: SettleContext, orderId: string): Promise<MoneyWrite[]> {
-  const writes = await context.ledger.writesOf(orderId)
-  let changed = false
-  for (const write of writes) {
-    if (isUnsettled(write)) {
-      await settleLost(context, write)
-      changed = true
-    } else if (isOrphaned(write) && (await holdsRow(context, write))) {
-      changed = (await context.ledger.claimWrite(write.id, write.medusa_ref as string)) || changed
-    }
-  }
-  return changed ? context.ledger.writesOf(orderId) : writes
-}
-
-async function holdsRow(context: SettleContext, write: MoneyWrite): Promise<boolean> {
-  try {
-    return await context.records.holdsRowOf(write)
-  } catch (error) {
-    throw new MedusaError(
-      MedusaError.Types.UNEXPECTED_STATE,
-      `Could not ${context.action}: the Medusa record of an earlier ${writeLabel(write)} on this payment could not be read (${(error as Error).message}). Nothing was sent; try again once it can be read.`,
-    )
-  }
-}
-
-async function settleLost(context: SettleContext, write: MoneyWrite): Promise<void> {
-  if (await holdsRow(context, write)) return sendToItsRow(context, write)
-  let made: string | undefined
-  try {
-    made = await findExecuted(context, write)
-  } catch (error) {
-    throw new MedusaError(
-      MedusaError.Types.UNEXPECTED_STATE,
-      `Could not ${context.action}: an earlier ${writeLabel(write)} on this payment has an unknown outcome, and the gateway cannot be read now (${(error as Error).message}). Nothing was sent; try again once the gateway answers.`,
-    )
-  }
-  await context.ledger.settleWrite(
-    write.idempotency_key,
-    made ? { outcome: "executed", gateway_operation_id: made } : { outcome: "refused", message: "not in the gateway's record" },
+export function settledWritesOf(context: SettleContext, orderId: string): Promise<MoneyWrite[]> {
+  return settleEarlier(
+    {
+      ledger: context.ledger,
+      rows: context.records,
+      action: context.action,
+      logger: context.logger,
+      label: writeLabel,
+      resendOf: async (write) => {
+        if (write.kind === "moto") return { send: () => requestOf(context.gateway, write)(), recover: motoRecovery(context, write) }
+        if (!SETTLED_KINDS.includes(write.kind)) return undefined
+        // Only a capture or refund has a Medusa row of its own to be sent again for; the others are only found.
+        return { send: () => requestOf(context.gateway, write)(), recover: recoveryOf(context, write.kind) }
+      },
+    },
+    orderId,
   )
-}
-
-/**
- * A write whose Medusa row stands (the process stopped after recording both, before it heard
- * the answer) goes through the sender again under its own key: made, it is claimed for its
- * row; never made, it is sent now. A gateway that refuses it leaves Medusa showing money that
- * did not move: the write stays claimed by the row, which puts it on staff's list of ledger
- * issues, and a warning says so.
- */
-async function sendToItsRow(context: SettleContext, write: MoneyWrite): Promise<void> {
-  try {
-    await sendCardWrite(context, write, requestOf(context.gateway, write))
-  } catch (error) {
-    const settled = (await context.ledger.writesOf(write.gateway_ref)).find((other) => other.id === write.id)
-    if (settled?.outcome !== "refused") throw error
-    await context.ledger.settleWrite(write.idempotency_key, { claimed_by: write.medusa_ref, message: (error as Error).message })
-    context.logger?.warn(
-      `nexi: Medusa ${write.kind} ${write.medusa_ref} (${writeLabel(write)}) stands, but the gateway refused to make it on order ${write.gateway_ref}: ${(error as Error).message}`,
-    )
-  }
-}
-
-/** Executed writes of `kind` whose Medusa record was rolled back: money the gateway moved that Medusa does not show. */
-export function orphanedWrites(writes: MoneyWrite[], kind: WriteKind): MoneyWrite[] {
-  return writes.filter((write) => write.kind === kind && isOrphaned(write))
-}
-
-/**
- * Hands orphaned writes of `kind` to `claimant` while they fit in `amountMinor`, so a new
- * request for the same money takes over what the gateway already did. Returns what was taken.
- */
-export async function adoptOrphans(
-  context: CardWriteContext,
-  writes: MoneyWrite[],
-  kind: WriteKind,
-  amountMinor: bigint,
-  claimant: string,
-): Promise<{ adoptedMinor: bigint; operationIds: string[] }> {
-  let left = amountMinor
-  const operationIds: string[] = []
-  for (const write of orphanedWrites(writes, kind)) {
-    const amount = BigInt(write.amount_minor)
-    if (amount > left || !(await context.ledger.claimWrite(write.id, claimant))) continue
-    left -= amount
-    if (write.gateway_operation_id) operationIds.push(write.gateway_operation_id)
-  }
-  return { adoptedMinor: amountMinor - left, operationIds }
 }
 
 export interface AuthorizationToVoid {

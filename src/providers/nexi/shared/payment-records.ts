@@ -30,7 +30,11 @@ function isNotFound(error: unknown): boolean {
 }
 
 /** The record service of the Medusa row each kind of write is sent for. */
-const ROW_SERVICES: Partial<Record<MoneyWrite["kind"], string>> = { capture: "captureService", refund: "refundService" }
+const ROW_SERVICES: Partial<Record<MoneyWrite["kind"], string>> = {
+  capture: "captureService",
+  refund: "refundService",
+  apm_refund: "refundService",
+}
 
 export class PaymentRecords {
   constructor(private readonly container: Record<string, unknown>) {}

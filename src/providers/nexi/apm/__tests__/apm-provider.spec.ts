@@ -75,11 +75,21 @@ const cradle: Record<string, unknown> = {
     },
   },
   // Each refund alone in its payment: money by totals then sends exactly the amount asked.
-  refundService: { retrieve: async (id: string) => ({ id, metadata: null, payment: { refunds: [{ id }] } }) },
+  // A refund Medusa rolled back (its provider call threw) is gone, as Medusa deletes it.
+  refundService: {
+    retrieve: async (id: string) => {
+      if (rolledBack.has(id)) throw new MedusaError(MedusaError.Types.NOT_FOUND, `Refund with id: ${id} was not found`)
+      return { id, metadata: null, payment: { refunds: [{ id }] } }
+    },
+  },
   logger: { error: logLine("error"), warn: logLine("warn"), info: logLine("info"), debug: logLine("debug") },
 }
 
+/** Medusa refunds rolled back after their provider call threw: Medusa deletes such a row. */
+const rolledBack = new Set<string>()
+
 beforeEach(() => {
+  rolledBack.clear()
   ledger = new InMemoryLedger()
   cradle[NEXI_LEDGER_MODULE] = ledger
   logged.length = 0
@@ -529,6 +539,7 @@ describe("the ledger: refunds", () => {
     expect(await ledger.writesOf(transactionId)).toEqual([expect.objectContaining({ outcome: "unknown", claimed_by: null })])
 
     // Medusa rolled refund A back; the merchant refunds again. While the service cannot be read, nothing is sent.
+    rolledBack.add("lost_ref_a")
     await injectFault(REFUND_PATH, { times: 1, phase: "before" })
     await expectMedusaError(
       service.refundPayment({ data, amount: 12.2, context: { idempotency_key: "lost_ref_b" } }),
@@ -557,6 +568,7 @@ describe("the ledger: refunds", () => {
     const first = await service.refundPayment({ data, amount: 5, context: { idempotency_key: "job_ref_1" } })
     await injectFault(REFUND_PATH, { times: 2, phase: "after" })
     await expect(service.refundPayment({ data: first.data!, amount: 7.2, context: { idempotency_key: "job_ref_2" } })).rejects.toThrow(/did not answer/)
+    rolledBack.add("job_ref_2")
 
     await service.getWebhookActionAndData(attemptReconcileRequest(transactionId))
     const [, lost] = await ledger.writesOf(transactionId)
@@ -566,6 +578,23 @@ describe("the ledger: refunds", () => {
     expect(next.data).toMatchObject({ refunded_minor: "1220", refunded_vat_minor: "220" })
     expect(refundIds(next.data).at(-1)).toBe(lost.gateway_operation_id)
     expect(await ledger.writesOf(transactionId)).toHaveLength(2)
+  })
+
+  it("matches a lost refund whose Medusa refund stands (the process was killed) to that refund: the next one is sent, not taken over", async () => {
+    const { service, data, transactionId } = await paidPayment()
+    // Refund A is made, but neither its answer nor its key's replay arrives; the store is then
+    // killed, so Medusa never deletes refund A's row.
+    await injectFault(REFUND_PATH, { times: 2, phase: "after" })
+    await expect(service.refundPayment({ data, amount: 5, context: { idempotency_key: "kept_ref_a" } })).rejects.toThrow(/did not answer/)
+
+    const next = await service.refundPayment({ data, amount: 5, context: { idempotency_key: "kept_ref_b" } })
+    const writes = await ledger.writesOf(transactionId)
+    expect(writes).toEqual([
+      expect.objectContaining({ medusa_ref: "kept_ref_a", outcome: "executed", claimed_by: "kept_ref_a" }),
+      expect.objectContaining({ medusa_ref: "kept_ref_b", outcome: "executed", claimed_by: "kept_ref_b" }),
+    ])
+    expect(refundIds(next.data)).toEqual([writes[1].gateway_operation_id])
+    expect(writes[1].gateway_operation_id).not.toBe(writes[0].gateway_operation_id)
   })
 
   it("lets a retry of the same refund hold its write after the job settled it, so no later refund counts it again", async () => {

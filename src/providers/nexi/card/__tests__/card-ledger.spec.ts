@@ -25,9 +25,13 @@ async function control(method: string, path: string, body?: unknown): Promise<un
   return response.json()
 }
 
-/** Every attempt of the transport (three) loses its answer; `phase` "after" means the gateway executed it. */
+/**
+ * Every attempt of the transport (three a call) loses its answer, for every call a test makes
+ * (a refund reads the order for what is left to refund, and again after a lost answer);
+ * `phase` "after" means the gateway executed it.
+ */
 function loseAnswers(method: string, path: string, phase: "before" | "after") {
-  return control("POST", "/faults", { match: { method, path: `${GATEWAY}${path}` }, times: 8, phase, action: { type: "reset" } })
+  return control("POST", "/faults", { match: { method, path: `${GATEWAY}${path}` }, times: 20, phase, action: { type: "reset" } })
 }
 
 /** POSTs the simulator received on any operation's `kind` path ("refunds", "captures"). */
@@ -134,6 +138,31 @@ describe("card money writes through the ledger", () => {
     expect(await postsOn("refunds")).toBe(before)
   })
 
+  it("refuses, sending nothing, a refund of more than the gateway has left to refund, naming both amounts", async () => {
+    const { card, orderId, data } = await capturedPayment("payses_l6")
+    // A refund of 5.00 made in Nexi's back office, which Medusa has not recorded yet.
+    const backOffice = await fetch(`${gateway.simulator().gatewayUrl}/operations/${data.capture_operation_id}/refunds`, {
+      method: "POST",
+      headers: {
+        "x-api-key": "5d952446-9004-4023-9eae-a527a152846b",
+        "correlation-id": crypto.randomUUID(),
+        "idempotency-key": crypto.randomUUID(),
+        "content-type": "application/json",
+      },
+      body: JSON.stringify({ amount: "500", currency: "EUR", description: "Back office" }),
+    })
+    expect(backOffice.status).toBe(200)
+
+    await expect(refund(card, data, "ref_l6", 20)).rejects.toThrow(
+      /would refund 20\.00 EUR at the Nexi gateway, which has 15\.00 EUR left to refund on this order.*Nothing was sent/,
+    )
+    expect(await postsOn("refunds")).toBe(1)
+    expect(gateway.cradle().ledger.writes.filter((write) => write.kind === "refund")).toEqual([])
+
+    await refund(card, data, "ref_l6b", 15)
+    expect((await gatewayOperations(orderId, "REFUND")).map((operation) => operation.operationAmount).sort()).toEqual(["1500", "500"])
+  })
+
   it("records a hosted order whose answer was lost nowhere: its page address never reached anyone, so nobody can pay on it", async () => {
     await loseAnswers("POST", "/orders/hpp", "after")
     await expect(gateway.provider().initiatePayment({ amount: 20, currency_code: "eur", data: { session_id: "payses_lost" } })).rejects.toThrow(
@@ -191,6 +220,24 @@ describe("card money writes through the ledger", () => {
 
     expect(captured.data).toMatchObject({ status: "captured" })
     expect(await gatewayOperations(started.id, "CAPTURE")).toEqual([expect.objectContaining({ operationAmount: "1250" })])
+  })
+
+  it("cancels a capture once when two cancels of the same payment race, though cancels carry no idempotency key", async () => {
+    const { card, orderId, data } = await capturedPayment("payses_r1")
+    // The first cancel to reach the gateway waits there; the second overtakes it and is made,
+    // so the first is refused ("already cancelled") although the cancel stands.
+    await control("POST", "/faults", { match: { method: "POST", path: `${GATEWAY}/operations/*/cancels` }, times: 1, action: { type: "latency", ms: 400 } })
+
+    const cancel = () => card.cancelPayment({ data, context: { idempotency_key: "pay_r1" } })
+    const results = await Promise.allSettled([cancel(), cancel()])
+
+    expect(results.map((result) => result.status)).toEqual(["fulfilled", "fulfilled"])
+    expect(await gatewayOperations(orderId, "CANCEL")).toHaveLength(1)
+    // Nothing fell back to refunding the cancelled capture.
+    expect((await gatewayOperations(orderId, "REFUND")).filter((operation) => operation.operationResult !== "VOIDED")).toEqual([])
+    expect(gateway.cradle().ledger.writes.filter((write) => write.kind === "cancel_capture")).toEqual([
+      expect.objectContaining({ outcome: "executed", gateway_operation_id: expect.any(String) }),
+    ])
   })
 
   it("voids once when the void's answer was lost, and again not when Medusa cancels again", async () => {

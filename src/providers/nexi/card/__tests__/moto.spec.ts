@@ -45,6 +45,20 @@ describe("MOTO sessions of the card provider", () => {
     expect(await gateway.postCount("/orders/hpp")).toBe(0)
   })
 
+  it("opens the attempt watched, like a hosted order: a charge whose answer was lost is still read by the job", async () => {
+    const started = await provider({ pollPendingAfterSeconds: 120 }).initiatePayment({
+      amount: 39.98,
+      currency_code: "eur",
+      data: { session_id: "payses_m1" },
+      context: motoContext,
+    })
+    await chargeByMoto(started.id, "3998")
+    const dueRefs = async (after: number) =>
+      (await gateway.cradle().ledger.dueAttempts(new Date(Date.now() + after), 10)).map((attempt) => attempt.gateway_ref)
+    expect(await dueRefs(0)).toEqual([])
+    expect(await dueRefs(121_000)).toEqual([started.id])
+  })
+
   it("treats MOTO-looking data sent by a storefront as an ordinary hosted checkout", async () => {
     const started = await provider().initiatePayment({ amount: 10, currency_code: "eur", data: { session_id: "payses_s1", moto: true } })
     expect(started.status).toBe("pending")
@@ -66,6 +80,22 @@ describe("MOTO sessions of the card provider", () => {
     const captured = await card.capturePayment({ data: authorized.data, context: { idempotency_key: "capt_m1" } })
     expect(captured.data).toMatchObject({ status: "captured", capture_operation_id: expect.stringMatching(/^\d+$/) })
     expect(await gateway.postCount(`/operations/${authorized.data?.payment_operation_id}/captures`)).toBe(1)
+  })
+
+  it("settles a charge whose answer was lost from its order id when the order is next read, rather than calling it refused", async () => {
+    const card = provider()
+    const started = await card.initiatePayment({ amount: 39.98, currency_code: "eur", data: { session_id: "payses_m2" }, context: motoContext })
+    const { ledger } = gateway.cradle()
+    const charge = { kind: "moto" as const, origin: "staff" as const, idempotency_key: "moto-key", gateway_ref: started.id, amount_minor: "3998", currency: "EUR", medusa_ref: "payses_m2" }
+    await ledger.requestWrite(charge)
+    await chargeByMoto(started.id, "3998")
+    await ledger.settleWrite(charge.idempotency_key, { outcome: "unknown" })
+
+    const authorized = await card.authorizePayment({ data: started.data })
+    gateway.cradle().captures.set("capt_m2", { id: "capt_m2", amount: 39.98 })
+    await card.capturePayment({ data: authorized.data, context: { idempotency_key: "capt_m2" } })
+
+    expect(ledger.writes.find((write) => write.kind === "moto")).toMatchObject({ outcome: "executed", gateway_operation_id: expect.stringMatching(/^\d+$/) })
   })
 
   it("reports a MOTO payment captured at once (IMPLICIT) as captured", async () => {

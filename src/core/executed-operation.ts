@@ -6,9 +6,9 @@
  * write. Choices and limits: docs/ledger.md.
  */
 
-import { type CardOrderOperation, readCardOrder } from "../../../core/card-order"
-import type { Operation, OrderDetails } from "../../../gateway/schemas"
-import type { MoneyWrite } from "../../../modules/nexi-ledger/types"
+import type { Operation, OrderDetails } from "../gateway/schemas"
+import type { MoneyWrite } from "../modules/nexi-ledger/types"
+import { type CardOrderOperation, readCardOrder } from "./card-order"
 
 type SettledWrite = Pick<MoneyWrite, "kind" | "amount_minor" | "target_ref">
 

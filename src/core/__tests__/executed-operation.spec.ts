@@ -2,7 +2,7 @@
  * Which gateway operation a card write made, read back from the order after its answer was
  * lost: one row per kind of write and per history that must, or must not, match.
  */
-import type { OrderDetails } from "../../../../gateway/schemas"
+import type { OrderDetails } from "../../gateway/schemas"
 import { executedOperationFor, UndecidableRecordError } from "../executed-operation"
 
 type Op = { operationId: string; operationType: string; operationResult: string; operationAmount?: string; cancelledOperationId?: string }

@@ -1,14 +1,17 @@
 /**
- * sendOncePerOrderId against the simulator over HTTP, with its fault injection standing in
- * for lost answers: the card is charged once whatever happens to the answers.
+ * The sender with the by-order-id recovery against the simulator over HTTP, with its fault
+ * injection standing in for lost answers: the card is charged once whatever happens to the
+ * answers. (The ledgered path, MOTO's, is covered by the admin-routes integration suite.)
  */
 import { randomUUID } from "node:crypto"
+import { MedusaError } from "@medusajs/framework/utils"
 import { createGatewayClient, type HttpGatewayClient } from "../../gateway/http-gateway-client"
 import { newOrderId } from "../../gateway/order-id"
 import type { MotoRequest } from "../../gateway/schemas"
 import { APPROVED_CARD, SIM_API_KEY, SimulatorHarness } from "../../http/__tests__/support/simulator"
-import { InvalidRequestError, OutcomeUnknownError } from "../../http/errors"
-import { sendOncePerOrderId } from "../once-per-order-id"
+import { InvalidRequestError } from "../../http/errors"
+import { ByOrderId, operationIdOf } from "../found-by-order-id"
+import { sendUnrecorded } from "../send-once"
 
 let harness: SimulatorHarness
 let gateway: HttpGatewayClient
@@ -28,10 +31,15 @@ function motoRequest(pan = APPROVED_CARD.pan): MotoRequest {
 }
 
 const motoPath = () => harness.gatewayPath("/orders/moto")
-const send = (request: MotoRequest, readFirst = false) =>
-  sendOncePerOrderId(gateway, request.order, () => gateway.createMotoPayment(request, randomUUID()), { readFirst })
+/** The charge's operations at the gateway once the sender is done. */
+async function send(request: MotoRequest) {
+  const recover = new ByOrderId(gateway, request.order.orderId)
+  const charge = async () => operationIdOf((await gateway.createMotoPayment(request, randomUUID())).operation)
+  await sendUnrecorded(charge, recover, { action: "take the MOTO payment", label: "MOTO payment" })
+  return gateway.getOrder(request.order.orderId)
+}
 
-describe("sendOncePerOrderId", () => {
+describe("the sender, finding a request again by its order id", () => {
   it("answers the gateway's operation when all goes well", async () => {
     const charged = await send(motoRequest())
     expect(charged.operations.map((operation) => operation.operationResult)).toEqual(["AUTHORIZED"])
@@ -52,18 +60,20 @@ describe("sendOncePerOrderId", () => {
     expect(charged.operations).toHaveLength(1)
   })
 
-  it("passes on a lost request that never reached the gateway, and a refusal, untouched", async () => {
+  it("says nothing was made after a lost request that never reached the gateway, and passes a refusal on untouched", async () => {
     await harness.fault({ match: { method: "POST", path: motoPath() }, phase: "before", action: { type: "hang" } })
-    await expect(send(motoRequest())).rejects.toBeInstanceOf(OutcomeUnknownError)
+    const lost = await send(motoRequest()).catch((error: unknown) => error)
+    expect(lost).toBeInstanceOf(MedusaError)
+    expect((lost as Error).message).toMatch(/its own record shows the MOTO payment was not made\. Nothing was done/)
     await harness.reset()
     await expect(send(motoRequest("4999340261977288"))).rejects.toBeInstanceOf(InvalidRequestError)
   })
 
-  it("sends nothing for a resumed attempt the gateway already charged", async () => {
+  it("finds a repeated request the gateway refuses, because the first one charged, as made: one charge", async () => {
     const request = motoRequest()
     await send(request)
-    const again = await send(request, true)
+    const again = await send(request)
     expect(again.operations).toHaveLength(1)
-    expect(await harness.requestsTo("POST", motoPath())).toHaveLength(1)
+    expect((await harness.requestsTo("POST", motoPath())).map((sent) => sent.status)).toEqual([200, 400])
   })
 })
