@@ -8,7 +8,7 @@ import type { IPaymentModuleService, MedusaContainer, WebhookActionResult } from
 import { MathBN, Modules, PaymentActions } from "@medusajs/framework/utils"
 import { processPaymentWorkflowId, refundPaymentWorkflow } from "@medusajs/medusa/core-flows"
 import { NEXI_LEDGER_MODULE, type PaymentLedger } from "../modules/nexi-ledger/types"
-import { gatewayRefundMetadata, isCancelledCapture, recordedOperationIds } from "../providers/nexi/shared/recorded-refunds"
+import { gatewayRefundMetadata, isCancelledCapture, recordedOperationIds } from "../core/recorded-refunds"
 import type { NexiWebhookData } from "../providers/nexi/shared/webhook-data"
 import { withPaymentLock } from "../staff/with-lock"
 

@@ -24,7 +24,7 @@ import { releaseHeldAuthorization, sendCardWrite } from "../providers/nexi/card/
 import { readCardPaymentState } from "../providers/nexi/card/order-state"
 import { idempotencyUuid } from "../providers/nexi/shared/idempotency"
 import { toMedusaError } from "../providers/nexi/shared/medusa-errors"
-import { CANCELLED_CAPTURE_KEY, NEXI_OPERATION_KEY, recordedOperationIds } from "../providers/nexi/shared/recorded-refunds"
+import { CANCELLED_CAPTURE_KEY, NEXI_OPERATION_KEY, recordedOperationIds } from "../core/recorded-refunds"
 import { gatewayClientFor, isNexiCardProviderId } from "../providers/nexi/store-entries"
 import { findCaptureToCancel } from "./capture-to-cancel"
 import { cardPaymentView } from "./card-payment-view"

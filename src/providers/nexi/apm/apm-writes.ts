@@ -14,7 +14,7 @@ import type { Envelope, InitializeRequest, TransactionType } from "../../../apm/
 import { InvalidRequestError, NotFoundError, OutcomeUnknownError, UnexpectedResponseError } from "../../../http/errors"
 import type { FollowState, MoneyWrite, NewWrite, PaymentLedger, WriteKind } from "../../../modules/nexi-ledger/types"
 import { minorToMajorString } from "../../../money/amount"
-import type { PaymentStatus } from "../shared/payment-status"
+import type { PaymentStatus } from "../../../core/payment-status"
 import { sendOnce } from "../shared/send-once"
 import { transactionFields } from "./session-data"
 import { readApmPaymentState, schemeReason } from "./transaction-state"

@@ -7,7 +7,7 @@
 import type { ExtendedEnvelope } from "../../../apm/schemas"
 import { NotFoundError } from "../../../http/errors"
 import type { PaymentAttempt } from "../../../modules/nexi-ledger/types"
-import { watchAfterRead } from "../shared/attempt-watch"
+import { watchAfterRead } from "../../../core/attempt-watch"
 import type { FollowUps } from "./follow-ups"
 import { readApmPaymentState } from "./transaction-state"
 

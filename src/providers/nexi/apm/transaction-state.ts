@@ -7,7 +7,7 @@
  */
 
 import type { AccountState, ExtendedEnvelope, TransactionState } from "../../../apm/schemas"
-import type { PaymentStatus } from "../shared/payment-status"
+import type { PaymentStatus } from "../../../core/payment-status"
 
 export interface ApmPaymentState {
   status: PaymentStatus

@@ -46,8 +46,8 @@ import { readCartContext, withoutCartContext } from "../shared/cart-context"
 import { idempotencyUuid } from "../shared/idempotency"
 import { toMedusaError } from "../shared/medusa-errors"
 import { NexiProviderBase, type ProviderCradle, SESSION_STATUS } from "../shared/provider-base"
-import { recordedOperationIds } from "../shared/recorded-refunds"
-import { hashSecurityToken } from "../shared/security-token"
+import { recordedOperationIds } from "../../../core/recorded-refunds"
+import { hashSecurityToken } from "../../../core/security-token"
 import { CardNotifications } from "./card-notifications"
 import {
   type CardOnFile,
@@ -76,7 +76,7 @@ import {
 } from "./ledgered-writes"
 import { isMotoRequest, motoSessionData } from "./moto"
 import { type CardPaymentState, readCardPaymentState } from "./order-state"
-import { type CardSessionData, readCardSessionData } from "./session-data"
+import { type CardSessionData, readCardSessionData } from "../../../core/card-session-data"
 
 /** The gateway takes one capture per authorization, and this one is made already. */
 function capturedElsewhere(capturedMinor: string, currency: string): MedusaError {

@@ -26,7 +26,7 @@ import type { SavedCard, SavedCardBook } from "../../../modules/nexi-ledger/type
 import { isKnownCurrency } from "../../../money/currencies"
 import type { NexiOptions } from "../options"
 import { toMedusaError } from "../shared/medusa-errors"
-import { hashSecurityToken, securityTokenMatches } from "../shared/security-token"
+import { hashSecurityToken, securityTokenMatches } from "../../../core/security-token"
 import { customerRefOf, newContractId, newCustomerRef, outcomeOfVerification, settleSavedCard, viewOf } from "./card-on-file"
 import { buildHostedOrderRequest } from "./hosted-order"
 

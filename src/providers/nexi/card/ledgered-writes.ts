@@ -20,7 +20,7 @@ import {
 } from "../../../modules/nexi-ledger/types"
 import { minorToMajorString } from "../../../money/amount"
 import { idempotencyUuid } from "../shared/idempotency"
-import type { PaymentRecords } from "../shared/payment-records"
+import type { PaymentRecords } from "../../../core/payment-records"
 import { isUnsettled, sendOnce } from "../shared/send-once"
 import { executedOperationFor } from "./executed-operation"
 import { readCardPaymentState } from "./order-state"

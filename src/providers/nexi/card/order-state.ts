@@ -5,7 +5,7 @@
  */
 
 import type { Operation, OperationResult, OrderDetails } from "../../../gateway/schemas"
-import type { PaymentStatus } from "../shared/payment-status"
+import type { PaymentStatus } from "../../../core/payment-status"
 
 export interface CardPaymentState {
   status: PaymentStatus

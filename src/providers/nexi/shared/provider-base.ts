@@ -21,8 +21,8 @@ import { toMinorUnits } from "../../../money/amount"
 import { type NexiOptions, parseNexiOptions } from "../options"
 import { ledgerFrom, savedCardBookFrom } from "./ledger"
 import { toMedusaError } from "./medusa-errors"
-import { PaymentRecords } from "./payment-records"
-import type { PaymentStatus } from "./payment-status"
+import { PaymentRecords } from "../../../core/payment-records"
+import type { PaymentStatus } from "../../../core/payment-status"
 import { DEFAULT_STORE_ENTRY_ID } from "./provider-ids"
 
 export const SESSION_STATUS: Record<PaymentStatus, PaymentSessionStatus> = {

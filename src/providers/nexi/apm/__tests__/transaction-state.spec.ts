@@ -5,7 +5,7 @@ import {
   TRANSACTION_STATES,
   type TransactionState,
 } from "../../../../apm/schemas"
-import type { PaymentStatus } from "../../shared/payment-status"
+import type { PaymentStatus } from "../../../../core/payment-status"
 import { readApmPaymentState } from "../transaction-state"
 
 function statusAnswer(state: TransactionState | undefined, accountState?: AccountState, additionalInfo?: string): ExtendedEnvelope {

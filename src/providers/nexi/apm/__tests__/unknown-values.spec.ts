@@ -1,7 +1,7 @@
 import fc from "fast-check"
 import { ExtendedEnvelopeSchema, TRANSACTION_STATES } from "../../../../apm/schemas"
 import { NotificationSchema } from "../../../../gateway/schemas"
-import { parseNotificationBody } from "../../card/notification-body"
+import { parseNotificationBody } from "../../../../core/notification-body"
 import { requireHundredthsCurrency } from "../purchase-amounts"
 import { readApmPaymentState } from "../transaction-state"
 

@@ -3,7 +3,7 @@
  * record them, read end to end. Rows named "fix: ..." are histories that were once misread.
  */
 import type { Operation, OperationResult, OperationType, OrderDetails, OrderStatus } from "../../../../gateway/schemas"
-import type { PaymentStatus } from "../../shared/payment-status"
+import type { PaymentStatus } from "../../../../core/payment-status"
 import { readCardPaymentState } from "../order-state"
 
 /** Seconds after a fixed instant, so a row states its own order of events. */

@@ -5,7 +5,7 @@
  */
 import { MedusaError } from "@medusajs/framework/utils"
 import { PaymentRecords } from "../payment-records"
-import { testCradle } from "./support/provider-cradle"
+import { testCradle } from "../../providers/nexi/shared/__tests__/support/provider-cradle"
 
 function failingService(message: string) {
   return {

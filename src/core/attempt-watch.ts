@@ -4,7 +4,7 @@
  * so thousands of abandoned carts cost a few reads an hour each instead of one a minute, and
  * a paid attempt whose notification was lost is still found within minutes.
  */
-import type { AttemptPatch, PaymentAttempt } from "../../../modules/nexi-ledger/types"
+import type { AttemptPatch, PaymentAttempt } from "../modules/nexi-ledger/types"
 import type { PaymentStatus } from "./payment-status"
 
 /** Attempts older than this are no longer read: hosted pages and app approvals expire long before. */

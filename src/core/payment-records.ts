@@ -9,7 +9,7 @@
  * metadata that reads as empty sends a back-office refund a second time.
  */
 import { MathBN, MedusaError } from "@medusajs/framework/utils"
-import type { MoneyWrite } from "../../../modules/nexi-ledger/types"
+import type { MoneyWrite } from "../modules/nexi-ledger/types"
 
 interface RecordService {
   retrieve(id: string, config?: Record<string, unknown>): Promise<Record<string, unknown>>
