@@ -5,9 +5,9 @@
  * otherwise see the money held.
  */
 import type { ExtendedEnvelope } from "../../../apm/schemas"
+import { watchAfterRead } from "../../../core/attempt-watch"
 import { NotFoundError } from "../../../http/errors"
 import type { PaymentAttempt } from "../../../modules/nexi-ledger/types"
-import { watchAfterRead } from "../../../core/attempt-watch"
 import type { FollowUps } from "./follow-ups"
 import { readApmPaymentState } from "./transaction-state"
 

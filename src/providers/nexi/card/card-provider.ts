@@ -3,7 +3,7 @@
  * Medusa's payment lifecycle on the Nexi XPay hosted payment page. Each method reads or writes
  * the gateway through the GatewayClient and keeps the session data true. Elsewhere: the mapping
  * of a gateway order to a status (order-state.ts), what a notification means
- * (card-notifications.ts), saved cards and account holders (card-wallet.ts, card-on-file.ts).
+ * (src/core/card-sync.ts), saved cards and account holders (card-wallet.ts, card-on-file.ts).
  */
 import type {
   AuthorizePaymentInput,
@@ -35,7 +35,10 @@ import type {
   UpdatePaymentOutput,
   WebhookActionResult,
 } from "@medusajs/framework/types"
-import { MedusaError } from "@medusajs/framework/utils"
+import { MedusaError, PaymentActions } from "@medusajs/framework/utils"
+import { type CardSessionData, readCardSessionData } from "../../../core/card-session-data"
+import { recordedOperationIds } from "../../../core/recorded-refunds"
+import { hashSecurityToken } from "../../../core/security-token"
 import type { GatewayClient } from "../../../gateway/gateway-client"
 import { newOrderId } from "../../../gateway/order-id"
 import { InvalidRequestError } from "../../../http/errors"
@@ -46,20 +49,16 @@ import { readCartContext, withoutCartContext } from "../shared/cart-context"
 import { idempotencyUuid } from "../shared/idempotency"
 import { toMedusaError } from "../shared/medusa-errors"
 import { NexiProviderBase, type ProviderCradle, SESSION_STATUS } from "../shared/provider-base"
-import { recordedOperationIds } from "../../../core/recorded-refunds"
-import { hashSecurityToken } from "../../../core/security-token"
-import { CardNotifications } from "./card-notifications"
 import {
   type CardOnFile,
   cardOnFileOfNewSession,
   cardOnFileOfSession,
   customerRefOf,
   newContractId,
-  outcomeOfPayment,
   recurrenceOf,
   SAVE_CARD_KEY,
+  saveCardOfPayment,
   sessionDataOf,
-  settleSavedCard,
 } from "./card-on-file"
 import { CardWallet } from "./card-wallet"
 import { buildHostedOrderRequest } from "./hosted-order"
@@ -76,7 +75,6 @@ import {
 } from "./ledgered-writes"
 import { isMotoRequest, motoSessionData } from "./moto"
 import { type CardPaymentState, readCardPaymentState } from "./order-state"
-import { type CardSessionData, readCardSessionData } from "../../../core/card-session-data"
 
 /** The gateway takes one capture per authorization, and this one is made already. */
 function capturedElsewhere(capturedMinor: string, currency: string): MedusaError {
@@ -101,7 +99,6 @@ export class NexiCardProviderService extends NexiProviderBase<CardPaymentState> 
 
   protected readonly gateway: GatewayClient
   private readonly wallet: CardWallet
-  private readonly notifications: CardNotifications
 
   constructor(cradle: ProviderCradle, options: NexiOptions) {
     super(cradle, options)
@@ -112,14 +109,6 @@ export class NexiCardProviderService extends NexiProviderBase<CardPaymentState> 
       options: this.options_,
       entryId: this.entryId,
       providerKey: this.providerKey(),
-      logger: this.logger_,
-    })
-    this.notifications = new CardNotifications({
-      gateway: this.gateway,
-      ledger: (action) => this.ledger(action),
-      records: this.records,
-      wallet: this.wallet,
-      saveCardOf: (orderId, state) => this.saveCardOf(orderId, state),
       logger: this.logger_,
     })
   }
@@ -169,15 +158,8 @@ export class NexiCardProviderService extends NexiProviderBase<CardPaymentState> 
     if (card?.state === "pending") await book.updateSavedCard(card.id, { state: "failed" })
   }
 
-  /** Saving the card is the shopper's convenience: a failure to record it never fails their payment. */
   private async saveCardOf(orderId: string, state: CardPaymentState): Promise<void> {
-    try {
-      const book = this.savedCards("save the card")
-      const card = await book.findSavedCardOfOrder(orderId)
-      if (card) await settleSavedCard(book, this.gateway, card, outcomeOfPayment(state))
-    } catch (error) {
-      this.logger_?.warn(`nexi: the card of gateway order ${orderId} could not be saved yet: ${(error as Error).message}`)
-    }
+    await saveCardOfPayment(this.savedCards("save the card"), this.gateway, orderId, state, this.logger_)
   }
 
   /** A hosted order cannot change: a new amount or currency needs a new one; the old one stays watched. */
@@ -366,11 +348,13 @@ export class NexiCardProviderService extends NexiProviderBase<CardPaymentState> 
   }
 
   /**
-   * Called by Medusa's webhook subscriber for POST /hooks/payment/nexi_<entry id>, and by the
-   * plugin's reconciliation with an in-process reconcile request (card-notifications.ts).
+   * Called by Medusa's webhook subscriber for POST /hooks/payment/nexi_<entry id>. The plugin's
+   * own subscriber syncs the order (src/core/card-sync.ts), completing the cart as Medusa's
+   * would; answered without a session, Medusa's subscriber does nothing, and the gateway is
+   * read once per notification (docs/architecture.md).
    */
-  getWebhookActionAndData(payload: ProviderWebhookPayload["payload"]): Promise<WebhookActionResult> {
-    return this.notifications.handle(payload)
+  async getWebhookActionAndData(_payload: ProviderWebhookPayload["payload"]): Promise<WebhookActionResult> {
+    return { action: PaymentActions.NOT_SUPPORTED }
   }
 
   private writeContext(action: string): SettleContext {

@@ -9,6 +9,7 @@
  */
 import type { Logger } from "@medusajs/framework/types"
 import { MedusaError } from "@medusajs/framework/utils"
+import type { PaymentRecords } from "../../../core/payment-records"
 import type { GatewayClient } from "../../../gateway/gateway-client"
 import {
   isOrphaned,
@@ -20,7 +21,6 @@ import {
 } from "../../../modules/nexi-ledger/types"
 import { minorToMajorString } from "../../../money/amount"
 import { idempotencyUuid } from "../shared/idempotency"
-import type { PaymentRecords } from "../../../core/payment-records"
 import { isUnsettled, sendOnce } from "../shared/send-once"
 import { executedOperationFor } from "./executed-operation"
 import { readCardPaymentState } from "./order-state"

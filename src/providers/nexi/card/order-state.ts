@@ -4,8 +4,8 @@
  * shows up as a type error rather than as a silently pending payment.
  */
 
-import type { Operation, OperationResult, OrderDetails } from "../../../gateway/schemas"
 import type { PaymentStatus } from "../../../core/payment-status"
+import type { Operation, OperationResult, OrderDetails } from "../../../gateway/schemas"
 
 export interface CardPaymentState {
   status: PaymentStatus

@@ -1,7 +1,7 @@
 import fc from "fast-check"
 import { ExtendedEnvelopeSchema, TRANSACTION_STATES } from "../../../../apm/schemas"
-import { NotificationSchema } from "../../../../gateway/schemas"
 import { parseNotificationBody } from "../../../../core/notification-body"
+import { NotificationSchema } from "../../../../gateway/schemas"
 import { requireHundredthsCurrency } from "../purchase-amounts"
 import { readApmPaymentState } from "../transaction-state"
 

@@ -2,8 +2,9 @@
  * Whole gateway histories (GET /orders/{orderId}) as the simulator and the real gateway
  * record them, read end to end. Rows named "fix: ..." are histories that were once misread.
  */
-import type { Operation, OperationResult, OperationType, OrderDetails, OrderStatus } from "../../../../gateway/schemas"
+
 import type { PaymentStatus } from "../../../../core/payment-status"
+import type { Operation, OperationResult, OperationType, OrderDetails, OrderStatus } from "../../../../gateway/schemas"
 import { readCardPaymentState } from "../order-state"
 
 /** Seconds after a fixed instant, so a row states its own order of events. */
