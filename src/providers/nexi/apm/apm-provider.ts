@@ -4,8 +4,8 @@
  * lifecycle; scheme-providers.ts has one tiny subclass per scheme. The shopper approves in
  * their app and the service sends no notifications, so a pending session is completed by
  * polling: the status route and the reconciliation job sync it (src/core/mobile-sync.ts)
- * through the scheme's transactions (apm-transactions.ts). Every transaction it opens, refund and reversal it sends
- * goes through the plugin's ledger (docs/ledger.md), so a payment made after its session was
+ * through the scheme's transactions (apm-transactions.ts). Every transaction it opens, refund
+ * and reversal it sends goes through the plugin's ledger (docs/ledger.md), so a payment made after its session was
  * replaced, or a refund whose answer was lost, is found and settled. Behaviour and choices:
  * docs/apm-provider.md.
  */
@@ -55,7 +55,12 @@ export abstract class NexiApmProviderService extends NexiProviderBase<ApmPayment
    * scheme subclass sets `method` after this base class's constructor has run.
    */
   private get transactions(): ApmTransactions {
-    this.transactions_ ??= new ApmTransactions({ options: this.options_, method: this.method, ledger: (action) => this.ledger(action), logger: this.logger_ })
+    this.transactions_ ??= new ApmTransactions({
+      options: this.options_,
+      method: this.method,
+      ledger: (action) => this.ledger(action),
+      logger: this.logger_,
+    })
     return this.transactions_
   }
 
