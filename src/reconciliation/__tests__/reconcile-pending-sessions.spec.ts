@@ -66,7 +66,7 @@ describe("reconcilePendingSessions", () => {
     expect(test.syncCalls.map(refOf)).toEqual(["ORD_W", "ORD_B", "ORD_C", "ORD_A"])
   })
 
-  it("sends one genuine gateway-ref reconcile request per ref to the store's provider of the attempt", async () => {
+  it("syncs each ref once, with the store's provider of the attempt", async () => {
     const test = withProviders("pp_nexi_nexi", "pp_nexi-apm-psp-b_nexi", "pp_stripe_stripe")
     await attempt(test, "ORD1")
     await attempt(test, "TX1", { identifier: "nexi-apm-psp-b" })

@@ -67,7 +67,7 @@ function logLine(level: string) {
 }
 
 /**
- * The session lookup reconcile requests need, backed by what the tests created (a session
+ * The session lookup the sync needs, backed by what the tests created (a session
  * not in the map is a deleted one), the refund lookup refunds need, and the ledger.
  */
 const cradle: Record<string, unknown> = {
