@@ -2,7 +2,8 @@
  * The one sync of a card payment's gateway order. A notification, the reconciliation job, the
  * storefront's status poll and the admin's Sync all call it: it verifies (a notification's
  * security token first, before any gateway read), reads the order once, decides once what the
- * read means for Medusa and applies it once (medusa-changes.ts, under the payment's lock).
+ * read means for Medusa and applies it once (medusa-changes.ts: a cart is completed under
+ * Medusa's cart lock, back-office money recorded under the Medusa payment's lock).
  *
  * An order its live session still points at is that session's payment; money on any other
  * order no order will ever capture, so it is released.
