@@ -32,10 +32,7 @@ import { simulatorForSuite } from "../support/simulator"
 import { eventually } from "../support/store"
 
 const { freePort } = require("../../scripts/lib/embedded-postgres") as { freePort: () => Promise<number> }
-/**
- * The job of the built plugin, the one the store loaded: its reconcile requests carry a proof
- * made with a secret of that module instance (src/providers/nexi/shared/reconcile-request.ts).
- */
+/** The job of the built plugin, the one the store loaded. */
 const { reconcilePendingSessions } = require("../../.medusa/server/src/reconciliation/reconcile-pending-sessions") as {
   reconcilePendingSessions: (container: unknown) => Promise<{ checked: number; outcomes: Record<string, number> }>
 }

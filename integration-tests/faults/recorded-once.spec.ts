@@ -1,8 +1,9 @@
 /**
  * What the gateway did outside Medusa is recorded once, and a notification is believed only
- * after its token: a refund made in Nexi's back office whose notification arrives three times
- * while the job, the storefront's status poll and a staff Sync read the same payment becomes
- * one Medusa refund; a forged notification makes the store read nothing from the gateway.
+ * after its token: a refund or a capture made in Nexi's back office whose notification arrives
+ * three times while the job, the storefront's status poll and a staff Sync read the same
+ * payment becomes one Medusa refund or capture; a forged notification makes the store read
+ * nothing from the gateway, and a genuine one for a payment Medusa holds reads it once.
  */
 import { capturePaymentWorkflow } from "@medusajs/medusa/core-flows"
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
@@ -74,6 +75,69 @@ medusaIntegrationTestRunner({
       expect(await expectBooksAgree(kit, checkout.orderId, medusaOrderId)).toEqual({ capturedMinor: 1999, refundedMinor: 500 })
     })
 
+    it("records a back-office capture notified three times, while the job, a status poll and a staff Sync run, once", async () => {
+      const checkout = await kit.openCardCheckout()
+      await kit.pay(checkout.orderId, CARDS.approved, true)
+      const completed = await kit.completeAsShopper(checkout.cartId)
+      expect(completed.body.type).toBe("order")
+      const medusaOrderId = completed.body.order.id as string
+      const [payment] = await kit.paymentsOfOrder(medusaOrderId)
+      expect(payment.captures).toEqual([])
+      const staff = await adminHeaders(getContainer(), api)
+      const events = countWebhookEvents(getContainer())
+
+      // The back office captures the authorization; the order's genuine notification arrives three times.
+      const [authorization] = await kit.gatewayOperations(checkout.orderId, "AUTHORIZATION", "AUTHORIZED")
+      await simulator.gateway(`/operations/${authorization.operationId}/captures`, { amount: "1999", currency: "EUR" })
+      const { notifications } = await simulator.control<{ notifications: Array<{ body: { operation: { orderId: string } } }> }>("GET", "/notifications")
+      const genuine = notifications.find((notification) => notification.body.operation.orderId === checkout.orderId)?.body
+      expect(genuine).toBeDefined()
+      for (let copy = 0; copy < 3; copy++) await api.post("/hooks/payment/nexi_nexi", genuine)
+
+      await eventually(async () => (events.count() >= 1 ? true : undefined))
+      const readers = await Promise.allSettled([
+        reconcilePendingSessions(getContainer(), new Date(Date.now() + 10 * 60_000)),
+        reconcileSession(getContainer(), { id: checkout.sessionId, provider_id: NEXI_CARD_PROVIDER }),
+        api.post(`/admin/nexi/payments/${payment.id}/sync`, {}, staff),
+      ])
+      expect(readers.map((reader) => reader.status)).toEqual(["fulfilled", "fulfilled", "fulfilled"])
+      await eventually(async () => (events.count() >= 3 ? true : undefined))
+      await settle()
+
+      const [recorded] = await kit.paymentsOfOrder(medusaOrderId)
+      expect(recorded.captures.map((capture) => Number(capture.amount))).toEqual([19.99])
+      expect(await kit.gatewayOperations(checkout.orderId, "CAPTURE", "EXECUTED")).toHaveLength(1)
+      expect(await expectBooksAgree(kit, checkout.orderId, medusaOrderId)).toEqual({ capturedMinor: 1999, refundedMinor: 0 })
+    })
+
+    it("reads the gateway once for a genuine notification of a payment Medusa already holds", async () => {
+      const checkout = await kit.openCardCheckout()
+      const events = countWebhookEvents(getContainer())
+      await kit.pay(checkout.orderId, CARDS.approved, true)
+      const completed = await kit.completeAsShopper(checkout.cartId)
+      expect(completed.body.type).toBe("order")
+      const medusaOrderId = completed.body.order.id as string
+      const [payment] = await kit.paymentsOfOrder(medusaOrderId)
+      await capturePaymentWorkflow(getContainer()).run({ input: { payment_id: payment.id } })
+      const [capture] = await kit.gatewayOperations(checkout.orderId, "CAPTURE", "EXECUTED")
+      await simulator.control("POST", "/settings/refunds", { mode: "pending" })
+      await simulator.gateway(`/operations/${capture.operationId}/refunds`, { amount: "500", currency: "EUR" })
+      // The payment's own notification is handled before the count starts.
+      await eventually(async () => (events.count() >= 1 ? true : undefined))
+      await settle()
+      const orderReads = async () => (await kit.requests("GET", `${GATEWAY}/orders/*`)).length
+      const readsBefore = await orderReads()
+
+      // The refund settles and the gateway notifies once: one sync, one read of the order.
+      await simulator.control("POST", "/refunds/settle", {})
+      await eventually(async () => (events.count() >= 2 ? true : undefined))
+      await settle()
+
+      expect(await orderReads()).toBe(readsBefore + 1)
+      const [recorded] = await kit.paymentsOfOrder(medusaOrderId)
+      expect(recorded.refunds.map((refund) => Number(refund.amount))).toEqual([5])
+    })
+
     it("reads nothing from the gateway for a notification whose token does not match, or whose order it never handed out", async () => {
       const checkout = await kit.openCardCheckout()
       const events = countWebhookEvents(getContainer())
@@ -89,7 +153,7 @@ medusaIntegrationTestRunner({
       await api.post("/hooks/payment/nexi_nexi", forged(checkout.orderId))
       await api.post("/hooks/payment/nexi_nexi", forged("NOSUCHORDER1"))
       await eventually(async () => (events.count() >= 2 ? true : undefined))
-      // Both of Medusa's subscribers (core's and the plugin's) have asked the provider by now.
+      // Both of Medusa's subscribers (core's and the plugin's) have had the events by now.
       await settle()
 
       expect(await orderReads()).toBe(readsBefore)

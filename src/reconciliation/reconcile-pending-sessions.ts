@@ -7,34 +7,36 @@
  */
 import { randomUUID } from "node:crypto"
 import type { IPaymentModuleService, MedusaContainer } from "@medusajs/framework/types"
-import { Modules, PaymentActions } from "@medusajs/framework/utils"
+import { Modules } from "@medusajs/framework/utils"
+import type { SyncOutcome } from "../core/medusa-changes"
 import { STALE_REQUEST_MS } from "../core/send-once"
 import { isOrphaned, NEXI_LEDGER_MODULE, type PaymentLedger } from "../modules/nexi-ledger/types"
 import { isNexiProviderId } from "../providers/nexi/shared/provider-ids"
-import { attemptReconcileRequest, reconcileRequest } from "../providers/nexi/shared/reconcile-request"
-import { type AppliedOutcome, applyPaymentAction } from "./apply-payment-action"
+import { paymentSyncFor, type SyncOf } from "./payment-sync"
 import { recordOrphanedWrites } from "./record-orphaned-writes"
 
 /** Gateway reads one run may make; what is left waits for the next run. */
 export const READS_PER_RUN = 100
-/** A reconcile reads the order once, and once more when Medusa authorizes the payment it completes. */
+/** A sync reads the order once, and once more when Medusa authorizes the payment it completes. */
 const READS_PER_RECONCILE = 2
 const LOCK_KEY = "nexi:reconcile-pending-sessions"
 
 export interface ReconcileSummary {
   checked: number
-  outcomes: Partial<Record<AppliedOutcome | "failed", number>>
+  outcomes: Partial<Record<SyncOutcome | "failed", number>>
 }
 
-/** Reconciles one session now; used by the storefront's status route and the admin's sync. */
-export async function reconcileSession(container: MedusaContainer, session: { id: string; provider_id: string }) {
-  const payment = container.resolve<IPaymentModuleService>(Modules.PAYMENT)
-  const result = await payment.getWebhookActionAndData({
-    provider: session.provider_id.replace(/^pp_/, ""),
-    payload: reconcileRequest(session.id),
-  })
-  return applyPaymentAction(container, result, { includeSuccess: true })
+/** Syncs one session now; used by the storefront's status route and the admin's sync. */
+export function reconcileSession(
+  container: MedusaContainer,
+  session: { id: string; provider_id: string },
+  syncOf: SyncOf = paymentSyncFor,
+): Promise<SyncOutcome> {
+  return syncOf(container, session.provider_id).session(session.id)
 }
+
+/** Outcomes after which Medusa is still to learn of writes the gateway made: the job records them. */
+const RECORDS_ORPHANS: ReadonlySet<SyncOutcome> = new Set(["unchanged", "refund_recorded", "capture_recorded"])
 
 /**
  * The gateway refs the run should read, without repeats: those of writes to settle (the
@@ -65,16 +67,19 @@ async function requeueOrphans(ledger: PaymentLedger, ref: string, now: Date): Pr
 }
 
 /**
- * The store's provider (without `pp_`) that opened an attempt: the ledger records its key
- * (`nexi_nexi-it`); an attempt that names only the identifier (`nexi`) goes to that
- * identifier's first entry.
+ * The store's provider that opened an attempt: the ledger records its key (`nexi_nexi-it`);
+ * an attempt that names only the identifier (`nexi`) goes to that identifier's first entry.
  */
 function providerFor(providerIds: string[], recorded: string): string | undefined {
   const exact = providerIds.find((id) => id === `pp_${recorded}`)
-  return (exact ?? providerIds.find((id) => id.startsWith(`pp_${recorded}_`)))?.replace(/^pp_/, "")
+  return exact ?? providerIds.find((id) => id.startsWith(`pp_${recorded}_`))
 }
 
-export async function reconcilePendingSessions(container: MedusaContainer, now = new Date()): Promise<ReconcileSummary> {
+export async function reconcilePendingSessions(
+  container: MedusaContainer,
+  now = new Date(),
+  syncOf: SyncOf = paymentSyncFor,
+): Promise<ReconcileSummary> {
   const payment = container.resolve<IPaymentModuleService>(Modules.PAYMENT)
   const ledger = container.resolve<PaymentLedger>(NEXI_LEDGER_MODULE)
   const logger = container.resolve("logger")
@@ -89,9 +94,8 @@ export async function reconcilePendingSessions(container: MedusaContainer, now =
     if (!provider) continue
     summary.checked += 1
     try {
-      const result = await payment.getWebhookActionAndData({ provider, payload: attemptReconcileRequest(ref) })
-      const outcome = await applyPaymentAction(container, result, { includeSuccess: true })
-      if (result.action === PaymentActions.NOT_SUPPORTED) await recordOrphanedWrites(container, ledger, ref)
+      const outcome = await syncOf(container, provider).attempt(ref)
+      if (RECORDS_ORPHANS.has(outcome)) await recordOrphanedWrites(container, ledger, ref)
       await requeueOrphans(ledger, ref, now)
       // Counted once the whole ref is done, so a ref is either an outcome or a failure.
       summary.outcomes[outcome] = (summary.outcomes[outcome] ?? 0) + 1

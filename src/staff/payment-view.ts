@@ -4,9 +4,9 @@
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { MedusaError } from "@medusajs/framework/utils"
+import { readCardSessionData } from "../core/card-session-data"
 import type { OrderDetails } from "../gateway/schemas"
 import { readApmSessionData } from "../providers/nexi/apm/session-data"
-import { readCardSessionData } from "../providers/nexi/card/session-data"
 import { toMedusaError } from "../providers/nexi/shared/medusa-errors"
 import { apmClientFor, gatewayClientFor, isNexiCardProviderId } from "../providers/nexi/store-entries"
 import { cardPaymentView } from "./card-payment-view"

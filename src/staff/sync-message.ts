@@ -33,7 +33,7 @@ export function syncMessage({ currency, before, after, gateway }: SyncFacts): st
     const medusaHeld = after.captured.minus(after.refunded)
     if (!gatewayHeld.isEqualTo(medusaHeld)) {
       changes.push(
-        `The gateway holds ${moneyText(gatewayHeld, currency)} captured and not refunded, Medusa ${moneyText(medusaHeld, currency)} (captures made in the gateway's back office are not copied into Medusa).`,
+        `The gateway holds ${moneyText(gatewayHeld, currency)} captured and not refunded, Medusa ${moneyText(medusaHeld, currency)}.`,
       )
     }
   }

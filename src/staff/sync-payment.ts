@@ -2,10 +2,10 @@
  * POST /admin/nexi/payments/:id/sync: re-reads the payment from its service now instead of
  * waiting for a notification or the reconciliation job, and answers what changed.
  *
- * Card payments go through the same path as the job (reconcileSession): the provider re-reads
- * the gateway order and the plugin records refunds made in the gateway's back office, under
- * the payment's lock (taken there, where Medusa is written, so a Sync, the job and the
- * notification record each refund once whichever comes first).
+ * Card payments go through the one sync the job and the notifications use (reconcileSession,
+ * src/core/card-sync.ts): it reads the gateway order once and records captures and refunds made
+ * in the gateway's back office under the payment's lock, so a Sync, the job and the
+ * notification record each operation once whichever comes first.
  * Mobile payments are only read: their service reports no refunds made elsewhere, and running
  * the payment action again on a finalized transaction would ask Medusa for a second capture.
  */

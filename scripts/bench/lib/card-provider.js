@@ -33,4 +33,21 @@ function createCardProvider(cradle, options) {
   return { provider, gatewayClient: provider.benchGatewayClient }
 }
 
-module.exports = { API_KEY, cardOptions, createCardProvider }
+/**
+ * The one sync of a card payment (src/core/card-sync.ts) over the same stand-in and client as
+ * the provider: what a notification runs. Medusa's side answers what it would do (complete the
+ * cart of a paid session) without running Medusa's workflow, as the provider calls leave out
+ * Medusa's own work; the throughput part runs it for real.
+ */
+function createCardSync(cradle, options, gatewayClient) {
+  const { CardSync } = built("core/card-sync")
+  const { PaymentRecords } = built("core/payment-records")
+  const { cardSyncPort } = built("providers/nexi/card/card-sync-port")
+  const ledger = cradle.nexi_ledger
+  const records = new PaymentRecords(cradle)
+  const gateway = cardSyncPort({ gateway: gatewayClient, ledger, records, options, entryId: "nexi", providerKey: "nexi_nexi" })
+  const medusa = { apply: async (_session, payment) => (payment.status === "authorized" ? "completed" : "unchanged") }
+  return new CardSync({ gateway, ledger, sessions: records, medusa, logger: cradle.logger })
+}
+
+module.exports = { API_KEY, cardOptions, createCardProvider, createCardSync }

@@ -13,12 +13,12 @@
  *   capture         POST /operations/{id}/captures (a fresh authorization each call)
  *   refund          POST /operations/{id}/refunds (1.00 of a 24.90 capture)
  *   cancel          GET /orders/{orderId}, then POST /operations/{id}/refunds (the void)
- *   webhook mapping GET /orders/{orderId} (the notification is verified, then re-read)
+ *   webhook mapping GET /orders/{orderId} (the sync of a notification: verified, then re-read)
  */
 const { performance } = require("node:perf_hooks")
 const { built } = require("../lib/built")
 const { AMOUNT, cardFixtures, initiateInput, nextSessionId } = require("../lib/card-fixtures")
-const { cardOptions, createCardProvider } = require("../lib/card-provider")
+const { cardOptions, createCardProvider, createCardSync } = require("../lib/card-provider")
 const { bareReplay, clientReplay, gatewayRequest } = require("../lib/gateway-requests")
 const { medusaStandIn } = require("../lib/medusa-stand-in")
 const { simControl } = require("../lib/sim-control")
@@ -47,7 +47,7 @@ async function perSide(fixtures, count, make, label) {
  * `provider(input)` is the timed provider call; `requests(input)` describes what it sends to
  * the gateway, which the client and bare columns replay on their own input.
  */
-function lifecycleCalls({ provider, fixtures, control, standIn, options }) {
+function lifecycleCalls({ provider, sync, fixtures, control, standIn, options }) {
   const { buildHostedOrderRequest } = built("providers/nexi/card/hosted-order")
   const { newOrderId } = built("gateway/order-id")
 
@@ -146,8 +146,8 @@ function lifecycleCalls({ provider, fixtures, control, standIn, options }) {
       prepare: async (rounds) => cycling(await readPool(), rounds),
       provider: async ({ notification }) => {
         const rawData = Buffer.from(JSON.stringify(notification))
-        const result = await provider.getWebhookActionAndData({ data: notification, rawData, headers: { "content-type": "application/json" } })
-        check(result.action === "authorized", `getWebhookActionAndData answered ${result.action}`)
+        const outcome = await sync.notification({ data: notification, rawData, headers: { "content-type": "application/json" } })
+        check(outcome === "completed", `the notification's sync answered ${outcome}`)
       },
       requests: ({ data }) => [gatewayRequest.getOrder(data.order_id)],
     },
@@ -209,7 +209,8 @@ async function measureOverhead({ simulator, passes, log }) {
   const measured = createCardProvider(standIn.cradle, options)
   const preparing = createCardProvider(standIn.cradle, options)
   const fixtures = cardFixtures({ provider: preparing.provider, control, standIn })
-  const calls = lifecycleCalls({ provider: measured.provider, fixtures, control, standIn, options })
+  const sync = createCardSync(standIn.cradle, options, measured.gatewayClient)
+  const calls = lifecycleCalls({ provider: measured.provider, sync, fixtures, control, standIn, options })
   const target = { gatewayUrl: simulator.gatewayUrl, client: measured.gatewayClient, agent: measured.gatewayClient.agent }
   const results = []
   try {

@@ -1,13 +1,11 @@
 /**
  * Runs with the container stand-in of ./support/container: the plugin's in-memory ledger,
- * and a payment module whose getWebhookActionAndData answers what each test says (the
- * providers behind it have their own suites; the integration suites run the real module).
+ * and a sync that answers what each test says (the sync has its own suites; the integration
+ * suites run the real one).
  */
-import type { WebhookActionResult } from "@medusajs/framework/types"
-import { PaymentActions } from "@medusajs/framework/utils"
-import { readReconcileRequest } from "../../providers/nexi/shared/reconcile-request"
+import type { SyncOutcome } from "../../core/medusa-changes"
 import { READS_PER_RUN, reconcilePendingSessions } from "../reconcile-pending-sessions"
-import { testContainer, type WebhookCall } from "./support/container"
+import { type SyncCall, testContainer } from "./support/container"
 
 const NOW = new Date("2026-06-01T12:00:00Z")
 const DUE = new Date(NOW.getTime() - 60_000)
@@ -32,8 +30,13 @@ async function writeToSettle(test: Test, gatewayRef: string, key = `key_${gatewa
   await test.ledger.settleWrite(key, { outcome: "executed" })
 }
 
-function refOf(call: WebhookCall): string | undefined {
-  return readReconcileRequest(call.payload as never)?.gatewayRef
+function refOf(call: SyncCall): string | undefined {
+  return call.ref
+}
+
+/** The job with the test's sync. */
+function runJob(test: Test, now: Date) {
+  return reconcilePendingSessions(test.container, now, test.syncOf)
 }
 
 function withProviders(...ids: string[]): Test {
@@ -46,8 +49,8 @@ describe("reconcilePendingSessions", () => {
   it("reads nothing when the store has no Nexi provider", async () => {
     const test = withProviders("pp_system_default", "pp_stripe_stripe")
     await attempt(test, "ORD1")
-    await expect(reconcilePendingSessions(test.container, NOW)).resolves.toEqual({ checked: 0, outcomes: {} })
-    expect(test.payment.webhookCalls).toEqual([])
+    await expect(runJob(test, NOW)).resolves.toEqual({ checked: 0, outcomes: {} })
+    expect(test.syncCalls).toEqual([])
   })
 
   it("reads writes to settle first, then due attempts, the least read first, each ref once", async () => {
@@ -59,18 +62,18 @@ describe("reconcilePendingSessions", () => {
     await attempt(test, "ORD_LATER", { due: false })
     await writeToSettle(test, "ORD_W")
     await writeToSettle(test, "ORD_B")
-    await reconcilePendingSessions(test.container, NOW)
-    expect(test.payment.webhookCalls.map(refOf)).toEqual(["ORD_W", "ORD_B", "ORD_C", "ORD_A"])
+    await runJob(test, NOW)
+    expect(test.syncCalls.map(refOf)).toEqual(["ORD_W", "ORD_B", "ORD_C", "ORD_A"])
   })
 
-  it("sends one genuine gateway-ref reconcile request per ref to the store's provider of the attempt", async () => {
+  it("syncs each ref once, with the store's provider of the attempt", async () => {
     const test = withProviders("pp_nexi_nexi", "pp_nexi-apm-psp-b_nexi", "pp_stripe_stripe")
     await attempt(test, "ORD1")
     await attempt(test, "TX1", { identifier: "nexi-apm-psp-b" })
-    await reconcilePendingSessions(test.container, NOW)
-    expect(test.payment.webhookCalls.map((call) => [call.provider, readReconcileRequest(call.payload as never)])).toEqual([
-      ["nexi_nexi", { gatewayRef: "ORD1" }],
-      ["nexi-apm-psp-b_nexi", { gatewayRef: "TX1" }],
+    await runJob(test, NOW)
+    expect(test.syncCalls).toEqual([
+      { provider: "pp_nexi_nexi", ref: "ORD1" },
+      { provider: "pp_nexi-apm-psp-b_nexi", ref: "TX1" },
     ])
   })
 
@@ -79,11 +82,11 @@ describe("reconcilePendingSessions", () => {
     await attempt(test, "ORD_DE", { identifier: "nexi_nexi-de" })
     await attempt(test, "ORD_IT", { identifier: "nexi_nexi-it" })
     await attempt(test, "TX_DE", { identifier: "nexi-apm-psp-b_nexi-de" })
-    await reconcilePendingSessions(test.container, NOW)
-    expect(test.payment.webhookCalls.map((call) => [call.provider, refOf(call)])).toEqual([
-      ["nexi_nexi-de", "ORD_DE"],
-      ["nexi_nexi-it", "ORD_IT"],
-      ["nexi-apm-psp-b_nexi-de", "TX_DE"],
+    await runJob(test, NOW)
+    expect(test.syncCalls.map((call) => [call.provider, refOf(call)])).toEqual([
+      ["pp_nexi_nexi-de", "ORD_DE"],
+      ["pp_nexi_nexi-it", "ORD_IT"],
+      ["pp_nexi-apm-psp-b_nexi-de", "TX_DE"],
     ])
   })
 
@@ -92,8 +95,8 @@ describe("reconcilePendingSessions", () => {
     await attempt(test, "TX1", { identifier: "nexi-apm-psp-b" })
     await attempt(test, "ORD1")
     await writeToSettle(test, "ORD_UNKNOWN")
-    const summary = await reconcilePendingSessions(test.container, NOW)
-    expect(test.payment.webhookCalls.map(refOf)).toEqual(["ORD1"])
+    const summary = await runJob(test, NOW)
+    expect(test.syncCalls.map(refOf)).toEqual(["ORD1"])
     expect(summary.checked).toBe(1)
   })
 
@@ -101,43 +104,36 @@ describe("reconcilePendingSessions", () => {
     // pp_nexi-apm-psp-b_nexi must not read attempts of the card provider "nexi".
     const test = withProviders("pp_nexi-apm-psp-b_nexi")
     await attempt(test, "ORD1", { identifier: "nexi" })
-    await expect(reconcilePendingSessions(test.container, NOW)).resolves.toEqual({ checked: 0, outcomes: {} })
+    await expect(runJob(test, NOW)).resolves.toEqual({ checked: 0, outcomes: {} })
   })
 
-  it("applies each result and counts the outcomes and failures", async () => {
+  it("syncs each ref and counts the outcomes and failures", async () => {
     const test = withProviders("pp_nexi_nexi")
-    test.payment.sessions.push({ id: "payses_fail", status: "pending", data: {}, amount: 10, currency_code: "eur" })
     for (const ref of ["ORD_PAID", "ORD_FAIL", "ORD_NONE", "ORD_DOWN", "ORD_PAID2"]) await attempt(test, ref)
-    const answers: Record<string, WebhookActionResult> = {
-      ORD_PAID: { action: PaymentActions.AUTHORIZED, data: { session_id: "payses_paid", amount: 10 } },
-      ORD_PAID2: { action: PaymentActions.SUCCESSFUL, data: { session_id: "payses_paid2", amount: 10 } },
-      ORD_FAIL: { action: PaymentActions.FAILED, data: { session_id: "payses_fail", amount: 10 } },
-      ORD_NONE: { action: PaymentActions.NOT_SUPPORTED },
+    const answers: Record<string, SyncOutcome> = {
+      ORD_PAID: "completed",
+      ORD_PAID2: "completed",
+      ORD_FAIL: "marked_error",
+      ORD_NONE: "unchanged",
     }
-    test.payment.answer = (call) => {
+    test.syncAnswer = (call) => {
       const ref = refOf(call)!
       if (ref === "ORD_DOWN") throw new Error("gateway unavailable")
       return answers[ref]
     }
-    const summary = await reconcilePendingSessions(test.container, NOW)
+    const summary = await runJob(test, NOW)
     expect(summary).toEqual({ checked: 5, outcomes: { completed: 2, marked_error: 1, unchanged: 1, failed: 1 } })
     expect(test.warnings).toEqual(["nexi: could not reconcile gateway payment ORD_DOWN: gateway unavailable"])
-    // Core's payment workflow ran for both successes (includeSuccess), with the results as read.
-    expect(test.workflowRuns.map((run) => (run.options as { input: WebhookActionResult }).input)).toEqual([
-      answers.ORD_PAID,
-      answers.ORD_PAID2,
-    ])
   })
 
   it("counts a failure to apply the result as failed and goes on", async () => {
     const test = withProviders("pp_nexi_nexi")
     await attempt(test, "ORD1")
     await attempt(test, "ORD2")
-    test.payment.listPaymentSessions = async () => {
+    test.syncAnswer = () => {
       throw new Error("db down")
     }
-    test.payment.answer = (call) => ({ action: PaymentActions.FAILED, data: { session_id: `s_${refOf(call)}`, amount: 1 } })
-    const summary = await reconcilePendingSessions(test.container, NOW)
+    const summary = await runJob(test, NOW)
     expect(summary).toEqual({ checked: 2, outcomes: { failed: 2 } })
     expect(test.warnings).toHaveLength(2)
   })
@@ -148,19 +144,19 @@ describe("reconcilePendingSessions", () => {
     test.payment.payments.push({ id: "pay_1", payment_session_id: "payses_1", canceled_at: null })
     await test.ledger.requestWrite({ kind: "void", gateway_ref: "ORD1", idempotency_key: "void_1", amount_minor: "1000", currency: "EUR" })
     await test.ledger.settleWrite("void_1", { outcome: "executed" })
-    await reconcilePendingSessions(test.container, NOW)
+    await runJob(test, NOW)
     expect(test.payment.cancelled).toEqual(["pay_1"])
     expect(test.ledger.writes[0].claimed_by).toBe("pay_1")
   })
 
-  it("does not record orphaned writes when the read returned an action", async () => {
+  it("does not record orphaned writes when the sync completed the payment", async () => {
     const test = withProviders("pp_nexi_nexi")
     await attempt(test, "ORD1", { due: false, sessionId: "payses_1" })
     test.payment.payments.push({ id: "pay_1", payment_session_id: "payses_1", canceled_at: null })
     await test.ledger.requestWrite({ kind: "void", gateway_ref: "ORD1", idempotency_key: "void_1", amount_minor: "1000", currency: "EUR" })
     await test.ledger.settleWrite("void_1", { outcome: "executed" })
-    test.payment.answer = () => ({ action: PaymentActions.PENDING, data: { session_id: "payses_1", amount: 10 } })
-    await reconcilePendingSessions(test.container, NOW)
+    test.syncAnswer = () => "completed"
+    await runJob(test, NOW)
     expect(test.payment.cancelled).toEqual([])
     expect(test.ledger.writes[0].claimed_by).toBeNull()
   })
@@ -169,12 +165,12 @@ describe("reconcilePendingSessions", () => {
     expect(READS_PER_RUN).toBe(100)
     const test = withProviders("pp_nexi_nexi")
     for (let i = 0; i < 60; i++) await attempt(test, `ORD${i}`, { checks: i < 10 ? 5 : 0 })
-    const summary = await reconcilePendingSessions(test.container, NOW)
+    const summary = await runJob(test, NOW)
     expect(summary.checked).toBe(50)
-    expect(test.payment.webhookCalls).toHaveLength(50)
+    expect(test.syncCalls).toHaveLength(50)
     // The ten read most often are the ones left for the next run.
-    expect(test.payment.webhookCalls.map(refOf)).not.toContain("ORD0")
-    expect(test.payment.webhookCalls.map(refOf)).not.toContain("ORD9")
+    expect(test.syncCalls.map(refOf)).not.toContain("ORD0")
+    expect(test.syncCalls.map(refOf)).not.toContain("ORD9")
   })
 
   it("stops at 50 writes to settle", async () => {
@@ -183,9 +179,9 @@ describe("reconcilePendingSessions", () => {
       await attempt(test, `ORD${i}`, { due: false })
       await writeToSettle(test, `ORD${i}`)
     }
-    const summary = await reconcilePendingSessions(test.container, NOW)
+    const summary = await runJob(test, NOW)
     expect(summary.checked).toBe(50)
-    expect(test.payment.webhookCalls.map(refOf)).toEqual(Array.from({ length: 50 }, (_, i) => `ORD${i}`))
+    expect(test.syncCalls.map(refOf)).toEqual(Array.from({ length: 50 }, (_, i) => `ORD${i}`))
   })
 
   it("stops at 50 refs in all when there are writes to settle and due attempts on other refs", async () => {
@@ -195,9 +191,9 @@ describe("reconcilePendingSessions", () => {
       await writeToSettle(test, `LOST${i}`)
       await attempt(test, `DUE${i}`)
     }
-    const summary = await reconcilePendingSessions(test.container, NOW)
+    const summary = await runJob(test, NOW)
     expect(summary.checked).toBe(50)
-    expect(test.payment.webhookCalls).toHaveLength(50)
+    expect(test.syncCalls).toHaveLength(50)
   })
 
   it("lets orphaned writes take at most half the run when attempts are due, and reads an unknown write behind them", async () => {
@@ -212,9 +208,9 @@ describe("reconcilePendingSessions", () => {
     test.ledger.writes.find((write) => write.idempotency_key === "lost")!.updated_at = new Date(NOW.getTime() - 10 * 60_000)
     for (let i = 0; i < 30; i++) await attempt(test, `DUE${i}`)
 
-    await reconcilePendingSessions(test.container, NOW)
+    await runJob(test, NOW)
 
-    const read = test.payment.webhookCalls.map(refOf)
+    const read = test.syncCalls.map(refOf)
     expect(read).toHaveLength(50)
     expect(read[0]).toBe("LOST")
     expect(read.filter((ref) => ref?.startsWith("DUE"))).toHaveLength(25)
@@ -226,10 +222,10 @@ describe("reconcilePendingSessions", () => {
       await attempt(test, `ORPHAN${i}`, { due: false })
       await writeToSettle(test, `ORPHAN${i}`)
     }
-    await reconcilePendingSessions(test.container, NOW)
-    const first = test.payment.webhookCalls.splice(0).map(refOf)
-    await reconcilePendingSessions(test.container, NOW)
-    const second = test.payment.webhookCalls.map(refOf)
+    await runJob(test, NOW)
+    const first = test.syncCalls.splice(0).map(refOf)
+    await runJob(test, NOW)
+    const second = test.syncCalls.map(refOf)
 
     expect(first).toEqual(Array.from({ length: 50 }, (_, i) => `ORPHAN${i}`))
     expect(second.slice(0, 10)).toEqual(Array.from({ length: 10 }, (_, i) => `ORPHAN${i + 50}`))

@@ -3,9 +3,9 @@
  * the alternative-payment transaction service (docs/contract/apm.md). This base class holds the whole
  * lifecycle; scheme-providers.ts has one tiny subclass per scheme. The shopper approves in
  * their app and the service sends no notifications, so a pending session is completed by
- * polling: the status route and the reconciliation job send in-process reconcile requests
- * through getWebhookActionAndData. Every transaction it opens, refund and reversal it sends
- * goes through the plugin's ledger (docs/ledger.md), so a payment made after its session was
+ * polling: the status route and the reconciliation job sync it (src/core/mobile-sync.ts)
+ * through the scheme's transactions (apm-transactions.ts). Every transaction it opens, refund
+ * and reversal it sends goes through the plugin's ledger (docs/ledger.md), so a payment made after its session was
  * replaced, or a refund whose answer was lost, is found and settled. Behaviour and choices:
  * docs/apm-provider.md.
  */
@@ -25,37 +25,22 @@ import type {
   UpdatePaymentOutput,
   WebhookActionResult,
 } from "@medusajs/framework/types"
-import { MathBN, MedusaError, PaymentActions } from "@medusajs/framework/utils"
-import type { ApmClient } from "../../../apm/apm-client"
+import { MedusaError, PaymentActions } from "@medusajs/framework/utils"
 import { TransactionRejectedError } from "../../../apm/errors"
 import type { ApmMethod } from "../../../apm/schemas"
 import { type MobileTransaction, readMobileTransaction } from "../../../core/mobile-transaction"
-import { NotFoundError } from "../../../http/errors"
+import { recordedOperationIds } from "../../../core/recorded-refunds"
 import type { PaymentLedger } from "../../../modules/nexi-ledger/types"
-import { minorToMajorString, minorUnitsToSend, toPayableMinorUnits } from "../../../money/amount"
-import { clientsFor } from "../clients"
-import type { ApmOptions } from "../options"
-import { watchAfterRead } from "../shared/attempt-watch"
+import { minorUnitsToSend, toPayableMinorUnits } from "../../../money/amount"
 import { readCartContext, withoutCartContext } from "../shared/cart-context"
 import { idempotencyUuid } from "../shared/idempotency"
 import { toMedusaError } from "../shared/medusa-errors"
-import type { SessionRecord } from "../shared/payment-records"
-import { NexiProviderBase, SESSION_STATUS, WEBHOOK_ACTION } from "../shared/provider-base"
-import { readReconcileRequest } from "../shared/reconcile-request"
-import { recordedOperationIds } from "../shared/recorded-refunds"
-import type { NexiWebhookData } from "../shared/webhook-data"
-import type { RequestOfWrite } from "./apm-writes"
-import type { OriginalPayment, RefundTotals } from "./follow-up-requests"
-import { FollowUps } from "./follow-ups"
+import { NexiProviderBase, SESSION_STATUS } from "../shared/provider-base"
+import { ApmTransactions } from "./apm-transactions"
+import type { RefundTotals } from "./follow-up-requests"
 import { buildPaymentRequest, consumerName } from "./payment-request"
 import { buildPurchase, requireHundredthsCurrency } from "./purchase-amounts"
-import { watchOrRelease } from "./release"
 import { type ApmSessionData, readApmSessionData, readConsumerId, transactionFields } from "./session-data"
-
-type Data = Partial<ApmSessionData>
-
-const RECONCILE = "reconcile the payment"
-const NOT_SUPPORTED: WebhookActionResult = { action: PaymentActions.NOT_SUPPORTED }
 
 export abstract class NexiApmProviderService extends NexiProviderBase<MobileTransaction> {
   /** The scheme this provider pays with (docs/contract/apm.md `method`). */
@@ -66,26 +51,30 @@ export abstract class NexiApmProviderService extends NexiProviderBase<MobileTran
   }
 
   /**
-   * The configured service, or a clear error: without `apm` options every mobile payment
-   * provider refuses (the card provider still works), and a scheme the store did not list
-   * in `apm.methods` refuses to start payments.
+   * The scheme's transactions, with this provider's options and ledger. Built at first use: the
+   * scheme subclass sets `method` after this base class's constructor has run.
    */
-  private configured(action: string, { starting }: { starting: boolean }): { apm: ApmOptions; client: ApmClient } {
-    const apm = this.options_.apm
-    const client = clientsFor(this.options_, this.logger_).apm
-    if (!apm || !client) {
-      throw new MedusaError(
-        MedusaError.Types.NOT_ALLOWED,
-        `Could not ${action}: mobile payments are not configured. Add the \`apm\` options (consumerKey, consumerSecret, merchantId, environment) to the Nexi payment provider in medusa-config.`,
-      )
-    }
-    if (starting && !apm.methods.includes(this.method)) {
-      throw new MedusaError(
-        MedusaError.Types.NOT_ALLOWED,
-        `Could not ${action}: the scheme ${this.method} is not enabled. Add it to the Nexi provider option apm.methods (now: ${apm.methods.join(", ")}).`,
-      )
-    }
-    return { apm, client }
+  private get transactions(): ApmTransactions {
+    this.transactions_ ??= new ApmTransactions({
+      options: this.options_,
+      method: this.method,
+      ledger: (action) => this.ledger(action),
+      rows: this.records,
+      logger: this.logger_,
+    })
+    return this.transactions_
+  }
+
+  private transactions_?: ApmTransactions
+
+  /**
+   * Medusa's webhook route for a mobile scheme: the service sends no notifications, so nothing
+   * arrives here but noise. The storefront's status poll and the job sync mobile payments
+   * directly (src/core/mobile-sync.ts).
+   */
+  async getWebhookActionAndData(_payload: ProviderWebhookPayload["payload"]): Promise<WebhookActionResult> {
+    this.logger_?.warn(`nexi: ${this.method} has no notifications; ignored a webhook call`)
+    return { action: PaymentActions.NOT_SUPPORTED }
   }
 
   async initiatePayment(input: InitiatePaymentInput): Promise<InitiatePaymentOutput> {
@@ -106,7 +95,7 @@ export abstract class NexiApmProviderService extends NexiProviderBase<MobileTran
     const amountMinor = this.minor(input.amount, currency, "update the payment")
     const unchanged = current.amount_minor === amountMinor && current.currency === currency
     if (current.transaction_id && unchanged) return { data: withoutCartContext(input.data) }
-    await this.reverseIfStillPending(current)
+    await this.transactions.reverseIfStillPending(current)
     const sessionId = String(current.session_id ?? input.context?.idempotency_key ?? "")
     const data = await this.startPayment(sessionId, input)
     // The replaced transaction is read again now: if the shopper approved it after all, it is released.
@@ -119,7 +108,7 @@ export abstract class NexiApmProviderService extends NexiProviderBase<MobileTran
   /** A session replaced by another one: its transaction must not stay approvable in the app. */
   async deletePayment(input: DeletePaymentInput): Promise<DeletePaymentOutput> {
     const data = readApmSessionData(input.data)
-    await this.reverseIfStillPending(data)
+    await this.transactions.reverseIfStillPending(data)
     const sessionId = data.session_id
     if (sessionId) {
       await this.inLedger("delete the payment", (ledger) => ledger.supersedeAttempts(sessionId, undefined, "Its payment session was deleted"))
@@ -156,8 +145,8 @@ export abstract class NexiApmProviderService extends NexiProviderBase<MobileTran
       // A refund recorded from outside Medusa (the service's back office) is already done there.
       if (recordedOperationIds(await this.records.refundMetadata(refundId)).length) return { data: input.data }
 
-      const followUps = this.followUps(action)
-      const original = this.originalOf(data, action)
+      const followUps = this.transactions.followUps(action)
+      const original = this.transactions.originalOf(data, action)
       const refunded: RefundTotals = { totalMinor: BigInt(data.refunded_minor ?? "0"), vatMinor: BigInt(data.refunded_vat_minor ?? "0") }
       const refundMinor = minorUnitsToSend({
         amount: input.amount as never,
@@ -187,112 +176,17 @@ export abstract class NexiApmProviderService extends NexiProviderBase<MobileTran
     const data = readApmSessionData(input.data)
     try {
       if (!data.transaction_id) return { data: { ...input.data, status: "canceled" } }
-      const state = await this.readTransaction(data)
+      const state = await this.transactions.readTransaction(data)
       if (state.status === "error" || state.status === "canceled") return { data: { ...input.data, status: "canceled" } }
-      const reversalId = await this.reverse(data)
+      const reversalId = await this.transactions.reverse(data)
       return { data: { ...input.data, status: "canceled", state: "CANCELLED", reversal_transaction_id: reversalId } }
     } catch (error) {
       throw toMedusaError(error, "cancel the payment")
     }
   }
 
-  /**
-   * The service sends no notifications: only the plugin's in-process reconcile requests are
-   * answered (a session's payment from the status route and the job; a transaction of the
-   * ledger from the job); anything else changes nothing.
-   */
-  async getWebhookActionAndData(payload: ProviderWebhookPayload["payload"]): Promise<WebhookActionResult> {
-    const subject = readReconcileRequest(payload)
-    if (!subject) {
-      this.logger_?.warn(`nexi: ${this.method} has no notifications; ignored a webhook call`)
-      return NOT_SUPPORTED
-    }
-    if (subject.gatewayRef !== undefined) return this.reconcileTransaction(subject.gatewayRef)
-    const session = await this.records.session(subject.sessionId)
-    const data = readApmSessionData(session?.data)
-    if (!session || !data.transaction_id) return NOT_SUPPORTED
-    return this.answerForSession(session, data)
-  }
-
-  /** The action for the session's current transaction, whose watch in the ledger moves on with what was read. */
-  private async answerForSession(session: SessionRecord, data: Data): Promise<WebhookActionResult> {
-    const transactionId = this.require(data.transaction_id, "transaction_id", RECONCILE)
-    let state: MobileTransaction
-    try {
-      state = await this.readTransaction(data)
-    } catch (error) {
-      // 404: not a transaction of these credentials; nothing to do. Anything else is retried.
-      if (error instanceof NotFoundError) return NOT_SUPPORTED
-      throw error
-    }
-    if (state.status === "pending" && this.pollTimedOut(session)) state = await this.timeOut(data, state)
-    await this.inLedger(RECONCILE, async (ledger) => {
-      const attempt = await ledger.findAttempt(transactionId)
-      if (attempt) await ledger.updateAttempt(transactionId, watchAfterRead(attempt, state.status, new Date(), state.reason))
-    })
-    const result: NexiWebhookData = {
-      session_id: session.id,
-      amount: MathBN.convert(minorToMajorString(data.amount_minor ?? "0", data.currency ?? "EUR")),
-      ...(state.reason ? { nexi_reason: state.reason } : {}),
-    }
-    return { action: WEBHOOK_ACTION[state.status], data: result as WebhookActionResult["data"] }
-  }
-
-  /**
-   * A transaction of the ledger (the reconciliation job): its refunds and reversals are
-   * followed and settled first, then the transaction itself. While its live session owns it,
-   * it is answered as that session's payment. Once no session owns it (replaced or deleted),
-   * it is watched until it ends, and released (reversed) if the shopper paid it after all.
-   */
-  private async reconcileTransaction(gatewayRef: string): Promise<WebhookActionResult> {
-    const followUps = this.followUps(RECONCILE)
-    const { client, ledger } = followUps.deps
-    const attempt = await ledger.findAttempt(gatewayRef)
-    if (attempt && attempt.provider_identifier !== this.providerKey()) return NOT_SUPPORTED
-    // A session that cannot be read throws here: read as deleted, a paid payment would be reversed.
-    const session = attempt?.session_id ? await this.records.session(attempt.session_id) : undefined
-    const data = readApmSessionData(session?.data)
-    const owner = session && data.transaction_id === gatewayRef ? session : undefined
-    await followUps.writes.followAll(gatewayRef)
-    const requestOf: RequestOfWrite = owner
-      ? followUps.requestOf(this.originalOf(data, RECONCILE))
-      : async (write, writes) => {
-          const original = followUps.heldAtService(gatewayRef, await client.getTransaction(gatewayRef), RECONCILE)
-          return followUps.requestOf(original)(write, writes)
-        }
-    await followUps.writes.settleUnsettled(gatewayRef, requestOf)
-    // Paid, closed and released attempts are done: only their writes were to settle.
-    if (!attempt || (attempt.state !== "open" && attempt.state !== "superseded")) return NOT_SUPPORTED
-    if (owner) return this.answerForSession(owner, data)
-    await watchOrRelease(followUps, attempt)
-    return NOT_SUPPORTED
-  }
-
-  private pollTimedOut(session: SessionRecord): boolean {
-    const created = session.created_at ? new Date(session.created_at).getTime() : Number.NaN
-    const limitMs = (this.options_.apm?.pollTimeoutSeconds ?? Number.POSITIVE_INFINITY) * 1000
-    return Number.isFinite(created) && Date.now() - created > limitMs
-  }
-
-  /**
-   * Still pending after apm.pollTimeoutSeconds: the payment is reversed so the shopper can no
-   * longer approve it, then reported failed. Without a terminalReference (needed for the
-   * reversal) it stays pending until the scheme times it out itself.
-   */
-  private async timeOut(data: Data, state: MobileTransaction): Promise<MobileTransaction> {
-    if (!this.options_.apm?.terminalReference) return state
-    try {
-      await this.reverse(data)
-    } catch (error) {
-      this.logger_?.warn(`nexi: could not reverse timed-out ${this.method} transaction ${data.transaction_id}: ${(error as Error).message}`)
-      return state
-    }
-    const seconds = this.options_.apm.pollTimeoutSeconds
-    return { ...state, status: "error", reason: `The payment was not approved in the mobile payment app within ${seconds} seconds.` }
-  }
-
   private async startPayment(sessionId: string, input: InitiatePaymentInput | UpdatePaymentInput): Promise<ApmSessionData> {
-    const { apm, client } = this.configured("start the payment", { starting: true })
+    const { apm, client } = this.transactions.configured("start the payment", { starting: true })
     const consumerId = readConsumerId(input.data)
     const currency = input.currency_code.toUpperCase()
     let amountMinor: string
@@ -394,62 +288,12 @@ export abstract class NexiApmProviderService extends NexiProviderBase<MobileTran
     }
   }
 
-  private followUps(action: string): FollowUps {
-    const { apm, client } = this.configured(action, { starting: false })
-    return new FollowUps({ apm, client, ledger: this.ledger(action), rows: this.records, method: this.method, logger: this.logger_ })
-  }
-
-  /** The payment as it was sent: refunds and reversals go back the same way. */
-  private originalOf(data: Data, action: string): OriginalPayment {
-    const total = Number(this.require(data.amount_minor, "amount_minor", action))
-    const vat = Number(data.vat_minor ?? "0")
-    return {
-      transactionId: this.require(data.transaction_id, "transaction_id", action),
-      amount: { currencyCode: this.require(data.currency, "currency", action), totalAmount: total, vatAmount: vat, nominalAmount: total - vat },
-      consumer: { consumerId: this.require(data.consumer_id, "consumer_id", action), name: data.consumer_name || "Customer" },
-    }
-  }
-
-  /** Reverses the whole payment; the reversal's transaction id. */
-  private reverse(data: Data, action = "cancel the payment"): Promise<string> {
-    const original = this.originalOf(data, action)
-    return this.followUps(action).reverse(original, {
-      origin: "medusa",
-      key: `${original.transactionId}:reversal`,
-      medusaRef: data.session_id ?? null,
-      action,
-    })
-  }
-
-  /** Best effort: a failure here must not stop Medusa replacing or deleting the session. */
-  private async reverseIfStillPending(data: Data): Promise<void> {
-    if (!data.transaction_id || !this.options_.apm?.terminalReference) return
-    try {
-      const state = await this.readTransaction(data)
-      if (state.status === "pending") await this.reverse(data)
-    } catch (error) {
-      this.logger_?.warn(`nexi: could not reverse pending ${this.method} transaction ${data.transaction_id}: ${(error as Error).message}`)
-    }
-  }
-
-  private async readTransaction(data: Data): Promise<MobileTransaction> {
-    const { client } = this.configured("read the payment status", { starting: false })
-    const envelope = await client.getTransaction(this.require(data.transaction_id, "transaction_id", "read the payment status"), data.next_link)
-    const state = readMobileTransaction(envelope)
-    const paid = state.status === "authorized" || state.status === "captured"
-    const held = state.amount
-    const short = held && data.amount_minor && (held.currency !== data.currency || BigInt(held.minor) < BigInt(data.amount_minor))
-    // Never let Medusa record more than the service holds.
-    if (paid && short) return { ...state, status: "error", reason: "The mobile payment service holds less than the session amount." }
-    return state
-  }
-
   /** Reads the transaction and folds its state into the session data. */
   protected async readState(raw: Record<string, unknown> | undefined, action: string): Promise<{ state: MobileTransaction; data: Record<string, unknown> }> {
     const data = readApmSessionData(raw)
     try {
       this.require(data.transaction_id, "transaction_id", action)
-      const state = await this.readTransaction(data)
+      const state = await this.transactions.readTransaction(data)
       return {
         state,
         data: {

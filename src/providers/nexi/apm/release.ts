@@ -5,10 +5,10 @@
  * otherwise see the money held.
  */
 import type { ExtendedEnvelope } from "../../../apm/schemas"
+import { watchAfterRead } from "../../../core/attempt-watch"
 import { readMobileTransaction } from "../../../core/mobile-transaction"
 import { NotFoundError } from "../../../http/errors"
 import type { PaymentAttempt } from "../../../modules/nexi-ledger/types"
-import { watchAfterRead } from "../shared/attempt-watch"
 import type { FollowUps } from "./follow-ups"
 
 const ACTION = "release the payment"

@@ -6,6 +6,7 @@
  * kept in the plugin's module, never in session data a storefront reads.
  */
 import { randomBytes } from "node:crypto"
+import type { Logger } from "@medusajs/framework/types"
 import { MedusaError } from "@medusajs/framework/utils"
 import { type CardInstrument, type CardOrder, readCardOrder } from "../../../core/card-order"
 import type { GatewayClient } from "../../../gateway/gateway-client"
@@ -190,4 +191,20 @@ export async function settleSavedCard(
     activated_at: next === "active" ? new Date() : null,
   })
   return next
+}
+
+/** Saving the card is the shopper's convenience: a failure to record it never fails their payment. */
+export async function saveCardOfPayment(
+  book: SavedCardBook,
+  gateway: GatewayClient,
+  orderId: string,
+  state: CardOrder,
+  logger?: Logger,
+): Promise<void> {
+  try {
+    const card = await book.findSavedCardOfOrder(orderId)
+    if (card) await settleSavedCard(book, gateway, card, outcomeOfPayment(state))
+  } catch (error) {
+    logger?.warn(`nexi: the card of gateway order ${orderId} could not be saved yet: ${(error as Error).message}`)
+  }
 }

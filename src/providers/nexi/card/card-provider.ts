@@ -3,7 +3,7 @@
  * Medusa's payment lifecycle on the Nexi XPay hosted payment page. Each method reads or writes
  * the gateway through the GatewayClient and keeps the session data true. Elsewhere: the mapping
  * of a gateway order to a status (src/core/card-order.ts), what a notification means
- * (card-notifications.ts), saved cards and account holders (card-wallet.ts, card-on-file.ts).
+ * (src/core/card-sync.ts), saved cards and account holders (card-wallet.ts, card-on-file.ts).
  */
 import type {
   AuthorizePaymentInput,
@@ -35,9 +35,12 @@ import type {
   UpdatePaymentOutput,
   WebhookActionResult,
 } from "@medusajs/framework/types"
-import { MedusaError } from "@medusajs/framework/utils"
+import { MedusaError, PaymentActions } from "@medusajs/framework/utils"
 import { type CardOrder, readCardOrder } from "../../../core/card-order"
+import { type CardSessionData, readCardSessionData } from "../../../core/card-session-data"
 import { adoptOrphans, orphanedWrites, releaseClaims, totalMinor } from "../../../core/earlier-writes"
+import { recordedOperationIds } from "../../../core/recorded-refunds"
+import { hashSecurityToken } from "../../../core/security-token"
 import type { GatewayClient } from "../../../gateway/gateway-client"
 import { newOrderId } from "../../../gateway/order-id"
 import { InvalidRequestError } from "../../../http/errors"
@@ -48,20 +51,16 @@ import { readCartContext, withoutCartContext } from "../shared/cart-context"
 import { idempotencyUuid } from "../shared/idempotency"
 import { toMedusaError } from "../shared/medusa-errors"
 import { NexiProviderBase, type ProviderCradle, SESSION_STATUS } from "../shared/provider-base"
-import { recordedOperationIds } from "../shared/recorded-refunds"
-import { hashSecurityToken } from "../shared/security-token"
-import { CardNotifications } from "./card-notifications"
 import {
   type CardOnFile,
   cardOnFileOfNewSession,
   cardOnFileOfSession,
   customerRefOf,
   newContractId,
-  outcomeOfPayment,
   recurrenceOf,
   SAVE_CARD_KEY,
+  saveCardOfPayment,
   sessionDataOf,
-  settleSavedCard,
 } from "./card-on-file"
 import { CardWallet } from "./card-wallet"
 import { buildHostedOrderRequest } from "./hosted-order"
@@ -75,7 +74,6 @@ import {
   voidAuthorization,
 } from "./ledgered-writes"
 import { isMotoRequest, motoSessionData } from "./moto"
-import { type CardSessionData, readCardSessionData } from "./session-data"
 
 /** The gateway takes one capture per authorization, and this one is made already. */
 function capturedElsewhere(capturedMinor: string, currency: string): MedusaError {
@@ -109,7 +107,6 @@ export class NexiCardProviderService extends NexiProviderBase<CardOrder> {
 
   protected readonly gateway: GatewayClient
   private readonly wallet: CardWallet
-  private readonly notifications: CardNotifications
 
   constructor(cradle: ProviderCradle, options: NexiOptions) {
     super(cradle, options)
@@ -120,14 +117,6 @@ export class NexiCardProviderService extends NexiProviderBase<CardOrder> {
       options: this.options_,
       entryId: this.entryId,
       providerKey: this.providerKey(),
-      logger: this.logger_,
-    })
-    this.notifications = new CardNotifications({
-      gateway: this.gateway,
-      ledger: (action) => this.ledger(action),
-      records: this.records,
-      wallet: this.wallet,
-      saveCardOf: (orderId, state) => this.saveCardOf(orderId, state),
       logger: this.logger_,
     })
   }
@@ -178,15 +167,8 @@ export class NexiCardProviderService extends NexiProviderBase<CardOrder> {
     if (card?.state === "pending") await book.updateSavedCard(card.id, { state: "failed" })
   }
 
-  /** Saving the card is the shopper's convenience: a failure to record it never fails their payment. */
   private async saveCardOf(orderId: string, state: CardOrder): Promise<void> {
-    try {
-      const book = this.savedCards("save the card")
-      const card = await book.findSavedCardOfOrder(orderId)
-      if (card) await settleSavedCard(book, this.gateway, card, outcomeOfPayment(state))
-    } catch (error) {
-      this.logger_?.warn(`nexi: the card of gateway order ${orderId} could not be saved yet: ${(error as Error).message}`)
-    }
+    await saveCardOfPayment(this.savedCards("save the card"), this.gateway, orderId, state, this.logger_)
   }
 
   /** A hosted order cannot change: a new amount or currency needs a new one; the old one stays watched. */
@@ -387,11 +369,13 @@ export class NexiCardProviderService extends NexiProviderBase<CardOrder> {
   }
 
   /**
-   * Called by Medusa's webhook subscriber for POST /hooks/payment/nexi_<entry id>, and by the
-   * plugin's reconciliation with an in-process reconcile request (card-notifications.ts).
+   * Called by Medusa's webhook subscriber for POST /hooks/payment/nexi_<entry id>. The plugin's
+   * own subscriber syncs the order (src/core/card-sync.ts), completing the cart as Medusa's
+   * would; answered without a session, Medusa's subscriber does nothing, and the gateway is
+   * read once per notification (docs/architecture.md).
    */
-  getWebhookActionAndData(payload: ProviderWebhookPayload["payload"]): Promise<WebhookActionResult> {
-    return this.notifications.handle(payload)
+  async getWebhookActionAndData(_payload: ProviderWebhookPayload["payload"]): Promise<WebhookActionResult> {
+    return { action: PaymentActions.NOT_SUPPORTED }
   }
 
   private writeContext(action: string): SettleContext {

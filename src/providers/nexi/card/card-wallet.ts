@@ -18,6 +18,7 @@ import type {
   SavePaymentMethodOutput,
 } from "@medusajs/framework/types"
 import { MedusaError } from "@medusajs/framework/utils"
+import { hashSecurityToken, securityTokenMatches } from "../../../core/security-token"
 import type { GatewayClient } from "../../../gateway/gateway-client"
 import { newOrderId } from "../../../gateway/order-id"
 import type { OrderDetails } from "../../../gateway/schemas"
@@ -26,7 +27,6 @@ import type { SavedCard, SavedCardBook } from "../../../modules/nexi-ledger/type
 import { isKnownCurrency } from "../../../money/currencies"
 import type { NexiOptions } from "../options"
 import { toMedusaError } from "../shared/medusa-errors"
-import { hashSecurityToken, securityTokenMatches } from "../shared/security-token"
 import { customerRefOf, newContractId, newCustomerRef, outcomeOfVerification, settleSavedCard, viewOf } from "./card-on-file"
 import { buildHostedOrderRequest } from "./hosted-order"
 

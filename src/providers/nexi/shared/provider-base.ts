@@ -1,6 +1,6 @@
 /**
  * What every Nexi payment provider shares: option validation, the records of the payment
- * module, Medusa's status and webhook-action words for a payment's state, and the three
+ * module, Medusa's status words for a payment's state, and the three
  * read methods that only differ in how a provider reads its state from its service.
  */
 
@@ -13,16 +13,15 @@ import type {
   PaymentSessionStatus,
   RetrievePaymentInput,
   RetrievePaymentOutput,
-  WebhookActionResult,
 } from "@medusajs/framework/types"
-import { AbstractPaymentProvider, ContainerRegistrationKeys, MedusaError, Modules, PaymentActions } from "@medusajs/framework/utils"
+import { AbstractPaymentProvider, ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
+import { PaymentRecords } from "../../../core/payment-records"
 import type { PaymentStatus } from "../../../core/payment-status"
 import type { PaymentLedger, SavedCardBook } from "../../../modules/nexi-ledger/types"
 import { toMinorUnits } from "../../../money/amount"
 import { type NexiOptions, parseNexiOptions } from "../options"
 import { ledgerFrom, savedCardBookFrom } from "./ledger"
 import { toMedusaError } from "./medusa-errors"
-import { PaymentRecords } from "./payment-records"
 import { DEFAULT_STORE_ENTRY_ID } from "./provider-ids"
 
 export const SESSION_STATUS: Record<PaymentStatus, PaymentSessionStatus> = {
@@ -31,14 +30,6 @@ export const SESSION_STATUS: Record<PaymentStatus, PaymentSessionStatus> = {
   captured: "captured",
   error: "error",
   canceled: "canceled",
-}
-
-export const WEBHOOK_ACTION: Record<PaymentStatus, WebhookActionResult["action"]> = {
-  pending: PaymentActions.PENDING,
-  authorized: PaymentActions.AUTHORIZED,
-  captured: PaymentActions.SUCCESSFUL,
-  error: PaymentActions.FAILED,
-  canceled: PaymentActions.CANCELED,
 }
 
 export type ProviderCradle = Record<string, unknown> & { logger?: Logger }
@@ -145,12 +136,17 @@ export abstract class NexiProviderBase<State extends { status: PaymentStatus }> 
   }
 
   protected require<T>(value: T | undefined | null, field: string, action: string): T {
-    if (value === undefined || value === null || value === "") {
-      throw new MedusaError(
-        MedusaError.Types.INVALID_DATA,
-        `Could not ${action}: the payment has no ${field}; it was not started with the ${this.providerLabel} provider.`,
-      )
-    }
-    return value
+    return requireField(value, field, action, this.providerLabel)
   }
+}
+
+/** A field of the session data the provider needs, or an error naming the provider it was not started with. */
+export function requireField<T>(value: T | undefined | null, field: string, action: string, providerLabel: string): T {
+  if (value === undefined || value === null || value === "") {
+    throw new MedusaError(
+      MedusaError.Types.INVALID_DATA,
+      `Could not ${action}: the payment has no ${field}; it was not started with the ${providerLabel} provider.`,
+    )
+  }
+  return value
 }

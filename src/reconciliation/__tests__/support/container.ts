@@ -1,38 +1,35 @@
 /**
  * A Medusa container stand-in for the reconciliation use cases, without a Medusa app: the
  * plugin's own in-memory ledger (a boundary we own), and a payment module, workflow engine
- * and logger holding only the methods the use cases call, each recording its calls. The
- * integration suites run the real module, engine and workflows on PostgreSQL.
+ * and logger holding only the methods the use cases call, each recording its calls; and a
+ * stand-in for the one sync, answering what each test says (the sync has its own suites). The
+ * integration suites run the real module, engine, workflows and sync on PostgreSQL.
  */
-import type { MedusaContainer, WebhookActionResult } from "@medusajs/framework/types"
+import type { MedusaContainer } from "@medusajs/framework/types"
 import { Modules } from "@medusajs/framework/utils"
 import { InMemoryLedger } from "../../../../test-support/in-memory-ledger"
+import type { SyncOutcome } from "../../../core/medusa-changes"
 import { NEXI_LEDGER_MODULE } from "../../../modules/nexi-ledger/types"
+import type { SyncOf } from "../../payment-sync"
 
 type Row = Record<string, unknown>
 
-export interface WebhookCall {
+/** One call of the sync: a gateway ref (the job) or a session (the status route, Sync), of a provider. */
+export interface SyncCall {
   provider: string
-  payload: { data: Record<string, unknown>; rawData: unknown; headers: Record<string, unknown> }
+  ref?: string
+  sessionId?: string
 }
 
 export class PaymentModuleStandIn {
   providers: Array<{ id: string }> = []
   sessions: Row[] = []
   payments: Row[] = []
-  webhookCalls: WebhookCall[] = []
   sessionUpdates: Row[] = []
   cancelled: string[] = []
-  /** What getWebhookActionAndData answers; a test sets it. */
-  answer: (call: WebhookCall) => WebhookActionResult | Promise<WebhookActionResult> = () => ({ action: "not_supported" })
 
   async listPaymentProviders() {
     return this.providers
-  }
-
-  async getWebhookActionAndData(call: WebhookCall) {
-    this.webhookCalls.push(call)
-    return this.answer(call)
   }
 
   async listPaymentSessions(filter: { id: string }) {
@@ -60,6 +57,10 @@ export interface TestContainer {
   payment: PaymentModuleStandIn
   workflowRuns: Array<{ workflowId: string; options: unknown }>
   warnings: string[]
+  syncCalls: SyncCall[]
+  /** What the sync answers; a test sets it. */
+  syncAnswer: (call: SyncCall) => SyncOutcome | Promise<SyncOutcome>
+  syncOf: SyncOf
 }
 
 export function testContainer(): TestContainer {
@@ -84,5 +85,24 @@ export function testContainer(): TestContainer {
       return registry[name]
     },
   } as unknown as MedusaContainer
-  return { container, ledger, payment, workflowRuns, warnings }
+  const test: TestContainer = {
+    container,
+    ledger,
+    payment,
+    workflowRuns,
+    warnings,
+    syncCalls: [],
+    syncAnswer: () => "unchanged",
+    syncOf: (_container, provider) => ({
+      attempt: async (ref) => {
+        test.syncCalls.push({ provider, ref })
+        return test.syncAnswer({ provider, ref })
+      },
+      session: async (sessionId) => {
+        test.syncCalls.push({ provider, sessionId })
+        return test.syncAnswer({ provider, sessionId })
+      },
+    }),
+  }
+  return test
 }

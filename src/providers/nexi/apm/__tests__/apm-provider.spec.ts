@@ -7,13 +7,17 @@ import type { InitiatePaymentInput } from "@medusajs/framework/types"
 import { MedusaError } from "@medusajs/framework/utils"
 import { InMemoryLedger } from "../../../../../test-support/in-memory-ledger"
 import { HttpApmClient } from "../../../../apm/http-apm-client"
+import type { ApmMethod } from "../../../../apm/schemas"
+import type { GatewayPayment } from "../../../../core/medusa-changes"
+import { MobileSync } from "../../../../core/mobile-sync"
+import { PaymentRecords, type SessionRecord } from "../../../../core/payment-records"
 import { NEXI_LEDGER_MODULE } from "../../../../modules/nexi-ledger/types"
 import { type RunningSimulator, startSimulator } from "../../../../simulator"
 import { NexiCardProviderService } from "../../card/card-provider"
-import type { NexiOptions, NexiOptionsInput } from "../../options"
+import { type NexiOptions, type NexiOptionsInput, parseNexiOptions } from "../../options"
 import { CART_CONTEXT_KEY } from "../../shared/cart-context"
-import { attemptReconcileRequest, reconcileRequest } from "../../shared/reconcile-request"
 import type { NexiApmProviderService } from "../apm-provider"
+import { ApmTransactions } from "../apm-transactions"
 import { NexiApmPspAEComProviderService, NexiApmPspBProviderService, NexiApmPspCProviderService } from "../scheme-providers"
 
 let sim: RunningSimulator
@@ -63,7 +67,7 @@ function logLine(level: string) {
 }
 
 /**
- * The session lookup reconcile requests need, backed by what the tests created (a session
+ * The session lookup the sync needs, backed by what the tests created (a session
  * not in the map is a deleted one), the refund lookup refunds need, and the ledger.
  */
 const cradle: Record<string, unknown> = {
@@ -94,6 +98,27 @@ beforeEach(() => {
   cradle[NEXI_LEDGER_MODULE] = ledger
   logged.length = 0
 })
+
+/** What the syncs of a test asked Medusa to apply; the stand-in for Medusa records it (integration suites run Medusa's). */
+const applied: Array<{ session: SessionRecord; payment: GatewayPayment }> = []
+
+beforeEach(() => {
+  applied.length = 0
+})
+
+/** The one sync of a scheme's payments, over the same cradle, ledger and options as provider(). */
+function sync(method: ApmMethod = "PSP_B", apm?: Parameters<typeof options>[0]): MobileSync {
+  const logger = cradle.logger as never
+  // Parsed as the provider parses its own, defaults included.
+  const service = new ApmTransactions({ options: parseNexiOptions(options(apm)), method, ledger: () => ledger, rows: new PaymentRecords(cradle), logger })
+  const medusa = {
+    apply: async (session: SessionRecord, payment: GatewayPayment) => {
+      applied.push({ session, payment })
+      return "unchanged" as const
+    },
+  }
+  return new MobileSync({ service, ledger, sessions: new PaymentRecords(cradle), medusa, providerKey: `nexi-apm-${method.toLowerCase().replaceAll("_", "-")}_nexi` })
+}
 
 function provider<T extends NexiApmProviderService>(
   Service: new (cradle: Record<string, unknown>, options: NexiOptions) => T,
@@ -254,20 +279,23 @@ describe("status reads", () => {
     expect(read?.reason).toBe("The mobile payment scheme rejected the payment. Rejected by the consumer.")
   })
 
-  it("answers a reconcile request with the action and the amount in major units", async () => {
-    const { service, data, sessionId } = await startedPayment("+4799991111")
-    const result = await service.getWebhookActionAndData(reconcileRequest(sessionId))
-    expect(result.action).toBe("captured")
-    expect(result.data?.session_id).toBe(sessionId)
-    expect(String(result.data?.amount)).toBe("24.4")
+  it("syncs a session: what it read applied to Medusa, with the session's amount in minor units", async () => {
+    const { data, sessionId } = await startedPayment("+4799991111")
+    await sync().session(sessionId)
+    expect(applied).toEqual([
+      {
+        session: expect.objectContaining({ id: sessionId }),
+        payment: expect.objectContaining({ status: "captured", currency: "EUR", capturedMinor: "2440", authorizedMinor: "2440" }),
+      },
+    ])
     expect(data.transaction_id).toBeDefined()
   })
 
-  it("answers a timed-out payment as failed, with the reason", async () => {
-    const { service, sessionId } = await startedPayment("+4799999999")
-    const result = await service.getWebhookActionAndData(reconcileRequest(sessionId))
-    expect(result.action).toBe("failed")
-    expect((result.data as { nexi_reason?: string }).nexi_reason).toMatch(/not approved in the mobile payment app in time/)
+  it("syncs a timed-out payment as failed, with the reason", async () => {
+    const { sessionId } = await startedPayment("+4799999999")
+    await sync().session(sessionId)
+    expect(applied[0].payment.status).toBe("error")
+    expect(applied[0].payment.reason).toMatch(/not approved in the mobile payment app in time/)
   })
 
   it("reverses a payment still pending after apm.pollTimeoutSeconds and answers it failed", async () => {
@@ -276,13 +304,13 @@ describe("status reads", () => {
     const { data } = await service.initiatePayment(input)
     const sessionId = String(input.data?.session_id)
     sessions.set(sessionId, { data, created_at: new Date(Date.now() - 61_000) })
-    const result = await service.getWebhookActionAndData(reconcileRequest(sessionId))
-    expect(result.action).toBe("failed")
-    expect((result.data as { nexi_reason?: string }).nexi_reason).toBe("The payment was not approved in the mobile payment app within 60 seconds.")
+    await sync("PSP_B", { pollTimeoutSeconds: 60 }).session(sessionId)
+    expect(applied[0].payment.status).toBe("error")
+    expect(applied[0].payment.reason).toBe("The payment was not approved in the mobile payment app within 60 seconds.")
     expect((await reader.getTransaction(String(data?.transaction_id))).state).toBe("CANCELLED")
   })
 
-  it("ignores anything that is not a reconcile request", async () => {
+  it("answers Medusa's webhook route not_supported: the service sends no notifications", async () => {
     const result = await provider(NexiApmPspBProviderService).getWebhookActionAndData({ data: { transactionId: 1 }, rawData: "", headers: {} })
     expect(result.action).toBe("not_supported")
   })
@@ -439,19 +467,19 @@ describe("the ledger: attempts", () => {
   })
 
   it("moves the watch of a session's transaction on with each read", async () => {
-    const { service, data, sessionId } = await startedPayment()
-    await service.getWebhookActionAndData(reconcileRequest(sessionId))
+    const { data, sessionId } = await startedPayment()
+    await sync().session(sessionId)
     expect(await ledger.findAttempt(String(data.transaction_id))).toMatchObject({ state: "open", checks: 1 })
     await control(data.transaction_id, "approve")
-    expect((await service.getWebhookActionAndData(reconcileRequest(sessionId))).action).toBe("captured")
+    await sync().session(sessionId)
+    expect(applied.map((change) => change.payment.status)).toEqual(["pending", "captured"])
     expect(await ledger.findAttempt(String(data.transaction_id))).toMatchObject({ state: "paid", next_check_at: null })
   })
 
-  it("answers a transaction its live session owns as that session's payment", async () => {
-    const { service, data, sessionId } = await startedPayment("+4799991111")
-    const result = await service.getWebhookActionAndData(attemptReconcileRequest(String(data.transaction_id)))
-    expect(result.action).toBe("captured")
-    expect(result.data?.session_id).toBe(sessionId)
+  it("syncs a transaction its live session owns as that session's payment", async () => {
+    const { data, sessionId } = await startedPayment("+4799991111")
+    await sync().attempt(String(data.transaction_id))
+    expect(applied).toEqual([{ session: expect.objectContaining({ id: sessionId }), payment: expect.objectContaining({ status: "captured" }) }])
     expect(await ledger.findAttempt(String(data.transaction_id))).toMatchObject({ state: "paid" })
   })
 
@@ -462,8 +490,8 @@ describe("the ledger: attempts", () => {
     await service.deletePayment({ data })
     expect((await reader.getTransaction(transactionId)).state).toBe("FINALIZED")
 
-    const result = await service.getWebhookActionAndData(attemptReconcileRequest(transactionId))
-    expect(result.action).toBe("not_supported")
+    await expect(sync().attempt(transactionId)).resolves.toBe("unchanged")
+    expect(applied).toEqual([])
     expect((await reader.getTransaction(transactionId)).state).toBe("CANCELLED")
     expect(await ledger.findAttempt(transactionId)).toMatchObject({
       state: "released",
@@ -477,19 +505,19 @@ describe("the ledger: attempts", () => {
       line: expect.stringMatching(new RegExp(`transaction ${transactionId} \\(cart cart_1\\) was paid after its payment session was replaced or deleted`)),
     })
 
-    await service.getWebhookActionAndData(attemptReconcileRequest(transactionId))
+    await sync().attempt(transactionId)
     expect(await ledger.writesOf(transactionId)).toHaveLength(1)
   })
 
   it("does not take a session it cannot read for a deleted one", async () => {
-    const { service, sessionId, transactionId } = await paidPayment("+4712345678")
+    const { sessionId, transactionId } = await paidPayment("+4712345678")
     await ledger.supersedeAttempts(sessionId, undefined, "Its payment session was deleted")
     const retrieve = (cradle.paymentSessionService as { retrieve: unknown }).retrieve
     ;(cradle.paymentSessionService as { retrieve: unknown }).retrieve = async () => {
       throw new Error("database unavailable")
     }
     try {
-      await expect(service.getWebhookActionAndData(attemptReconcileRequest(transactionId))).rejects.toThrow(/database unavailable/)
+      await expect(sync().attempt(transactionId)).rejects.toThrow(/database unavailable/)
     } finally {
       ;(cradle.paymentSessionService as { retrieve: unknown }).retrieve = retrieve
     }
@@ -498,11 +526,11 @@ describe("the ledger: attempts", () => {
   })
 
   it("closes a replaced transaction that ends unpaid", async () => {
-    const { service, data, sessionId } = await startedPayment()
+    const { data, sessionId } = await startedPayment()
     await ledger.supersedeAttempts(sessionId, undefined, "Its payment session was deleted")
     sessions.delete(sessionId)
     await control(data.transaction_id, "reject")
-    await service.getWebhookActionAndData(attemptReconcileRequest(String(data.transaction_id)))
+    await sync().attempt(String(data.transaction_id))
     expect(await ledger.findAttempt(String(data.transaction_id))).toMatchObject({
       state: "closed",
       note: expect.stringMatching(/Rejected by the consumer/),
@@ -570,7 +598,7 @@ describe("the ledger: refunds", () => {
     await expect(service.refundPayment({ data: first.data!, amount: 7.2, context: { idempotency_key: "job_ref_2" } })).rejects.toThrow(/did not answer/)
     rolledBack.add("job_ref_2")
 
-    await service.getWebhookActionAndData(attemptReconcileRequest(transactionId))
+    await sync().attempt(transactionId)
     const [, lost] = await ledger.writesOf(transactionId)
     expect(lost).toMatchObject({ medusa_ref: "job_ref_2", outcome: "executed", claimed_by: null })
 
@@ -601,7 +629,7 @@ describe("the ledger: refunds", () => {
     const { service, data, transactionId } = await paidPayment()
     await injectFault(REFUND_PATH, { times: 2, phase: "after" })
     await expect(service.refundPayment({ data, amount: 10, context: { idempotency_key: "same_ref" } })).rejects.toThrow(/did not answer/)
-    await service.getWebhookActionAndData(attemptReconcileRequest(transactionId))
+    await sync().attempt(transactionId)
 
     const again = await service.refundPayment({ data, amount: 10, context: { idempotency_key: "same_ref" } })
     expect(again.data).toMatchObject({ refunded_minor: "1000" })
@@ -616,7 +644,7 @@ describe("the ledger: refunds", () => {
     const key = "0b9f2a52-0000-5000-8000-000000000002"
     await ledger.requestWrite({ kind: "apm_refund", idempotency_key: key, gateway_ref: transactionId, amount_minor: "500", currency: "EUR" })
 
-    await service.getWebhookActionAndData(attemptReconcileRequest(transactionId))
+    await sync().attempt(transactionId)
     await expectMedusaError(
       service.refundPayment({ data, amount: 5, context: { idempotency_key: "meanwhile_ref" } }),
       MedusaError.Types.NOT_ALLOWED,
@@ -658,12 +686,12 @@ describe("the ledger: refunds", () => {
       expect.objectContaining({ follow_state: "following" }),
     ])
 
-    await service.getWebhookActionAndData(attemptReconcileRequest(transactionId))
+    await sync().attempt(transactionId)
     expect((await ledger.writesOf(transactionId)).map((write) => write.follow_state)).toEqual(["following", "following"])
 
     await control(settledId, "approve")
     await control(rejectedId, "reject")
-    await service.getWebhookActionAndData(attemptReconcileRequest(transactionId))
+    await sync().attempt(transactionId)
     expect(await ledger.writesOf(transactionId)).toEqual([
       expect.objectContaining({ gateway_operation_id: settledId, follow_state: "done" }),
       expect.objectContaining({

@@ -1,8 +1,8 @@
 import fc from "fast-check"
 import { ExtendedEnvelopeSchema, TRANSACTION_STATES } from "../../../../apm/schemas"
 import { readMobileTransaction } from "../../../../core/mobile-transaction"
+import { parseNotificationBody } from "../../../../core/notification-body"
 import { NotificationSchema } from "../../../../gateway/schemas"
-import { parseNotificationBody } from "../../card/notification-body"
 import { requireHundredthsCurrency } from "../purchase-amounts"
 
 const PAID = new Set(["authorized", "captured"])

@@ -5,10 +5,8 @@
  * order no live session owns. The ledger is the in-memory one (support/provider-cradle.ts);
  * the integration suites run the real module.
  */
-import { PaymentActions } from "@medusajs/framework/utils"
 import { isOrphaned } from "../../../../modules/nexi-ledger/types"
 import { ledgerIssuesOf } from "../../../../staff/ledger-issues"
-import { attemptReconcileRequest } from "../../shared/reconcile-request"
 import { simulatedCardProvider } from "./support/simulated-card-provider"
 
 const GATEWAY = "/api/phoenix-0.0/psp/api/v1"
@@ -262,9 +260,9 @@ describe("card money writes through the ledger", () => {
     gateway.cradle().sessions.set("payses_r1", { id: "payses_r1", status: "pending", data: replaced.data })
     await control("POST", `/hpp/${first.id}/pay`, { ...APPROVED, awaitNotification: false })
 
-    const result = await card.getWebhookActionAndData(attemptReconcileRequest(first.id))
+    const result = await gateway.sync().attempt(first.id)
 
-    expect(result.action).toBe(PaymentActions.NOT_SUPPORTED)
+    expect(result).toBe("unchanged")
     expect((await gatewayOperations(first.id, "VOID")).map((operation) => operation.operationResult)).toEqual(["VOIDED"])
     const attempt = gateway.cradle().ledger.attempts.find((row) => row.gateway_ref === first.id)
     expect(attempt).toMatchObject({ state: "released", note: expect.stringMatching(/voided automatically/) })
@@ -279,9 +277,9 @@ describe("card money writes through the ledger", () => {
     const { notifications } = (await control("GET", "/notifications")) as { notifications: Array<{ body: { operation: { orderId: string } } }> }
     const notification = notifications.find((record) => record.body.operation.orderId === started.id)
 
-    const result = await card.getWebhookActionAndData({ data: notification?.body as Record<string, unknown>, rawData: Buffer.from(""), headers: {} })
+    const result = await gateway.sync().notification({ data: notification?.body as Record<string, unknown>, rawData: Buffer.from(""), headers: {} })
 
-    expect(result.action).toBe(PaymentActions.NOT_SUPPORTED)
+    expect(result).toBe("unchanged")
     expect((await gatewayOperations(started.id, "VOID")).map((operation) => operation.operationResult)).toEqual(["VOIDED"])
     expect(gateway.cradle().ledger.attempts[0]).toMatchObject({ state: "released", note: expect.stringMatching(/session was deleted/) })
   })
@@ -297,7 +295,7 @@ describe("card money writes through the ledger", () => {
       throw new Error("connection terminated")
     }
 
-    await expect(card.getWebhookActionAndData(attemptReconcileRequest(started.id))).rejects.toThrow(/connection terminated/)
+    await expect(gateway.sync().attempt(started.id)).rejects.toThrow(/connection terminated/)
 
     expect(await gatewayOperations(started.id, "VOID")).toEqual([])
     expect(gateway.cradle().ledger.writes).toEqual([])
@@ -311,9 +309,9 @@ describe("card money writes through the ledger", () => {
     await control("POST", `/hpp/${started.id}/pay`, { ...APPROVED, awaitNotification: false })
     await loseAnswers("POST", "/operations/*/refunds", "after")
 
-    await card.getWebhookActionAndData(attemptReconcileRequest(started.id))
+    await gateway.sync().attempt(started.id)
     await control("DELETE", "/faults")
-    await card.getWebhookActionAndData(attemptReconcileRequest(started.id))
+    await gateway.sync().attempt(started.id)
 
     expect((await gatewayOperations(started.id, "VOID")).map((operation) => operation.operationResult)).toEqual(["VOIDED"])
     expect(gateway.cradle().ledger.writes).toEqual([expect.objectContaining({ kind: "void", origin: "release", outcome: "executed" })])
@@ -326,7 +324,7 @@ describe("card money writes through the ledger", () => {
     await card.deletePayment({ data: started.data as Record<string, unknown> })
     await control("POST", `/hpp/${started.id}/pay`, { ...APPROVED, awaitNotification: false })
 
-    await card.getWebhookActionAndData(attemptReconcileRequest(started.id))
+    await gateway.sync().attempt(started.id)
 
     expect((await gatewayOperations(started.id, "REFUND")).map((operation) => operation.operationAmount)).toEqual(["2000"])
     expect(gateway.cradle().ledger.attempts[0]).toMatchObject({ state: "released", note: expect.stringMatching(/refunded automatically/) })
@@ -437,7 +435,7 @@ describe("a write whose Medusa row outlived the call", () => {
     gateway.cradle().sessions.set("payses_k5", { id: "payses_k5", status: "authorized", data: authorized.data })
 
     // What the job's read does; before, it found the capture unclaimed and recorded it a second time.
-    await card.getWebhookActionAndData(attemptReconcileRequest(started.id))
+    await gateway.sync().attempt(started.id)
 
     expect(gateway.cradle().ledger.writes).toEqual([expect.objectContaining({ kind: "capture", outcome: "executed", claimed_by: "capt_k5" })])
     expect(isOrphaned(gateway.cradle().ledger.writes[0])).toBe(false)

@@ -46,15 +46,20 @@ describe("NexiCardProviderService", () => {
     expect(await gateway.postCount("/orders/hpp")).toBe(2)
   })
 
-  it("answers not_supported to a notification whose token does not match, without a session lookup", async () => {
+  it("answers not_supported to a notification whose token does not match, and its sync reads nothing from the gateway", async () => {
     const card = provider()
     const started = await card.initiatePayment({ amount: 10, currency_code: "eur", data: { session_id: "payses_3" } })
-    const result = await card.getWebhookActionAndData({
+    const forged = {
       data: { eventId: "e1", eventTime: 1, securityToken: "forged", operation: { orderId: started.id } },
       rawData: Buffer.from(""),
       headers: {},
-    })
+    }
+    const result = await card.getWebhookActionAndData(forged)
     expect(result.action).toBe("not_supported")
+    await expect(gateway.sync().notification(forged)).resolves.toBe("unchanged")
+    const { requests } = (await (await fetch(`${gateway.simulator().controlUrl}/requests`)).json()) as { requests: Array<{ method: string }> }
+    expect(requests.filter((request) => request.method === "GET")).toEqual([])
+    expect(gateway.applied()).toEqual([])
   })
 
   it("refuses an unknown currency with a message naming the field, before anything is sent", async () => {

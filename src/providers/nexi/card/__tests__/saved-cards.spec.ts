@@ -4,7 +4,6 @@
  * asked (recurrence), when a card becomes usable, and the account-holder methods Medusa calls.
  * The ledger is the in-memory one; integration-tests/http/saved-cards.spec.ts runs the module.
  */
-import { PaymentActions } from "@medusajs/framework/utils"
 import type { HppRequest } from "../../../../gateway/schemas"
 import { simulatedCardProvider } from "./support/simulated-card-provider"
 
@@ -187,11 +186,11 @@ describe("account holders and saved payment methods", () => {
     // The body the gateway sent (to a webhook no one listens on here), as Medusa would hand it over.
     const { notifications } = (await control("GET", "/notifications")) as { notifications: Array<{ body: Record<string, unknown> }> }
     const body = notifications.at(-1)?.body as Record<string, unknown>
-    const notify = (data: Record<string, unknown>) => wallet.getWebhookActionAndData({ data, rawData: JSON.stringify(data), headers: {} } as never)
-    expect((await notify({ ...body, securityToken: "forged" })).action).toBe(PaymentActions.NOT_SUPPORTED)
+    const notify = (data: Record<string, unknown>) => gateway.sync().notification({ data, rawData: JSON.stringify(data), headers: {} } as never)
+    expect(await notify({ ...body, securityToken: "forged" })).toBe("unchanged")
     const card = () => gateway.cradle().ledger.cards.find((row) => row.id === saved.id)
     expect(card()?.state).toBe("pending")
-    expect((await notify(body)).action).toBe(PaymentActions.NOT_SUPPORTED)
+    expect(await notify(body)).toBe("unchanged")
     expect(card()).toMatchObject({ state: "active", circuit: "VISA", masked_pan: expect.stringMatching(/7289$/) })
   })
 

@@ -8,8 +8,9 @@
  * default. A capture amount that falls back to the whole payment captures too much; refund
  * metadata that reads as empty sends a back-office refund a second time.
  */
+import type { IPaymentModuleService } from "@medusajs/framework/types"
 import { MathBN, MedusaError } from "@medusajs/framework/utils"
-import type { MoneyWrite } from "../../../modules/nexi-ledger/types"
+import type { MoneyWrite } from "../modules/nexi-ledger/types"
 
 interface RecordService {
   retrieve(id: string, config?: Record<string, unknown>): Promise<Record<string, unknown>>
@@ -115,6 +116,25 @@ export class PaymentRecords {
     })
     return session as SessionRecord | undefined
   }
+}
+
+/**
+ * The same records read from outside the payment module (the sync, which runs in the store's
+ * own container), through the module's public service: the row services it offers by listing.
+ */
+export function paymentRecordsOf(payments: IPaymentModuleService): PaymentRecords {
+  const one =
+    (what: string, list: (filters: { id: string }, config: Record<string, unknown>) => Promise<unknown[]>) =>
+    async (id: string, config: Record<string, unknown>) => {
+      const [row] = await list({ id }, config)
+      if (!row) throw new MedusaError(MedusaError.Types.NOT_FOUND, `${what} ${id} was not found`)
+      return row as Record<string, unknown>
+    }
+  return new PaymentRecords({
+    captureService: { retrieve: one("Capture", (filters, config) => payments.listCaptures(filters, config)) },
+    refundService: { retrieve: one("Refund", (filters, config) => payments.listRefunds(filters, config)) },
+    paymentSessionService: { retrieve: (id: string, config: Record<string, unknown>) => payments.retrievePaymentSession(id, config) },
+  })
 }
 
 function unreadable(what: string, why: string): MedusaError {

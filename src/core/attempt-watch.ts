@@ -4,9 +4,8 @@
  * so thousands of abandoned carts cost a few reads an hour each instead of one a minute, and
  * a paid attempt whose notification was lost is still found within minutes.
  */
-
-import type { PaymentStatus } from "../../../core/payment-status"
-import type { AttemptPatch, PaymentAttempt } from "../../../modules/nexi-ledger/types"
+import type { AttemptPatch, PaymentAttempt } from "../modules/nexi-ledger/types"
+import type { PaymentStatus } from "./payment-status"
 
 /** Attempts older than this are no longer read: hosted pages and app approvals expire long before. */
 export const MAX_ATTEMPT_AGE_MS = 24 * 60 * 60 * 1000

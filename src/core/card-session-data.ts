@@ -4,8 +4,8 @@
  * outcome to show, never the securityToken itself (only its hash).
  */
 import { z } from "zod"
-import { PAYMENT_STATUSES, type PaymentStatus } from "../../../core/payment-status"
-import { minorAmount, optional, sessionDataReader } from "../shared/session-data-schema"
+import { PAYMENT_STATUSES, type PaymentStatus } from "./payment-status"
+import { minorAmount, optional, sessionDataReader } from "./session-data-schema"
 
 export interface CardSessionData extends Record<string, unknown> {
   session_id: string

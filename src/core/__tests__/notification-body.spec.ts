@@ -5,7 +5,7 @@
  * core's subscriber having succeeded already). integration-tests/production proves the bytes
  * survive Redis end to end; this proves every form is read the same.
  */
-import { NotificationSchema } from "../../../../gateway/schemas"
+import { NotificationSchema } from "../../gateway/schemas"
 import { parseNotificationBody } from "../notification-body"
 
 const body = {

@@ -1,5 +1,5 @@
 /** What the warning about a body that is not a gateway notification says is wrong with it. */
-import { NotificationSchema } from "../../../../gateway/schemas"
+import { NotificationSchema } from "../../gateway/schemas"
 import { notificationProblem } from "../notification-body"
 
 const valid = {

@@ -4,8 +4,8 @@
  * that fail in other ways are stood in here. The integration suites read the real ones.
  */
 import { MedusaError } from "@medusajs/framework/utils"
+import { testCradle } from "../../providers/nexi/shared/__tests__/support/provider-cradle"
 import { PaymentRecords } from "../payment-records"
-import { testCradle } from "./support/provider-cradle"
 
 function failingService(message: string) {
   return {

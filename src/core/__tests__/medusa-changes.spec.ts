@@ -1,0 +1,161 @@
+/**
+ * Runs with the container stand-in of src/reconciliation/__tests__/support/container (Medusa's
+ * dependencies reduced to the methods the changes call). The paths that run Medusa's capture
+ * and refund workflows need a real Medusa app and are left to the integration suites
+ * (faults/recorded-once).
+ */
+import type { IPaymentModuleService, MedusaContainer } from "@medusajs/framework/types"
+import { PaymentActions } from "@medusajs/framework/utils"
+import { processPaymentWorkflowId } from "@medusajs/medusa/core-flows"
+import { type TestContainer, testContainer } from "../../reconciliation/__tests__/support/container"
+import { type GatewayPayment, MedusaChanges } from "../medusa-changes"
+import type { SessionRecord } from "../payment-records"
+
+const session: SessionRecord = { id: "payses_1", status: "pending", data: { order_id: "ORD1" }, amount: 10, currency_code: "eur" }
+
+function changes(test: TestContainer, locks: string[] = []): MedusaChanges {
+  return new MedusaChanges({
+    container: test.container,
+    payments: test.payment as unknown as IPaymentModuleService,
+    ledger: test.ledger,
+    lockPayment: async (paymentId, job) => {
+      locks.push(paymentId)
+      return job()
+    },
+  })
+}
+
+function read(status: GatewayPayment["status"], more: Partial<GatewayPayment> = {}): GatewayPayment {
+  return { status, currency: "EUR", authorizedMinor: "1000", capturedMinor: status === "captured" ? "1000" : "0", ...more }
+}
+
+describe("MedusaChanges", () => {
+  it.each([
+    ["authorized", PaymentActions.AUTHORIZED],
+    ["captured", PaymentActions.SUCCESSFUL],
+  ] as const)("completes a pending session the gateway shows %s through core's payment workflow", async (status, action) => {
+    const test = testContainer()
+    await expect(changes(test).apply(session, read(status))).resolves.toBe("completed")
+    expect(test.workflowRuns).toHaveLength(1)
+    expect(test.workflowRuns[0].workflowId).toBe(processPaymentWorkflowId)
+    const { input } = test.workflowRuns[0].options as { input: { action: string; data: { session_id: string; amount: unknown } } }
+    expect(input.action).toBe(action)
+    expect(input.data.session_id).toBe("payses_1")
+    expect(String(input.data.amount)).toBe("10")
+  })
+
+  it("never completes a session Medusa already holds as paid", async () => {
+    const test = testContainer()
+    for (const status of ["authorized", "captured"]) {
+      await expect(changes(test).apply({ ...session, status }, read("captured"))).resolves.toBe("unchanged")
+    }
+    expect(test.workflowRuns).toEqual([])
+  })
+
+  it("marks the session error with the reason", async () => {
+    const test = testContainer()
+    test.payment.sessions.push({ ...session })
+    await expect(changes(test).apply(session, read("error", { reason: "declined" }))).resolves.toBe("marked_error")
+    expect(test.payment.sessionUpdates).toEqual([
+      {
+        id: "payses_1",
+        amount: 10,
+        currency_code: "eur",
+        data: { order_id: "ORD1", status: "error", reason: "declined" },
+        status: "error",
+      },
+    ])
+  })
+
+  it("marks the session canceled", async () => {
+    const test = testContainer()
+    test.payment.sessions.push({ ...session })
+    await expect(changes(test).apply(session, read("canceled", { reason: "shopper gave up" }))).resolves.toBe("marked_canceled")
+    expect(test.payment.sessionUpdates).toHaveLength(1)
+    expect(test.payment.sessionUpdates[0]).toMatchObject({ status: "canceled", data: { status: "canceled", reason: "shopper gave up" } })
+  })
+
+  it.each(["authorized", "captured"])("never moves a %s session backwards", async (status) => {
+    const test = testContainer()
+    test.payment.sessions.push({ ...session, status })
+    // The session as the sync read it was still pending; Medusa's own row got further meanwhile.
+    await expect(changes(test).apply(session, read("error"))).resolves.toBe("unchanged")
+    expect(test.payment.sessionUpdates).toEqual([])
+  })
+
+  it("leaves a session already in the status, or a missing one, unchanged", async () => {
+    const test = testContainer()
+    test.payment.sessions.push({ ...session, status: "canceled" })
+    await expect(changes(test).apply(session, read("canceled"))).resolves.toBe("unchanged")
+    await expect(changes(test).apply({ ...session, id: "payses_gone" }, read("error"))).resolves.toBe("unchanged")
+    expect(test.payment.sessionUpdates).toEqual([])
+  })
+
+  it("leaves a pending read unchanged", async () => {
+    const test = testContainer()
+    await expect(changes(test).apply(session, read("pending"))).resolves.toBe("unchanged")
+    expect(test.workflowRuns).toEqual([])
+    expect(test.payment.sessionUpdates).toEqual([])
+  })
+
+  describe("a payment Medusa holds", () => {
+    const paid = { ...session, status: "authorized" }
+
+    it("records nothing, and takes no lock, when the gateway captured and refunded nothing Medusa lacks", async () => {
+      const test = testContainer()
+      const locks: string[] = []
+      test.payment.payments.push({
+        id: "pay_1",
+        payment_session_id: "payses_1",
+        captures: [{ id: "cap_1", amount: 10 }],
+        refunds: [
+          { id: "ref_1", amount: 1, raw_amount: { value: "3.5", precision: 20 }, metadata: null },
+          { id: "ref_2", amount: 1.5, metadata: {} },
+        ],
+      })
+      const gateway = read("captured", {
+        orderId: "ORD1",
+        captureOperationId: "OP_CAPTURE",
+        refunds: [{ operationId: "OP_R1", amountMinor: "500", result: "REFUNDED" }],
+      })
+      await expect(changes(test, locks).apply(paid, gateway)).resolves.toBe("unchanged")
+      expect(locks).toEqual([])
+      expect(test.workflowRuns).toEqual([])
+    })
+
+    it("records nothing when Medusa has no payment for the session", async () => {
+      const test = testContainer()
+      const gateway = read("captured", { orderId: "ORD1", captureOperationId: "OP_CAPTURE" })
+      await expect(changes(test).apply(paid, gateway)).resolves.toBe("unchanged")
+    })
+
+    it("records nothing for a mobile payment, which has no gateway order", async () => {
+      const test = testContainer()
+      test.payment.payments.push({ id: "pay_1", payment_session_id: "payses_1", captures: [], refunds: [] })
+      await expect(changes(test).apply(paid, read("captured"))).resolves.toBe("unchanged")
+    })
+
+    it("leaves a capture Medusa sent itself (in the ledger) to its own write's path", async () => {
+      const test = testContainer()
+      const locks: string[] = []
+      test.payment.payments.push({ id: "pay_1", payment_session_id: "payses_1", captures: [], refunds: [] })
+      await test.ledger.requestWrite({ kind: "capture", gateway_ref: "ORD1", idempotency_key: "k1", amount_minor: "1000", currency: "EUR" })
+      await test.ledger.settleWrite("k1", { outcome: "executed", gateway_operation_id: "OP_CAPTURE" })
+      const gateway = read("captured", { orderId: "ORD1", captureOperationId: "OP_CAPTURE" })
+      await expect(changes(test, locks).apply(paid, gateway)).resolves.toBe("unchanged")
+      expect(locks).toEqual(["pay_1"])
+      expect(test.workflowRuns).toEqual([])
+    })
+  })
+
+  it("resolves nothing for a pending read", async () => {
+    const nothing = {
+      resolve(name: string) {
+        throw new Error(`resolved ${name}`)
+      },
+    } as unknown as MedusaContainer
+    const test = testContainer()
+    const untouched = new MedusaChanges({ container: nothing, payments: test.payment as never, ledger: test.ledger, lockPayment: (_id, job) => job() })
+    await expect(untouched.apply(session, read("pending"))).resolves.toBe("unchanged")
+  })
+})

@@ -1,0 +1,148 @@
+/**
+ * The one sync of a card payment's gateway order. A notification, the reconciliation job, the
+ * storefront's status poll and the admin's Sync all call it: it verifies (a notification's
+ * security token first, before any gateway read), reads the order once, decides once what the
+ * read means for Medusa and applies it once (medusa-changes.ts: a cart is completed under
+ * Medusa's cart lock, back-office money recorded under the Medusa payment's lock).
+ *
+ * An order its live session still points at is that session's payment; money on any other
+ * order no order will ever capture, so it is released.
+ */
+import type { Logger, ProviderWebhookPayload } from "@medusajs/framework/types"
+import { NotificationSchema, type OrderDetails } from "../gateway/schemas"
+import type { PaymentAttempt, PaymentLedger } from "../modules/nexi-ledger/types"
+import { changesNothing, watchAfterRead } from "./attempt-watch"
+import { readCardSessionData } from "./card-session-data"
+import type { MedusaChanges, SyncOutcome } from "./medusa-changes"
+import { notificationProblem, parseNotificationBody } from "./notification-body"
+import type { SessionRecord } from "./payment-records"
+import type { PaymentStatus } from "./payment-status"
+import { securityTokenMatches } from "./security-token"
+
+/** What the sync needs of the read model of a gateway order. */
+export interface CardOrderReading {
+  status: PaymentStatus
+  reason?: string
+  authorizedMinor: string
+  capturedMinor: string
+  /** The CAPTURE operation, once the payment is captured. */
+  captureOperationId?: string
+  refundedMinor: string
+  refunds: Array<{ operationId: string; amountMinor: string; result: string }>
+}
+
+export interface CardOrderRead {
+  details: OrderDetails
+  state: CardOrderReading
+}
+
+/** The card's gateway, as the sync reads and writes it; the provider layer builds it for one store entry. */
+export interface CardGatewayPort {
+  /** One read of the order, through the read model; undefined when the gateway knows no such order. */
+  readOrder(orderId: string): Promise<CardOrderRead | undefined>
+  /** Settles the order's earlier writes whose answer was lost (the sender's rules). */
+  settleWrites(orderId: string): Promise<void>
+  /** Gives back the money on an order no live session owns. */
+  release(attempt: PaymentAttempt, read: CardOrderRead, why: string): Promise<"voided" | "refunded" | "nothing_paid">
+  /** A saved card's verification notification (no payment attempt); false when `orderId` is none. */
+  verificationNotified(orderId: string, securityToken: string): Promise<boolean>
+  /** Ends the card a declined or cancelled session was to save (Medusa never authorizes such a session). */
+  endCardToSave(session: SessionRecord, orderId: string, state: CardOrderReading): Promise<void>
+}
+
+export interface CardSyncDeps {
+  gateway: CardGatewayPort
+  ledger: PaymentLedger
+  sessions: { session(sessionId: string): Promise<SessionRecord | undefined> }
+  medusa: Pick<MedusaChanges, "apply">
+  logger?: Logger
+}
+
+export class CardSync {
+  constructor(private readonly deps: CardSyncDeps) {}
+
+  /** A notification as Medusa's webhook route received it. Nothing is believed before its token. */
+  async notification(payload: ProviderWebhookPayload["payload"]): Promise<SyncOutcome> {
+    const notification = parseNotificationBody(payload, NotificationSchema)
+    const orderId = notification?.operation.orderId
+    if (!notification || !orderId) {
+      // Names what is wrong, so a merchant can tell a misconfigured sender from noise.
+      const problem = notification ? "operation.orderId: is required" : notificationProblem(payload, NotificationSchema)
+      this.deps.logger?.warn(`nexi: ignored a notification that is not a gateway notification (${problem})`)
+      return "unchanged"
+    }
+    // Every order the plugin hands out is in the ledger (a payment attempt, or a saved card's
+    // verification) with the hash of its token.
+    const attempt = await this.deps.ledger.findAttempt(orderId)
+    if (!attempt) {
+      if (!(await this.deps.gateway.verificationNotified(orderId, notification.securityToken))) {
+        this.deps.logger?.warn(`nexi: ignored a notification for unknown order ${orderId}`)
+      }
+      return "unchanged"
+    }
+    const session = attempt.session_id ? await this.deps.sessions.session(attempt.session_id) : undefined
+    const sessionData = readCardSessionData(session?.data)
+    // The ledger keeps each order's token, so a superseded order's notification is still verifiable.
+    const tokenHash = attempt.security_token_hash ?? (sessionData.order_id === orderId ? sessionData.security_token_hash : undefined)
+    if (!securityTokenMatches(notification.securityToken, tokenHash)) {
+      this.deps.logger?.warn(`nexi: ignored a notification for order ${orderId} whose security token does not match`)
+      return "unchanged"
+    }
+    const read = await this.deps.gateway.readOrder(orderId)
+    if (!read) {
+      this.deps.logger?.warn(`nexi: ignored a notification for unknown order ${orderId}`)
+      return "unchanged"
+    }
+    return this.apply(orderId, attempt, session, read)
+  }
+
+  /** The current payment of a Medusa payment session (the status poll, the admin's Sync). */
+  async session(sessionId: string): Promise<SyncOutcome> {
+    const session = await this.deps.sessions.session(sessionId)
+    const orderId = readCardSessionData(session?.data).order_id
+    const read = orderId ? await this.deps.gateway.readOrder(orderId) : undefined
+    if (!session || !orderId || !read) return "unchanged"
+    return this.apply(orderId, await this.deps.ledger.findAttempt(orderId), session, read)
+  }
+
+  /** A gateway order the ledger says is unsettled (the job). */
+  async attempt(gatewayRef: string): Promise<SyncOutcome> {
+    const attempt = await this.deps.ledger.findAttempt(gatewayRef)
+    if (!attempt) return "unchanged"
+    const read = await this.deps.gateway.readOrder(attempt.gateway_ref)
+    if (!read) {
+      // Never created at the gateway (or not yet charged, for MOTO): watched like a pending one.
+      await this.deps.ledger.updateAttempt(attempt.gateway_ref, watchAfterRead(attempt, "pending", new Date()))
+      return "unchanged"
+    }
+    const session = attempt.session_id ? await this.deps.sessions.session(attempt.session_id) : undefined
+    return this.apply(attempt.gateway_ref, attempt, session, read)
+  }
+
+  /**
+   * What one read of the order means, applied. Writes of the order whose answer was lost are
+   * settled first, so what Medusa is told next accounts for them.
+   */
+  private async apply(orderId: string, attempt: PaymentAttempt | undefined, session: SessionRecord | undefined, read: CardOrderRead): Promise<SyncOutcome> {
+    await this.deps.gateway.settleWrites(orderId)
+    const { state } = read
+    if (session !== undefined && readCardSessionData(session.data).order_id === orderId) {
+      const watch = attempt && watchAfterRead(attempt, state.status, new Date(), state.reason)
+      // The notification of a payment Medusa already holds finds the attempt paid: nothing to write.
+      if (attempt && watch && !changesNothing(attempt, watch)) await this.deps.ledger.updateAttempt(orderId, watch)
+      if (state.status === "error" || state.status === "canceled") await this.deps.gateway.endCardToSave(session, orderId, state)
+      return this.deps.medusa.apply(session, { ...state, orderId, currency: this.currencyOf(read, session) })
+    }
+    // A released attempt is done: its writes were settled above. A later read (the void's own
+    // notification) must not turn it into a closed one, which staff no longer see as released.
+    if (!attempt || attempt.state === "released") return "unchanged"
+    const why = session ? "a hosted order the cart had replaced" : "a hosted order whose payment session was deleted"
+    const released = await this.deps.gateway.release(attempt, read, attempt.note ?? why)
+    if (released === "nothing_paid") await this.deps.ledger.updateAttempt(orderId, watchAfterRead(attempt, state.status, new Date(), state.reason))
+    return "unchanged"
+  }
+
+  private currencyOf(read: CardOrderRead, session: SessionRecord): string {
+    return read.details.orderStatus.order.currency ?? readCardSessionData(session.data).currency ?? session.currency_code.toUpperCase()
+  }
+}

@@ -1,0 +1,207 @@
+/**
+ * Applies what one read of a gateway order or mobile transaction means to Medusa, once, through
+ * Medusa's own workflows and module: a paid session completes its cart (processPaymentWorkflow,
+ * as Medusa's own webhook subscriber would); a declined, failed or cancelled one shows why on
+ * its session; once Medusa holds the payment, a capture or refund the gateway made outside
+ * Medusa (its back office) is recorded on it, keyed by the gateway's operation id.
+ */
+import type { IPaymentModuleService, MedusaContainer } from "@medusajs/framework/types"
+import { MathBN, Modules, PaymentActions } from "@medusajs/framework/utils"
+import { capturePaymentWorkflow, processPaymentWorkflowId, refundPaymentWorkflow } from "@medusajs/medusa/core-flows"
+import type { PaymentLedger } from "../modules/nexi-ledger/types"
+import { minorToMajorString, toMinorUnits } from "../money/amount"
+import type { SessionRecord } from "./payment-records"
+import type { PaymentStatus } from "./payment-status"
+import { gatewayRefundMetadata, isCancelledCapture, recordedOperationIds } from "./recorded-refunds"
+
+export type SyncOutcome = "completed" | "marked_error" | "marked_canceled" | "refund_recorded" | "capture_recorded" | "unchanged"
+
+/** What one read says about a payment, in minor units of `currency`. */
+export interface GatewayPayment {
+  status: PaymentStatus
+  reason?: string
+  currency: string
+  authorizedMinor: string
+  capturedMinor: string
+  /** A card's gateway order: its captures and refunds are mirrored into Medusa. Mobile payments have none. */
+  orderId?: string
+  captureOperationId?: string
+  refunds?: Array<{ operationId: string; amountMinor: string; result: string }>
+}
+
+/** Runs `job` holding the one lock of a Medusa payment (staff actions take the same one). */
+export type PaymentLock = <T>(paymentId: string, job: () => Promise<T>) => Promise<T>
+
+export interface MedusaChangesDeps {
+  container: MedusaContainer
+  payments: IPaymentModuleService
+  ledger: PaymentLedger
+  lockPayment: PaymentLock
+}
+
+type MoneyRow = { id: string; amount: unknown; raw_amount?: unknown; metadata?: Record<string, unknown> | null }
+type PaymentRow = { id: string; canceled_at?: unknown; captures: MoneyRow[]; refunds: MoneyRow[] }
+
+const PAID_SESSION = new Set(["authorized", "captured"])
+const SETTLED_REFUND = new Set(["REFUNDED", "EXECUTED"])
+
+export class MedusaChanges {
+  constructor(private readonly deps: MedusaChangesDeps) {}
+
+  async apply(session: SessionRecord, payment: GatewayPayment): Promise<SyncOutcome> {
+    if (PAID_SESSION.has(session.status)) return payment.orderId ? this.recordGatewayMoney(session.id, payment) : "unchanged"
+    switch (payment.status) {
+      case "authorized":
+      case "captured":
+        return this.complete(session.id, payment)
+      case "error":
+        return (await this.markSession(session.id, "error", payment.reason)) ? "marked_error" : "unchanged"
+      case "canceled":
+        return (await this.markSession(session.id, "canceled", payment.reason)) ? "marked_canceled" : "unchanged"
+      default:
+        return "unchanged"
+    }
+  }
+
+  /**
+   * Medusa's own path for a paid session: it authorizes the session (asking the provider, which
+   * reads the payment again), captures what the gateway captured, and completes the cart the
+   * storefront left behind, under the cart's lock.
+   */
+  private async complete(sessionId: string, payment: GatewayPayment): Promise<SyncOutcome> {
+    const captured = payment.status === "captured"
+    const paidMinor = captured ? payment.capturedMinor : payment.authorizedMinor
+    const input = {
+      action: captured ? PaymentActions.SUCCESSFUL : PaymentActions.AUTHORIZED,
+      data: { session_id: sessionId, amount: MathBN.convert(minorToMajorString(paidMinor, payment.currency)) },
+    }
+    await this.deps.container.resolve(Modules.WORKFLOW_ENGINE).run(processPaymentWorkflowId, { input })
+    return "completed"
+  }
+
+  /** Marks the session error/canceled with the reason, unless it already got further. */
+  private async markSession(sessionId: string, status: "error" | "canceled", reason: string | undefined): Promise<boolean> {
+    const [session] = await this.deps.payments.listPaymentSessions(
+      { id: sessionId },
+      { select: ["id", "status", "data", "amount", "currency_code"] },
+    )
+    // A late notification of an earlier attempt must not move a paid session backwards.
+    if (!session || PAID_SESSION.has(session.status) || session.status === status) return false
+    await this.deps.payments.updatePaymentSession({
+      id: session.id,
+      amount: session.amount,
+      currency_code: session.currency_code,
+      data: { ...session.data, status, reason },
+      status,
+    })
+    return true
+  }
+
+  /**
+   * The notification (in several copies), the job and a staff Sync may all see one back-office
+   * operation at once. Under the payment's lock, Medusa's captures and refunds are read again
+   * and only what they still lack is recorded: each gateway operation once.
+   */
+  private async recordGatewayMoney(sessionId: string, payment: GatewayPayment): Promise<SyncOutcome> {
+    const before = await this.paymentOf(sessionId)
+    // Most reads find nothing new: the lock is taken only when there is something to record.
+    if (!before || (this.captureMissing(before, payment) <= 0n && this.refundMissing(before, payment) <= 0n)) return "unchanged"
+    return this.deps.lockPayment(before.id, async () => {
+      const current = await this.paymentOf(sessionId)
+      if (!current) return "unchanged"
+      // Medusa refunds no more than it captured: a back-office capture is recorded first.
+      const captured = await this.recordCapture(current, payment)
+      const refunded = await this.recordRefunds(captured ? ((await this.paymentOf(sessionId)) ?? current) : current, payment)
+      if (refunded) return "refund_recorded"
+      return captured ? "capture_recorded" : "unchanged"
+    })
+  }
+
+  private async paymentOf(sessionId: string): Promise<PaymentRow | undefined> {
+    const [record] = await this.deps.payments.listPayments(
+      { payment_session_id: sessionId },
+      {
+        relations: ["captures", "refunds"],
+        select: ["id", "canceled_at", "captures.id", "captures.amount", "captures.raw_amount", "refunds.id", "refunds.amount", "refunds.raw_amount", "refunds.metadata"],
+      },
+    )
+    return record as unknown as PaymentRow | undefined
+  }
+
+  private totalMinor(rows: MoneyRow[], currency: string): bigint {
+    const total = rows.reduce((sum, row) => MathBN.add(sum, (row.raw_amount ?? row.amount) as never), MathBN.convert(0))
+    return BigInt(toMinorUnits(total.toString(), currency))
+  }
+
+  /** What the gateway captured beyond Medusa's captures (the gateway takes one capture per authorization). */
+  private captureMissing(record: PaymentRow, payment: GatewayPayment): bigint {
+    if (!payment.captureOperationId || record.canceled_at) return 0n
+    return BigInt(payment.capturedMinor) - this.totalMinor(record.captures ?? [], payment.currency)
+  }
+
+  /** What the gateway refunded beyond Medusa's refunds (a cancelled capture is no gateway REFUND). */
+  private refundMissing(record: PaymentRow, payment: GatewayPayment): bigint {
+    const gatewayMinor = (payment.refunds ?? [])
+      .filter((refund) => SETTLED_REFUND.has(refund.result))
+      .reduce((total, refund) => total + BigInt(refund.amountMinor), 0n)
+    const known = (record.refunds ?? []).filter((refund) => !isCancelledCapture(refund.metadata))
+    return gatewayMinor - this.totalMinor(known, payment.currency)
+  }
+
+  /** Gateway operations of writes Medusa sent through the provider: the ledger hands each to its Medusa row. */
+  private async operationsMedusaSent(orderId: string, kind: "capture" | "refund", claimedOnly: boolean): Promise<Set<string>> {
+    const writes = await this.deps.ledger.writesOf(orderId)
+    const held = writes.filter((write) => write.kind === kind && write.gateway_operation_id && (!claimedOnly || write.claimed_by))
+    return new Set(held.map((write) => write.gateway_operation_id as string))
+  }
+
+  /**
+   * A capture made in the gateway's back office is recorded as Medusa's, for what Medusa lacks,
+   * without asking the provider to send it (`is_captured`). Medusa's payment data keeps no
+ * operation id for it: a later refund finds the capture in the gateway's order.
+   * A capture Medusa sent itself is left to its own write's path (a rolled-back one is taken
+   * over by the job, record-orphaned-writes.ts).
+   */
+  private async recordCapture(record: PaymentRow, payment: GatewayPayment): Promise<boolean> {
+    const missing = this.captureMissing(record, payment)
+    const operationId = payment.captureOperationId
+    if (missing <= 0n || !operationId || !payment.orderId) return false
+    if ((await this.operationsMedusaSent(payment.orderId, "capture", false)).has(operationId)) return false
+    await capturePaymentWorkflow(this.deps.container).run({
+      // `is_captured` is passed through to the payment module, which then calls no provider.
+      input: { payment_id: record.id, amount: minorToMajorString(missing, payment.currency), is_captured: true } as { payment_id: string },
+    })
+    return true
+  }
+
+  /**
+   * Each gateway REFUND operation is recorded once, as a Medusa refund whose metadata names it
+   * (recorded-refunds.ts): the provider sees that metadata and does not send it. An operation is
+   * recorded only when no Medusa refund names it, no refund Medusa sent holds it in the ledger,
+   * and Medusa's refunds still fall short of the gateway's by at least its amount.
+   */
+  private async recordRefunds(record: PaymentRow, payment: GatewayPayment): Promise<boolean> {
+    if (!payment.orderId) return false
+    let missing = this.refundMissing(record, payment)
+    if (missing <= 0n) return false
+    const named = new Set((record.refunds ?? []).flatMap((refund) => recordedOperationIds(refund.metadata)))
+    const sentByMedusa = await this.operationsMedusaSent(payment.orderId, "refund", true)
+    let recorded = false
+    for (const operation of (payment.refunds ?? []).filter((refund) => SETTLED_REFUND.has(refund.result))) {
+      const amount = BigInt(operation.amountMinor)
+      if (named.has(operation.operationId) || sentByMedusa.has(operation.operationId) || amount > missing) continue
+      await refundPaymentWorkflow(this.deps.container).run({
+        input: {
+          payment_id: record.id,
+          amount: minorToMajorString(amount, payment.currency),
+          note: "Refund made at the Nexi gateway outside Medusa",
+          metadata: gatewayRefundMetadata(operation.operationId),
+          // Passed through to the refund record; the workflow's input type does not list it.
+        } as { payment_id: string; amount: string; note: string },
+      })
+      missing -= amount
+      recorded = true
+    }
+    return recorded
+  }
+}

@@ -1,0 +1,79 @@
+/**
+ * The one sync of a mobile payment. The service sends no notifications: the storefront's status
+ * poll, the admin's Sync and the reconciliation job call it. It reads the transaction once,
+ * decides once what the read means and applies it to Medusa once (medusa-changes.ts).
+ *
+ * A transaction its live session still points at is that session's payment. Once no session
+ * owns it (replaced or deleted), it is watched until it ends, and released if the shopper paid
+ * it after all.
+ */
+import type { PaymentAttempt, PaymentLedger } from "../modules/nexi-ledger/types"
+import { watchAfterRead } from "./attempt-watch"
+import type { MedusaChanges, SyncOutcome } from "./medusa-changes"
+import type { SessionRecord } from "./payment-records"
+import type { PaymentStatus } from "./payment-status"
+
+export interface MobilePaymentRead {
+  transactionId: string
+  status: PaymentStatus
+  reason?: string
+  /** What the session asked for, in minor units: the service captures it all when it finalizes. */
+  amountMinor: string
+  currency: string
+}
+
+/** One scheme's mobile-payment service of one store entry, as the sync reads and writes it. */
+export interface MobileServicePort {
+  /** The transaction a session's payment is, if it has one. */
+  transactionOf(session: SessionRecord): string | undefined
+  /** One read of the session's transaction; undefined when it has none, or the service knows no such one. */
+  readPayment(session: SessionRecord): Promise<MobilePaymentRead | undefined>
+  /** Follows the transaction's refunds and reversals, and settles those whose answer was lost. */
+  settleWrites(transactionId: string, owner: SessionRecord | undefined): Promise<void>
+  /** Watches a transaction no session owns until it ends; releases it if it was paid. */
+  watchOrRelease(attempt: PaymentAttempt): Promise<void>
+}
+
+export interface MobileSyncDeps {
+  service: MobileServicePort
+  ledger: PaymentLedger
+  sessions: { session(sessionId: string): Promise<SessionRecord | undefined> }
+  medusa: Pick<MedusaChanges, "apply">
+  /** The provider as the ledger records it (`nexi-apm-psp-b_nexi`): another entry's transactions are not this sync's. */
+  providerKey: string
+}
+
+export class MobileSync {
+  constructor(private readonly deps: MobileSyncDeps) {}
+
+  /** The current payment of a Medusa payment session (the status poll, the admin's Sync). */
+  async session(sessionId: string): Promise<SyncOutcome> {
+    const session = await this.deps.sessions.session(sessionId)
+    return session ? this.applyRead(session) : "unchanged"
+  }
+
+  /** A transaction the ledger says is unsettled (the job): its writes first, then the transaction. */
+  async attempt(gatewayRef: string): Promise<SyncOutcome> {
+    const attempt = await this.deps.ledger.findAttempt(gatewayRef)
+    if (attempt && attempt.provider_identifier !== this.deps.providerKey) return "unchanged"
+    // A session that cannot be read throws here: read as deleted, a paid payment would be reversed.
+    const session = attempt?.session_id ? await this.deps.sessions.session(attempt.session_id) : undefined
+    const owner = session && this.deps.service.transactionOf(session) === gatewayRef ? session : undefined
+    await this.deps.service.settleWrites(gatewayRef, owner)
+    // Paid, closed and released attempts are done: only their writes were to settle.
+    if (!attempt || (attempt.state !== "open" && attempt.state !== "superseded")) return "unchanged"
+    if (owner) return this.applyRead(owner)
+    await this.deps.service.watchOrRelease(attempt)
+    return "unchanged"
+  }
+
+  /** The session's transaction read once; its watch in the ledger moves on with what was read. */
+  private async applyRead(session: SessionRecord): Promise<SyncOutcome> {
+    const read = await this.deps.service.readPayment(session)
+    if (!read) return "unchanged"
+    const attempt = await this.deps.ledger.findAttempt(read.transactionId)
+    if (attempt) await this.deps.ledger.updateAttempt(read.transactionId, watchAfterRead(attempt, read.status, new Date(), read.reason))
+    const { status, reason, currency, amountMinor } = read
+    return this.deps.medusa.apply(session, { status, reason, currency, authorizedMinor: amountMinor, capturedMinor: amountMinor })
+  }
+}

@@ -1,0 +1,75 @@
+/**
+ * Builds the one sync of a store entry's payments (src/core) from the store's container: the
+ * entry's gateway client (the providers' own, store-entries.ts), the plugin's ledger, Medusa's
+ * payment module and the payment lock staff actions hold. The notification subscriber, the
+ * job, the storefront's status route and the admin's Sync all take their sync from here.
+ */
+import type { IPaymentModuleService, Logger, MedusaContainer } from "@medusajs/framework/types"
+import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
+import type { ApmMethod } from "../apm/schemas"
+import { CardSync } from "../core/card-sync"
+import { MedusaChanges, type SyncOutcome } from "../core/medusa-changes"
+import { MobileSync } from "../core/mobile-sync"
+import { paymentRecordsOf } from "../core/payment-records"
+import { NEXI_LEDGER_MODULE, type PaymentLedger } from "../modules/nexi-ledger/types"
+import { ApmTransactions } from "../providers/nexi/apm/apm-transactions"
+import { apmMethodOfProvider } from "../providers/nexi/apm/schemes"
+import { cardSyncPort } from "../providers/nexi/card/card-sync-port"
+import { storeEntryIdOf } from "../providers/nexi/shared/provider-ids"
+import { gatewayClientFor, requireNexiOptions } from "../providers/nexi/store-entries"
+import { withPaymentLock } from "../staff/with-lock"
+
+/** A notification, the job and a Sync may queue behind each other for one payment: each waits its turn. */
+const RECORD_WAIT_SECONDS = 60
+
+function loggerOf(container: MedusaContainer): Logger | undefined {
+  return container.hasRegistration(ContainerRegistrationKeys.LOGGER) ? container.resolve<Logger>(ContainerRegistrationKeys.LOGGER) : undefined
+}
+
+/** The one sync of a payment, whichever Nexi provider (`pp_nexi_nexi`, `pp_nexi-apm-psp-b_nexi`) it is of. */
+export interface PaymentSync {
+  session(sessionId: string): Promise<SyncOutcome>
+  attempt(gatewayRef: string): Promise<SyncOutcome>
+}
+
+export type SyncOf = (container: MedusaContainer, providerId: string) => PaymentSync
+
+/** What both syncs need from the store's container. */
+function storeParts(container: MedusaContainer) {
+  const payments = container.resolve<IPaymentModuleService>(Modules.PAYMENT)
+  const ledger = container.resolve<PaymentLedger>(NEXI_LEDGER_MODULE)
+  const medusa = new MedusaChanges({
+    container,
+    payments,
+    ledger,
+    lockPayment: (paymentId, job) => withPaymentLock(container, paymentId, job, RECORD_WAIT_SECONDS),
+  })
+  return { ledger, records: paymentRecordsOf(payments), medusa, logger: loggerOf(container) }
+}
+
+export const paymentSyncFor: SyncOf = (container, providerId) => {
+  const method = apmMethodOfProvider(providerId)
+  return method ? mobileSyncFor(container, providerId, method) : cardSyncFor(container, providerId)
+}
+
+/** The sync of the card payments of the entry behind `providerId` (`pp_nexi_nexi`). */
+export function cardSyncFor(container: MedusaContainer, providerId: string): CardSync {
+  const { ledger, records, medusa, logger } = storeParts(container)
+  const gateway = cardSyncPort({
+    gateway: gatewayClientFor(container, providerId),
+    ledger,
+    records,
+    options: requireNexiOptions(container, providerId),
+    entryId: storeEntryIdOf(providerId),
+    providerKey: providerId.replace(/^pp_/, ""),
+    logger,
+  })
+  return new CardSync({ gateway, ledger, sessions: records, medusa, logger })
+}
+
+/** The sync of one mobile scheme's payments of the entry behind `providerId` (`pp_nexi-apm-psp-b_nexi`). */
+function mobileSyncFor(container: MedusaContainer, providerId: string, method: ApmMethod): MobileSync {
+  const { ledger, records, medusa, logger } = storeParts(container)
+  const service = new ApmTransactions({ options: requireNexiOptions(container, providerId), method, ledger: () => ledger, rows: records, logger })
+  return new MobileSync({ service, ledger, sessions: records, medusa, providerKey: providerId.replace(/^pp_/, "") })
+}
