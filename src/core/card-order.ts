@@ -6,7 +6,7 @@
  * an order through `readCardOrder`. Every operation result is named here, so a new one shows up
  * as a type error rather than as a silently pending payment.
  *
- * Rules, and why (docs/contract/gateway.md; the gateway's own words are in /work/shared/specs):
+ * Rules, and why (docs/contract/gateway.md):
  * - Order of operations: by operationTime where it is readable; an operation without a
  *   readable time keeps its place in the gateway's list, and the timed ones are put in time
  *   order around it; equal times keep the list's order. That is a total order (a comparator that

@@ -12,28 +12,17 @@ import type { Logger, ProviderWebhookPayload } from "@medusajs/framework/types"
 import { NotificationSchema, type OrderDetails } from "../gateway/schemas"
 import type { PaymentAttempt, PaymentLedger } from "../modules/nexi-ledger/types"
 import { changesNothing, watchAfterRead } from "./attempt-watch"
+import type { CardOrder } from "./card-order"
 import { readCardSessionData } from "./card-session-data"
 import type { MedusaChanges, SyncOutcome } from "./medusa-changes"
 import { notificationProblem, parseNotificationBody } from "./notification-body"
 import type { SessionRecord } from "./payment-records"
-import type { PaymentStatus } from "./payment-status"
 import { securityTokenMatches } from "./security-token"
-
-/** What the sync needs of the read model of a gateway order. */
-export interface CardOrderReading {
-  status: PaymentStatus
-  reason?: string
-  authorizedMinor: string
-  capturedMinor: string
-  /** The CAPTURE operation, once the payment is captured. */
-  captureOperationId?: string
-  refundedMinor: string
-  refunds: Array<{ operationId: string; amountMinor: string; result: string }>
-}
 
 export interface CardOrderRead {
   details: OrderDetails
-  state: CardOrderReading
+  /** The read model of `details` (card-order.ts). */
+  state: CardOrder
 }
 
 /** The card's gateway, as the sync reads and writes it; the provider layer builds it for one store entry. */
@@ -47,7 +36,7 @@ export interface CardGatewayPort {
   /** A saved card's verification notification (no payment attempt); false when `orderId` is none. */
   verificationNotified(orderId: string, securityToken: string): Promise<boolean>
   /** Ends the card a declined or cancelled session was to save (Medusa never authorizes such a session). */
-  endCardToSave(session: SessionRecord, orderId: string, state: CardOrderReading): Promise<void>
+  endCardToSave(session: SessionRecord, orderId: string, state: CardOrder): Promise<void>
 }
 
 export interface CardSyncDeps {

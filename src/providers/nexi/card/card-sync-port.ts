@@ -4,7 +4,7 @@
  * release of money no order owns, and the saved cards' side of a notification.
  */
 import type { Logger } from "@medusajs/framework/types"
-import { type CardOrder, readCardOrder } from "../../../core/card-order"
+import { readCardOrder } from "../../../core/card-order"
 import type { CardGatewayPort, CardOrderRead } from "../../../core/card-sync"
 import type { PaymentRecords } from "../../../core/payment-records"
 import type { GatewayClient } from "../../../gateway/gateway-client"
@@ -36,7 +36,7 @@ export function cardSyncPort(deps: CardSyncPortDeps): CardGatewayPort {
   const wallet = new CardWallet({ gateway, book: () => book, options: deps.options, entryId: deps.entryId, providerKey: deps.providerKey, logger })
 
   /** 404 means "no such order" (nothing to do); an unreachable gateway throws, so the caller tries again. */
-  async function readOrder(orderId: string): Promise<(CardOrderRead & { state: CardOrder }) | undefined> {
+  async function readOrder(orderId: string): Promise<CardOrderRead | undefined> {
     try {
       const details = await gateway.getOrder(orderId)
       return { details, state: readCardOrder(details) }
@@ -56,7 +56,7 @@ export function cardSyncPort(deps: CardSyncPortDeps): CardGatewayPort {
       wallet.handleVerificationNotification(orderId, securityToken, async () => (await readOrder(orderId))?.details),
     endCardToSave: async (session, orderId, state) => {
       // The state is the one readOrder made above: the read model's whole state.
-      if (session.data[SAVE_CARD_KEY] === true) await saveCardOfPayment(book, gateway, orderId, state as CardOrder, logger)
+      if (session.data[SAVE_CARD_KEY] === true) await saveCardOfPayment(book, gateway, orderId, state, logger)
     },
   }
 }
