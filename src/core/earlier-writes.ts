@@ -125,25 +125,25 @@ export function orphanedWrites(writes: MoneyWrite[], kind: WriteKind): MoneyWrit
  * first those an earlier try of the same Medusa record took already. Returns what it holds.
  * @param ownKey the new write's own key: never its own orphan
  */
-export async function adoptOrphans(
+export async function claimOrphans(
   ledger: PaymentLedger,
   writes: MoneyWrite[],
   { kind, amountMinor, claimant, ownKey }: { kind: WriteKind; amountMinor: bigint; claimant: string; ownKey: string },
 ): Promise<MoneyWrite[]> {
   const others = writes.filter((write) => write.kind === kind && write.idempotency_key !== ownKey)
   // A refund the scheme rejected moved no money and is never taken over.
-  const adopted = others.filter((write) => write.outcome === "executed" && write.claimed_by === claimant && write.follow_state !== "rejected")
-  let total = adopted.reduce((sum, write) => sum + BigInt(write.amount_minor), 0n)
+  const claimed = others.filter((write) => write.outcome === "executed" && write.claimed_by === claimant && write.follow_state !== "rejected")
+  let total = claimed.reduce((sum, write) => sum + BigInt(write.amount_minor), 0n)
   for (const write of orphanedWrites(others, kind)) {
     const amount = BigInt(write.amount_minor)
     if (total + amount > amountMinor || !(await ledger.claimWrite(write.id, claimant))) continue
-    adopted.push(write)
+    claimed.push(write)
     total += amount
   }
-  return adopted
+  return claimed
 }
 
-/** What the adopted writes add up to, in minor units. */
+/** What the claimed writes add up to, in minor units. */
 export function totalMinor(writes: MoneyWrite[]): bigint {
   return writes.reduce((sum, write) => sum + BigInt(write.amount_minor), 0n)
 }
@@ -152,8 +152,8 @@ export function totalMinor(writes: MoneyWrite[]): bigint {
  * Medusa deletes its row when the provider throws, so what a failed write took over must be
  * free again for the next one; otherwise that one would send the money a second time.
  */
-export async function releaseClaims(ledger: PaymentLedger, adopted: MoneyWrite[], action: string): Promise<void> {
-  for (const write of adopted) {
+export async function releaseClaims(ledger: PaymentLedger, claimed: MoneyWrite[], action: string): Promise<void> {
+  for (const write of claimed) {
     try {
       await ledger.settleWrite(write.idempotency_key, { claimed_by: null })
     } catch (error) {

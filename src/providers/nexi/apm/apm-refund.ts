@@ -7,7 +7,7 @@
  * refund over (claims it) and send only what remains.
  */
 import { MedusaError } from "@medusajs/framework/utils"
-import { adoptOrphans, releaseClaims, totalMinor } from "../../../core/earlier-writes"
+import { claimOrphans, releaseClaims, totalMinor } from "../../../core/earlier-writes"
 import type { MoneyWrite, NewWrite, PaymentLedger } from "../../../modules/nexi-ledger/types"
 import { minorToMajorString } from "../../../money/amount"
 import { idempotencyUuid } from "../shared/idempotency"
@@ -41,13 +41,13 @@ export async function refundOnce(order: RefundOrder): Promise<RefundDone> {
   const writes = await settleEarlier(order, key)
   const { before, vatOf } = refundsBefore(writes, key, original.amount, order.refunded)
   // Refunds the service made whose Medusa refund is gone, taken over up to this refund's amount.
-  const adopted = await adoptOrphans(order.ledger, writes, { kind: "apm_refund", amountMinor: refundMinor, claimant: refundId, ownKey: key })
-  const adoptedMinor = totalMinor(adopted)
+  const claimed = await claimOrphans(order.ledger, writes, { kind: "apm_refund", amountMinor: refundMinor, claimant: refundId, ownKey: key })
+  const claimedMinor = totalMinor(claimed)
   const done: RefundDone = {
-    transactionIds: adopted.flatMap((write) => (write.gateway_operation_id ? [write.gateway_operation_id] : [])),
-    vatMinor: adopted.reduce((sum, write) => sum + (vatOf.get(write.id) ?? 0n), 0n),
+    transactionIds: claimed.flatMap((write) => (write.gateway_operation_id ? [write.gateway_operation_id] : [])),
+    vatMinor: claimed.reduce((sum, write) => sum + (vatOf.get(write.id) ?? 0n), 0n),
   }
-  const remainder = refundMinor - adoptedMinor
+  const remainder = refundMinor - claimedMinor
   if (remainder <= 0n) return done
   const request = refundRequest(order.sender, original, remainder, before)
   const currency = original.amount.currencyCode
@@ -66,7 +66,7 @@ export async function refundOnce(order: RefundOrder): Promise<RefundDone> {
     await holdOwn(order, write)
     return { transactionIds: [...done.transactionIds, transactionId], vatMinor: done.vatMinor + BigInt(request.purchaseAmount.vatAmount) }
   } catch (error) {
-    await releaseClaims(order.ledger, adopted, ACTION)
+    await releaseClaims(order.ledger, claimed, ACTION)
     throw error
   }
 }

@@ -38,7 +38,7 @@ import type {
 import { MedusaError, PaymentActions } from "@medusajs/framework/utils"
 import { type CardOrder, readCardOrder } from "../../../core/card-order"
 import { type CardSessionData, readCardSessionData } from "../../../core/card-session-data"
-import { adoptOrphans, orphanedWrites, releaseClaims, totalMinor } from "../../../core/earlier-writes"
+import { claimOrphans, orphanedWrites, releaseClaims, totalMinor } from "../../../core/earlier-writes"
 import { recordedOperationIds } from "../../../core/recorded-refunds"
 import { hashSecurityToken } from "../../../core/security-token"
 import type { GatewayClient } from "../../../gateway/gateway-client"
@@ -224,8 +224,8 @@ export class NexiCardProviderService extends NexiProviderBase<CardOrder> {
       const [orphan] = orphanedWrites(writes, "capture")
       if (orphan && orphan.amount_minor !== amountMinor) throw capturedByLostAnswer(orphan.amount_minor, currency)
       const key = idempotencyUuid(captureId)
-      const [adopted] = await adoptOrphans(context.ledger, writes, { kind: "capture", amountMinor: BigInt(amountMinor), claimant: captureId, ownKey: key })
-      if (adopted) return { data: { ...input.data, capture_operation_id: adopted.gateway_operation_id, status: "captured" } }
+      const [claimed] = await claimOrphans(context.ledger, writes, { kind: "capture", amountMinor: BigInt(amountMinor), claimant: captureId, ownKey: key })
+      if (claimed) return { data: { ...input.data, capture_operation_id: claimed.gateway_operation_id, status: "captured" } }
       const write = { kind: "capture" as const, idempotency_key: key, gateway_ref: orderId, target_ref: operationId, amount_minor: amountMinor, currency, medusa_ref: captureId }
       try {
         const captureOperationId = await sendCardWrite(context, write, requestOf(this.gateway, write))
@@ -283,13 +283,13 @@ export class NexiCardProviderService extends NexiProviderBase<CardOrder> {
       const leftMinor = state && BigInt(state.refundableMinor)
       const amountMinor = minorUnitsToSend({ amount: input.amount as never, before: await this.records.refundedBefore(refundId), currencyCode: currency, leftMinor })
       const key = idempotencyUuid(refundId)
-      const adopted = await adoptOrphans(context.ledger, writes, { kind: "refund", amountMinor, claimant: refundId, ownKey: key })
-      const remainingMinor = amountMinor - totalMinor(adopted)
+      const claimed = await claimOrphans(context.ledger, writes, { kind: "refund", amountMinor, claimant: refundId, ownKey: key })
+      const remainingMinor = amountMinor - totalMinor(claimed)
       if (remainingMinor === 0n) return { data: input.data }
       // This refund's own write, if an earlier call of it sent it, is in what the gateway no longer has.
       const own = writes.find((write) => write.idempotency_key === key && write.outcome !== "refused")
       if (leftMinor !== undefined && remainingMinor > leftMinor + BigInt(own?.amount_minor ?? "0")) {
-        await releaseClaims(context.ledger, adopted, action)
+        await releaseClaims(context.ledger, claimed, action)
         throw moreThanRefundable(remainingMinor, leftMinor, currency)
       }
       const target = this.require(data.capture_operation_id ?? state?.captureOperationId, "capture_operation_id", action)
@@ -297,7 +297,7 @@ export class NexiCardProviderService extends NexiProviderBase<CardOrder> {
       try {
         await sendCardWrite(context, write, requestOf(this.gateway, write))
       } catch (error) {
-        await releaseClaims(context.ledger, adopted, action)
+        await releaseClaims(context.ledger, claimed, action)
         throw error
       }
       return { data: { ...input.data, capture_operation_id: target } }

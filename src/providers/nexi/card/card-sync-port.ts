@@ -14,7 +14,7 @@ import type { NexiOptions } from "../options"
 import { SAVE_CARD_KEY, saveCardOfPayment } from "./card-on-file"
 import { CardWallet } from "./card-wallet"
 import { settledWritesOf } from "./ledgered-writes"
-import { releaseOrphan } from "./release-orphan"
+import { releaseUnowned } from "./release-unowned"
 
 export interface CardSyncPortDeps {
   gateway: GatewayClient
@@ -51,7 +51,7 @@ export function cardSyncPort(deps: CardSyncPortDeps): CardGatewayPort {
     settleWrites: async (orderId) => {
       await settledWritesOf(context, orderId)
     },
-    release: (attempt, read, why) => releaseOrphan(context, attempt, read.details, why, logger),
+    release: (attempt, read, why) => releaseUnowned(context, attempt, read.details, why, logger),
     verificationNotified: (orderId, securityToken) =>
       wallet.handleVerificationNotification(orderId, securityToken, async () => (await readOrder(orderId))?.details),
     endCardToSave: async (session, orderId, state) => {

@@ -14,7 +14,7 @@ import { type CardWriteContext, sendCardWrite } from "./ledgered-writes"
 
 export type ReleaseOutcome = "voided" | "refunded" | "nothing_paid"
 
-export async function releaseOrphan(
+export async function releaseUnowned(
   context: CardWriteContext,
   attempt: PaymentAttempt,
   details: OrderDetails,
