@@ -20,7 +20,14 @@
 import type { Browser, BrowserContext, Page } from "playwright-core"
 import type { RunningDemo } from "../scripts/demo/start-demo"
 import { minorToMajorString } from "../src/money/amount"
-import { type GatewayAmounts, type GatewayView, gatewayView, type MedusaAmounts, medusaAmounts, medusaRefunds } from "./support/admin-amounts"
+import {
+  type GatewayAmounts,
+  type GatewayView,
+  gatewayView,
+  type MedusaAmounts,
+  medusaAmounts,
+  medusaRefunds,
+} from "./support/admin-amounts"
 import {
   chargeMotoCard,
   confirmMedusaCapture,
@@ -145,15 +152,25 @@ it("captures with Medusa's button and refunds part with Medusa's refund; the gat
   // In the side column, beside Medusa's Payments section, not below the page's Metadata and JSON.
   await expect(widgetPlacement(page)).resolves.toEqual({ rightOfPayments: true, aboveJson: true })
   await shot(page, "order-with-authorization")
-  await expectAgreement(order, { authorized: ORDER_TOTAL, captured: "0", refunded: "0" }, { captured: "0", refunded: "0" })
+  await expectAgreement(
+    order,
+    { authorized: ORDER_TOTAL, captured: "0", refunded: "0" },
+    { captured: "0", refunded: "0" },
+  )
 
   const capturePrompt = await openMedusaCapturePrompt(page)
-  await expect(capturePrompt.textContent()).resolves.toContain(`Payment of ${shownInEuro(ORDER_TOTAL)} will be captured.`)
+  await expect(capturePrompt.textContent()).resolves.toContain(
+    `Payment of ${shownInEuro(ORDER_TOTAL)} will be captured.`,
+  )
   // Medusa 2.21 asks for no amount here (see the top of this file); a new field would show up.
   await expect(capturePrompt.locator("input").count()).resolves.toBe(0)
   await shot(page, "medusa-capture-prompt")
   await expect(confirmMedusaCapture(page, capturePrompt)).resolves.toContain("successfully captured")
-  await expectAgreement(order, { authorized: ORDER_TOTAL, captured: ORDER_TOTAL, refunded: "0" }, { captured: ORDER_TOTAL, refunded: "0" })
+  await expectAgreement(
+    order,
+    { authorized: ORDER_TOTAL, captured: ORDER_TOTAL, refunded: "0" },
+    { captured: ORDER_TOTAL, refunded: "0" },
+  )
   await expect(timelineRows(page, "CAPTURE", "EXECUTED").count()).resolves.toBe(1)
   // Nothing is left to capture; the whole capture is refundable from the widget as well, and
   // the capture, which has no refund yet, can be cancelled.
@@ -165,7 +182,11 @@ it("captures with Medusa's button and refunds part with Medusa's refund; the gat
   const refundDrawer = await openMedusaRefundDrawer(page, "10.00", "One cup arrived broken")
   await shot(page, "medusa-refund-drawer")
   await expect(saveMedusaRefund(page, refundDrawer)).resolves.toContain("Refund of amount €10.00 successful")
-  await expectAgreement(order, { authorized: ORDER_TOTAL, captured: ORDER_TOTAL, refunded: "1000" }, { captured: ORDER_TOTAL, refunded: "1000" })
+  await expectAgreement(
+    order,
+    { authorized: ORDER_TOTAL, captured: ORDER_TOTAL, refunded: "1000" },
+    { captured: ORDER_TOTAL, refunded: "1000" },
+  )
   const refund = timelineRows(page, "REFUND", "REFUNDED")
   await expect(refund.count()).resolves.toBe(1)
   await expect(refund.getByTestId("nexi-operation-amount").textContent()).resolves.toBe("€10.00")
@@ -192,17 +213,30 @@ it("captures part of the amount and cancels that capture through the widget; the
   // It proposes what is left to capture; what the gateway or Medusa would refuse is refused
   // in the dialog first, and nothing is sent.
   await expect(openWidgetAmountDialog(page, "capture")).resolves.toBe("29.89")
-  await expect(confirmWidgetAmount(page, "capture", "12.345")).resolves.toEqual({ refusal: "Amount: EUR has 2 decimals; 12.345 has 3." })
-  await expect(confirmWidgetAmount(page, "capture", "30")).resolves.toEqual({ refusal: "Amount: at most 29.89 EUR is left to capture (got 30)." })
+  await expect(confirmWidgetAmount(page, "capture", "12.345")).resolves.toEqual({
+    refusal: "Amount: EUR has 2 decimals; 12.345 has 3.",
+  })
+  await expect(confirmWidgetAmount(page, "capture", "30")).resolves.toEqual({
+    refusal: "Amount: at most 29.89 EUR is left to capture (got 30).",
+  })
   await shot(page, "capture-amount-refused")
-  await expect(gateway.amounts(order.gatewayOrderId)).resolves.toEqual({ authorized: ORDER_TOTAL, captured: "0", refunded: "0" })
+  await expect(gateway.amounts(order.gatewayOrderId)).resolves.toEqual({
+    authorized: ORDER_TOTAL,
+    captured: "0",
+    refunded: "0",
+  })
   await page.getByTestId("nexi-capture-amount").fill("12.34")
   await expect(widgetConfirmLabel(page, "capture")).resolves.toBe("Capture €12.34")
   await shot(page, "capture-dialog")
   await expect(confirmWidgetAmount(page, "capture", "12.34")).resolves.toEqual({
-    notice: "Captured €12.34 at Nexi; Medusa recorded the capture. Reload the order to see it in Medusa's Payments section.",
+    notice:
+      "Captured €12.34 at Nexi; Medusa recorded the capture. Reload the order to see it in Medusa's Payments section.",
   })
-  await expectAgreement(order, { authorized: ORDER_TOTAL, captured: "1234", refunded: "0" }, { captured: "1234", refunded: "0" })
+  await expectAgreement(
+    order,
+    { authorized: ORDER_TOTAL, captured: "1234", refunded: "0" },
+    { captured: "1234", refunded: "0" },
+  )
   // One capture per authorization: the widget offers no second one.
   await expect(widgetOffers(page, "capture")).resolves.toBe(false)
   const captureRow = timelineRows(page, "CAPTURE", "EXECUTED")
@@ -214,7 +248,11 @@ it("captures part of the amount and cancels that capture through the widget; the
   await shot(page, "cancel-capture-dialog")
   const outcome = await confirmWidgetCancelCapture(page)
   expect(outcome).toEqual({
-    notice: expect.stringMatching(new RegExp(`^Cancelled capture ${captureId} \\(12\\.34 EUR\\) at the gateway .*recorded a refund of 12\\.34 EUR in Medusa\\.$`)),
+    notice: expect.stringMatching(
+      new RegExp(
+        `^Cancelled capture ${captureId} \\(12\\.34 EUR\\) at the gateway .*recorded a refund of 12\\.34 EUR in Medusa\\.$`,
+      ),
+    ),
   })
   // The widget reloads itself after the action: the timeline ends with the CANCEL.
   const cancelRow = timelineRows(page, "CANCEL", "EXECUTED")
@@ -224,9 +262,17 @@ it("captures part of the amount and cancels that capture through the widget; the
 
   // The gateway no longer holds the capture; Medusa keeps its capture and records the cancel
   // as a refund, so what it holds as paid (captured minus refunded) is the gateway's 0.
-  await expectAgreement(order, { authorized: ORDER_TOTAL, captured: "0", refunded: "0" }, { captured: "1234", refunded: "1234" })
-  const cancels = (await gateway.operations(order.gatewayOrderId)).filter((operation) => operation.operationType === "CANCEL")
-  expect(cancels).toEqual([expect.objectContaining({ operationResult: "EXECUTED", cancelledOperationId: captureId, operationAmount: "1234" })])
+  await expectAgreement(
+    order,
+    { authorized: ORDER_TOTAL, captured: "0", refunded: "0" },
+    { captured: "1234", refunded: "1234" },
+  )
+  const cancels = (await gateway.operations(order.gatewayOrderId)).filter(
+    (operation) => operation.operationType === "CANCEL",
+  )
+  expect(cancels).toEqual([
+    expect.objectContaining({ operationResult: "EXECUTED", cancelledOperationId: captureId, operationAmount: "1234" }),
+  ])
   await expect(timelineRows(page, "CAPTURE", "EXECUTED").getByTestId("nexi-cancel-capture").count()).resolves.toBe(0)
   await shot(page, "after-reload")
 })
@@ -246,35 +292,55 @@ it("captures part and refunds part of it through the widget; a capture confirmed
 
   await expect(openWidgetAmountDialog(page, "capture")).resolves.toBe("29.89")
   await expect(confirmWidgetAmount(page, "capture", "20.00")).resolves.toEqual({
-    notice: "Captured €20.00 at Nexi; Medusa recorded the capture. Reload the order to see it in Medusa's Payments section.",
+    notice:
+      "Captured €20.00 at Nexi; Medusa recorded the capture. Reload the order to see it in Medusa's Payments section.",
   })
   await shot(page, "captured-part")
-  await expectAgreement(order, { authorized: ORDER_TOTAL, captured: "2000", refunded: "0" }, { captured: "2000", refunded: "0" })
+  await expectAgreement(
+    order,
+    { authorized: ORDER_TOTAL, captured: "2000", refunded: "0" },
+    { captured: "2000", refunded: "0" },
+  )
 
   // The gateway takes one capture per authorization: Medusa passes the second one on, the
   // plugin's refusal comes back into the colleague's dialog, and Medusa drops its capture.
   const staleOutcome = await confirmWidgetAmount(staleTab, "capture", "5.00")
   expect(staleOutcome).toEqual({
-    refusal: expect.stringMatching(/one capture per authorization and 20\.00 EUR is already captured\. Refund or cancel that capture instead\.$/),
+    refusal: expect.stringMatching(
+      /one capture per authorization and 20\.00 EUR is already captured\. Refund or cancel that capture instead\.$/,
+    ),
   })
   await shot(staleTab, "second-capture-refused")
   await staleTab.close()
-  await expectAgreement(order, { authorized: ORDER_TOTAL, captured: "2000", refunded: "0" }, { captured: "2000", refunded: "0" })
+  await expectAgreement(
+    order,
+    { authorized: ORDER_TOTAL, captured: "2000", refunded: "0" },
+    { captured: "2000", refunded: "0" },
+  )
   await expect(timelineRows(page, "CAPTURE").count()).resolves.toBe(1)
   await expect(widgetOffers(page, "capture")).resolves.toBe(false)
 
   // Medusa's refund menu stays disabled after a partial capture; the widget's "Refund…" works.
   await expect(openWidgetAmountDialog(page, "refund")).resolves.toBe("20.00")
-  await expect(confirmWidgetAmount(page, "refund", "20.01")).resolves.toEqual({ refusal: "Amount: at most 20.00 EUR is left to refund (got 20.01)." })
-  await expect(confirmWidgetAmount(page, "refund", "")).resolves.toEqual({ refusal: "Amount: enter the amount to refund, in EUR." })
+  await expect(confirmWidgetAmount(page, "refund", "20.01")).resolves.toEqual({
+    refusal: "Amount: at most 20.00 EUR is left to refund (got 20.01).",
+  })
+  await expect(confirmWidgetAmount(page, "refund", "")).resolves.toEqual({
+    refusal: "Amount: enter the amount to refund, in EUR.",
+  })
   await page.getByTestId("nexi-refund-amount").fill("5.50")
   await page.getByTestId("nexi-refund-note").fill("One cup arrived chipped")
   await expect(widgetConfirmLabel(page, "refund")).resolves.toBe("Refund €5.50")
   await shot(page, "refund-dialog")
   await expect(confirmWidgetAmount(page, "refund", "5.50")).resolves.toEqual({
-    notice: "Refunded €5.50 to the card at Nexi; Medusa recorded the refund. Reload the order to see it in Medusa's Payments section.",
+    notice:
+      "Refunded €5.50 to the card at Nexi; Medusa recorded the refund. Reload the order to see it in Medusa's Payments section.",
   })
-  await expectAgreement(order, { authorized: ORDER_TOTAL, captured: "2000", refunded: "550" }, { captured: "2000", refunded: "550" })
+  await expectAgreement(
+    order,
+    { authorized: ORDER_TOTAL, captured: "2000", refunded: "550" },
+    { captured: "2000", refunded: "550" },
+  )
   await expect(medusaRefunds(page.request, demo.urls.backend, await widgetPaymentId(page))).resolves.toEqual([
     { amount: "550", note: "One cup arrived chipped" },
   ])
@@ -302,15 +368,23 @@ it("charges a draft order by MOTO, picked from Medusa's list by the customer's e
   const option = page.locator(`[data-testid="nexi-moto-order-option"][data-order-id="${draft.id}"]`)
   await expect(option.textContent()).resolves.toContain(`#${draft.displayId}`)
   await expect(option.textContent()).resolves.toContain("€29.89")
-  await expect(pickMotoOrder(page, draft.id)).resolves.toBe(`Charging draft order #${draft.displayId} (Giulia Rossi · ${email}).`)
+  await expect(pickMotoOrder(page, draft.id)).resolves.toBe(
+    `Charging draft order #${draft.displayId} (Giulia Rossi · ${email}).`,
+  )
   await shot(page, "moto-draft-picked")
 
   const charged = await chargeMotoCard(page, { pan: "4999 3402 6197 7289", expiry: "12/30", cvv: "663" })
   expect(charged.orderId).toBe(draft.id)
-  expect(charged.message).toMatch(/^Charged 29\.89 EUR to VISA \*+7289 by MOTO \(gateway order \w+\): authorized; .*The draft order was converted into an order\./)
+  expect(charged.message).toMatch(
+    /^Charged 29\.89 EUR to VISA \*+7289 by MOTO \(gateway order \w+\): authorized; .*The draft order was converted into an order\./,
+  )
   await shot(page, "moto-charged")
   const gatewayOrderId = /gateway order (\w+)/.exec(charged.message)?.[1] ?? ""
-  await expect(gateway.amounts(gatewayOrderId)).resolves.toEqual({ authorized: ORDER_TOTAL, captured: "0", refunded: "0" })
+  await expect(gateway.amounts(gatewayOrderId)).resolves.toEqual({
+    authorized: ORDER_TOTAL,
+    captured: "0",
+    refunded: "0",
+  })
   // The card fields are cleared, and the paid draft is no longer listed as a draft order.
   await expect(page.getByTestId("nexi-moto-pan").inputValue()).resolves.toBe("")
   await page.getByTestId("nexi-moto-order-search").fill(email)

@@ -60,7 +60,8 @@ async function addToCart(handle: string, regionName: string) {
   // The region is chosen by reloading the shop; wait until the prices are the region's.
   const currency = demo.regions.find((region) => region.name === regionName)!.currency_code.toUpperCase()
   await page.waitForFunction(
-    ([wanted, code]) => document.querySelector(`[data-handle=${wanted}] [data-testid=price]`)?.textContent?.startsWith(code),
+    ([wanted, code]) =>
+      document.querySelector(`[data-handle=${wanted}] [data-testid=price]`)?.textContent?.startsWith(code),
     [handle, currency] as const,
   )
 }
@@ -82,7 +83,10 @@ async function payByCard(card: typeof CHALLENGE_CARD) {
 
 async function chooseCardAndGoToHostedPage() {
   await page.locator(`[data-provider="${CARD_PROVIDER}"] input`).check()
-  await Promise.all([page.waitForURL((url) => url.href.startsWith(demo.urls.simulator)), page.getByTestId("pay").click()])
+  await Promise.all([
+    page.waitForURL((url) => url.href.startsWith(demo.urls.simulator)),
+    page.getByTestId("pay").click(),
+  ])
 }
 
 async function placedOrderId(): Promise<string> {
@@ -121,8 +125,13 @@ it("buys with a 3-D Secure challenge card and sees the order", async () => {
   await expect(textOf(page.getByTestId("payment-status"))).resolves.toBe("Payment: authorized")
 
   const orderId = await placedOrderId()
-  const order = await fetch(`${demo.urls.backend}/store/orders/${orderId}`, { headers: { "x-publishable-api-key": demo.publishableKey } })
-  expect(((await order.json()) as { order: { total: number; currency_code: string } }).order).toMatchObject({ total: 29.89, currency_code: "eur" })
+  const order = await fetch(`${demo.urls.backend}/store/orders/${orderId}`, {
+    headers: { "x-publishable-api-key": demo.publishableKey },
+  })
+  expect(((await order.json()) as { order: { total: number; currency_code: string } }).order).toMatchObject({
+    total: 29.89,
+    currency_code: "eur",
+  })
 })
 
 it("shows a declined card's reason, and a retry with another card succeeds", async () => {
@@ -151,7 +160,9 @@ it("shows a declined card's reason, and a retry with another card succeeds", asy
 
   await Promise.all([page.waitForURL(/step=payment/), page.getByTestId("retry").click()])
   await page.waitForSelector("[data-testid=payment-method]")
-  await expect(textOf(page.getByTestId("decline-reason"))).resolves.toMatch(/declined.*Choose a way to pay to try again/i)
+  await expect(textOf(page.getByTestId("decline-reason"))).resolves.toMatch(
+    /declined.*Choose a way to pay to try again/i,
+  )
   await shot(page, "payment-step-after-decline")
 
   await chooseCardAndGoToHostedPage()
@@ -226,7 +237,9 @@ it("reuses the seeded store and its orders on a second start of the same data di
   expect(demo.regions.map((region) => region.id)).toEqual(first.regions.map((region) => region.id))
   expect(ordersPlaced.length).toBeGreaterThan(0)
   for (const orderId of ordersPlaced) {
-    const answer = await fetch(`${demo.urls.backend}/store/orders/${orderId}`, { headers: { "x-publishable-api-key": demo.publishableKey } })
+    const answer = await fetch(`${demo.urls.backend}/store/orders/${orderId}`, {
+      headers: { "x-publishable-api-key": demo.publishableKey },
+    })
     expect(answer.status).toBe(200)
   }
   await page.goto(demo.urls.storefront)

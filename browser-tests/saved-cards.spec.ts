@@ -73,7 +73,8 @@ async function storeAsShopper() {
   return {
     customerId: async () => (await get<{ customer: { id: string } }>("/store/customers/me")).customer.id,
     savedCards: async () => (await get<{ saved_cards: SavedCard[] }>("/store/nexi/saved-cards")).saved_cards,
-    orderIds: async () => (await get<{ orders: Array<{ id: string }> }>("/store/orders?fields=id")).orders.map((order) => order.id),
+    orderIds: async () =>
+      (await get<{ orders: Array<{ id: string }> }>("/store/orders?fields=id")).orders.map((order) => order.id),
   }
 }
 
@@ -128,7 +129,9 @@ it("logs the demo shopper in with the credentials the demo prints", async () => 
   await expect(textOf(page.getByTestId("account-link"))).resolves.toBe("My account")
   await shot(page, "shop-logged-in")
   await openMyAccount()
-  await expect(textOf(page.getByTestId("customer"))).resolves.toBe(`Logged in as Giulia Rossi (${demo.shopperCredentials.email}).`)
+  await expect(textOf(page.getByTestId("customer"))).resolves.toBe(
+    `Logged in as Giulia Rossi (${demo.shopperCredentials.email}).`,
+  )
   await expect(page.getByTestId("no-saved-cards").isVisible()).resolves.toBe(true)
   await shot(page, "my-account-no-cards")
   await expect((await storeAsShopper()).savedCards()).resolves.toEqual([])
@@ -147,7 +150,10 @@ it("pays an order with Save my card ticked, and the card is saved", async () => 
   await expect(page.getByTestId("save-card-field").isVisible()).resolves.toBe(true)
   await page.getByTestId("save-card").check()
   await shot(page, "payment-save-my-card-ticked")
-  await Promise.all([page.waitForURL((url) => url.href.startsWith(demo.urls.simulator)), page.getByTestId("pay").click()])
+  await Promise.all([
+    page.waitForURL((url) => url.href.startsWith(demo.urls.simulator)),
+    page.getByTestId("pay").click(),
+  ])
   await expect(textOf(page.getByTestId("save-notice"))).resolves.toBe("This card will be saved for future purchases.")
   await fillNewCard(CARD_TO_SAVE)
   await shot(page, "hosted-page-card-to-save")
@@ -178,7 +184,10 @@ it("pays the next order with the saved card, giving only its CVV", async () => {
   await expect(savedOption.locator("input").isChecked()).resolves.toBe(true)
   await expect(page.getByTestId("save-card-field").isVisible()).resolves.toBe(false)
   await shot(page, "payment-saved-card-chosen")
-  await Promise.all([page.waitForURL((url) => url.href.startsWith(demo.urls.simulator)), page.getByTestId("pay").click()])
+  await Promise.all([
+    page.waitForURL((url) => url.href.startsWith(demo.urls.simulator)),
+    page.getByTestId("pay").click(),
+  ])
   await expect(textOf(page.getByTestId("saved-card"))).resolves.toBe(CARD_TO_SAVE.label)
   await expect(page.locator("#pan, #expiry").count()).resolves.toBe(0)
   await page.fill("#cvv", CARD_TO_SAVE.cvv)
@@ -201,13 +210,18 @@ it("adds a card from My account without paying", async () => {
   const shot = stepScreenshots("saved-cards-add-a-card")
   await openMyAccount()
   await shot(page, "my-account")
-  await Promise.all([page.waitForURL((url) => url.href.startsWith(demo.urls.simulator)), page.getByTestId("add-card").click()])
+  await Promise.all([
+    page.waitForURL((url) => url.href.startsWith(demo.urls.simulator)),
+    page.getByTestId("add-card").click(),
+  ])
   await expect(textOf(page.getByTestId("amount"))).resolves.toBe("No charge")
   await expect(textOf(page.locator("#pay"))).resolves.toBe("Verify card")
   await fillNewCard(CARD_TO_ADD)
   await shot(page, "hosted-page-verify-card")
   await Promise.all([page.waitForURL(`${demo.urls.storefront}/account`), page.click("#pay")])
-  await expect(textOf(page.getByTestId("card-added"))).resolves.toBe(`${CARD_TO_ADD.label} is saved. Choose it at checkout and give only its CVV.`)
+  await expect(textOf(page.getByTestId("card-added"))).resolves.toBe(
+    `${CARD_TO_ADD.label} is saved. Choose it at checkout and give only its CVV.`,
+  )
   await expect(shownCardLabels()).resolves.toEqual([CARD_TO_ADD.label, CARD_TO_SAVE.label])
   await shot(page, "my-account-card-added")
 

@@ -44,7 +44,9 @@ async function main() {
 
   let database
   if (!process.env.DB_HOST) {
-    database = await startEmbeddedPostgres({ dataDir: path.join(root, ".cache", `embedded-postgres-test-${process.pid}`) })
+    database = await startEmbeddedPostgres({
+      dataDir: path.join(root, ".cache", `embedded-postgres-test-${process.pid}`),
+    })
     Object.assign(process.env, {
       DB_HOST: database.host,
       DB_PORT: String(database.port),

@@ -74,7 +74,9 @@ export class InMemoryLedger implements PaymentLedger, SavedCardBook {
 
   async dueAttempts(now: Date, limit: number): Promise<PaymentAttempt[]> {
     return this.attempts
-      .filter((row) => (row.state === "open" || row.state === "superseded") && row.next_check_at && row.next_check_at <= now)
+      .filter(
+        (row) => (row.state === "open" || row.state === "superseded") && row.next_check_at && row.next_check_at <= now,
+      )
       .sort((a, b) => a.checks - b.checks || (a.next_check_at?.getTime() ?? 0) - (b.next_check_at?.getTime() ?? 0))
       .slice(0, limit)
       .map((row) => ({ ...row }))
@@ -82,7 +84,9 @@ export class InMemoryLedger implements PaymentLedger, SavedCardBook {
 
   async releasedAttempts({ cartIds, limit }: { cartIds?: string[]; limit: number }): Promise<PaymentAttempt[]> {
     return this.attempts
-      .filter((row) => row.state === "released" && (!cartIds || (row.cart_id !== null && cartIds.includes(row.cart_id))))
+      .filter(
+        (row) => row.state === "released" && (!cartIds || (row.cart_id !== null && cartIds.includes(row.cart_id))),
+      )
       .slice(0, limit)
       .map((row) => ({ ...row }))
   }
@@ -134,7 +138,9 @@ export class InMemoryLedger implements PaymentLedger, SavedCardBook {
 
   async writesToSettle(olderThan: Date, limit: number): Promise<MoneyWrite[]> {
     const unsettled = this.writes.filter(
-      (row) => row.updated_at <= olderThan && (row.outcome === "requested" || row.outcome === "unknown" || row.follow_state === "following"),
+      (row) =>
+        row.updated_at <= olderThan &&
+        (row.outcome === "requested" || row.outcome === "unknown" || row.follow_state === "following"),
     )
     const orphaned = this.writes.filter(isOrphaned).sort((a, b) => a.updated_at.getTime() - b.updated_at.getTime())
     return [...unsettled, ...orphaned].slice(0, limit).map((row) => ({ ...row }))

@@ -47,11 +47,16 @@ function sumOf(amounts: string[]): string {
 }
 
 export function gatewayView(demo: RunningDemo, dataDir: string): GatewayView {
-  const client = createGatewayClient({ apiKey: demoGatewayApiKey(dataDir), environment: `${demo.urls.simulator}${GATEWAY_BASE_PATH}` })
+  const client = createGatewayClient({
+    apiKey: demoGatewayApiKey(dataDir),
+    environment: `${demo.urls.simulator}${GATEWAY_BASE_PATH}`,
+  })
   return {
     async amounts(gatewayOrderId) {
       const { orderStatus, operations } = await client.getOrder(gatewayOrderId)
-      const refunds = operations.filter((operation) => operation.operationType === "REFUND" && operation.operationResult === "REFUNDED")
+      const refunds = operations.filter(
+        (operation) => operation.operationType === "REFUND" && operation.operationResult === "REFUNDED",
+      )
       return {
         authorized: orderStatus.authorizedAmount ?? "0",
         captured: orderStatus.capturedAmount ?? "0",
@@ -75,21 +80,40 @@ interface MedusaPaymentRecord {
 }
 
 /** Medusa's payment with its captures and refunds, read with the signed-in browser's session. */
-async function medusaPayment(request: APIRequestContext, backendUrl: string, paymentId: string): Promise<MedusaPaymentRecord> {
-  const answer = await request.get(`${backendUrl}/admin/payments/${paymentId}?fields=id,currency_code,*captures,*refunds`)
-  if (!answer.ok()) throw new Error(`GET /admin/payments/${paymentId} answered ${answer.status()}: ${await answer.text()}`)
+async function medusaPayment(
+  request: APIRequestContext,
+  backendUrl: string,
+  paymentId: string,
+): Promise<MedusaPaymentRecord> {
+  const answer = await request.get(
+    `${backendUrl}/admin/payments/${paymentId}?fields=id,currency_code,*captures,*refunds`,
+  )
+  if (!answer.ok())
+    throw new Error(`GET /admin/payments/${paymentId} answered ${answer.status()}: ${await answer.text()}`)
   return ((await answer.json()) as { payment: MedusaPaymentRecord }).payment
 }
 
 /** Medusa's captures and refunds of a payment, summed from their exact raw amounts. */
-export async function medusaAmounts(request: APIRequestContext, backendUrl: string, paymentId: string): Promise<MedusaAmounts> {
+export async function medusaAmounts(
+  request: APIRequestContext,
+  backendUrl: string,
+  paymentId: string,
+): Promise<MedusaAmounts> {
   const payment = await medusaPayment(request, backendUrl, paymentId)
-  const minor = (records: MedusaMoneyRecord[]) => sumOf(records.map((record) => toMinorUnits(record.raw_amount.value, payment.currency_code)))
+  const minor = (records: MedusaMoneyRecord[]) =>
+    sumOf(records.map((record) => toMinorUnits(record.raw_amount.value, payment.currency_code)))
   return { captured: minor(payment.captures), refunded: minor(payment.refunds) }
 }
 
 /** Medusa's refunds of a payment, each in minor units with the note staff gave. */
-export async function medusaRefunds(request: APIRequestContext, backendUrl: string, paymentId: string): Promise<Array<{ amount: string; note: string | null }>> {
+export async function medusaRefunds(
+  request: APIRequestContext,
+  backendUrl: string,
+  paymentId: string,
+): Promise<Array<{ amount: string; note: string | null }>> {
   const payment = await medusaPayment(request, backendUrl, paymentId)
-  return payment.refunds.map((refund) => ({ amount: toMinorUnits(refund.raw_amount.value, payment.currency_code), note: refund.note }))
+  return payment.refunds.map((refund) => ({
+    amount: toMinorUnits(refund.raw_amount.value, payment.currency_code),
+    note: refund.note,
+  }))
 }

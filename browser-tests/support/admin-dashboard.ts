@@ -33,7 +33,11 @@ export async function transitionsEnded(page: Page): Promise<void> {
     () =>
       document
         .getAnimations()
-        .every((animation) => animation.playState !== "running" || animation.effect?.getComputedTiming().endTime === Number.POSITIVE_INFINITY),
+        .every(
+          (animation) =>
+            animation.playState !== "running" ||
+            animation.effect?.getComputedTiming().endTime === Number.POSITIVE_INFINITY,
+        ),
     undefined,
     { timeout: ACTION_TIMEOUT_MS },
   )
@@ -108,8 +112,12 @@ export async function openNexiSettings(page: Page, demo: RunningDemo): Promise<v
 /** Types into the MOTO form's search and answers the order ids it then lists (after Medusa answered). */
 export async function searchMotoOrders(page: Page, search: string, expectedId: string): Promise<string[]> {
   await page.getByTestId("nexi-moto-order-search").fill(search)
-  await page.locator(`[data-testid="nexi-moto-order-option"][data-order-id="${expectedId}"]`).waitFor({ timeout: ACTION_TIMEOUT_MS })
-  return page.getByTestId("nexi-moto-order-option").evaluateAll((options) => options.map((option) => option.getAttribute("data-order-id") ?? ""))
+  await page
+    .locator(`[data-testid="nexi-moto-order-option"][data-order-id="${expectedId}"]`)
+    .waitFor({ timeout: ACTION_TIMEOUT_MS })
+  return page
+    .getByTestId("nexi-moto-order-option")
+    .evaluateAll((options) => options.map((option) => option.getAttribute("data-order-id") ?? ""))
 }
 
 /** Picks an order from the MOTO form's list; answers the sentence saying what will be charged. */
@@ -121,12 +129,18 @@ export async function pickMotoOrder(page: Page, orderId: string): Promise<string
 }
 
 /** Fills the MOTO form's card, charges it, and answers the order the route names and its sentence. */
-export async function chargeMotoCard(page: Page, card: { pan: string; expiry: string; cvv: string }): Promise<{ orderId: string; message: string }> {
+export async function chargeMotoCard(
+  page: Page,
+  card: { pan: string; expiry: string; cvv: string },
+): Promise<{ orderId: string; message: string }> {
   await page.getByTestId("nexi-moto-pan").fill(card.pan)
   await page.getByTestId("nexi-moto-expiry").fill(card.expiry)
   await page.getByTestId("nexi-moto-cvv").fill(card.cvv)
   await page.getByTestId("nexi-moto-submit").click()
-  await page.locator('[data-testid="nexi-moto-result"], [data-testid="nexi-moto-error"]').first().waitFor({ timeout: ACTION_TIMEOUT_MS })
+  await page
+    .locator('[data-testid="nexi-moto-result"], [data-testid="nexi-moto-error"]')
+    .first()
+    .waitFor({ timeout: ACTION_TIMEOUT_MS })
   const refusal = page.getByTestId("nexi-moto-error")
   if (await refusal.isVisible()) throw new Error(`the MOTO payment was refused: ${await textOf(refusal)}`)
   const result = page.getByTestId("nexi-moto-result")
@@ -176,9 +190,14 @@ export async function confirmMedusaCapture(page: Page, prompt: Locator): Promise
  */
 export async function openMedusaRefundDrawer(page: Page, amount: string, note: string): Promise<Locator> {
   // The Payments section: the nearest ancestor of its heading that holds the payment's menu.
-  const payments = page.getByRole("heading", { name: "Payments", exact: true }).locator("xpath=ancestor::div[.//button[@aria-haspopup='menu']][1]")
+  const payments = page
+    .getByRole("heading", { name: "Payments", exact: true })
+    .locator("xpath=ancestor::div[.//button[@aria-haspopup='menu']][1]")
   await payments.locator("button[aria-haspopup=menu]").first().click()
-  await Promise.all([page.waitForURL(/\/refund\?paymentId=pay_/), page.getByRole("menuitem", { name: "Refund" }).click()])
+  await Promise.all([
+    page.waitForURL(/\/refund\?paymentId=pay_/),
+    page.getByRole("menuitem", { name: "Refund" }).click(),
+  ])
   const drawer = page.getByRole("dialog")
   await drawer.getByRole("heading", { name: "Create Refund" }).waitFor()
   await drawer.getByLabel("Amount").fill(amount)
@@ -243,7 +262,12 @@ export async function openWidgetAmountDialog(page: Page, action: WidgetAmountAct
 }
 
 /** Types the amount (and the refund's note) into the open dialog and confirms; waits for the outcome. */
-export async function confirmWidgetAmount(page: Page, action: WidgetAmountAction, amount: string, note?: string): Promise<WidgetOutcome> {
+export async function confirmWidgetAmount(
+  page: Page,
+  action: WidgetAmountAction,
+  amount: string,
+  note?: string,
+): Promise<WidgetOutcome> {
   await page.getByTestId(`nexi-${action}-amount`).fill(amount)
   if (note !== undefined) await page.getByTestId("nexi-refund-note").fill(note)
   return confirmWidgetDialog(page, `nexi-${action}-confirm`)

@@ -7,7 +7,14 @@
  */
 import type { APIRequestContext } from "playwright-core"
 import { CARDS } from "../../integration-tests/support/checkout-kit"
-import { ADDRESS, completeCart, createCart, NEXI_CARD_PROVIDER, startPaymentSession, storeHeaders } from "../../integration-tests/support/store"
+import {
+  ADDRESS,
+  completeCart,
+  createCart,
+  NEXI_CARD_PROVIDER,
+  startPaymentSession,
+  storeHeaders,
+} from "../../integration-tests/support/store"
 import type { RunningDemo } from "../../scripts/demo/start-demo"
 
 type StoreApi = Parameters<typeof createCart>[0]
@@ -41,14 +48,24 @@ function storeApi(backendUrl: string): StoreApi {
 }
 
 /** One unit of the product with `handle`, bought in the region of `currencyCode` with an approved card. */
-export async function placeCardOrder(demo: RunningDemo, handle: string, currencyCode = "eur"): Promise<PlacedCardOrder> {
+export async function placeCardOrder(
+  demo: RunningDemo,
+  handle: string,
+  currencyCode = "eur",
+): Promise<PlacedCardOrder> {
   const api = storeApi(demo.urls.backend)
   const region = demo.regions.find((candidate) => candidate.currency_code === currencyCode)
   const product = demo.products.find((candidate) => candidate.handle === handle)
   if (!region || !product) throw new Error(`the demo has no ${currencyCode} region or no product "${handle}"`)
-  const { data } = await api.get(`/store/products/${product.id}?region_id=${region.id}`, storeHeaders(demo.publishableKey))
+  const { data } = await api.get(
+    `/store/products/${product.id}?region_id=${region.id}`,
+    storeHeaders(demo.publishableKey),
+  )
 
-  const cart = await createCart(api, demo.publishableKey, { regionId: region.id, variantId: data.product.variants[0].id })
+  const cart = await createCart(api, demo.publishableKey, {
+    regionId: region.id,
+    variantId: data.product.variants[0].id,
+  })
   const { session } = await startPaymentSession(api, demo.publishableKey, cart.id, NEXI_CARD_PROVIDER)
   const gatewayOrderId: string = session.data.order_id
   const paid = await fetch(`${demo.urls.simulatorControl}/hpp/${gatewayOrderId}/pay`, {
@@ -57,11 +74,17 @@ export async function placeCardOrder(demo: RunningDemo, handle: string, currency
     body: JSON.stringify(CARDS.approved),
   })
   const outcome = (await paid.json()) as { result?: string }
-  if (outcome.result !== "AUTHORIZED") throw new Error(`the hosted page answered ${paid.status} ${JSON.stringify(outcome)}, not AUTHORIZED`)
+  if (outcome.result !== "AUTHORIZED")
+    throw new Error(`the hosted page answered ${paid.status} ${JSON.stringify(outcome)}, not AUTHORIZED`)
 
   const completed = await completeCart(api, demo.publishableKey, cart.id)
   if (completed.type !== "order") throw new Error(`the cart was not completed: ${JSON.stringify(completed.error)}`)
-  return { orderId: completed.order.id, displayId: completed.order.display_id, total: completed.order.total, gatewayOrderId }
+  return {
+    orderId: completed.order.id,
+    displayId: completed.order.display_id,
+    total: completed.order.total,
+    gatewayOrderId,
+  }
 }
 
 export interface CreatedDraftOrder {
@@ -74,11 +97,19 @@ export interface CreatedDraftOrder {
  * A draft order for one unit of the product with `handle`, made through Medusa's admin API with
  * the signed-in browser's session, as staff would make one for a customer on the phone.
  */
-export async function createDraftOrder(request: APIRequestContext, demo: RunningDemo, handle: string, email: string): Promise<CreatedDraftOrder> {
+export async function createDraftOrder(
+  request: APIRequestContext,
+  demo: RunningDemo,
+  handle: string,
+  email: string,
+): Promise<CreatedDraftOrder> {
   const region = demo.regions.find((candidate) => candidate.currency_code === "eur")
   const product = demo.products.find((candidate) => candidate.handle === handle)
   if (!region || !product) throw new Error(`the demo has no eur region or no product "${handle}"`)
-  const { data } = await storeApi(demo.urls.backend).get(`/store/products/${product.id}?region_id=${region.id}`, storeHeaders(demo.publishableKey))
+  const { data } = await storeApi(demo.urls.backend).get(
+    `/store/products/${product.id}?region_id=${region.id}`,
+    storeHeaders(demo.publishableKey),
+  )
   const answer = await request.post(`${demo.urls.backend}/admin/draft-orders`, {
     data: {
       email,

@@ -11,7 +11,9 @@ export const SCREENSHOT_DIR = join(__dirname, "..", "..", ".test-artifacts", "sc
 
 export async function launchBrowser(): Promise<Browser> {
   if (!existsSync(CHROMIUM_PATH)) {
-    throw new Error(`${CHROMIUM_PATH} is missing: install Debian's Chromium with "apt-get update && apt-get install -y chromium"`)
+    throw new Error(
+      `${CHROMIUM_PATH} is missing: install Debian's Chromium with "apt-get update && apt-get install -y chromium"`,
+    )
   }
   return chromium.launch({
     executablePath: CHROMIUM_PATH,

@@ -18,10 +18,14 @@ export async function addToCart(page: Page, demo: RunningDemo, handle: string, r
   // The region is chosen by reloading the shop; wait until the prices are the region's.
   const currency = demo.regions.find((region) => region.name === regionName)!.currency_code.toUpperCase()
   await page.waitForFunction(
-    ([wanted, code]) => document.querySelector(`[data-handle=${wanted}] [data-testid=price]`)?.textContent?.startsWith(code),
+    ([wanted, code]) =>
+      document.querySelector(`[data-handle=${wanted}] [data-testid=price]`)?.textContent?.startsWith(code),
     [handle, currency] as const,
   )
-  await Promise.all([page.waitForURL(/step=cart/), page.locator(`[data-handle=${handle}] [data-testid=add-to-cart]`).click()])
+  await Promise.all([
+    page.waitForURL(/step=cart/),
+    page.locator(`[data-handle=${handle}] [data-testid=add-to-cart]`).click(),
+  ])
   await page.waitForSelector("[data-testid=cart-line]")
 }
 

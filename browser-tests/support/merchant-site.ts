@@ -26,8 +26,11 @@ export async function startMerchantSite(): Promise<MerchantSite> {
         res.writeHead(200).end()
         return
       }
-      const title = path === "/result" ? "Thank you for your order" : path === "/cancel" ? "Payment cancelled" : "Not found"
-      res.writeHead(path === "/result" || path === "/cancel" ? 200 : 404, { "content-type": "text/html; charset=utf-8" })
+      const title =
+        path === "/result" ? "Thank you for your order" : path === "/cancel" ? "Payment cancelled" : "Not found"
+      res.writeHead(path === "/result" || path === "/cancel" ? 200 : 404, {
+        "content-type": "text/html; charset=utf-8",
+      })
       res.end(`<!doctype html><html><head><title>${title}</title></head><body><h1>${title}</h1></body></html>`)
     })
   })

@@ -16,6 +16,10 @@ export function stepScreenshots(testName: string): (page: Page, step: string) =>
   return async (page, step) => {
     count += 1
     // Transitions stopped, so no shot catches a dialog mid-fade.
-    await page.screenshot({ path: join(dir, `${String(count).padStart(2, "0")}-${step}.png`), fullPage: true, animations: "disabled" })
+    await page.screenshot({
+      path: join(dir, `${String(count).padStart(2, "0")}-${step}.png`),
+      fullPage: true,
+      animations: "disabled",
+    })
   }
 }

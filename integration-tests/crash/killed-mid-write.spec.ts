@@ -69,7 +69,9 @@ medusaIntegrationTestRunner({
       auth = await adminHeaders(getContainer(), api)
       // Medusa 2.21's PostgreSQL locking never frees an expired lock of another owner: a
       // scheduled run that took the job's lock at boot would hold it for good. Cleared first.
-      await getContainer().resolve(ContainerRegistrationKeys.PG_CONNECTION).raw("delete from locking where id = ?", [RECONCILE_LOCK])
+      await getContainer()
+        .resolve(ContainerRegistrationKeys.PG_CONNECTION)
+        .raw("delete from locking where id = ?", [RECONCILE_LOCK])
       await holdReconcileLock(getContainer(), "crash-suite")
     })
 
@@ -119,9 +121,16 @@ medusaIntegrationTestRunner({
      * gateway has the request. `phase` "after": the gateway executed it; "before": it did not.
      */
     async function killedDuring(route: string, body: unknown, gatewayPath: string, phase: "before" | "after") {
-      await simulator.control("POST", "/faults", { match: { method: "POST", path: gatewayPath }, times: 8, phase, action: { type: "hang" } })
+      await simulator.control("POST", "/faults", {
+        match: { method: "POST", path: gatewayPath },
+        times: 8,
+        phase,
+        action: { type: "hang" },
+      })
       const sent = adminPost(route, body)
-      await eventually(async () => ((await kit.requests("POST", gatewayPath)).length ? true : undefined), { timeoutMs: 60_000 })
+      await eventually(async () => ((await kit.requests("POST", gatewayPath)).length ? true : undefined), {
+        timeoutMs: 60_000,
+      })
       await store?.kill()
       expect((await sent).status).toBe(0)
       await simulator.control("DELETE", "/faults")
@@ -136,7 +145,8 @@ medusaIntegrationTestRunner({
       ])
     }
 
-    const medusaRefunds = async (orderId: string) => (await kit.paymentsOfOrder(orderId))[0].refunds.map((refund) => Number(refund.amount))
+    const medusaRefunds = async (orderId: string) =>
+      (await kit.paymentsOfOrder(orderId))[0].refunds.map((refund) => Number(refund.amount))
     const gatewayAmounts = async (orderId: string, type: string, result: string) =>
       (await kit.gatewayOperations(orderId, type, result)).map((operation) => operation.operationAmount)
 
@@ -150,13 +160,16 @@ medusaIntegrationTestRunner({
       // Medusa's row survived the kill; the gateway made the refund.
       expect(await medusaRefunds(orderId)).toEqual([5])
       expect(await gatewayAmounts(checkout.orderId, "REFUND", "REFUNDED")).toEqual(["500"])
-      const refundWrites = async () => (await ledger().writesOf(checkout.orderId)).filter((write) => write.kind === "refund")
+      const refundWrites = async () =>
+        (await ledger().writesOf(checkout.orderId)).filter((write) => write.kind === "refund")
       const [cutOff] = await refundWrites()
       expect(cutOff).toMatchObject({ outcome: "requested" })
 
       await cutOffLongAgo(checkout.orderId)
       expect(await reconcilePendingSessions(getContainer())).toMatchObject({ checked: 1, outcomes: { unchanged: 1 } })
-      expect(await refundWrites()).toEqual([expect.objectContaining({ outcome: "executed", claimed_by: cutOff.medusa_ref })])
+      expect(await refundWrites()).toEqual([
+        expect.objectContaining({ outcome: "executed", claimed_by: cutOff.medusa_ref }),
+      ])
 
       await startStore()
       const second = await adminPost(`/admin/payments/${payment.id}/refund`, { amount: 5 })
@@ -164,7 +177,10 @@ medusaIntegrationTestRunner({
 
       expect(await gatewayAmounts(checkout.orderId, "REFUND", "REFUNDED")).toEqual(["500", "500"])
       expect(await medusaRefunds(orderId)).toEqual([5, 5])
-      expect(await expectBooksAgree(kit, checkout.orderId, orderId)).toEqual({ capturedMinor: 1999, refundedMinor: 1000 })
+      expect(await expectBooksAgree(kit, checkout.orderId, orderId)).toEqual({
+        capturedMinor: 1999,
+        refundedMinor: 1000,
+      })
       const writes = await ledger().writesOf(checkout.orderId)
       expect(writes.map((write) => write.claimed_by)).toEqual(writes.map((write) => write.medusa_ref))
     })
@@ -178,7 +194,8 @@ medusaIntegrationTestRunner({
 
       expect(await medusaRefunds(orderId)).toEqual([5])
       expect(await gatewayAmounts(checkout.orderId, "REFUND", "REFUNDED")).toEqual([])
-      const refundWrites = async () => (await ledger().writesOf(checkout.orderId)).filter((write) => write.kind === "refund")
+      const refundWrites = async () =>
+        (await ledger().writesOf(checkout.orderId)).filter((write) => write.kind === "refund")
       const [cutOff] = await refundWrites()
 
       await cutOffLongAgo(checkout.orderId)
@@ -187,8 +204,13 @@ medusaIntegrationTestRunner({
       expect(await gatewayAmounts(checkout.orderId, "REFUND", "REFUNDED")).toEqual(["500"])
       const keys = (await kit.requests("POST", REFUNDS)).map((request) => request.idempotencyKey)
       expect(new Set(keys)).toEqual(new Set([cutOff.idempotency_key]))
-      expect(await refundWrites()).toEqual([expect.objectContaining({ outcome: "executed", claimed_by: cutOff.medusa_ref })])
-      expect(await expectBooksAgree(kit, checkout.orderId, orderId)).toEqual({ capturedMinor: 1999, refundedMinor: 500 })
+      expect(await refundWrites()).toEqual([
+        expect.objectContaining({ outcome: "executed", claimed_by: cutOff.medusa_ref }),
+      ])
+      expect(await expectBooksAgree(kit, checkout.orderId, orderId)).toEqual({
+        capturedMinor: 1999,
+        refundedMinor: 500,
+      })
     })
 
     it("records a partial capture the gateway made once, as Medusa's surviving capture", async () => {
@@ -207,9 +229,9 @@ medusaIntegrationTestRunner({
       await reconcilePendingSessions(getContainer())
 
       expect((await kit.paymentsOfOrder(orderId))[0].captures.map((capture) => Number(capture.amount))).toEqual([5])
-      expect((await ledger().writesOf(checkout.orderId)).map((write) => [write.kind, write.outcome, write.claimed_by])).toEqual([
-        ["capture", "executed", cutOff.medusa_ref],
-      ])
+      expect(
+        (await ledger().writesOf(checkout.orderId)).map((write) => [write.kind, write.outcome, write.claimed_by]),
+      ).toEqual([["capture", "executed", cutOff.medusa_ref]])
       expect(await expectBooksAgree(kit, checkout.orderId, orderId)).toEqual({ capturedMinor: 500, refundedMinor: 0 })
     })
   },

@@ -35,7 +35,10 @@ medusaIntegrationTestRunner({
     })
 
     async function orderReads(): Promise<number> {
-      const { requests } = await simulator.control<{ requests: Array<{ method: string; path: string }> }>("GET", "/requests")
+      const { requests } = await simulator.control<{ requests: Array<{ method: string; path: string }> }>(
+        "GET",
+        "/requests",
+      )
       return requests.filter((request) => request.method === "GET" && ORDER_READ.test(request.path)).length
     }
 
@@ -49,7 +52,10 @@ medusaIntegrationTestRunner({
 
     async function attemptsNeverRead(refs: string[]): Promise<number> {
       const knex = getContainer().resolve(ContainerRegistrationKeys.PG_CONNECTION)
-      const [row] = await knex("nexi_payment_attempt").whereIn("gateway_ref", refs).andWhere("checks", 0).count({ count: "*" })
+      const [row] = await knex("nexi_payment_attempt")
+        .whereIn("gateway_ref", refs)
+        .andWhere("checks", 0)
+        .count({ count: "*" })
       return Number(row.count)
     }
 
@@ -60,7 +66,12 @@ medusaIntegrationTestRunner({
         Array.from({ length: ABANDONED }, () => ({ currency_code: "eur", amount: UNIT_PRICE.major })),
       )
       const sessions = await mapWithLimit(collections, 12, (collection) =>
-        payment.createPaymentSession(collection.id, { provider_id: NEXI_CARD_PROVIDER, currency_code: "eur", amount: UNIT_PRICE.major, data: {} }),
+        payment.createPaymentSession(collection.id, {
+          provider_id: NEXI_CARD_PROVIDER,
+          currency_code: "eur",
+          amount: UNIT_PRICE.major,
+          data: {},
+        }),
       )
       const abandonedRefs = sessions.map((session) => (session.data as { order_id: string }).order_id)
       expect(new Set(abandonedRefs).size).toBe(ABANDONED)
@@ -80,13 +91,18 @@ medusaIntegrationTestRunner({
       }
       expect(Math.max(...firstRuns)).toBeLessThanOrEqual(READS_PER_RUN)
       expect(firstRuns.reduce((total, reads) => total + reads, 0)).toBeGreaterThanOrEqual(ABANDONED)
-      console.log(`abandoned-carts: first pass in ${firstRuns.length} runs, reads per run ${firstRuns.join(",")}, at ${Date.now() - started} ms`)
+      console.log(
+        `abandoned-carts: first pass in ${firstRuns.length} runs, reads per run ${firstRuns.join(",")}, at ${Date.now() - started} ms`,
+      )
 
       // One shopper pays; the notification is lost.
       await simulator.control("POST", "/faults/notifications", { drop: 1 })
       const checkout = await kit.openCardCheckout()
       await kit.pay(checkout.orderId, CARDS.approved, true)
-      const { notifications } = await simulator.control<{ notifications: Array<{ error?: string }> }>("GET", "/notifications")
+      const { notifications } = await simulator.control<{ notifications: Array<{ error?: string }> }>(
+        "GET",
+        "/notifications",
+      )
       expect(notifications.map((notification) => notification.error)).toEqual(["dropped by fault injection"])
       expect(await kit.ordersOfCart(checkout.cartId)).toEqual([])
 
@@ -100,14 +116,18 @@ medusaIntegrationTestRunner({
         laterRuns.push(run)
         orders = await kit.ordersOfCart(checkout.cartId)
       }
-      console.log(`abandoned-carts: paid cart found after ${laterRuns.length} run(s) ${JSON.stringify(laterRuns)}, at ${Date.now() - started} ms`)
+      console.log(
+        `abandoned-carts: paid cart found after ${laterRuns.length} run(s) ${JSON.stringify(laterRuns)}, at ${Date.now() - started} ms`,
+      )
       expect(orders).toHaveLength(1)
       for (const run of laterRuns) {
         expect(run.reads).toBeLessThanOrEqual(READS_PER_RUN)
         // The abandoned ones were due too, and read within the same budget.
         expect(run.checked).toBeGreaterThan(1)
       }
-      const attempt = await getContainer().resolve<{ findAttempt(ref: string): Promise<{ state: string } | undefined> }>("nexi_ledger").findAttempt(checkout.orderId)
+      const attempt = await getContainer()
+        .resolve<{ findAttempt(ref: string): Promise<{ state: string } | undefined> }>("nexi_ledger")
+        .findAttempt(checkout.orderId)
       expect(attempt?.state).toBe("paid")
       expect(await expectBooksAgree(kit, checkout.orderId, orders[0])).toEqual({ capturedMinor: 0, refundedMinor: 0 })
       expect((await kit.gatewayOrder(checkout.orderId)).orderStatus.authorizedAmount).toBe(UNIT_PRICE.minor)

@@ -49,17 +49,23 @@ medusaIntegrationTestRunner({
     })
 
     const ledger = () => getContainer().resolve<PaymentLedger>("nexi_ledger")
-    const refundWrites = async (transactionId: string) => (await ledger().writesOf(transactionId)).filter((write) => write.kind === "apm_refund")
+    const refundWrites = async (transactionId: string) =>
+      (await ledger().writesOf(transactionId)).filter((write) => write.kind === "apm_refund")
 
     /** Checkout with the held-refunds consumer, approved in the app, the cart completed by the status route. */
     async function paidApmOrder() {
       const cart = await createCart(api, kit.publishableKey, { regionId: kit.regionId, variantId: kit.variantId })
-      const { session } = await startPaymentSession(api, kit.publishableKey, cart.id, PROVIDER, { consumer_id: HELD_REFUNDS_CONSUMER })
+      const { session } = await startPaymentSession(api, kit.publishableKey, cart.id, PROVIDER, {
+        consumer_id: HELD_REFUNDS_CONSUMER,
+      })
       expect(session.status).toBe("pending")
       const transactionId = String(session.data.transaction_id)
       await simulator.control("POST", `/apm/${transactionId}/approve`)
       const done = await eventually(async () => {
-        const { data } = await api.get(`/store/nexi/payment-sessions/${session.id}?cart_id=${cart.id}`, storeHeaders(kit.publishableKey))
+        const { data } = await api.get(
+          `/store/nexi/payment-sessions/${session.id}?cart_id=${cart.id}`,
+          storeHeaders(kit.publishableKey),
+        )
         return data.cart_completed ? (data as { order_id: string }) : undefined
       })
       const orderId = done.order_id
@@ -77,7 +83,11 @@ medusaIntegrationTestRunner({
       const writes = await refundWrites(paid.transactionId)
       expect(writes).toHaveLength(1)
       const [write] = writes
-      expect(write).toMatchObject({ outcome: "executed", follow_state: "following", claimed_by: refunded.refunds[0].id })
+      expect(write).toMatchObject({
+        outcome: "executed",
+        follow_state: "following",
+        claimed_by: refunded.refunds[0].id,
+      })
       const refundTransactionId = String(write.gateway_operation_id)
       expect(refunded.data.refund_transaction_ids).toEqual([refundTransactionId])
       const held = await simulator.apmTransaction(refundTransactionId)
@@ -87,7 +97,9 @@ medusaIntegrationTestRunner({
     }
 
     async function issuesOf(orderId: string): Promise<NexiLedgerIssue[]> {
-      const { data } = (await api.get(`/admin/nexi/medusa-orders/${orderId}/payments`, auth)) as { data: NexiOrderPaymentsResponse }
+      const { data } = (await api.get(`/admin/nexi/medusa-orders/${orderId}/payments`, auth)) as {
+        data: NexiOrderPaymentsResponse
+      }
       expect(data.payments).toHaveLength(1)
       return data.payments[0].ledger_issues
     }
@@ -108,7 +120,10 @@ medusaIntegrationTestRunner({
       ])
 
       // The scheme turns the refund down after the fact.
-      const decided = await simulator.control<{ state: string; previousState: string }>("POST", `/apm/${refundTransactionId}/reject`)
+      const decided = await simulator.control<{ state: string; previousState: string }>(
+        "POST",
+        `/apm/${refundTransactionId}/reject`,
+      )
       expect(decided).toMatchObject({ previousState: "INITIALIZED", state: "REJECTED" })
 
       const logFrom = suiteOutput().chunks().length
@@ -117,7 +132,12 @@ medusaIntegrationTestRunner({
       expect(summary.checked).toBeGreaterThanOrEqual(1)
 
       const [rejected] = await refundWrites(paid.transactionId)
-      expect(rejected).toMatchObject({ id: write.id, outcome: "executed", follow_state: "rejected", gateway_operation_id: refundTransactionId })
+      expect(rejected).toMatchObject({
+        id: write.id,
+        outcome: "executed",
+        follow_state: "rejected",
+        gateway_operation_id: refundTransactionId,
+      })
       expect(rejected.message).toContain(SCHEME_REASON)
 
       const logged = suiteOutput().textSince(logFrom)
@@ -165,7 +185,10 @@ medusaIntegrationTestRunner({
       const { write, refundTransactionId } = await refundHeld(paid, 4)
       expect((await issuesOf(paid.orderId)).map((issue) => issue.problem)).toEqual(["scheme_pending"])
 
-      const decided = await simulator.control<{ state: string; previousState: string }>("POST", `/apm/${refundTransactionId}/approve`)
+      const decided = await simulator.control<{ state: string; previousState: string }>(
+        "POST",
+        `/apm/${refundTransactionId}/approve`,
+      )
       expect(decided).toMatchObject({ previousState: "INITIALIZED", state: "FINALIZED" })
 
       const logFrom = suiteOutput().chunks().length
@@ -173,7 +196,12 @@ medusaIntegrationTestRunner({
       expect(summary.outcomes.failed).toBeUndefined()
 
       const [settled] = await refundWrites(paid.transactionId)
-      expect(settled).toMatchObject({ id: write.id, outcome: "executed", follow_state: "done", gateway_operation_id: refundTransactionId })
+      expect(settled).toMatchObject({
+        id: write.id,
+        outcome: "executed",
+        follow_state: "done",
+        gateway_operation_id: refundTransactionId,
+      })
       expect(await issuesOf(paid.orderId)).toEqual([])
       expect(suiteOutput().textSince(logFrom)).not.toMatch(/was rejected by the scheme/)
       const [refunded] = await kit.paymentsOfOrder(paid.orderId)

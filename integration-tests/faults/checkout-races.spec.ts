@@ -57,8 +57,14 @@ medusaIntegrationTestRunner({
       await mapWithLimit(checkouts, 8, async (checkout) => {
         const payments = await kit.paymentsOfOrder(orders.get(checkout.cartId)![0])
         const session = await kit.session(checkout.sessionId)
-        if (payments.length !== 1 || Number(payments[0].amount) !== UNIT_PRICE.major || payments[0].captured_at !== null) {
-          problems.push(`${checkout.cartId}: payments ${JSON.stringify(payments.map(({ amount, captured_at }) => ({ amount, captured_at })))}`)
+        if (
+          payments.length !== 1 ||
+          Number(payments[0].amount) !== UNIT_PRICE.major ||
+          payments[0].captured_at !== null
+        ) {
+          problems.push(
+            `${checkout.cartId}: payments ${JSON.stringify(payments.map(({ amount, captured_at }) => ({ amount, captured_at })))}`,
+          )
         }
         if (session.status !== "authorized") problems.push(`${checkout.sessionId}: session ${session.status}`)
       })

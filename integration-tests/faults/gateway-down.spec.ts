@@ -26,12 +26,23 @@ medusaIntegrationTestRunner({
 
     /** The storefront's "pay with card" click: a payment collection, then the Nexi session. */
     async function choosePayment(cartId: string) {
-      const { data } = await api.post("/store/payment-collections", { cart_id: cartId }, storeHeaders(kit.publishableKey))
+      const { data } = await api.post(
+        "/store/payment-collections",
+        { cart_id: cartId },
+        storeHeaders(kit.publishableKey),
+      )
       return api
-        .post(`/store/payment-collections/${data.payment_collection.id}/payment-sessions`, { provider_id: NEXI_CARD_PROVIDER }, storeHeaders(kit.publishableKey))
+        .post(
+          `/store/payment-collections/${data.payment_collection.id}/payment-sessions`,
+          { provider_id: NEXI_CARD_PROVIDER },
+          storeHeaders(kit.publishableKey),
+        )
         .then(
           (answer: { status: number; data: any }) => ({ status: answer.status, body: answer.data }),
-          (error: { response: { status: number; data: any } }) => ({ status: error.response.status, body: error.response.data }),
+          (error: { response: { status: number; data: any } }) => ({
+            status: error.response.status,
+            body: error.response.data,
+          }),
         )
     }
 
@@ -42,13 +53,20 @@ medusaIntegrationTestRunner({
 
     it("tells the shopper the gateway is unavailable, keeps no session, and takes the payment once it is back", async () => {
       const cart = await createCart(api, kit.publishableKey, { regionId: kit.regionId, variantId: kit.variantId })
-      await simulator.control("POST", "/faults", { match: { path: `${GATEWAY}/orders/hpp` }, action: { type: "status", status: 503 } })
+      await simulator.control("POST", "/faults", {
+        match: { path: `${GATEWAY}/orders/hpp` },
+        action: { type: "status", status: 503 },
+      })
 
       // Medusa answers a provider's "unexpected state" with 500 and the provider's message.
       const refused = await choosePayment(cart.id)
       expect(refused).toEqual({
         status: 500,
-        body: { type: "unexpected_state", message: "Could not start the payment: The Nexi gateway is unavailable. Nothing was changed; try again shortly." },
+        body: {
+          type: "unexpected_state",
+          message:
+            "Could not start the payment: The Nexi gateway is unavailable. Nothing was changed; try again shortly.",
+        },
       })
       expect(await kit.sessionsOfCart(cart.id)).toEqual([])
       expect(await gatewayOrderIds()).toEqual([])
@@ -64,7 +82,12 @@ medusaIntegrationTestRunner({
 
     it("refuses clearly when the connection breaks after the gateway opened the hosted page, and pays on a fresh one", async () => {
       const cart = await createCart(api, kit.publishableKey, { regionId: kit.regionId, variantId: kit.variantId })
-      await simulator.control("POST", "/faults", { match: { path: `${GATEWAY}/orders/hpp` }, times: 1, phase: "after", action: { type: "reset" } })
+      await simulator.control("POST", "/faults", {
+        match: { path: `${GATEWAY}/orders/hpp` },
+        times: 1,
+        phase: "after",
+        action: { type: "reset" },
+      })
 
       const refused = await choosePayment(cart.id)
       expect(refused.status).toBe(500)
@@ -85,12 +108,19 @@ medusaIntegrationTestRunner({
       await simulator.control("POST", "/faults/notifications", { drop: 1 })
       const checkout = await kit.openCardCheckout()
       await kit.pay(checkout.orderId, CARDS.approved, true)
-      await simulator.control("POST", "/faults", { match: { method: "GET", path: `${GATEWAY}/orders/*` }, action: { type: "status", status: 503 } })
+      await simulator.control("POST", "/faults", {
+        match: { method: "GET", path: `${GATEWAY}/orders/*` },
+        action: { type: "status", status: 503 },
+      })
 
       const refused = await kit.completeAsShopper(checkout.cartId)
       expect(refused).toEqual({
         status: 500,
-        body: { type: "unexpected_state", message: "Could not authorize the payment: The Nexi gateway is unavailable. Nothing was changed; try again shortly." },
+        body: {
+          type: "unexpected_state",
+          message:
+            "Could not authorize the payment: The Nexi gateway is unavailable. Nothing was changed; try again shortly.",
+        },
       })
       expect(await kit.ordersOfCart(checkout.cartId)).toEqual([])
       expect((await kit.session(checkout.sessionId)).status).toBe("pending")

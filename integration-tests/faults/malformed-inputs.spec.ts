@@ -19,7 +19,15 @@ import { simulatorForSuite } from "../support/simulator"
 import { eventually } from "../support/store"
 import { nexiProviderOptions } from "../support/store-config"
 import { suiteOutput } from "../support/suite-output"
-import { AMOUNT_CASES, DROPPED_DATA_CASES, NOTIFICATION_CASES, type NotificationCase, OPTIONS_CASES, ROUTE_CASES, SESSION_CASES } from "./malformed-inputs"
+import {
+  AMOUNT_CASES,
+  DROPPED_DATA_CASES,
+  NOTIFICATION_CASES,
+  type NotificationCase,
+  OPTIONS_CASES,
+  ROUTE_CASES,
+  SESSION_CASES,
+} from "./malformed-inputs"
 
 jest.setTimeout(5 * 60_000)
 
@@ -29,7 +37,8 @@ const CATALOGUE_HEADER = "x-nexi-catalogue-entry"
 /** The CVV the catalogue's MOTO entries send, as it would appear in an answer that echoed the body. */
 const CARD_CVV = `"${CARDS.approved.cvv}"`
 /** Writes that take, hold or give back money (or let a shopper approve a payment), when accepted. */
-const MONEY_MOVING = /\/operations\/[^/]+\/(captures|refunds|cancels)$|\/orders\/moto$|\/transaction\/(payment|refund|reversal)\/|\/hpp\/[^/]+\/(pay|challenge)$/
+const MONEY_MOVING =
+  /\/operations\/[^/]+\/(captures|refunds|cancels)$|\/orders\/moto$|\/transaction\/(payment|refund|reversal)\/|\/hpp\/[^/]+\/(pay|challenge)$/
 
 function withValueAt(options: Record<string, any>, path: string, value: unknown): Record<string, any> {
   const copy = structuredClone(options)
@@ -50,7 +59,9 @@ describe("provider options", () => {
 
   it.each(OPTIONS_CASES)("refuses $name, naming the option", ({ set, error }) => {
     const options = withValueAt(valid, set.path, set.value)
-    expect(() => NexiCardProviderService.validateOptions(options)).toThrow(/^medusa-payment-nexi: invalid provider options: /)
+    expect(() => NexiCardProviderService.validateOptions(options)).toThrow(
+      /^medusa-payment-nexi: invalid provider options: /,
+    )
     expect(() => NexiCardProviderService.validateOptions(options)).toThrow(error)
   })
 })
@@ -69,14 +80,19 @@ medusaIntegrationTestRunner({
       await simulator.control("POST", "/reset")
       kit = new CheckoutKit(api, getContainer, simulator)
       await kit.seed()
-      const before = (await simulator.control<{ securityTokens: string[] }>("GET", "/security-tokens")).securityTokens.length
+      const before = (await simulator.control<{ securityTokens: string[] }>("GET", "/security-tokens")).securityTokens
+        .length
       checkout = await kit.openCardCheckout()
       otherCartId = (await kit.openCardCheckout()).cartId
       const tokens = (await simulator.control<{ securityTokens: string[] }>("GET", "/security-tokens")).securityTokens
       token = tokens[before]
       otherToken = tokens[before + 1]
       const query = getContainer().resolve(ContainerRegistrationKeys.QUERY)
-      const { data } = await query.graph({ entity: "cart", fields: ["payment_collection.id"], filters: { id: checkout.cartId } })
+      const { data } = await query.graph({
+        entity: "cart",
+        fields: ["payment_collection.id"],
+        filters: { id: checkout.cartId },
+      })
       collectionId = data[0].payment_collection!.id
     })
 
@@ -92,22 +108,38 @@ medusaIntegrationTestRunner({
 
     /** What a malformed input must not have changed. */
     async function storeState(container: MedusaContainer) {
-      const { requests } = await simulator.control<{ requests: Array<{ method: string; path: string; status: number }> }>("GET", "/requests")
+      const { requests } = await simulator.control<{
+        requests: Array<{ method: string; path: string; status: number }>
+      }>("GET", "/requests")
       const writes = requests.filter((request) => request.method === "POST")
       const query = container.resolve(ContainerRegistrationKeys.QUERY)
       const { data: orders } = await query.graph({ entity: "order", fields: ["id"] })
-      const { data: sessions } = await query.graph({ entity: "payment_session", fields: ["id", "provider_id", "status"] })
+      const { data: sessions } = await query.graph({
+        entity: "payment_session",
+        fields: ["id", "provider_id", "status"],
+      })
       return {
         gatewayWrites: writes.length,
-        moneyMovingWrites: writes.filter((request) => request.status > 0 && request.status < 400 && MONEY_MOVING.test(request.path)).length,
+        moneyMovingWrites: writes.filter(
+          (request) => request.status > 0 && request.status < 400 && MONEY_MOVING.test(request.path),
+        ).length,
         orders: orders.length,
-        sessions: sessions.map((session: { id: string; provider_id: string; status: string }) => `${session.id} ${session.provider_id} ${session.status}`).sort(),
+        sessions: sessions
+          .map(
+            (session: { id: string; provider_id: string; status: string }) =>
+              `${session.id} ${session.provider_id} ${session.status}`,
+          )
+          .sort(),
       }
     }
 
     /** The same state, blind to session ids and to new unpaid hosted pages (see supersedesOtherSessions). */
     function withoutSessionIdentity(state: Awaited<ReturnType<typeof storeState>>) {
-      return { moneyMovingWrites: state.moneyMovingWrites, orders: state.orders, sessions: state.sessions.map((line) => line.replace(/^\S+ /, "")) }
+      return {
+        moneyMovingWrites: state.moneyMovingWrites,
+        orders: state.orders,
+        sessions: state.sessions.map((line) => line.replace(/^\S+ /, "")),
+      }
     }
 
     async function send(method: "GET" | "POST", path: string, body: unknown, headers: Record<string, string> = {}) {
@@ -123,11 +155,20 @@ medusaIntegrationTestRunner({
       } catch {
         // a plain-text answer stays text
       }
-      return { status: answer.status, message: typeof parsed === "object" && parsed ? String(parsed.message ?? text) : text, text }
+      return {
+        status: answer.status,
+        message: typeof parsed === "object" && parsed ? String(parsed.message ?? text) : text,
+        text,
+      }
     }
 
     /** One line per entry whose answer was not the expected one; empty when all were. */
-    function mismatch(name: string, got: { status: number; message: string }, status: number, message: RegExp): string[] {
+    function mismatch(
+      name: string,
+      got: { status: number; message: string },
+      status: number,
+      message: RegExp,
+    ): string[] {
       return got.status === status && message.test(got.message) ? [] : [`${name}: got ${got.status} "${got.message}"`]
     }
 
@@ -140,8 +181,11 @@ medusaIntegrationTestRunner({
         })
         problems.push(...mismatch(entry.name, got, entry.status, entry.message))
         const after = await storeState(getContainer())
-        const [expected, actual] = entry.supersedesOtherSessions ? [withoutSessionIdentity(before), withoutSessionIdentity(after)] : [before, after]
-        if (JSON.stringify(actual) !== JSON.stringify(expected)) problems.push(`${entry.name}: changed ${JSON.stringify(expected)} to ${JSON.stringify(actual)}`)
+        const [expected, actual] = entry.supersedesOtherSessions
+          ? [withoutSessionIdentity(before), withoutSessionIdentity(after)]
+          : [before, after]
+        if (JSON.stringify(actual) !== JSON.stringify(expected))
+          problems.push(`${entry.name}: changed ${JSON.stringify(expected)} to ${JSON.stringify(actual)}`)
       }
       expect(problems).toEqual([])
     })
@@ -152,14 +196,21 @@ medusaIntegrationTestRunner({
       for (const entry of AMOUNT_CASES) {
         const before = await storeState(getContainer())
         const outcome = await payments
-          .createPaymentSession(collectionId, { provider_id: entry.provider_id, amount: entry.amount as number, currency_code: entry.currency_code, data: entry.data ?? {}, context: {} })
+          .createPaymentSession(collectionId, {
+            provider_id: entry.provider_id,
+            amount: entry.amount as number,
+            currency_code: entry.currency_code,
+            data: entry.data ?? {},
+            context: {},
+          })
           .then(
             (session) => `created ${session.id}`,
             (error: Error) => error.message,
           )
         if (!entry.message.test(outcome)) problems.push(`${entry.name}: got "${outcome}"`)
         const after = await storeState(getContainer())
-        if (JSON.stringify(after) !== JSON.stringify(before)) problems.push(`${entry.name}: changed ${JSON.stringify(before)} to ${JSON.stringify(after)}`)
+        if (JSON.stringify(after) !== JSON.stringify(before))
+          problems.push(`${entry.name}: changed ${JSON.stringify(before)} to ${JSON.stringify(after)}`)
       }
       expect(problems).toEqual([])
     })
@@ -169,23 +220,34 @@ medusaIntegrationTestRunner({
       for (const entry of DROPPED_DATA_CASES) {
         const before = await storeState(getContainer())
         const forged = JSON.parse(fill(JSON.stringify(entry.forged))) as Record<string, unknown>
-        const got = await send("POST", `/store/payment-collections/${collectionId}/payment-sessions`, { provider_id: entry.provider_id, data: forged }, {
-          "content-type": "application/json",
-        })
+        const got = await send(
+          "POST",
+          `/store/payment-collections/${collectionId}/payment-sessions`,
+          { provider_id: entry.provider_id, data: forged },
+          {
+            "content-type": "application/json",
+          },
+        )
         if (got.status !== 200) {
           problems.push(`${entry.name}: got ${got.status} "${got.message}"`)
           continue
         }
-        const sessions: Array<{ provider_id: string; status: string; data: Record<string, unknown> }> = JSON.parse(got.text).payment_collection.payment_sessions
+        const sessions: Array<{ provider_id: string; status: string; data: Record<string, unknown> }> = JSON.parse(
+          got.text,
+        ).payment_collection.payment_sessions
         const session = sessions.find((candidate) => candidate.provider_id === entry.provider_id)
-        if (session?.status !== "pending") problems.push(`${entry.name}: the session is ${session?.status ?? "missing"}`)
+        if (session?.status !== "pending")
+          problems.push(`${entry.name}: the session is ${session?.status ?? "missing"}`)
         for (const [key, value] of Object.entries(forged)) {
-          if (JSON.stringify(session?.data?.[key]) === JSON.stringify(value)) problems.push(`${entry.name}: data.${key} kept the storefront's value`)
+          if (JSON.stringify(session?.data?.[key]) === JSON.stringify(value))
+            problems.push(`${entry.name}: data.${key} kept the storefront's value`)
         }
         // A new card session replaces the cart's one (a new unpaid hosted page): nothing else may change.
         const after = await storeState(getContainer())
         if (JSON.stringify(withoutSessionIdentity(after)) !== JSON.stringify(withoutSessionIdentity(before))) {
-          problems.push(`${entry.name}: changed ${JSON.stringify(withoutSessionIdentity(before))} to ${JSON.stringify(withoutSessionIdentity(after))}`)
+          problems.push(
+            `${entry.name}: changed ${JSON.stringify(withoutSessionIdentity(before))} to ${JSON.stringify(withoutSessionIdentity(after))}`,
+          )
         }
       }
       expect(problems).toEqual([])
@@ -196,10 +258,15 @@ medusaIntegrationTestRunner({
       const before = await storeState(getContainer())
       const problems: string[] = []
       for (const entry of ROUTE_CASES) {
-        const got = await send(entry.method, fill(entry.path), entry.body === undefined ? undefined : fill(JSON.stringify(entry.body)), {
-          "content-type": "application/json",
-          ...(entry.admin ? staff.headers : {}),
-        })
+        const got = await send(
+          entry.method,
+          fill(entry.path),
+          entry.body === undefined ? undefined : fill(JSON.stringify(entry.body)),
+          {
+            "content-type": "application/json",
+            ...(entry.admin ? staff.headers : {}),
+          },
+        )
         problems.push(...mismatch(entry.name, got, entry.status, entry.message))
         if (cardNumberSecrets().some((card) => got.text.includes(card.value)) || got.text.includes(CARD_CVV)) {
           problems.push(`${entry.name}: the answer repeats the card`)
@@ -235,15 +302,21 @@ medusaIntegrationTestRunner({
         }
         if (got.status === 200) accepted.push([String(index), entry])
       }
-      await eventually(async () => (accepted.every(([index]) => dispatched.has(index)) ? true : undefined), { timeoutMs: 60_000 })
+      await eventually(async () => (accepted.every(([index]) => dispatched.has(index)) ? true : undefined), {
+        timeoutMs: 60_000,
+      })
 
       const payments = container.resolve(Modules.PAYMENT)
       for (const [index, entry] of accepted) {
         const mark = suiteOutput().chunks().length
         const result = await payments.getWebhookActionAndData(dispatched.get(index) as never)
         const logged = suiteOutput().textSince(mark)
-        if (result.action !== (entry.action ?? "not_supported")) problems.push(`${entry.name}: the provider answered ${result.action}`)
-        if (entry.warning && !entry.warning.test(logged)) problems.push(`${entry.name}: no warning matching ${entry.warning} in ${JSON.stringify(logged.slice(0, 300))}`)
+        if (result.action !== (entry.action ?? "not_supported"))
+          problems.push(`${entry.name}: the provider answered ${result.action}`)
+        if (entry.warning && !entry.warning.test(logged))
+          problems.push(
+            `${entry.name}: no warning matching ${entry.warning} in ${JSON.stringify(logged.slice(0, 300))}`,
+          )
       }
       expect(problems).toEqual([])
       // Medusa's own subscribers saw every body too; give their work time to land, then compare.

@@ -51,10 +51,12 @@ medusaIntegrationTestRunner({
       )
       expect(attempt.note).toMatch(/refunded automatically/)
       const releases = (await ledger().writesOf(gatewayOrderId)).filter((write) => write.origin === "release")
-      expect(releases.map((write) => ({ kind: write.kind, outcome: write.outcome, amount: write.amount_minor }))).toEqual([
-        { kind: "refund", outcome: "executed", amount: UNIT_PRICE.minor },
-      ])
-      expect((await kit.gatewayOperations(gatewayOrderId, "REFUND", "REFUNDED")).map((refund) => refund.operationAmount)).toEqual([UNIT_PRICE.minor])
+      expect(
+        releases.map((write) => ({ kind: write.kind, outcome: write.outcome, amount: write.amount_minor })),
+      ).toEqual([{ kind: "refund", outcome: "executed", amount: UNIT_PRICE.minor }])
+      expect(
+        (await kit.gatewayOperations(gatewayOrderId, "REFUND", "REFUNDED")).map((refund) => refund.operationAmount),
+      ).toEqual([UNIT_PRICE.minor])
       // Nobody owns this money: the gateway gave all of it back.
       expect(await gatewayBooks(kit, gatewayOrderId)).toEqual({ capturedMinor: 1999, refundedMinor: 1999 })
     }
@@ -68,26 +70,38 @@ medusaIntegrationTestRunner({
       expect(paid.result).toBe("EXECUTED")
 
       await expectRefundedOnce(checkout.orderId)
-      expect(suiteOutput().textSince(logFrom)).toMatch(/nexi: payment on a hosted order whose payment session was deleted, refunded/)
+      expect(suiteOutput().textSince(logFrom)).toMatch(
+        /nexi: payment on a hosted order whose payment session was deleted, refunded/,
+      )
       expect(await kit.ordersOfCart(checkout.cartId)).toEqual([])
 
       // The storefront starts a new session on the same cart; it pays and becomes the order.
-      const { session: renewed } = await startPaymentSession(api, kit.publishableKey, checkout.cartId, NEXI_CARD_PROVIDER)
+      const { session: renewed } = await startPaymentSession(
+        api,
+        kit.publishableKey,
+        checkout.cartId,
+        NEXI_CARD_PROVIDER,
+      )
       await kit.pay(renewed.data.order_id, CARDS.approved, true)
       const completed = await kit.completeAsShopper(checkout.cartId)
       expect(completed.body.type).toBe("order")
-      expect(await expectBooksAgree(kit, renewed.data.order_id, completed.body.order.id)).toEqual({ capturedMinor: 1999, refundedMinor: 0 })
+      expect(await expectBooksAgree(kit, renewed.data.order_id, completed.body.order.id)).toEqual({
+        capturedMinor: 1999,
+        refundedMinor: 0,
+      })
     })
 
     it("refunds a captured payment on a superseded page whose notification was dropped, in one reconciliation run", async () => {
       const checkout = await kit.openCardCheckout()
       const session = await kit.session(checkout.sessionId)
-      const updated = await getContainer().resolve(Modules.PAYMENT).updatePaymentSession({
-        id: session.id,
-        amount: 2 * UNIT_PRICE.major,
-        currency_code: session.currency_code,
-        data: session.data,
-      })
+      const updated = await getContainer()
+        .resolve(Modules.PAYMENT)
+        .updatePaymentSession({
+          id: session.id,
+          amount: 2 * UNIT_PRICE.major,
+          currency_code: session.currency_code,
+          data: session.data,
+        })
       expect((updated.data as { order_id: string }).order_id).not.toBe(checkout.orderId)
       await simulator.control("POST", "/faults/notifications", { drop: 1 })
 

@@ -30,15 +30,28 @@ const UNKNOWN_OUTCOME = /Do not try again/
 
 /** Every transport attempt of the write executes and loses its answer (the transport makes 3). */
 function loseEveryAnswer(path: string) {
-  return simulator.control("POST", "/faults", { match: { method: "POST", path }, times: 8, phase: "after", action: { type: "reset" } })
+  return simulator.control("POST", "/faults", {
+    match: { method: "POST", path },
+    times: 8,
+    phase: "after",
+    action: { type: "reset" },
+  })
 }
 
 /** GET /orders/{id} answers 503 until the faults are cleared; `passFirst` reads go through first. */
 async function failOrderReads(passFirst = 0) {
   if (passFirst > 0) {
-    await simulator.control("POST", "/faults", { match: { method: "GET", path: ORDER_READS }, times: passFirst, action: { type: "latency", ms: 1 } })
+    await simulator.control("POST", "/faults", {
+      match: { method: "GET", path: ORDER_READS },
+      times: passFirst,
+      action: { type: "latency", ms: 1 },
+    })
   }
-  await simulator.control("POST", "/faults", { match: { method: "GET", path: ORDER_READS }, times: 500, action: { type: "status", status: 503 } })
+  await simulator.control("POST", "/faults", {
+    match: { method: "GET", path: ORDER_READS },
+    times: 500,
+    action: { type: "status", status: 503 },
+  })
 }
 
 const clearFaults = () => simulator.control("DELETE", "/faults")
@@ -87,11 +100,18 @@ medusaIntegrationTestRunner({
         const attempts = await kit.requests("POST", REFUNDS)
         expect(attempts.map((attempt) => attempt.status)).toEqual([0, 0, 0])
         expect(new Set(attempts.map((attempt) => attempt.idempotencyKey)).size).toBe(1)
-        expect((await ledger().writesOf(checkout.orderId)).map((write) => `${write.kind}/${write.outcome}`)).toContain("refund/executed")
-        expect((await kit.gatewayOperations(checkout.orderId, "REFUND", "REFUNDED")).map((refund) => refund.operationAmount)).toEqual(["500"])
+        expect((await ledger().writesOf(checkout.orderId)).map((write) => `${write.kind}/${write.outcome}`)).toContain(
+          "refund/executed",
+        )
+        expect(
+          (await kit.gatewayOperations(checkout.orderId, "REFUND", "REFUNDED")).map((refund) => refund.operationAmount),
+        ).toEqual(["500"])
         const [refunded] = await kit.paymentsOfOrder(orderId)
         expect(refunded.refunds.map((refund) => Number(refund.amount))).toEqual([5])
-        expect(await expectBooksAgree(kit, checkout.orderId, orderId)).toEqual({ capturedMinor: 1999, refundedMinor: 500 })
+        expect(await expectBooksAgree(kit, checkout.orderId, orderId)).toEqual({
+          capturedMinor: 1999,
+          refundedMinor: 500,
+        })
       })
 
       it("is refused with 'Do not try again' when the order cannot be read, and a staff retry with a new refund id sends nothing", async () => {
@@ -99,7 +119,10 @@ medusaIntegrationTestRunner({
         await loseEveryAnswer(REFUNDS)
         await failOrderReads()
 
-        const first = await refundPaymentWorkflow(getContainer()).run({ input: { payment_id: payment.id, amount: 5 }, throwOnError: false })
+        const first = await refundPaymentWorkflow(getContainer()).run({
+          input: { payment_id: payment.id, amount: 5 },
+          throwOnError: false,
+        })
         expect(errorText(first)).toMatch(UNKNOWN_OUTCOME)
         expect((await kit.paymentsOfOrder(orderId))[0].refunds).toEqual([])
         const [lost] = (await ledger().writesOf(checkout.orderId)).filter((write) => write.kind === "refund")
@@ -113,14 +136,19 @@ medusaIntegrationTestRunner({
 
         // Nothing new was sent: the retry took over the refund the gateway had made.
         expect(await kit.requests("POST", REFUNDS)).toHaveLength(sentBefore)
-        expect((await kit.gatewayOperations(checkout.orderId, "REFUND", "REFUNDED")).map((refund) => refund.operationAmount)).toEqual(["500"])
+        expect(
+          (await kit.gatewayOperations(checkout.orderId, "REFUND", "REFUNDED")).map((refund) => refund.operationAmount),
+        ).toEqual(["500"])
         const [refunded] = await kit.paymentsOfOrder(orderId)
         expect(refunded.refunds.map((refund) => Number(refund.amount))).toEqual([5])
         const writes = (await ledger().writesOf(checkout.orderId)).filter((write) => write.kind === "refund")
         expect(writes.map((write) => ({ outcome: write.outcome, claimed_by: write.claimed_by }))).toEqual([
           { outcome: "executed", claimed_by: refunded.refunds[0].id },
         ])
-        expect(await expectBooksAgree(kit, checkout.orderId, orderId)).toEqual({ capturedMinor: 1999, refundedMinor: 500 })
+        expect(await expectBooksAgree(kit, checkout.orderId, orderId)).toEqual({
+          capturedMinor: 1999,
+          refundedMinor: 500,
+        })
       })
     })
 
@@ -129,7 +157,10 @@ medusaIntegrationTestRunner({
       await loseEveryAnswer(CAPTURES)
       await failOrderReads()
 
-      const first = await capturePaymentWorkflow(getContainer()).run({ input: { payment_id: payment.id, amount: 12.5 }, throwOnError: false })
+      const first = await capturePaymentWorkflow(getContainer()).run({
+        input: { payment_id: payment.id, amount: 12.5 },
+        throwOnError: false,
+      })
       expect(errorText(first)).toMatch(UNKNOWN_OUTCOME)
       expect((await kit.paymentsOfOrder(orderId))[0].captures).toEqual([])
       const sentBefore = (await kit.requests("POST", CAPTURES)).length
@@ -139,7 +170,11 @@ medusaIntegrationTestRunner({
       await capturePaymentWorkflow(getContainer()).run({ input: { payment_id: payment.id, amount: 12.5 } })
 
       expect(await kit.requests("POST", CAPTURES)).toHaveLength(sentBefore)
-      expect((await kit.gatewayOperations(checkout.orderId, "CAPTURE", "EXECUTED")).map((capture) => capture.operationAmount)).toEqual(["1250"])
+      expect(
+        (await kit.gatewayOperations(checkout.orderId, "CAPTURE", "EXECUTED")).map(
+          (capture) => capture.operationAmount,
+        ),
+      ).toEqual(["1250"])
       const [captured] = await kit.paymentsOfOrder(orderId)
       expect(captured.captures.map((capture) => Number(capture.amount))).toEqual([12.5])
       expect(await expectBooksAgree(kit, checkout.orderId, orderId)).toEqual({ capturedMinor: 1250, refundedMinor: 0 })
@@ -148,29 +183,51 @@ medusaIntegrationTestRunner({
     it.each([
       ["the whole payment (larger)", undefined],
       ["5.00 (smaller)", 5],
-    ] as const)("refuses a retry with %s of a capture of 12.50 whose answer was lost, and the job records the 12.50", async (_label, retryAmount) => {
-      const { checkout, orderId, payment } = await paidCardOrder()
-      await loseEveryAnswer(CAPTURES)
-      await failOrderReads()
-      const first = await capturePaymentWorkflow(getContainer()).run({ input: { payment_id: payment.id, amount: 12.5 }, throwOnError: false })
-      expect(errorText(first)).toMatch(UNKNOWN_OUTCOME)
-      await clearFaults()
-      expect((await kit.gatewayOperations(checkout.orderId, "CAPTURE", "EXECUTED")).map((capture) => capture.operationAmount)).toEqual(["1250"])
+    ] as const)(
+      "refuses a retry with %s of a capture of 12.50 whose answer was lost, and the job records the 12.50",
+      async (_label, retryAmount) => {
+        const { checkout, orderId, payment } = await paidCardOrder()
+        await loseEveryAnswer(CAPTURES)
+        await failOrderReads()
+        const first = await capturePaymentWorkflow(getContainer()).run({
+          input: { payment_id: payment.id, amount: 12.5 },
+          throwOnError: false,
+        })
+        expect(errorText(first)).toMatch(UNKNOWN_OUTCOME)
+        await clearFaults()
+        expect(
+          (await kit.gatewayOperations(checkout.orderId, "CAPTURE", "EXECUTED")).map(
+            (capture) => capture.operationAmount,
+          ),
+        ).toEqual(["1250"])
 
-      // Staff capture another amount this time: the gateway holds 12.50 and allows no second capture.
-      const sentBefore = (await kit.requests("POST", CAPTURES)).length
-      const retry = await capturePaymentWorkflow(getContainer()).run({ input: { payment_id: payment.id, amount: retryAmount }, throwOnError: false })
-      expect(errorText(retry)).toMatch(/an earlier capture of 12\.50 EUR, whose answer was lost, was made .*Nothing was sent\. Capture exactly 12\.50 EUR/)
-      expect(await kit.requests("POST", CAPTURES)).toHaveLength(sentBefore)
-      expect((await kit.paymentsOfOrder(orderId))[0].captures).toEqual([])
+        // Staff capture another amount this time: the gateway holds 12.50 and allows no second capture.
+        const sentBefore = (await kit.requests("POST", CAPTURES)).length
+        const retry = await capturePaymentWorkflow(getContainer()).run({
+          input: { payment_id: payment.id, amount: retryAmount },
+          throwOnError: false,
+        })
+        expect(errorText(retry)).toMatch(
+          /an earlier capture of 12\.50 EUR, whose answer was lost, was made .*Nothing was sent\. Capture exactly 12\.50 EUR/,
+        )
+        expect(await kit.requests("POST", CAPTURES)).toHaveLength(sentBefore)
+        expect((await kit.paymentsOfOrder(orderId))[0].captures).toEqual([])
 
-      // The job brings Medusa to what the gateway holds.
-      const summary = await reconcilePendingSessions(getContainer(), new Date(Date.now() + 10 * 60_000))
-      expect(summary.outcomes.failed).toBeUndefined()
-      expect(await kit.requests("POST", CAPTURES)).toHaveLength(sentBefore)
-      expect((await kit.gatewayOperations(checkout.orderId, "CAPTURE", "EXECUTED")).map((capture) => capture.operationAmount)).toEqual(["1250"])
-      expect(await expectBooksAgree(kit, checkout.orderId, orderId)).toEqual({ capturedMinor: 1250, refundedMinor: 0 })
-    })
+        // The job brings Medusa to what the gateway holds.
+        const summary = await reconcilePendingSessions(getContainer(), new Date(Date.now() + 10 * 60_000))
+        expect(summary.outcomes.failed).toBeUndefined()
+        expect(await kit.requests("POST", CAPTURES)).toHaveLength(sentBefore)
+        expect(
+          (await kit.gatewayOperations(checkout.orderId, "CAPTURE", "EXECUTED")).map(
+            (capture) => capture.operationAmount,
+          ),
+        ).toEqual(["1250"])
+        expect(await expectBooksAgree(kit, checkout.orderId, orderId)).toEqual({
+          capturedMinor: 1250,
+          refundedMinor: 0,
+        })
+      },
+    )
 
     it("voids once when the void's answer is lost and the order cannot be read, then the payment is cancelled again", async () => {
       const { checkout, orderId, payment } = await paidCardOrder()
@@ -195,7 +252,11 @@ medusaIntegrationTestRunner({
 
       expect(await kit.requests("POST", REFUNDS)).toHaveLength(sentBefore)
       const gateway = await kit.gatewayOrder(checkout.orderId)
-      expect(gateway.operations.filter((operation) => operation.operationType === "VOID").map((operation) => operation.operationResult)).toEqual(["VOIDED"])
+      expect(
+        gateway.operations
+          .filter((operation) => operation.operationType === "VOID")
+          .map((operation) => operation.operationResult),
+      ).toEqual(["VOIDED"])
       expect(gateway.orderStatus.authorizedAmount).toBe("0")
       const voids = (await ledger().writesOf(checkout.orderId)).filter((write) => write.kind === "void")
       expect(voids.map((write) => write.outcome)).toEqual(["executed"])
@@ -209,14 +270,18 @@ medusaIntegrationTestRunner({
       await loseEveryAnswer(REFUNDS)
       await failOrderReads(1)
       await cancelOrderWorkflow(getContainer()).run({ input: { order_id: orderId }, throwOnError: false })
-      expect((await ledger().writesOf(checkout.orderId)).map((write) => `${write.kind}/${write.outcome}`)).toEqual(["void/unknown"])
+      expect((await ledger().writesOf(checkout.orderId)).map((write) => `${write.kind}/${write.outcome}`)).toEqual([
+        "void/unknown",
+      ])
       const sentBefore = (await kit.requests("POST", REFUNDS)).length
 
       await clearFaults()
       const summary = await reconcilePendingSessions(getContainer(), new Date(Date.now() + 10 * 60_000))
 
       expect(summary.outcomes.failed).toBeUndefined()
-      expect((await ledger().writesOf(checkout.orderId)).map((write) => `${write.kind}/${write.outcome}`)).toEqual(["void/executed"])
+      expect((await ledger().writesOf(checkout.orderId)).map((write) => `${write.kind}/${write.outcome}`)).toEqual([
+        "void/executed",
+      ])
       expect(await kit.requests("POST", REFUNDS)).toHaveLength(sentBefore)
       expect(await kit.gatewayOperations(checkout.orderId, "VOID", "VOIDED")).toHaveLength(1)
       const [after] = await getContainer().resolve(Modules.PAYMENT).listPayments({ id: payment.id })
@@ -229,7 +294,10 @@ medusaIntegrationTestRunner({
       await loseEveryAnswer(REFUNDS)
       await failOrderReads()
 
-      const first = await refundPaymentWorkflow(getContainer()).run({ input: { payment_id: payment.id, amount: 5 }, throwOnError: false })
+      const first = await refundPaymentWorkflow(getContainer()).run({
+        input: { payment_id: payment.id, amount: 5 },
+        throwOnError: false,
+      })
       expect(errorText(first)).toMatch(UNKNOWN_OUTCOME)
       expect((await kit.paymentsOfOrder(orderId))[0].refunds).toEqual([])
 
@@ -244,12 +312,18 @@ medusaIntegrationTestRunner({
       const [refunded] = await kit.paymentsOfOrder(orderId)
       expect(refunded.refunds.map((refund) => Number(refund.amount))).toEqual([5])
       expect(writes[0].claimed_by).toBe(refunded.refunds[0].id)
-      expect(await expectBooksAgree(kit, checkout.orderId, orderId)).toEqual({ capturedMinor: 1999, refundedMinor: 500 })
+      expect(await expectBooksAgree(kit, checkout.orderId, orderId)).toEqual({
+        capturedMinor: 1999,
+        refundedMinor: 500,
+      })
 
       // A second run finds nothing more to record, and staff refunding the rest sends only the rest.
       await reconcilePendingSessions(getContainer(), new Date(Date.now() + 20 * 60_000))
       await refundPaymentWorkflow(getContainer()).run({ input: { payment_id: payment.id, amount: 14.99 } })
-      expect(await expectBooksAgree(kit, checkout.orderId, orderId)).toEqual({ capturedMinor: 1999, refundedMinor: 1999 })
+      expect(await expectBooksAgree(kit, checkout.orderId, orderId)).toEqual({
+        capturedMinor: 1999,
+        refundedMinor: 1999,
+      })
     })
 
     it("refuses a capture whose Medusa capture record cannot be read, and sends nothing to the gateway", async () => {
@@ -261,9 +335,16 @@ medusaIntegrationTestRunner({
       expect(providers).toBeDefined()
 
       await expect(
-        providers!.capturePayment(NEXI_CARD_PROVIDER, { data: payment.data, context: { idempotency_key: "capt_does_not_exist" } }),
-      ).rejects.toThrow(/the Medusa capture capt_does_not_exist could not be read \(it does not exist\); nothing was sent to the gateway/)
-      await expect(providers!.capturePayment(NEXI_CARD_PROVIDER, { data: payment.data, context: {} })).rejects.toThrow(/could not be read|capture id/)
+        providers!.capturePayment(NEXI_CARD_PROVIDER, {
+          data: payment.data,
+          context: { idempotency_key: "capt_does_not_exist" },
+        }),
+      ).rejects.toThrow(
+        /the Medusa capture capt_does_not_exist could not be read \(it does not exist\); nothing was sent to the gateway/,
+      )
+      await expect(providers!.capturePayment(NEXI_CARD_PROVIDER, { data: payment.data, context: {} })).rejects.toThrow(
+        /could not be read|capture id/,
+      )
 
       expect(await kit.requests("POST", CAPTURES)).toEqual([])
       expect((await ledger().writesOf(checkout.orderId)).filter((write) => write.kind === "capture")).toEqual([])
@@ -271,14 +352,30 @@ medusaIntegrationTestRunner({
     })
 
     it("opens an attempt with the table's defaults, and a second open of the same order changes nothing", async () => {
-      const opened = { provider_identifier: "nexi_nexi", gateway_ref: "ORD-ledger-open", amount_minor: "1990", currency: "EUR", security_token_hash: "a".repeat(64) }
+      const opened = {
+        provider_identifier: "nexi_nexi",
+        gateway_ref: "ORD-ledger-open",
+        amount_minor: "1990",
+        currency: "EUR",
+        security_token_hash: "a".repeat(64),
+      }
       const first = await ledger().openAttempt({ ...opened, session_id: "payses_first" })
-      expect(first).toEqual(expect.objectContaining({ ...opened, id: expect.stringMatching(/^nexatt_/), session_id: "payses_first", state: "open", checks: 0 }))
+      expect(first).toEqual(
+        expect.objectContaining({
+          ...opened,
+          id: expect.stringMatching(/^nexatt_/),
+          session_id: "payses_first",
+          state: "open",
+          checks: 0,
+        }),
+      )
       expect(first.created_at).toBeInstanceOf(Date)
 
       const again = await ledger().openAttempt({ ...opened, amount_minor: "1", session_id: "payses_second" })
       expect(again).toEqual(expect.objectContaining({ id: first.id, amount_minor: "1990", session_id: "payses_first" }))
-      expect(await ledger().findAttempt(opened.gateway_ref)).toEqual(expect.objectContaining({ id: first.id, amount_minor: "1990" }))
+      expect(await ledger().findAttempt(opened.gateway_ref)).toEqual(
+        expect.objectContaining({ id: first.id, amount_minor: "1990" }),
+      )
     })
 
     describe("a payment on a hosted page no live session owns", () => {
@@ -292,15 +389,26 @@ medusaIntegrationTestRunner({
         )
         expect(attempt.released_at).not.toBeNull()
         const releases = (await ledger().writesOf(gatewayOrderId)).filter((write) => write.origin === "release")
-        expect(releases.map((write) => ({ kind: write.kind, outcome: write.outcome }))).toEqual([{ kind, outcome: "executed" }])
+        expect(releases.map((write) => ({ kind: write.kind, outcome: write.outcome }))).toEqual([
+          { kind, outcome: "executed" },
+        ])
         return attempt
       }
 
       it("voids the old page's payment on its notification when the cart changed, and the new page still pays the order", async () => {
         const checkout = await kit.openCardCheckout()
         // The shopper adds a cup in another tab: Medusa deletes the session, the storefront starts a new one.
-        await api.post(`/store/carts/${checkout.cartId}/line-items`, { variant_id: kit.variantId, quantity: 1 }, storeHeaders(kit.publishableKey))
-        const { session: renewed } = await startPaymentSession(api, kit.publishableKey, checkout.cartId, NEXI_CARD_PROVIDER)
+        await api.post(
+          `/store/carts/${checkout.cartId}/line-items`,
+          { variant_id: kit.variantId, quantity: 1 },
+          storeHeaders(kit.publishableKey),
+        )
+        const { session: renewed } = await startPaymentSession(
+          api,
+          kit.publishableKey,
+          checkout.cartId,
+          NEXI_CARD_PROVIDER,
+        )
         expect(renewed.data.order_id).not.toBe(checkout.orderId)
         expect((await ledger().findAttempt(checkout.orderId))?.state).toBe("superseded")
         const logFrom = suiteOutput().chunks().length
@@ -309,9 +417,13 @@ medusaIntegrationTestRunner({
 
         await expectReleased(checkout.orderId, "void")
         const old = await kit.gatewayOrder(checkout.orderId)
-        expect(old.operations.map((operation) => `${operation.operationType}/${operation.operationResult}`)).toContain("VOID/VOIDED")
+        expect(old.operations.map((operation) => `${operation.operationType}/${operation.operationResult}`)).toContain(
+          "VOID/VOIDED",
+        )
         expect(old.orderStatus.authorizedAmount).toBe("0")
-        expect(suiteOutput().textSince(logFrom)).toMatch(/nexi: payment on a hosted order whose payment session was deleted, voided/)
+        expect(suiteOutput().textSince(logFrom)).toMatch(
+          /nexi: payment on a hosted order whose payment session was deleted, voided/,
+        )
         expect(await kit.ordersOfCart(checkout.cartId)).toEqual([])
 
         await kit.pay(renewed.data.order_id, CARDS.approved, true)
@@ -321,7 +433,10 @@ medusaIntegrationTestRunner({
         expect(Number(payment.amount)).toBe(2 * UNIT_PRICE.major)
         expect((await kit.gatewayOrder(renewed.data.order_id)).orderStatus.authorizedAmount).toBe("3998")
         expect(await gatewayBooks(kit, checkout.orderId)).toEqual({ capturedMinor: 0, refundedMinor: 0 })
-        expect(await expectBooksAgree(kit, renewed.data.order_id, completed.body.order.id)).toEqual({ capturedMinor: 0, refundedMinor: 0 })
+        expect(await expectBooksAgree(kit, renewed.data.order_id, completed.body.order.id)).toEqual({
+          capturedMinor: 0,
+          refundedMinor: 0,
+        })
       })
 
       it("releases a superseded page's payment whose notification was dropped in one reconciliation run", async () => {
@@ -347,7 +462,9 @@ medusaIntegrationTestRunner({
         expect(summary.outcomes.failed).toBeUndefined()
         const released = await expectReleased(checkout.orderId, "void")
         expect(released.note).toMatch(/replaced/)
-        expect(suiteOutput().textSince(logFrom)).toMatch(/nexi: payment on a hosted order the cart had replaced, voided/)
+        expect(suiteOutput().textSince(logFrom)).toMatch(
+          /nexi: payment on a hosted order the cart had replaced, voided/,
+        )
         expect((await kit.gatewayOrder(checkout.orderId)).orderStatus.authorizedAmount).toBe("0")
         // The new page is still open and payable, at the new amount.
         const paid = await kit.pay(renewedOrderId, CARDS.approved, false)
@@ -356,7 +473,9 @@ medusaIntegrationTestRunner({
         expect(await gatewayBooks(kit, checkout.orderId)).toEqual({ capturedMinor: 0, refundedMinor: 0 })
         // A second run does not release it again.
         await reconcilePendingSessions(getContainer(), new Date(Date.now() + 20 * 60_000))
-        expect((await ledger().writesOf(checkout.orderId)).filter((write) => write.origin === "release")).toHaveLength(1)
+        expect((await ledger().writesOf(checkout.orderId)).filter((write) => write.origin === "release")).toHaveLength(
+          1,
+        )
         expect(await kit.gatewayOperations(checkout.orderId, "VOID", "VOIDED")).toHaveLength(1)
       })
 
@@ -369,7 +488,9 @@ medusaIntegrationTestRunner({
         await kit.pay(checkout.orderId, CARDS.approved, true)
 
         await expectReleased(checkout.orderId, "void")
-        expect(suiteOutput().textSince(logFrom)).toMatch(/nexi: payment on a hosted order whose payment session was deleted/)
+        expect(suiteOutput().textSince(logFrom)).toMatch(
+          /nexi: payment on a hosted order whose payment session was deleted/,
+        )
         expect(await kit.gatewayOperations(checkout.orderId, "VOID", "VOIDED")).toHaveLength(1)
         expect((await kit.gatewayOrder(checkout.orderId)).orderStatus.authorizedAmount).toBe("0")
         expect(await kit.ordersOfCart(checkout.cartId)).toEqual([])

@@ -40,7 +40,10 @@ medusaIntegrationTestRunner({
     /** A full capture made in Nexi's back office: Medusa does not know of it. */
     async function capturedInBackOffice(gatewayOrderId: string) {
       const [authorization] = await kit.gatewayOperations(gatewayOrderId, "AUTHORIZATION", "AUTHORIZED")
-      await simulator.gateway(`/operations/${authorization.operationId}/captures`, { amount: UNIT_PRICE.minor, currency: "EUR" })
+      await simulator.gateway(`/operations/${authorization.operationId}/captures`, {
+        amount: UNIT_PRICE.minor,
+        currency: "EUR",
+      })
       const [capture] = await kit.gatewayOperations(gatewayOrderId, "CAPTURE", "EXECUTED")
       return capture.operationId as string
     }
@@ -81,7 +84,11 @@ medusaIntegrationTestRunner({
       const { checkout, payment } = await paidCardOrder()
       const captureId = await capturedInBackOffice(checkout.orderId)
 
-      const answer = await cancelCapture(getContainer(), { paymentId: payment.id, operationId: captureId, reason: "Captured by mistake" })
+      const answer = await cancelCapture(getContainer(), {
+        paymentId: payment.id,
+        operationId: captureId,
+        reason: "Captured by mistake",
+      })
 
       expect(await heldAtGateway(checkout.orderId)).toMatchObject({ authorized: "0", captured: "0" })
       expect((await heldAtGateway(checkout.orderId)).operations).toContain("VOID/VOIDED")

@@ -66,14 +66,22 @@ medusaIntegrationTestRunner({
       }
       await simulator.control("DELETE", "/faults/notifications")
 
-      const { notifications } = await simulator.control<{ notifications: Array<{ status?: number }> }>("GET", "/notifications")
+      const { notifications } = await simulator.control<{ notifications: Array<{ status?: number }> }>(
+        "GET",
+        "/notifications",
+      )
       const expectedDeliveries = GROUPS.reduce((total, group) => total + group.deliveriesEach * CARTS_PER_GROUP, 0)
       expect(notifications.filter((notification) => notification.status === 200)).toHaveLength(expectedDeliveries)
-      await eventually(async () => (webhookEvents.count() >= expectedDeliveries ? true : undefined), { timeoutMs: 5 * 60_000, intervalMs: 1_000 })
+      await eventually(async () => (webhookEvents.count() >= expectedDeliveries ? true : undefined), {
+        timeoutMs: 5 * 60_000,
+        intervalMs: 1_000,
+      })
 
       const lost = byGroup.get("dropped")!
       const lostOrderIds = new Set(lost.map((checkout) => checkout.orderId))
-      const lostRecords = (notifications as Array<{ body: any; error?: string }>).filter((record) => lostOrderIds.has(record.body.operation.orderId))
+      const lostRecords = (notifications as Array<{ body: any; error?: string }>).filter((record) =>
+        lostOrderIds.has(record.body.operation.orderId),
+      )
       expect(lostRecords.map((record) => record.error)).toEqual(lost.map(() => "dropped by fault injection"))
 
       const notified = checkouts.filter((checkout) => !lost.includes(checkout))
@@ -100,12 +108,21 @@ medusaIntegrationTestRunner({
         const captures = await kit.gatewayOperations(checkout.orderId, "CAPTURE", "EXECUTED")
         const payment = payments[0]
         if (payments.length !== 1) problems.push(`${checkout.cartId}: ${payments.length} payments`)
-        else if (Number(payment.amount) !== UNIT_PRICE.major) problems.push(`${checkout.cartId}: payment of ${payment.amount}`)
-        else if (!payment.captured_at || payment.captures.length !== 1 || Number(payment.captures[0].amount) !== UNIT_PRICE.major) {
-          problems.push(`${checkout.cartId}: captured_at ${payment.captured_at}, captures ${JSON.stringify(payment.captures)}`)
+        else if (Number(payment.amount) !== UNIT_PRICE.major)
+          problems.push(`${checkout.cartId}: payment of ${payment.amount}`)
+        else if (
+          !payment.captured_at ||
+          payment.captures.length !== 1 ||
+          Number(payment.captures[0].amount) !== UNIT_PRICE.major
+        ) {
+          problems.push(
+            `${checkout.cartId}: captured_at ${payment.captured_at}, captures ${JSON.stringify(payment.captures)}`,
+          )
         }
         if (captures.length !== 1 || captures[0].operationAmount !== UNIT_PRICE.minor) {
-          problems.push(`${checkout.orderId}: gateway captures ${captures.map((capture) => capture.operationAmount).join(", ")}`)
+          problems.push(
+            `${checkout.orderId}: gateway captures ${captures.map((capture) => capture.operationAmount).join(", ")}`,
+          )
         }
       })
       expect(problems).toEqual([])
@@ -117,7 +134,9 @@ medusaIntegrationTestRunner({
       const failures = suiteOutput()
         .textSince(outputMark)
         .split("\n")
-        .flatMap((line, index, lines) => (line.includes("An error occurred while processing") ? [lines[index + 1] ?? ""] : []))
+        .flatMap((line, index, lines) =>
+          line.includes("An error occurred while processing") ? [lines[index + 1] ?? ""] : [],
+        )
       expect(failures.filter((failure) => !/Failed to acquire lock for key \\"cart_/.test(failure))).toEqual([])
     })
   },

@@ -70,9 +70,16 @@ medusaIntegrationTestRunner({
       const refunds = await kit.gatewayOperations(checkout.orderId, "REFUND", "REFUNDED")
       expect(refunds.map((refund) => refund.operationId)).toEqual([backOffice.operationId])
       const query = getContainer().resolve("query")
-      const { data } = await query.graph({ entity: "refund", fields: ["id", "metadata"], filters: { id: recorded.refunds[0].id } })
+      const { data } = await query.graph({
+        entity: "refund",
+        fields: ["id", "metadata"],
+        filters: { id: recorded.refunds[0].id },
+      })
       expect(data[0].metadata).toEqual({ nexi_operation_id: backOffice.operationId })
-      expect(await expectBooksAgree(kit, checkout.orderId, medusaOrderId)).toEqual({ capturedMinor: 1999, refundedMinor: 500 })
+      expect(await expectBooksAgree(kit, checkout.orderId, medusaOrderId)).toEqual({
+        capturedMinor: 1999,
+        refundedMinor: 500,
+      })
     })
 
     it("records a back-office capture notified three times, while the job, a status poll and a staff Sync run, once", async () => {
@@ -89,8 +96,12 @@ medusaIntegrationTestRunner({
       // The back office captures the authorization; the order's genuine notification arrives three times.
       const [authorization] = await kit.gatewayOperations(checkout.orderId, "AUTHORIZATION", "AUTHORIZED")
       await simulator.gateway(`/operations/${authorization.operationId}/captures`, { amount: "1999", currency: "EUR" })
-      const { notifications } = await simulator.control<{ notifications: Array<{ body: { operation: { orderId: string } } }> }>("GET", "/notifications")
-      const genuine = notifications.find((notification) => notification.body.operation.orderId === checkout.orderId)?.body
+      const { notifications } = await simulator.control<{
+        notifications: Array<{ body: { operation: { orderId: string } } }>
+      }>("GET", "/notifications")
+      const genuine = notifications.find(
+        (notification) => notification.body.operation.orderId === checkout.orderId,
+      )?.body
       expect(genuine).toBeDefined()
       for (let copy = 0; copy < 3; copy++) await api.post("/hooks/payment/nexi_nexi", genuine)
 
@@ -107,7 +118,10 @@ medusaIntegrationTestRunner({
       const [recorded] = await kit.paymentsOfOrder(medusaOrderId)
       expect(recorded.captures.map((capture) => Number(capture.amount))).toEqual([19.99])
       expect(await kit.gatewayOperations(checkout.orderId, "CAPTURE", "EXECUTED")).toHaveLength(1)
-      expect(await expectBooksAgree(kit, checkout.orderId, medusaOrderId)).toEqual({ capturedMinor: 1999, refundedMinor: 0 })
+      expect(await expectBooksAgree(kit, checkout.orderId, medusaOrderId)).toEqual({
+        capturedMinor: 1999,
+        refundedMinor: 0,
+      })
     })
 
     it("reads the gateway once for a genuine notification of a payment Medusa already holds", async () => {

@@ -12,13 +12,21 @@ import { suiteOutput } from "../support/suite-output"
 const FAKE_KEY: Secret = { kind: "gateway API key", value: "not-a-real-key-0000" }
 const FAKE_TOKEN: Secret = { kind: "notification security token", value: "AbCdEfGhIjKlMnOpQrStUvWx" }
 
-const chunk = (text: string, test = "a test", stream: CapturedChunk["stream"] = "stdout"): CapturedChunk => ({ stream, test, text })
+const chunk = (text: string, test = "a test", stream: CapturedChunk["stream"] = "stdout"): CapturedChunk => ({
+  stream,
+  test,
+  text,
+})
 
 describe("finding secrets in captured output", () => {
   it("names the kind, stream, test and line of the first occurrence, never the value", () => {
     const chunks = [
       chunk("boot\n", undefined),
-      chunk(`{"level":"debug","message":"POST /orders headers={\\"X-API-KEY\\":\\"${FAKE_KEY.value}\\"}"}\n`, "pays once", "stderr"),
+      chunk(
+        `{"level":"debug","message":"POST /orders headers={\\"X-API-KEY\\":\\"${FAKE_KEY.value}\\"}"}\n`,
+        "pays once",
+        "stderr",
+      ),
       chunk(`again ${FAKE_KEY.value}\n`, "later"),
     ]
     const [leak, ...others] = findLeaks(chunks, [FAKE_KEY], [])
@@ -47,7 +55,9 @@ describe("finding secrets in captured output", () => {
     const grouped = cards.find((secret) => secret.value.includes(" "))!
     expect(findLeaks([chunk(`card ${grouped.value}\n`)], cards, [])[0]?.kind).toBe("card number")
     expect(findLeaks([chunk('{"cvv":"663"}\n')], [], [CVV_AS_SENT])[0]?.kind).toBe("CVV")
-    expect(findLeaks([chunk(JSON.stringify({ message: 'body={"cvv":"1234"}' }))], [], [CVV_AS_SENT])[0]?.kind).toBe("CVV")
+    expect(findLeaks([chunk(JSON.stringify({ message: 'body={"cvv":"1234"}' }))], [], [CVV_AS_SENT])[0]?.kind).toBe(
+      "CVV",
+    )
     expect(findLeaks([chunk('{"cvv":"[REDACTED]","amount":"1999"}\n')], [], [CVV_AS_SENT])).toEqual([])
     expect(findLeaks([chunk("order 4999340261977280 amount 1999\n")], cards, [CVV_AS_SENT])).toEqual([])
   })

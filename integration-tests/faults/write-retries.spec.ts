@@ -37,7 +37,12 @@ function expectRetriedOnce(attempts: Recorded, lostBy: "hang" | "reset") {
 }
 
 function loseAnswerOnce(method: string, path: string, action: "hang" | "reset") {
-  return simulator.control("POST", "/faults", { match: { method, path }, times: 1, phase: "after", action: { type: action } })
+  return simulator.control("POST", "/faults", {
+    match: { method, path },
+    times: 1,
+    phase: "after",
+    action: { type: action },
+  })
 }
 
 medusaIntegrationTestRunner({
@@ -88,11 +93,16 @@ medusaIntegrationTestRunner({
 
     it("refunds a mobile payment once when the service refunded but the answer never came (timeout)", async () => {
       const cart = await createCart(api, kit.publishableKey, { regionId: kit.regionId, variantId: kit.variantId })
-      const { session } = await startPaymentSession(api, kit.publishableKey, cart.id, "pp_nexi-apm-psp-b_nexi", { consumer_id: WAITING_CONSUMER })
+      const { session } = await startPaymentSession(api, kit.publishableKey, cart.id, "pp_nexi-apm-psp-b_nexi", {
+        consumer_id: WAITING_CONSUMER,
+      })
       const paymentTransaction = Number(session.data.transaction_id)
       await simulator.control("POST", `/apm/${paymentTransaction}/approve`)
       const orderId = await eventually(async () => {
-        const { data } = await api.get(`/store/nexi/payment-sessions/${session.id}?cart_id=${cart.id}`, storeHeaders(kit.publishableKey))
+        const { data } = await api.get(
+          `/store/nexi/payment-sessions/${session.id}?cart_id=${cart.id}`,
+          storeHeaders(kit.publishableKey),
+        )
         return data.order_id as string | undefined
       })
       const [payment] = await kit.paymentsOfOrder(orderId)
@@ -103,7 +113,9 @@ medusaIntegrationTestRunner({
       expectRetriedOnce(await kit.requests("POST", APM_REFUNDS), "hang")
       const [refunded] = await kit.paymentsOfOrder(orderId)
       expect(refunded.data.refund_transaction_ids).toEqual([String(paymentTransaction + 1)])
-      expect((await simulator.apmTransaction(paymentTransaction + 1)).response?.request?.transaction?.amount?.totalAmount).toBe(500)
+      expect(
+        (await simulator.apmTransaction(paymentTransaction + 1)).response?.request?.transaction?.amount?.totalAmount,
+      ).toBe(500)
       // Transaction ids count up one by one: a second refund would have taken the next one.
       await expect(simulator.apmTransaction(paymentTransaction + 2)).rejects.toThrow(/answered 404/)
     })
@@ -124,16 +136,25 @@ medusaIntegrationTestRunner({
       )
       await loseAnswerOnce("POST", `${GATEWAY}/orders/moto`, "reset")
 
-      const { data: paid } = await api.post("/admin/nexi/moto", { draft_order_id: draft.draft_order.id, card: CARDS.approved }, staff)
+      const { data: paid } = await api.post(
+        "/admin/nexi/moto",
+        { draft_order_id: draft.draft_order.id, card: CARDS.approved },
+        staff,
+      )
 
       const attempts = await kit.requests("POST", `${GATEWAY}/orders/moto`)
       expect(attempts[0]).toMatchObject({ status: 0, fault: "reset" })
       // The retry carries the same key; the gateway knows the order id and refuses to charge it again.
-      expect(attempts.map((attempt) => attempt.idempotencyKey)).toEqual([attempts[0].idempotencyKey, attempts[0].idempotencyKey])
-      const gatewayOrderId = paid.payment.gateway_order_id
-      expect((await kit.gatewayOrder(gatewayOrderId)).operations.map((operation) => `${operation.operationType}/${operation.operationResult}`)).toEqual([
-        "AUTHORIZATION/AUTHORIZED",
+      expect(attempts.map((attempt) => attempt.idempotencyKey)).toEqual([
+        attempts[0].idempotencyKey,
+        attempts[0].idempotencyKey,
       ])
+      const gatewayOrderId = paid.payment.gateway_order_id
+      expect(
+        (await kit.gatewayOrder(gatewayOrderId)).operations.map(
+          (operation) => `${operation.operationType}/${operation.operationResult}`,
+        ),
+      ).toEqual(["AUTHORIZATION/AUTHORIZED"])
       const payments = await kit.paymentsOfOrder(draft.draft_order.id)
       expect(payments.map((payment) => Number(payment.amount))).toEqual([2 * UNIT_PRICE.major])
       expect(payments[0].data).toMatchObject({ order_id: gatewayOrderId, status: "authorized" })

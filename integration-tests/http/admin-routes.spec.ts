@@ -81,7 +81,12 @@ medusaIntegrationTestRunner({
       auth = await adminHeaders(container, api)
     })
 
-    async function call<T = any>(method: "GET" | "POST", url: string, body?: unknown, config: Record<string, unknown> = auth): Promise<Answer<T>> {
+    async function call<T = any>(
+      method: "GET" | "POST",
+      url: string,
+      body?: unknown,
+      config: Record<string, unknown> = auth,
+    ): Promise<Answer<T>> {
       const options = { ...config, validateStatus: () => true }
       const answer = method === "GET" ? await api.get(url, options) : await api.post(url, body, options)
       answers.push(typeof answer.data === "string" ? answer.data : JSON.stringify(answer.data))
@@ -91,14 +96,15 @@ medusaIntegrationTestRunner({
     const post = <T = any>(url: string, body?: unknown) => call<T>("POST", url, body ?? {})
 
     async function gatewayOrder(orderId: string) {
-      return simulator.gateway<{ orderStatus: Record<string, any>; operations: Array<Record<string, any>> }>(`/orders/${orderId}`)
+      return simulator.gateway<{ orderStatus: Record<string, any>; operations: Array<Record<string, any>> }>(
+        `/orders/${orderId}`,
+      )
     }
 
     async function gatewayRequests(method: string, path: string) {
-      const { requests } = await simulator.control<{ requests: Array<{ method: string; path: string; status: number; idempotencyKey?: string }> }>(
-        "GET",
-        "/requests",
-      )
+      const { requests } = await simulator.control<{
+        requests: Array<{ method: string; path: string; status: number; idempotencyKey?: string }>
+      }>("GET", "/requests")
       const pattern = new RegExp(`^${GATEWAY}${path.replace(/\*/g, "[^/]+")}$`)
       return requests.filter((request) => request.method === method && pattern.test(request.path))
     }
@@ -128,7 +134,9 @@ medusaIntegrationTestRunner({
     }
 
     async function onlyPayment(orderId: string) {
-      const payments = (await medusaOrder(orderId)).payment_collections.flatMap((collection: any) => collection.payments)
+      const payments = (await medusaOrder(orderId)).payment_collections.flatMap(
+        (collection: any) => collection.payments,
+      )
       expect(payments).toHaveLength(1)
       return payments[0]
     }
@@ -137,12 +145,20 @@ medusaIntegrationTestRunner({
     async function paidCardOrder() {
       const cart = await createCart(api, publishableKey, { regionId, variantId, quantity: 2 })
       const { session } = await startPaymentSession(api, publishableKey, cart.id, NEXI_CARD_PROVIDER)
-      await simulator.control("POST", `/hpp/${session.data.order_id}/pay`, { ...CARDS.challenge, awaitNotification: false })
+      await simulator.control("POST", `/hpp/${session.data.order_id}/pay`, {
+        ...CARDS.challenge,
+        awaitNotification: false,
+      })
       const completed = await completeCart(api, publishableKey, cart.id)
       expect(completed.type).toBe("order")
       const orderId = (completed as { order: { id: string } }).order.id
       const payment = await onlyPayment(orderId)
-      return { orderId, cartId: cart.id as string, gatewayOrderId: session.data.order_id as string, paymentId: payment.id as string }
+      return {
+        orderId,
+        cartId: cart.id as string,
+        gatewayOrderId: session.data.order_id as string,
+        paymentId: payment.id as string,
+      }
     }
 
     async function captureOperationOf(gatewayOrderId: string) {
@@ -180,7 +196,9 @@ medusaIntegrationTestRunner({
           const answer = await call(method, url, { card: CARDS.approved }, {})
           expect([url, answer.status]).toEqual([url, 401])
         }
-        const withForgedToken = await call("GET", "/admin/nexi/payment-methods", undefined, { headers: { authorization: "Bearer not-a-token" } })
+        const withForgedToken = await call("GET", "/admin/nexi/payment-methods", undefined, {
+          headers: { authorization: "Bearer not-a-token" },
+        })
         expect(withForgedToken.status).toBe(401)
         expect(await gatewayCallCount()).toBe(0)
       })
@@ -191,8 +209,18 @@ medusaIntegrationTestRunner({
         const cases: Array<["GET" | "POST", string, unknown, RegExp]> = [
           ["GET", "/admin/nexi/operations?maxRecords=0", undefined, /^maxRecords: must be a whole number above 0$/],
           ["GET", "/admin/nexi/operations?maxRecords=ten", undefined, /^maxRecords: must be a whole number above 0$/],
-          ["GET", "/admin/nexi/operations?channel=WEB", undefined, /^channel: must be one of ECOMMERCE, POS, BACKOFFICE$/],
-          ["GET", "/admin/nexi/operations?operationType=SALE", undefined, /^operationType: must be one of AUTHORIZATION, CAPTURE, VOID, REFUND, CANCEL$/],
+          [
+            "GET",
+            "/admin/nexi/operations?channel=WEB",
+            undefined,
+            /^channel: must be one of ECOMMERCE, POS, BACKOFFICE$/,
+          ],
+          [
+            "GET",
+            "/admin/nexi/operations?operationType=SALE",
+            undefined,
+            /^operationType: must be one of AUTHORIZATION, CAPTURE, VOID, REFUND, CANCEL$/,
+          ],
           ["GET", "/admin/nexi/operations?fromTime=yesterday", undefined, /^fromTime: must be an ISO 8601 date-time/],
           [
             "GET",
@@ -203,10 +231,20 @@ medusaIntegrationTestRunner({
           ["GET", "/admin/nexi/operations?limit=5", undefined, /^limit: is not accepted here$/],
           ["GET", "/admin/nexi/orders/NOT-AN-ORDER-ID", undefined, /^orderId: must be 1 to 18 letters and digits$/],
           ["GET", "/admin/nexi/operations/12;34", undefined, /^operationId: must be 1 to 64 letters, digits/],
-          ["GET", "/admin/nexi/medusa-orders/cart_123/payments", undefined, /^id: must be an order id \(order_\.\.\.\)$/],
+          [
+            "GET",
+            "/admin/nexi/medusa-orders/cart_123/payments",
+            undefined,
+            /^id: must be an order id \(order_\.\.\.\)$/,
+          ],
           ["POST", "/admin/nexi/payments/order_1/sync", {}, /^id: must be a payment id \(pay_\.\.\.\)$/],
           ["POST", "/admin/nexi/payments/pay_01ABC/sync", { force: true }, /^force: is not accepted here$/],
-          ["POST", "/admin/nexi/payments/pay_01ABC/cancel-capture", {}, /^operation_id: is required; reason: is required$/],
+          [
+            "POST",
+            "/admin/nexi/payments/pay_01ABC/cancel-capture",
+            {},
+            /^operation_id: is required; reason: is required$/,
+          ],
           [
             "POST",
             "/admin/nexi/payments/pay_01ABC/cancel-capture",
@@ -225,16 +263,31 @@ medusaIntegrationTestRunner({
             { order_id: "order_01ABC", card: { ...CARDS.approved, pan: "4999340261977288", expiryDate: "0120" } },
             /^card\.pan: is not a valid card number \(its check digit is wrong\); card\.expiryDate: the card has expired$/,
           ],
-          ["POST", "/admin/nexi/moto", { card: CARDS.approved }, /^order_id: give exactly one of draft_order_id and order_id$/],
+          [
+            "POST",
+            "/admin/nexi/moto",
+            { card: CARDS.approved },
+            /^order_id: give exactly one of draft_order_id and order_id$/,
+          ],
           [
             "POST",
             "/admin/nexi/moto",
             { order_id: "order_01ABC", draft_order_id: "order_01DEF", card: CARDS.approved },
             /^order_id: give exactly one of draft_order_id and order_id$/,
           ],
-          ["POST", "/admin/nexi/moto", { order_id: "order_01ABC", card: CARDS.approved, amount: 1 }, /^amount: is not accepted here$/],
+          [
+            "POST",
+            "/admin/nexi/moto",
+            { order_id: "order_01ABC", card: CARDS.approved, amount: 1 },
+            /^amount: is not accepted here$/,
+          ],
           ["POST", "/admin/nexi/moto", { order_id: "order_01ABC" }, /^card: is required$/],
-          ["POST", "/admin/nexi/card-verifications", { card: { ...CARDS.approved, cvv: "12" } }, /^card\.cvv: must be 3 or 4 digits$/],
+          [
+            "POST",
+            "/admin/nexi/card-verifications",
+            { card: { ...CARDS.approved, cvv: "12" } },
+            /^card\.cvv: must be 3 or 4 digits$/,
+          ],
           [
             "POST",
             "/admin/nexi/card-verifications",
@@ -244,15 +297,24 @@ medusaIntegrationTestRunner({
         ]
         for (const [method, url, body, message] of cases) {
           const answer = await call(method, url, body)
-          expect({ url, status: answer.status, type: answer.data.type }).toEqual({ url, status: 400, type: "invalid_data" })
+          expect({ url, status: answer.status, type: answer.data.type }).toEqual({
+            url,
+            status: 400,
+            type: "invalid_data",
+          })
           expect(answer.data.message).toMatch(message)
         }
         // A body that is not JSON at all is refused by Medusa's parser, without echoing the card.
-        const malformed = await call("POST", "/admin/nexi/moto", `{"order_id":"order_01ABC","card":{"pan":"${CARDS.approved.pan}",`, {
-          headers: { ...auth.headers, "content-type": "application/json" },
-          // Sent as typed: axios would otherwise quote the string into valid JSON.
-          transformRequest: [(body: unknown) => body],
-        })
+        const malformed = await call(
+          "POST",
+          "/admin/nexi/moto",
+          `{"order_id":"order_01ABC","card":{"pan":"${CARDS.approved.pan}",`,
+          {
+            headers: { ...auth.headers, "content-type": "application/json" },
+            // Sent as typed: axios would otherwise quote the string into valid JSON.
+            transformRequest: [(body: unknown) => body],
+          },
+        )
         expect(malformed.status).toBe(400)
         expect(await gatewayCallCount()).toBe(0)
       })
@@ -266,7 +328,9 @@ medusaIntegrationTestRunner({
         expect([moto.status, moto.data.message]).toEqual([404, "draft_order_id: no order order_01NOPE"])
         const gatewayOrder = await get("/admin/nexi/orders/UNKNOWN123")
         expect(gatewayOrder.status).toBe(404)
-        expect(gatewayOrder.data.message).toMatch(/^Could not read gateway order UNKNOWN123: The Nexi gateway does not know this payment/)
+        expect(gatewayOrder.data.message).toMatch(
+          /^Could not read gateway order UNKNOWN123: The Nexi gateway does not know this payment/,
+        )
       })
     })
 
@@ -274,7 +338,8 @@ medusaIntegrationTestRunner({
       it("shows a card payment's amounts, card, 3-D Secure and timeline, and proxies the gateway's records", async () => {
         const { orderId, gatewayOrderId, paymentId } = await paidCardOrder()
         // Authorized: the whole authorization can be captured, nothing refunded or cancelled.
-        const before = (await get<NexiOrderPaymentsResponse>(`/admin/nexi/medusa-orders/${orderId}/payments`)).data.payments[0] as NexiCardPaymentView
+        const before = (await get<NexiOrderPaymentsResponse>(`/admin/nexi/medusa-orders/${orderId}/payments`)).data
+          .payments[0] as NexiCardPaymentView
         expect(before).toMatchObject({ capturable: { amount: "39.98", currency: "EUR" }, refundable: null })
         expect(before.operations.some((operation) => operation.cancellable)).toBe(false)
         await capturePaymentWorkflow(container).run({ input: { payment_id: paymentId, amount: 25.5 } })
@@ -300,7 +365,14 @@ medusaIntegrationTestRunner({
           capturable: null,
           refundable: { amount: "25.50", currency: "EUR" },
         })
-        expect(view.operations.map((operation) => [operation.type, operation.result, operation.amount?.amount, operation.cancellable])).toEqual([
+        expect(
+          view.operations.map((operation) => [
+            operation.type,
+            operation.result,
+            operation.amount?.amount,
+            operation.cancellable,
+          ]),
+        ).toEqual([
           ["AUTHORIZATION", "THREEDS_VALIDATED", "39.98", false],
           ["AUTHORIZATION", "AUTHORIZED", "39.98", false],
           ["CAPTURE", "EXECUTED", "25.50", true],
@@ -312,11 +384,20 @@ medusaIntegrationTestRunner({
 
         const captureId = await captureOperationOf(gatewayOrderId)
         const operation = await get(`/admin/nexi/operations/${captureId}`)
-        expect(operation.data).toMatchObject({ operationId: captureId, operationType: "CAPTURE", operationAmount: "2550", orderId: gatewayOrderId })
+        expect(operation.data).toMatchObject({
+          operationId: captureId,
+          operationType: "CAPTURE",
+          operationAmount: "2550",
+          orderId: gatewayOrderId,
+        })
 
-        const listed = await get("/admin/nexi/operations?operationType=CAPTURE&channel=BACKOFFICE&maxRecords=5&fromTime=2000-01-01T00:00:00Z")
+        const listed = await get(
+          "/admin/nexi/operations?operationType=CAPTURE&channel=BACKOFFICE&maxRecords=5&fromTime=2000-01-01T00:00:00Z",
+        )
         expect(listed.status).toBe(200)
-        expect(listed.data.operations.map((listedOperation: { operationId: string }) => listedOperation.operationId)).toEqual([captureId])
+        expect(
+          listed.data.operations.map((listedOperation: { operationId: string }) => listedOperation.operationId),
+        ).toEqual([captureId])
 
         const methods = await get("/admin/nexi/payment-methods")
         expect(methods.status).toBe(200)
@@ -332,10 +413,15 @@ medusaIntegrationTestRunner({
       it("shows a mobile payment's scheme, transaction, state and transitions", async () => {
         const providerId = "pp_nexi-apm-psp-b_nexi"
         const cart = await createCart(api, publishableKey, { regionId, variantId, quantity: 2 })
-        const { session } = await startPaymentSession(api, publishableKey, cart.id, providerId, { consumer_id: WAITING_CONSUMER })
+        const { session } = await startPaymentSession(api, publishableKey, cart.id, providerId, {
+          consumer_id: WAITING_CONSUMER,
+        })
         await simulator.control("POST", `/apm/${session.data.transaction_id}/approve`)
         const orderId = await eventually(async () => {
-          const { data } = await api.get(`/store/nexi/payment-sessions/${session.id}?cart_id=${cart.id}`, storeHeaders(publishableKey))
+          const { data } = await api.get(
+            `/store/nexi/payment-sessions/${session.id}?cart_id=${cart.id}`,
+            storeHeaders(publishableKey),
+          )
           return data.order_id as string | undefined
         })
 
@@ -355,7 +441,9 @@ medusaIntegrationTestRunner({
 
         const synced = await post<NexiPaymentActionResponse>(`/admin/nexi/payments/${view.payment_id}/sync`)
         expect(synced.status).toBe(200)
-        expect(synced.data.message).toMatch(`Read transaction ${session.data.transaction_id} from the mobile payment service`)
+        expect(synced.data.message).toMatch(
+          `Read transaction ${session.data.transaction_id} from the mobile payment service`,
+        )
       })
     })
 
@@ -372,7 +460,11 @@ medusaIntegrationTestRunner({
         expect(cancelled.status).toBe(200)
         const atGateway = await gatewayOrder(gatewayOrderId)
         const cancel = atGateway.operations.find((operation) => operation.operationType === "CANCEL")!
-        expect(cancel).toMatchObject({ operationResult: "EXECUTED", cancelledOperationId: captureId, operationAmount: "2550" })
+        expect(cancel).toMatchObject({
+          operationResult: "EXECUTED",
+          cancelledOperationId: captureId,
+          operationAmount: "2550",
+        })
         expect(atGateway.orderStatus.capturedAmount).toBe("0")
         expect(cancelled.data.message).toBe(
           `Cancelled capture ${captureId} (25.50 EUR) at the gateway (operation ${cancel.operationId}); recorded a refund of 25.50 EUR in Medusa.`,
@@ -381,19 +473,31 @@ medusaIntegrationTestRunner({
         const payment = await onlyPayment(orderId)
         expect(payment.captures.map((capture: { amount: number }) => capture.amount)).toEqual([25.5])
         expect(payment.refunds.map((refund: { amount: number }) => refund.amount)).toEqual([25.5])
-        expect(payment.refunds[0].metadata).toMatchObject({ nexi_operation_id: cancel.operationId, nexi_cancelled_capture_id: captureId })
+        expect(payment.refunds[0].metadata).toMatchObject({
+          nexi_operation_id: cancel.operationId,
+          nexi_cancelled_capture_id: captureId,
+        })
         // The refund was recorded, not sent: the gateway has no REFUND.
         expect(atGateway.operations.some((operation) => operation.operationType === "REFUND")).toBe(false)
 
         const view = cancelled.data.payment as NexiCardPaymentView
         expect(view.captured).toEqual({ amount: "0.00", currency: "EUR" })
         expect(view.operations.find((operation) => operation.operation_id === captureId)?.cancellable).toBe(false)
-        expect(view.operations.at(-1)).toMatchObject({ type: "CANCEL", cancelled_operation_id: captureId, note: `Cancels ${captureId}` })
-        expect(view.operations.find((operation) => operation.operation_id === captureId)?.note).toBe(`Cancelled by ${cancel.operationId}`)
+        expect(view.operations.at(-1)).toMatchObject({
+          type: "CANCEL",
+          cancelled_operation_id: captureId,
+          note: `Cancels ${captureId}`,
+        })
+        expect(view.operations.find((operation) => operation.operation_id === captureId)?.note).toBe(
+          `Cancelled by ${cancel.operationId}`,
+        )
         // The gateway takes a new capture of the whole authorization; nothing is captured to refund.
         expect(view).toMatchObject({ capturable: { amount: "39.98", currency: "EUR" }, refundable: null })
 
-        const again = await post(`/admin/nexi/payments/${paymentId}/cancel-capture`, { operation_id: captureId, reason: "Again" })
+        const again = await post(`/admin/nexi/payments/${paymentId}/cancel-capture`, {
+          operation_id: captureId,
+          reason: "Again",
+        })
         expect([again.status, again.data.message]).toEqual([
           400,
           `operation_id: capture ${captureId} is already cancelled (gateway operation ${cancel.operationId}) and recorded in Medusa`,
@@ -404,14 +508,24 @@ medusaIntegrationTestRunner({
 
       it("refuses what is not a capture of this payment, and shows the gateway's refusal, changing nothing", async () => {
         const { orderId, gatewayOrderId, paymentId } = await paidCardOrder()
-        const authorization = (await gatewayOrder(gatewayOrderId)).operations.find((operation) => operation.operationResult === "AUTHORIZED")!
-        const notCapture = await post(`/admin/nexi/payments/${paymentId}/cancel-capture`, { operation_id: authorization.operationId, reason: "x" })
+        const authorization = (await gatewayOrder(gatewayOrderId)).operations.find(
+          (operation) => operation.operationResult === "AUTHORIZED",
+        )!
+        const notCapture = await post(`/admin/nexi/payments/${paymentId}/cancel-capture`, {
+          operation_id: authorization.operationId,
+          reason: "x",
+        })
         expect([notCapture.status, notCapture.data.message]).toEqual([
           400,
           `operation_id: ${authorization.operationId} is not a capture (its type is AUTHORIZATION); only a capture can be cancelled`,
         ])
-        const unknown = await post(`/admin/nexi/payments/${paymentId}/cancel-capture`, { operation_id: "999999999999999", reason: "x" })
-        expect(unknown.data.message).toBe(`operation_id: 999999999999999 is not an operation of this payment's gateway order ${gatewayOrderId}`)
+        const unknown = await post(`/admin/nexi/payments/${paymentId}/cancel-capture`, {
+          operation_id: "999999999999999",
+          reason: "x",
+        })
+        expect(unknown.data.message).toBe(
+          `operation_id: 999999999999999 is not an operation of this payment's gateway order ${gatewayOrderId}`,
+        )
 
         // A capture made yesterday (the simulator's clock) may no longer be cancelled: PS0002.
         await simulator.control("POST", "/clock", { offsetMs: -86_400_000 })
@@ -422,7 +536,9 @@ medusaIntegrationTestRunner({
           reason: "Too late",
         })
         expect(refused.status).toBe(400)
-        expect(refused.data.message).toMatch(/^Could not cancel capture \d+: The Nexi gateway refused the request \(PS0002: cancel refused: .*same day/)
+        expect(refused.data.message).toMatch(
+          /^Could not cancel capture \d+: The Nexi gateway refused the request \(PS0002: cancel refused: .*same day/,
+        )
         expect((await gatewayOrder(gatewayOrderId)).orderStatus.capturedAmount).toBe("3998")
         expect((await onlyPayment(orderId)).refunds).toHaveLength(0)
         expect((await gatewayRequests("POST", "/operations/*/cancels")).map((request) => request.status)).toEqual([400])
@@ -434,13 +550,21 @@ medusaIntegrationTestRunner({
         const { orderId, gatewayOrderId, paymentId } = await paidCardOrder()
         await capturePaymentWorkflow(container).run({ input: { payment_id: paymentId } })
         const captureId = await captureOperationOf(gatewayOrderId)
-        await simulator.gateway(`/operations/${captureId}/refunds`, { amount: "450", currency: "EUR", description: "Back office" })
+        await simulator.gateway(`/operations/${captureId}/refunds`, {
+          amount: "450",
+          currency: "EUR",
+          description: "Back office",
+        })
 
         const synced = await post<NexiPaymentActionResponse>(`/admin/nexi/payments/${paymentId}/sync`)
         expect(synced.status).toBe(200)
         expect(synced.data.message).toBe("Recorded a refund of 4.50 EUR made at the gateway outside Medusa.")
         const view = synced.data.payment as NexiCardPaymentView
-        expect(view).toMatchObject({ refunded: { amount: "4.50", currency: "EUR" }, capturable: null, refundable: { amount: "35.48", currency: "EUR" } })
+        expect(view).toMatchObject({
+          refunded: { amount: "4.50", currency: "EUR" },
+          capturable: null,
+          refundable: { amount: "35.48", currency: "EUR" },
+        })
         // The gateway refuses to cancel a capture with refunds (PS0027): the route no longer offers it.
         expect(view.operations.find((operation) => operation.operation_id === captureId)?.cancellable).toBe(false)
         const payment = await onlyPayment(orderId)
@@ -456,11 +580,22 @@ medusaIntegrationTestRunner({
         const { orderId, gatewayOrderId, paymentId } = await paidCardOrder()
         await capturePaymentWorkflow(container).run({ input: { payment_id: paymentId, amount: 25.5 } })
         const firstCapture = await captureOperationOf(gatewayOrderId)
-        expect((await post(`/admin/nexi/payments/${paymentId}/cancel-capture`, { operation_id: firstCapture, reason: "Wrong amount" })).status).toBe(200)
+        expect(
+          (
+            await post(`/admin/nexi/payments/${paymentId}/cancel-capture`, {
+              operation_id: firstCapture,
+              reason: "Wrong amount",
+            })
+          ).status,
+        ).toBe(200)
         await capturePaymentWorkflow(container).run({ input: { payment_id: paymentId, amount: 10 } })
         const secondCapture = await captureOperationOf(gatewayOrderId)
         expect(secondCapture).not.toBe(firstCapture)
-        await simulator.gateway(`/operations/${secondCapture}/refunds`, { amount: "400", currency: "EUR", description: "Back office" })
+        await simulator.gateway(`/operations/${secondCapture}/refunds`, {
+          amount: "400",
+          currency: "EUR",
+          description: "Back office",
+        })
 
         const synced = await post<NexiPaymentActionResponse>(`/admin/nexi/payments/${paymentId}/sync`)
         expect(synced.data.message).toBe("Recorded a refund of 4.00 EUR made at the gateway outside Medusa.")
@@ -512,7 +647,12 @@ medusaIntegrationTestRunner({
           captured: { amount: "0.00", currency: "EUR" },
         })
         expect(view.operations).toEqual([
-          expect.objectContaining({ type: "AUTHORIZATION", result: "AUTHORIZED", channel: "BACKOFFICE", warnings: [expect.objectContaining({ code: "TRA001" })] }),
+          expect.objectContaining({
+            type: "AUTHORIZATION",
+            result: "AUTHORIZED",
+            channel: "BACKOFFICE",
+            warnings: [expect.objectContaining({ code: "TRA001" })],
+          }),
         ])
         expect(paid.data.message).toBe(
           `Charged 39.98 EUR to VISA ***7289 by MOTO (gateway order ${view.gateway_order_id}): authorized; capture it from the order's payments. The draft order was converted into an order.`,
@@ -539,7 +679,9 @@ medusaIntegrationTestRunner({
 
         const twice = await post("/admin/nexi/moto", { order_id: draftId, card: CARDS.approved })
         expect(twice.status).toBe(400)
-        expect(twice.data.message).toMatch(new RegExp(`^Order ${draftId} is already paid \\(payment collection pay_col_\\w+ is \\w+\\)`))
+        expect(twice.data.message).toMatch(
+          new RegExp(`^Order ${draftId} is already paid \\(payment collection pay_col_\\w+ is \\w+\\)`),
+        )
         expect(await gatewayRequests("POST", "/orders/moto")).toHaveLength(1)
       })
 
@@ -569,15 +711,17 @@ medusaIntegrationTestRunner({
           "The card was not accepted: The card issuer declined the payment.",
         ])
         expect(await medusaOrder(draftId)).toMatchObject({ is_draft_order: true })
-        expect((await medusaOrder(draftId)).payment_collections.flatMap((collection: any) => collection.payments)).toEqual([])
+        expect(
+          (await medusaOrder(draftId)).payment_collections.flatMap((collection: any) => collection.payments),
+        ).toEqual([])
 
         const paid = await post<NexiMotoResponse>("/admin/nexi/moto", { draft_order_id: draftId, card: CARDS.approved })
         expect(paid.status).toBe(200)
         const motoOrders = (await gatewayRequests("POST", "/orders/moto")).length
         expect(motoOrders).toBe(2)
-        const { operations } = await simulator.gateway<{ operations: Array<{ orderId: string; operationResult: string }> }>(
-          "/operations?operationType=AUTHORIZATION",
-        )
+        const { operations } = await simulator.gateway<{
+          operations: Array<{ orderId: string; operationResult: string }>
+        }>("/operations?operationType=AUTHORIZATION")
         expect(operations.map((operation) => operation.operationResult).sort()).toEqual(["AUTHORIZED", "DECLINED"])
         expect(new Set(operations.map((operation) => operation.orderId)).size).toBe(2)
         expect(await onlyPayment(draftId)).toMatchObject({ amount: 39.98 })
@@ -587,8 +731,16 @@ medusaIntegrationTestRunner({
         const motoPath = `${GATEWAY}/orders/moto`
         // 1. The answer is lost once: the transport repeats it with the same key and order id.
         const first = await draftOrder()
-        await simulator.control("POST", "/faults", { match: { method: "POST", path: motoPath }, times: 1, phase: "after", action: { type: "status", status: 503 } })
-        const recovered = await post<NexiMotoResponse>("/admin/nexi/moto", { draft_order_id: first, card: CARDS.approved })
+        await simulator.control("POST", "/faults", {
+          match: { method: "POST", path: motoPath },
+          times: 1,
+          phase: "after",
+          action: { type: "status", status: 503 },
+        })
+        const recovered = await post<NexiMotoResponse>("/admin/nexi/moto", {
+          draft_order_id: first,
+          card: CARDS.approved,
+        })
         expect(recovered.status).toBe(200)
         const sent = await gatewayRequests("POST", "/orders/moto")
         expect(sent.map((request) => request.status)).toEqual([503, 400])
@@ -599,18 +751,32 @@ medusaIntegrationTestRunner({
         // 2. Every answer is lost and the gateway cannot be read either: staff are told to send it again.
         await simulator.control("DELETE", "/faults")
         const second = await draftOrder()
-        await simulator.control("POST", "/faults", { match: { method: "POST", path: motoPath }, phase: "after", action: { type: "status", status: 503 } })
-        await simulator.control("POST", "/faults", { match: { method: "GET", path: `${GATEWAY}/orders/*` }, action: { type: "status", status: 503 } })
+        await simulator.control("POST", "/faults", {
+          match: { method: "POST", path: motoPath },
+          phase: "after",
+          action: { type: "status", status: 503 },
+        })
+        await simulator.control("POST", "/faults", {
+          match: { method: "GET", path: `${GATEWAY}/orders/*` },
+          action: { type: "status", status: 503 },
+        })
         const unknown = await post("/admin/nexi/moto", { draft_order_id: second, card: CARDS.approved })
         expect(unknown.status).toBe(500)
-        expect(unknown.data.message).toMatch(/is unknown: the gateway could not be read\. Send the same request again: it reads the gateway first and never acts twice\.$/)
+        expect(unknown.data.message).toMatch(
+          /is unknown: the gateway could not be read\. Send the same request again: it reads the gateway first and never acts twice\.$/,
+        )
         const postsBefore = (await gatewayRequests("POST", "/orders/moto")).length
 
         await simulator.control("DELETE", "/faults")
-        const repeated = await post<NexiMotoResponse>("/admin/nexi/moto", { draft_order_id: second, card: CARDS.approved })
+        const repeated = await post<NexiMotoResponse>("/admin/nexi/moto", {
+          draft_order_id: second,
+          card: CARDS.approved,
+        })
         expect(repeated.status).toBe(200)
         expect((await gatewayRequests("POST", "/orders/moto")).length).toBe(postsBefore)
-        const { operations } = await simulator.gateway<{ operations: Array<{ orderId: string }> }>("/operations?operationType=AUTHORIZATION")
+        const { operations } = await simulator.gateway<{ operations: Array<{ orderId: string }> }>(
+          "/operations?operationType=AUTHORIZATION",
+        )
         expect(operations.map((operation) => operation.orderId).sort()).toEqual(
           [recoveredOrderId, (repeated.data.payment as NexiCardPaymentView).gateway_order_id].sort(),
         )
@@ -622,9 +788,15 @@ medusaIntegrationTestRunner({
       it("is read by the job when Medusa could not record it: the attempt is watched from the start", async () => {
         const draftId = await draftOrder()
         // The card is charged, but authorizing the session reads the order, which the gateway refuses to show now.
-        await simulator.control("POST", "/faults", { match: { method: "GET", path: `${GATEWAY}/orders/*` }, action: { type: "status", status: 503 } })
+        await simulator.control("POST", "/faults", {
+          match: { method: "GET", path: `${GATEWAY}/orders/*` },
+          action: { type: "status", status: 503 },
+        })
         const unrecorded = await post("/admin/nexi/moto", { draft_order_id: draftId, card: CARDS.approved })
-        expect([unrecorded.status, unrecorded.data.message]).toEqual([500, expect.stringMatching(/^The card was charged .* but Medusa could not record the payment/)])
+        expect([unrecorded.status, unrecorded.data.message]).toEqual([
+          500,
+          expect.stringMatching(/^The card was charged .* but Medusa could not record the payment/),
+        ])
         await simulator.control("DELETE", "/faults")
         const ledger = container.resolve<NexiLedgerService>(NEXI_LEDGER_MODULE)
         const [charge] = await ledger.listNexiMoneyWrites({ kind: "moto" }, { order: { created_at: "DESC" }, take: 1 })
@@ -666,7 +838,13 @@ medusaIntegrationTestRunner({
             note: "Approved after the session was deleted: reversed.",
           },
         ])
-        const lost = await ledger.requestWrite({ kind: "refund", idempotency_key: "admin-routes-lost-refund", gateway_ref: gatewayOrderId, amount_minor: "500", currency: "EUR" })
+        const lost = await ledger.requestWrite({
+          kind: "refund",
+          idempotency_key: "admin-routes-lost-refund",
+          gateway_ref: gatewayOrderId,
+          amount_minor: "500",
+          currency: "EUR",
+        })
         await ledger.settleWrite(lost.idempotency_key, { outcome: "unknown" })
 
         const listed = await get<NexiReleasedPaymentsResponse>("/admin/nexi/released-payments")
@@ -711,7 +889,8 @@ medusaIntegrationTestRunner({
             problem: "outcome_unknown",
             amount: { amount: "5.00", currency: "EUR" },
             requested_at: expect.any(String),
-            message: "Refund of 5.00 EUR: the gateway's answer was lost and its outcome is not known yet; do not refund again, the plugin checks every minute.",
+            message:
+              "Refund of 5.00 EUR: the gateway's answer was lost and its outcome is not known yet; do not refund again, the plugin checks every minute.",
           },
         ])
         expect(data.released_payments).toEqual([listed.data.released_payments[1]])
@@ -734,9 +913,14 @@ medusaIntegrationTestRunner({
         })
         const checked = await simulator.gateway<Record<string, any>>(`/operations/${valid.data.operation_id}`)
         const order = await gatewayOrder(checked.orderId)
-        expect(order.orderStatus.order).toMatchObject({ amount: "0", customerInfo: { cardHolderEmail: "giulia@example.com" } })
+        expect(order.orderStatus.order).toMatchObject({
+          amount: "0",
+          customerInfo: { cardHolderEmail: "giulia@example.com" },
+        })
 
-        const declined = await post<NexiCardVerificationResponse>("/admin/nexi/card-verifications", { card: { ...CARDS.declined, cvv: undefined } })
+        const declined = await post<NexiCardVerificationResponse>("/admin/nexi/card-verifications", {
+          card: { ...CARDS.declined, cvv: undefined },
+        })
         expect(declined.status).toBe(200)
         expect(declined.data).toMatchObject({ result: "DECLINED", valid: false, circuit: "MC", masked_card: "***8729" })
       })
@@ -753,7 +937,8 @@ afterAll(() => {
     ["the suite's output", logs],
     ["an answer", answers.join("\n")],
   ] as const) {
-    for (const card of Object.values(CARDS)) expect({ where, leaked: text.includes(card.pan) }).toEqual({ where, leaked: false })
+    for (const card of Object.values(CARDS))
+      expect({ where, leaked: text.includes(card.pan) }).toEqual({ where, leaked: false })
     expect({ where, leaked: text.includes(SANDBOX_API_KEY) }).toEqual({ where, leaked: false })
     expect({ where, leaked: text.includes(APM_CONSUMER_SECRET) }).toEqual({ where, leaked: false })
     // A CVV is only ever sent as a JSON member; it must not come back or be logged as one

@@ -60,7 +60,9 @@ medusaIntegrationTestRunner({
       regions = {} as Record<Currency, string>
       for (const currency of Object.keys(COUNTRY) as Currency[]) {
         await createTaxRegion(container, COUNTRY[currency], VAT_PERCENT[currency])
-        regions[currency] = (await createRegion(container, { name: currency, currency_code: currency, countries: [COUNTRY[currency]] })).id
+        regions[currency] = (
+          await createRegion(container, { name: currency, currency_code: currency, countries: [COUNTRY[currency]] })
+        ).id
       }
       variantId = (
         await createProduct(container, basics.salesChannelId, [
@@ -71,8 +73,17 @@ medusaIntegrationTestRunner({
       ).variantId
     })
 
-    async function openCheckout(providerId: string, currency: Currency, data: Record<string, unknown> = { consumer_id: WAITING_CONSUMER }) {
-      const cart = await createCart(api, publishableKey, { regionId: regions[currency], variantId, quantity: 2, countryCode: COUNTRY[currency] })
+    async function openCheckout(
+      providerId: string,
+      currency: Currency,
+      data: Record<string, unknown> = { consumer_id: WAITING_CONSUMER },
+    ) {
+      const cart = await createCart(api, publishableKey, {
+        regionId: regions[currency],
+        variantId,
+        quantity: 2,
+        countryCode: COUNTRY[currency],
+      })
       const { session, collectionId } = await startPaymentSession(api, publishableKey, cart.id, providerId, data)
       return { cart, session, collectionId }
     }
@@ -80,7 +91,11 @@ medusaIntegrationTestRunner({
     /** The cart a session pays for, which the status route asks the storefront to name. */
     async function cartOfSession(sessionId: string): Promise<string> {
       const query = container.resolve(ContainerRegistrationKeys.QUERY)
-      const { data: sessions } = await query.graph({ entity: "payment_session", fields: ["payment_collection_id"], filters: { id: sessionId } })
+      const { data: sessions } = await query.graph({
+        entity: "payment_session",
+        fields: ["payment_collection_id"],
+        filters: { id: sessionId },
+      })
       const { data: links } = await query.graph({
         entity: "cart_payment_collection",
         fields: ["cart_id"],
@@ -91,7 +106,10 @@ medusaIntegrationTestRunner({
 
     async function pollStatus(sessionId: string): Promise<StatusAnswer> {
       const cartId = await cartOfSession(sessionId)
-      const { data } = await api.get(`/store/nexi/payment-sessions/${sessionId}?cart_id=${cartId}`, storeHeaders(publishableKey))
+      const { data } = await api.get(
+        `/store/nexi/payment-sessions/${sessionId}?cart_id=${cartId}`,
+        storeHeaders(publishableKey),
+      )
       return data
     }
 
@@ -116,10 +134,21 @@ medusaIntegrationTestRunner({
       const query = container.resolve(ContainerRegistrationKeys.QUERY)
       const { data } = await query.graph({
         entity: "order",
-        fields: ["id", "payment_collections.payments.id", "payment_collections.payments.data", "payment_collections.payments.captured_at", "payment_collections.payments.captures.id"],
+        fields: [
+          "id",
+          "payment_collections.payments.id",
+          "payment_collections.payments.data",
+          "payment_collections.payments.captured_at",
+          "payment_collections.payments.captures.id",
+        ],
         filters: { id: orderId },
       })
-      return data[0]?.payment_collections?.[0]?.payments?.[0] as { id: string; data: Partial<ApmSessionData>; captured_at: unknown; captures: unknown[] }
+      return data[0]?.payment_collections?.[0]?.payments?.[0] as {
+        id: string
+        data: Partial<ApmSessionData>
+        captured_at: unknown
+        captures: unknown[]
+      }
     }
 
     async function payAndComplete(providerId: string, currency: Currency) {
@@ -130,44 +159,72 @@ medusaIntegrationTestRunner({
     }
 
     describe("checkout", () => {
-      it.each(SCHEMES)("pays with $providerId: amounts, VAT and lines at the service, approval, order with a captured payment", async ({ providerId, currency }) => {
-        const { cart, session } = await openCheckout(providerId, currency)
-        expect(session.status).toBe("pending")
-        expect(session.data).toMatchObject({ status: "pending", state: "PENDING", consumer_id: WAITING_CONSUMER, consumer_name: "Giulia Rossi" })
-        expect(session.data.approval_url).toBe(`${simulator.url}/apm/phone/${session.data.transaction_id}`)
-        expect(session.data).not.toHaveProperty("nexi_cart")
+      it.each(SCHEMES)(
+        "pays with $providerId: amounts, VAT and lines at the service, approval, order with a captured payment",
+        async ({ providerId, currency }) => {
+          const { cart, session } = await openCheckout(providerId, currency)
+          expect(session.status).toBe("pending")
+          expect(session.data).toMatchObject({
+            status: "pending",
+            state: "PENDING",
+            consumer_id: WAITING_CONSUMER,
+            consumer_name: "Giulia Rossi",
+          })
+          expect(session.data.approval_url).toBe(`${simulator.url}/apm/phone/${session.data.transaction_id}`)
+          expect(session.data).not.toHaveProperty("nexi_cart")
 
-        const unitMinor = { eur: 1000, sek: 10000, dkk: 8000 }[currency]
-        const rate = VAT_PERCENT[currency]
-        const net = 2 * unitMinor
-        const vat = (net * rate) / 100
-        expect(Math.round(Number(cart.total) * 100)).toBe(net + vat)
-        const { status, transaction } = await transactionAt(session.data.transaction_id)
-        expect(transaction?.amount).toEqual({ currencyCode: currency.toUpperCase(), nominalAmount: net, vatAmount: vat, totalAmount: net + vat })
-        expect(transaction?.order?.items).toEqual([
-          expect.objectContaining({ quantity: 2, unitPrice: unitMinor, taxRate: rate * 100, taxAmount: vat, netTotalAmount: net, grossTotalAmount: net + vat }),
-        ])
-        expect(status.response?.request?.ecr2Naa?.reference).toBe(session.id)
+          const unitMinor = { eur: 1000, sek: 10000, dkk: 8000 }[currency]
+          const rate = VAT_PERCENT[currency]
+          const net = 2 * unitMinor
+          const vat = (net * rate) / 100
+          expect(Math.round(Number(cart.total) * 100)).toBe(net + vat)
+          const { status, transaction } = await transactionAt(session.data.transaction_id)
+          expect(transaction?.amount).toEqual({
+            currencyCode: currency.toUpperCase(),
+            nominalAmount: net,
+            vatAmount: vat,
+            totalAmount: net + vat,
+          })
+          expect(transaction?.order?.items).toEqual([
+            expect.objectContaining({
+              quantity: 2,
+              unitPrice: unitMinor,
+              taxRate: rate * 100,
+              taxAmount: vat,
+              netTotalAmount: net,
+              grossTotalAmount: net + vat,
+            }),
+          ])
+          expect(status.response?.request?.ecr2Naa?.reference).toBe(session.id)
 
-        const pending = await pollStatus(session.id)
-        expect(pending).toMatchObject({ cart_completed: false, payment_session: { status: "pending", provider_id: providerId } })
-        expect(pending.payment_session.data.approval_url).toBe(session.data.approval_url)
+          const pending = await pollStatus(session.id)
+          expect(pending).toMatchObject({
+            cart_completed: false,
+            payment_session: { status: "pending", provider_id: providerId },
+          })
+          expect(pending.payment_session.data.approval_url).toBe(session.data.approval_url)
 
-        await decide(session.data.transaction_id, "approve")
-        const done = await pollUntil(session.id, (answer) => answer.cart_completed)
-        expect(done.order_id).toMatch(/^order_/)
-        expect(done.payment_session).toMatchObject({ status: "authorized", data: { transaction_id: session.data.transaction_id, reason: null } })
-        const payment = await paymentOfOrder(done.order_id!)
-        expect(payment.captured_at).toBeTruthy()
-        expect(payment.captures).toHaveLength(1)
-      })
+          await decide(session.data.transaction_id, "approve")
+          const done = await pollUntil(session.id, (answer) => answer.cart_completed)
+          expect(done.order_id).toMatch(/^order_/)
+          expect(done.payment_session).toMatchObject({
+            status: "authorized",
+            data: { transaction_id: session.data.transaction_id, reason: null },
+          })
+          const payment = await paymentOfOrder(done.order_id!)
+          expect(payment.captured_at).toBeTruthy()
+          expect(payment.captures).toHaveLength(1)
+        },
+      )
 
       it("shows a rejection in the app with its reason, and lets the shopper pay with a new session", async () => {
         const { session, collectionId, cart } = await openCheckout("pp_nexi-apm-psp-b_nexi", "eur")
         await decide(session.data.transaction_id, "reject")
         const rejected = await pollUntil(session.id, (answer) => answer.payment_session.status !== "pending")
         expect(rejected).toMatchObject({ cart_completed: false, payment_session: { status: "error" } })
-        expect(rejected.payment_session.data.reason).toBe("The mobile payment scheme rejected the payment. Rejected by the consumer.")
+        expect(rejected.payment_session.data.reason).toBe(
+          "The mobile payment scheme rejected the payment. Rejected by the consumer.",
+        )
 
         const { data } = await api.post(
           `/store/payment-collections/${collectionId}/payment-sessions`,
@@ -181,7 +238,11 @@ medusaIntegrationTestRunner({
         const done = await pollUntil(retry.id, (answer) => answer.cart_completed)
         expect(done.order_id).toBeDefined()
         const query = container.resolve(ContainerRegistrationKeys.QUERY)
-        const { data: links } = await query.graph({ entity: "order_cart", fields: ["order_id"], filters: { cart_id: cart.id } })
+        const { data: links } = await query.graph({
+          entity: "order_cart",
+          fields: ["order_id"],
+          filters: { cart_id: cart.id },
+        })
         expect(links[0]?.order_id).toBe(done.order_id)
       })
 
@@ -190,13 +251,17 @@ medusaIntegrationTestRunner({
         await decide(session.data.transaction_id, "expire")
         const expired = await pollUntil(session.id, (answer) => answer.payment_session.status !== "pending")
         expect(expired.payment_session.status).toBe("error")
-        expect(expired.payment_session.data.reason).toBe("The payment was not approved in the mobile payment app in time. The consumer did not answer in time.")
+        expect(expired.payment_session.data.reason).toBe(
+          "The payment was not approved in the mobile payment app in time. The consumer did not answer in time.",
+        )
       })
 
       it("keeps a payment the scheme refused at once (201) as a session in error with the reason", async () => {
         const { session } = await openCheckout("pp_nexi-apm-psp-d_nexi", "dkk", { consumer_id: "+4511110000" })
         expect(session.status).toBe("error")
-        expect(session.data.reason).toBe("The mobile payment scheme rejected the payment. The scheme refused the consumer.")
+        expect(session.data.reason).toBe(
+          "The mobile payment scheme rejected the payment. The scheme refused the consumer.",
+        )
         const answer = await pollStatus(session.id)
         expect(answer).toMatchObject({ cart_completed: false, payment_session: { status: "error" } })
       })
@@ -221,7 +286,9 @@ medusaIntegrationTestRunner({
           { currencyCode: "EUR", nominalAmount: 500, vatAmount: 110, totalAmount: 610 },
         ])
         // Medusa itself refuses a refund beyond what is left; nothing more reaches the service.
-        await expect(refundPaymentWorkflow(container).run({ input: { payment_id: payment.id, amount: 10 } })).rejects.toMatchObject({
+        await expect(
+          refundPaymentWorkflow(container).run({ input: { payment_id: payment.id, amount: 10 } }),
+        ).rejects.toMatchObject({
           message: expect.stringMatching(/not allowed to refund more than the captured amount/),
         })
         expect((await paymentOfOrder(orderId)).data.refund_transaction_ids).toEqual(refundIds)
@@ -233,7 +300,9 @@ medusaIntegrationTestRunner({
         await refundPaymentWorkflow(container).run({ input: { payment_id: payment.id, amount: 1.005 } })
         await refundPaymentWorkflow(container).run({ input: { payment_id: payment.id, amount: 1.005 } })
         const refunded = await paymentOfOrder(orderId)
-        const refunds = await Promise.all((refunded.data.refund_transaction_ids ?? []).map(async (id) => (await transactionAt(id)).transaction))
+        const refunds = await Promise.all(
+          (refunded.data.refund_transaction_ids ?? []).map(async (id) => (await transactionAt(id)).transaction),
+        )
         expect(refunds.map((refund) => refund?.amount.totalAmount)).toEqual([101, 100])
         expect(refunded.data.refunded_minor).toBe("201")
       })
@@ -256,10 +325,22 @@ medusaIntegrationTestRunner({
 
     describe("refusals the shopper or merchant can act on", () => {
       async function refusal(providerId: string, currency: Currency, data?: Record<string, unknown>) {
-        const cart = await createCart(api, publishableKey, { regionId: regions[currency], variantId, countryCode: COUNTRY[currency] })
-        const { data: collection } = await api.post("/store/payment-collections", { cart_id: cart.id }, storeHeaders(publishableKey))
+        const cart = await createCart(api, publishableKey, {
+          regionId: regions[currency],
+          variantId,
+          countryCode: COUNTRY[currency],
+        })
+        const { data: collection } = await api.post(
+          "/store/payment-collections",
+          { cart_id: cart.id },
+          storeHeaders(publishableKey),
+        )
         const error = await api
-          .post(`/store/payment-collections/${collection.payment_collection.id}/payment-sessions`, { provider_id: providerId, data }, storeHeaders(publishableKey))
+          .post(
+            `/store/payment-collections/${collection.payment_collection.id}/payment-sessions`,
+            { provider_id: providerId, data },
+            storeHeaders(publishableKey),
+          )
           .then(
             () => undefined,
             (thrown: { response?: { status: number; data: { message: string } } }) => thrown.response,
@@ -283,13 +364,24 @@ medusaIntegrationTestRunner({
 
     describe("store routes", () => {
       it("lists the region's Nexi payment methods with names, logos and kinds", async () => {
-        const { data } = await api.get(`/store/nexi/payment-methods?region_id=${regions.eur}`, storeHeaders(publishableKey))
+        const { data } = await api.get(
+          `/store/nexi/payment-methods?region_id=${regions.eur}`,
+          storeHeaders(publishableKey),
+        )
         expect(data.payment_methods).toEqual([
-          expect.objectContaining({ provider_id: "pp_nexi-apm-psp-a-e-com_nexi", kind: "mobile", name: "Mobile payment A (e-commerce)" }),
+          expect.objectContaining({
+            provider_id: "pp_nexi-apm-psp-a-e-com_nexi",
+            kind: "mobile",
+            name: "Mobile payment A (e-commerce)",
+          }),
           expect.objectContaining({ provider_id: "pp_nexi-apm-psp-b_nexi", kind: "mobile", name: "Mobile payment B" }),
           expect.objectContaining({ provider_id: "pp_nexi-apm-psp-c_nexi", kind: "mobile" }),
           expect.objectContaining({ provider_id: "pp_nexi-apm-psp-d_nexi", kind: "mobile" }),
-          expect.objectContaining({ provider_id: "pp_nexi_nexi", kind: "card", name: "Card (Visa, Mastercard, Maestro, Amex)" }),
+          expect.objectContaining({
+            provider_id: "pp_nexi_nexi",
+            kind: "card",
+            name: "Card (Visa, Mastercard, Maestro, Amex)",
+          }),
         ])
         for (const method of data.payment_methods) expect(method.logo_url).toMatch(/^data:image\/svg\+xml/)
       })

@@ -57,7 +57,12 @@ medusaIntegrationTestRunner({
 
     async function openCheckout(currency: "eur" | "jpy" | "kwd" = "eur", quantity = 1) {
       const countryCode = { eur: "it", jpy: "jp", kwd: "kw" }[currency]
-      const cart = await createCart(api, publishableKey, { regionId: regions[currency], variantId, quantity, countryCode })
+      const cart = await createCart(api, publishableKey, {
+        regionId: regions[currency],
+        variantId,
+        quantity,
+        countryCode,
+      })
       const { session } = await startPaymentSession(api, publishableKey, cart.id, NEXI_CARD_PROVIDER)
       return { cart, session }
     }
@@ -84,7 +89,12 @@ medusaIntegrationTestRunner({
       const query = container.resolve(ContainerRegistrationKeys.QUERY)
       const { data } = await query.graph({
         entity: "order",
-        fields: ["id", "payment_collections.payments.*", "payment_collections.payments.captures.*", "payment_collections.payments.refunds.*"],
+        fields: [
+          "id",
+          "payment_collections.payments.*",
+          "payment_collections.payments.captures.*",
+          "payment_collections.payments.refunds.*",
+        ],
         filters: { id: orderId },
       })
       return data[0].payment_collections[0].payments[0]
@@ -126,7 +136,10 @@ medusaIntegrationTestRunner({
       const refunds = refunded.operations.filter((operation) => operation.operationType === "REFUND")
       expect(refunds.map((operation) => operation.operationAmount).sort()).toEqual(["1025", "1525"])
 
-      const overRefund = await refundPaymentWorkflow(container).run({ input: { payment_id: payment.id, amount: 0.01 }, throwOnError: false })
+      const overRefund = await refundPaymentWorkflow(container).run({
+        input: { payment_id: payment.id, amount: 0.01 },
+        throwOnError: false,
+      })
       expect(JSON.stringify(overRefund.errors)).toMatch(/refund/i)
       const afterRefusal = await gatewayOrder(session.data.order_id)
       expect(afterRefusal.operations.filter((operation) => operation.operationType === "REFUND")).toHaveLength(2)
@@ -138,7 +151,10 @@ medusaIntegrationTestRunner({
       const orderId = ((await completeCart(api, publishableKey, cart.id)) as { order: { id: string } }).order.id
       const payment = await paymentOfOrder(orderId)
       await capturePaymentWorkflow(container).run({ input: { payment_id: payment.id, amount: 10 } })
-      const second = await capturePaymentWorkflow(container).run({ input: { payment_id: payment.id, amount: 5 }, throwOnError: false })
+      const second = await capturePaymentWorkflow(container).run({
+        input: { payment_id: payment.id, amount: 5 },
+        throwOnError: false,
+      })
       expect(second.errors.map((failure) => failure.error.message).join(" ")).toMatch(/one capture per authorization/)
       const after = await paymentOfOrder(orderId)
       expect(after.captures).toHaveLength(1)
@@ -151,7 +167,11 @@ medusaIntegrationTestRunner({
       const orderId = ((await completeCart(api, publishableKey, cart.id)) as { order: { id: string } }).order.id
       await cancelOrderWorkflow(container).run({ input: { order_id: orderId } })
       const voided = await gatewayOrder(session.data.order_id)
-      expect(voided.operations.some((operation) => operation.operationType === "VOID" && operation.operationResult === "VOIDED")).toBe(true)
+      expect(
+        voided.operations.some(
+          (operation) => operation.operationType === "VOID" && operation.operationResult === "VOIDED",
+        ),
+      ).toBe(true)
     })
 
     it("cancels a capture at the gateway when a captured payment is cancelled", async () => {
@@ -221,7 +241,12 @@ medusaIntegrationTestRunner({
         eventId: crypto.randomUUID(),
         eventTime: new Date().toISOString(),
         securityToken: "not-the-token",
-        operation: { orderId: session.data.order_id, operationType: "CAPTURE", operationResult: "EXECUTED", operationAmount: "1999" },
+        operation: {
+          orderId: session.data.order_id,
+          operationType: "CAPTURE",
+          operationResult: "EXECUTED",
+          operationAmount: "1999",
+        },
       }
       await api.post("/hooks/payment/nexi_nexi", forged)
       await new Promise((resolve) => setTimeout(resolve, 7_000))

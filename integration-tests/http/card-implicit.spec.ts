@@ -5,13 +5,7 @@
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import { simulatorForSuite } from "../support/simulator"
-import {
-  completeCart,
-  createCart,
-  NEXI_CARD_PROVIDER,
-  seedEuroShop,
-  startPaymentSession,
-} from "../support/store"
+import { completeCart, createCart, NEXI_CARD_PROVIDER, seedEuroShop, startPaymentSession } from "../support/store"
 
 jest.setTimeout(180_000)
 

@@ -44,7 +44,8 @@ medusaIntegrationTestRunner({
       return { cart, session }
     }
 
-    const sessionOf = async (sessionId: string) => (await container.resolve(Modules.PAYMENT).listPaymentSessions({ id: sessionId }))[0]
+    const sessionOf = async (sessionId: string) =>
+      (await container.resolve(Modules.PAYMENT).listPaymentSessions({ id: sessionId }))[0]
     const settle = () => new Promise((resolve) => setTimeout(resolve, WEBHOOK_DELAY_MS))
 
     async function ordersOfCart(cartId: string): Promise<string[]> {
@@ -78,8 +79,14 @@ medusaIntegrationTestRunner({
       await simulator.control("POST", "/faults/notifications", { reverseBatch: 2 })
       const first = await openCheckout()
       const second = await openCheckout()
-      await simulator.control("POST", `/hpp/${first.session.data.order_id}/pay`, { ...APPROVED, awaitNotification: false })
-      await simulator.control("POST", `/hpp/${second.session.data.order_id}/pay`, { ...APPROVED, awaitNotification: false })
+      await simulator.control("POST", `/hpp/${first.session.data.order_id}/pay`, {
+        ...APPROVED,
+        awaitNotification: false,
+      })
+      await simulator.control("POST", `/hpp/${second.session.data.order_id}/pay`, {
+        ...APPROVED,
+        awaitNotification: false,
+      })
       await simulator.control("POST", "/notifications/flush")
       await eventually(async () => ((await ordersOfCart(first.cart.id)).length ? true : undefined))
       await eventually(async () => ((await ordersOfCart(second.cart.id)).length ? true : undefined))
@@ -92,10 +99,19 @@ medusaIntegrationTestRunner({
       const { cart, session } = await openCheckout()
       await simulator.control("POST", `/hpp/${session.data.order_id}/pay`, APPROVED)
       expect((await completeCart(api, publishableKey, cart.id)).type).toBe("order")
-      const { notifications } = await simulator.control<{ notifications: Array<{ body: any }> }>("GET", "/notifications")
-      const genuine = notifications.find((notification) => notification.body.operation.orderId === session.data.order_id)!.body
+      const { notifications } = await simulator.control<{ notifications: Array<{ body: any }> }>(
+        "GET",
+        "/notifications",
+      )
+      const genuine = notifications.find(
+        (notification) => notification.body.operation.orderId === session.data.order_id,
+      )!.body
       // A replay of the genuine notification (right token) whose body now claims a decline.
-      const replay = { ...genuine, eventId: crypto.randomUUID(), operation: { ...genuine.operation, operationResult: "DECLINED" } }
+      const replay = {
+        ...genuine,
+        eventId: crypto.randomUUID(),
+        operation: { ...genuine.operation, operationResult: "DECLINED" },
+      }
       await api.post("/hooks/payment/nexi_nexi", replay)
       await settle()
       expect((await sessionOf(session.id)).status).toBe("authorized")
@@ -105,9 +121,18 @@ medusaIntegrationTestRunner({
       const { cart, session } = await openCheckout()
       await simulator.control("POST", `/hpp/${session.data.order_id}/pay`, DECLINED)
       await sessionReaches(session.id, "error")
-      const { notifications } = await simulator.control<{ notifications: Array<{ body: any }> }>("GET", "/notifications")
-      const genuine = notifications.find((notification) => notification.body.operation.orderId === session.data.order_id)!.body
-      const lie = { ...genuine, eventId: crypto.randomUUID(), operation: { ...genuine.operation, operationType: "CAPTURE", operationResult: "EXECUTED" } }
+      const { notifications } = await simulator.control<{ notifications: Array<{ body: any }> }>(
+        "GET",
+        "/notifications",
+      )
+      const genuine = notifications.find(
+        (notification) => notification.body.operation.orderId === session.data.order_id,
+      )!.body
+      const lie = {
+        ...genuine,
+        eventId: crypto.randomUUID(),
+        operation: { ...genuine.operation, operationType: "CAPTURE", operationResult: "EXECUTED" },
+      }
       await api.post("/hooks/payment/nexi_nexi", lie)
       await settle()
       expect(await ordersOfCart(cart.id)).toEqual([])

@@ -64,14 +64,21 @@ medusaIntegrationTestRunner({
         const byId = Object.fromEntries(report.checks.map((check) => [check.id, check]))
 
         expect(byId["notification-url"].status).toBe("fail")
-        expect(byId["notification-url"].detail).toMatch(/^notificationUrl http:\/\/localhost(:\d+)? cannot receive the gateway's notifications: it uses http, not https; .*localhost is this machine/)
+        expect(byId["notification-url"].detail).toMatch(
+          /^notificationUrl http:\/\/localhost(:\d+)? cannot receive the gateway's notifications: it uses http, not https; .*localhost is this machine/,
+        )
         expect(byId["notification-url"].fix).toMatch(/public https address on port 443/)
         expect(byId["return-urls"].status).toBe("fail")
 
         expect(byId["api-key"].status).toBe("pass")
-        expect(byId["api-key"].detail).toContain(`${simulator.url}/api/phoenix-0.0/psp/api/v1/payment_methods answered 200`)
+        expect(byId["api-key"].detail).toContain(
+          `${simulator.url}/api/phoenix-0.0/psp/api/v1/payment_methods answered 200`,
+        )
         expect(byId.environment.status).toBe("warn")
-        expect(byId.currencies).toMatchObject({ status: "pass", detail: expect.stringMatching(/^CHF, EUR: every region currency converts/) })
+        expect(byId.currencies).toMatchObject({
+          status: "pass",
+          detail: expect.stringMatching(/^CHF, EUR: every region currency converts/),
+        })
         expect(byId["apm-credentials"].status).toBe("pass")
         expect(byId["capture-type"].detail).toMatch(/^EXPLICIT: /)
         expect(JSON.stringify(report)).not.toContain(SANDBOX_API_KEY)

@@ -38,8 +38,18 @@ medusaIntegrationTestRunner({
       if (price === undefined) {
         checkout = await kit.openCardCheckout()
       } else {
-        const { variantId } = await createProduct(getContainer(), kit.salesChannelId, [{ currency_code: "eur", amount: price }], `Cup ${price}`)
-        const cart = await createCart(api, kit.publishableKey, { regionId: kit.regionId, variantId, quantity, email: "totals@example.com" })
+        const { variantId } = await createProduct(
+          getContainer(),
+          kit.salesChannelId,
+          [{ currency_code: "eur", amount: price }],
+          `Cup ${price}`,
+        )
+        const cart = await createCart(api, kit.publishableKey, {
+          regionId: kit.regionId,
+          variantId,
+          quantity,
+          email: "totals@example.com",
+        })
         const { session } = await startPaymentSession(api, kit.publishableKey, cart.id, NEXI_CARD_PROVIDER)
         checkout = { cartId: cart.id, orderId: session.data.order_id }
       }
@@ -47,7 +57,11 @@ medusaIntegrationTestRunner({
       const completed = await kit.completeAsShopper(checkout.cartId)
       expect(completed.body.type).toBe("order")
       const [payment] = await kit.paymentsOfOrder(completed.body.order.id)
-      return { gatewayOrderId: checkout.orderId, medusaOrderId: completed.body.order.id as string, paymentId: payment.id }
+      return {
+        gatewayOrderId: checkout.orderId,
+        medusaOrderId: completed.body.order.id as string,
+        paymentId: payment.id,
+      }
     }
 
     const amountsOf = async (gatewayOrderId: string, type: string, result: string) =>
@@ -91,7 +105,11 @@ medusaIntegrationTestRunner({
       const [first] = await kit.gatewayOperations(gatewayOrderId, "CAPTURE", "EXECUTED")
       expect(first.operationAmount).toBe("101")
       const staff = await adminHeaders(getContainer(), api)
-      await api.post(`/admin/nexi/payments/${paymentId}/cancel-capture`, { operation_id: first.operationId, reason: "Wrong amount" }, staff)
+      await api.post(
+        `/admin/nexi/payments/${paymentId}/cancel-capture`,
+        { operation_id: first.operationId, reason: "Wrong amount" },
+        staff,
+      )
 
       await capturePaymentWorkflow(getContainer()).run({ input: { payment_id: paymentId, amount: 1.005 } })
 
@@ -100,7 +118,9 @@ medusaIntegrationTestRunner({
       const [payment] = await kit.paymentsOfOrder(medusaOrderId)
       // By totals, as the plugin sends: the rounded captured total minus the rounded refunded one.
       const rounded = (amounts: number[]) => sum(amounts).times(100).integerValue(BigNumber.ROUND_HALF_UP)
-      const net = rounded(payment.captures.map((capture) => capture.amount)).minus(rounded(payment.refunds.map((refund) => refund.amount)))
+      const net = rounded(payment.captures.map((capture) => capture.amount)).minus(
+        rounded(payment.refunds.map((refund) => refund.amount)),
+      )
       expect(net.toString()).toBe(live)
     })
   },

@@ -23,7 +23,9 @@ medusaIntegrationTestRunner({
         expect(ids.some((id: string) => id.startsWith("pp_nexi-apm-"))).toBe(true)
 
         const none = await api.get(`/store/payment-providers?region_id=${other.id}`, storeHeaders(publishableKey))
-        expect(none.data.payment_providers.map((provider: { id: string }) => provider.id)).toEqual(["pp_system_default"])
+        expect(none.data.payment_providers.map((provider: { id: string }) => provider.id)).toEqual([
+          "pp_system_default",
+        ])
       })
     })
   },

@@ -114,7 +114,11 @@ medusaIntegrationTestRunner({
     }
 
     /** POST /store/payment-collections/:id/payment-sessions for the card provider; a refusal is returned. */
-    async function requestCardSession(cartId: string, headers: Headers, data?: Record<string, unknown>): Promise<Answer> {
+    async function requestCardSession(
+      cartId: string,
+      headers: Headers,
+      data?: Record<string, unknown>,
+    ): Promise<Answer> {
       const { data: collection } = await api.post("/store/payment-collections", { cart_id: cartId }, headers)
       return send(
         api.post(
@@ -127,7 +131,8 @@ medusaIntegrationTestRunner({
 
     async function startCardSession(cartId: string, headers: Headers, data?: Record<string, unknown>) {
       const answer = await requestCardSession(cartId, headers, data)
-      if (answer.status !== 200) throw new Error(`the card session was refused (${answer.status}): ${JSON.stringify(answer.body)}`)
+      if (answer.status !== 200)
+        throw new Error(`the card session was refused (${answer.status}): ${JSON.stringify(answer.body)}`)
       const session = answer.body.payment_collection.payment_sessions.find(
         (candidate: { provider_id: string }) => candidate.provider_id === NEXI_CARD_PROVIDER,
       )
@@ -136,7 +141,10 @@ medusaIntegrationTestRunner({
 
     /** The shopper on the hosted page, through the simulator's control API (the page's own code). */
     function pay(orderId: string, entry: Partial<Card>, awaitNotification = true) {
-      return simulator.control<{ result: string; redirectUrl: string | null }>("POST", `/hpp/${orderId}/pay`, { ...entry, awaitNotification })
+      return simulator.control<{ result: string; redirectUrl: string | null }>("POST", `/hpp/${orderId}/pay`, {
+        ...entry,
+        awaitNotification,
+      })
     }
 
     function complete(cartId: string, headers: Headers): Promise<Answer> {
@@ -152,7 +160,8 @@ medusaIntegrationTestRunner({
     /** The gateway order id of a hosted page link (…/hpp/{orderId}?token=…). */
     const orderIdOfPage = (url: string) => new URL(url).pathname.split("/").at(-1)!
 
-    const gatewayOrder = (orderId: string) => simulator.gateway<{ orderStatus: any; operations: Array<Record<string, any>> }>(`/orders/${orderId}`)
+    const gatewayOrder = (orderId: string) =>
+      simulator.gateway<{ orderStatus: any; operations: Array<Record<string, any>> }>(`/orders/${orderId}`)
 
     async function contracts(customerRef?: string): Promise<Contract[]> {
       const query = customerRef === undefined ? "" : `?customerId=${encodeURIComponent(customerRef)}`
@@ -162,7 +171,8 @@ medusaIntegrationTestRunner({
     const listCards = (customer: Customer) => send(api.get("/store/nexi/saved-cards", customer.auth))
 
     /** Every saved card of the customer in the plugin's module, any state, newest first. */
-    const cardsOnRecord = (customer: Customer) => book().savedCards({ customerId: customer.id, states: ALL_STATES, limit: 50 })
+    const cardsOnRecord = (customer: Customer) =>
+      book().savedCards({ customerId: customer.id, states: ALL_STATES, limit: 50 })
 
     async function ordersOfCart(cartId: string): Promise<string[]> {
       const query = container.resolve(ContainerRegistrationKeys.QUERY)
@@ -170,7 +180,8 @@ medusaIntegrationTestRunner({
       return data.map((row: { order_id: string }) => row.order_id)
     }
 
-    const sessionOf = async (sessionId: string) => (await container.resolve(Modules.PAYMENT).listPaymentSessions({ id: sessionId }))[0]
+    const sessionOf = async (sessionId: string) =>
+      (await container.resolve(Modules.PAYMENT).listPaymentSessions({ id: sessionId }))[0]
 
     /** A checkout that saves the card: session with save_card, paid on the hosted page, cart completed. */
     async function saveCardAtCheckout(customer: Customer, card: Card = VISA) {
@@ -206,7 +217,12 @@ medusaIntegrationTestRunner({
       expect(await hostedPage(session.data.hosted_page)).toContain('data-testid="save-notice"')
 
       const [pending] = await cardsOnRecord(customer)
-      expect(pending).toMatchObject({ state: "pending", purpose: "checkout", gateway_ref: session.data.order_id, customer_id: customer.id })
+      expect(pending).toMatchObject({
+        state: "pending",
+        purpose: "checkout",
+        gateway_ref: session.data.order_id,
+        customer_id: customer.id,
+      })
       // The gateway knows the customer by the account holder's random reference, not Medusa's id or e-mail.
       const created = await gatewayOrder(session.data.order_id)
       expect(created.orderStatus.order.customerId).toBe(pending.customer_ref)
@@ -221,7 +237,14 @@ medusaIntegrationTestRunner({
       const listed = await listCards(customer)
       expect(listed.status).toBe(200)
       expect(listed.body.saved_cards).toEqual([
-        { id: pending.id, circuit: "VISA", masked_pan: "***7289", expiry: null, created_at: expect.any(String), provider_id: NEXI_CARD_PROVIDER },
+        {
+          id: pending.id,
+          circuit: "VISA",
+          masked_pan: "***7289",
+          expiry: null,
+          created_at: expect.any(String),
+          provider_id: NEXI_CARD_PROVIDER,
+        },
       ])
       expect(new Date(listed.body.saved_cards[0].created_at).toISOString()).toBe(listed.body.saved_cards[0].created_at)
 
@@ -229,14 +252,28 @@ medusaIntegrationTestRunner({
       expect(active).toMatchObject({ id: pending.id, state: "active", circuit: "VISA", masked_pan: "***7289" })
       expect(active.activated_at).not.toBeNull()
       expect(await contracts(active.customer_ref)).toEqual([
-        expect.objectContaining({ contractId: active.contract_id, contractType: "CIT", circuit: "VISA", maskedPan: "***7289", state: "active" }),
+        expect.objectContaining({
+          contractId: active.contract_id,
+          contractType: "CIT",
+          circuit: "VISA",
+          maskedPan: "***7289",
+          state: "active",
+        }),
       ])
 
       // What a storefront reads: the session as created, the cart's sessions after the order, the order, the list.
-      const cartView = await api.get(`/store/carts/${cart.id}?fields=*payment_collection,*payment_collection.payment_sessions`, customer.auth)
-      const readSession = cartView.data.cart.payment_collection.payment_sessions.find((candidate: { id: string }) => candidate.id === session.id)
+      const cartView = await api.get(
+        `/store/carts/${cart.id}?fields=*payment_collection,*payment_collection.payment_sessions`,
+        customer.auth,
+      )
+      const readSession = cartView.data.cart.payment_collection.payment_sessions.find(
+        (candidate: { id: string }) => candidate.id === session.id,
+      )
       expect(readSession.data.save_card).toBe(true)
-      const orderView = await api.get(`/store/orders/${completed.body.order.id}?fields=*payment_collections,*payment_collections.payments`, customer.auth)
+      const orderView = await api.get(
+        `/store/orders/${completed.body.order.id}?fields=*payment_collections,*payment_collections.payments`,
+        customer.auth,
+      )
       for (const read of [answer.body, cartView.data, orderView.data, completed.body, listed.body]) {
         const text = JSON.stringify(read)
         expect(text).not.toContain(active.contract_id)
@@ -249,7 +286,10 @@ medusaIntegrationTestRunner({
       const first = await saveCardAtCheckout(customer, VISA)
       const mastercard = await saveCardWithoutPaying(customer, MASTERCARD)
       const listed = await listCards(customer)
-      expect(listed.body.saved_cards.map((card: { masked_pan: string }) => card.masked_pan).sort()).toEqual(["***2903", "***7289"])
+      expect(listed.body.saved_cards.map((card: { masked_pan: string }) => card.masked_pan).sort()).toEqual([
+        "***2903",
+        "***7289",
+      ])
       const records = await cardsOnRecord(customer)
       const visaRecord = records.find((card) => card.id === first.saved.id)!
       const before = await contracts(visaRecord.customer_ref)
@@ -257,7 +297,10 @@ medusaIntegrationTestRunner({
 
       const cart = await openCart(customer)
       const { answer, session } = await startCardSession(cart.id, customer.auth, { payment_method_id: first.saved.id })
-      expect(session.data).toMatchObject({ payment_method_id: first.saved.id, saved_card: { circuit: "VISA", masked_pan: "***7289" } })
+      expect(session.data).toMatchObject({
+        payment_method_id: first.saved.id,
+        saved_card: { circuit: "VISA", masked_pan: "***7289" },
+      })
       expect(session.data).not.toHaveProperty("save_card")
       expect(JSON.stringify(answer.body)).not.toContain(visaRecord.contract_id)
       // The page the gateway built for the order: the saved card of the contract the plugin named, only its CVV asked.
@@ -276,11 +319,19 @@ medusaIntegrationTestRunner({
 
       const paid = await gatewayOrder(session.data.order_id)
       expect(paid.orderStatus.order).toMatchObject({ amount: PRICE_MINOR, customerId: visaRecord.customer_ref })
-      const authorization = paid.operations.find((operation) => operation.operationType === "AUTHORIZATION" && operation.operationResult === "AUTHORIZED")
-      expect(authorization).toMatchObject({ paymentCircuit: "VISA", paymentInstrumentInfo: "***7289", operationAmount: PRICE_MINOR })
+      const authorization = paid.operations.find(
+        (operation) => operation.operationType === "AUTHORIZATION" && operation.operationResult === "AUTHORIZED",
+      )
+      expect(authorization).toMatchObject({
+        paymentCircuit: "VISA",
+        paymentInstrumentInfo: "***7289",
+        operationAmount: PRICE_MINOR,
+      })
       // No new contract and no new card: the one-click order used the existing contract.
       expect(await contracts(visaRecord.customer_ref)).toEqual(before)
-      expect((await cardsOnRecord(customer)).map((card) => card.id).sort()).toEqual(records.map((card) => card.id).sort())
+      expect((await cardsOnRecord(customer)).map((card) => card.id).sort()).toEqual(
+        records.map((card) => card.id).sort(),
+      )
       expect((await listCards(customer)).body).toEqual(listed.body)
 
       // The other saved card names the other contract: its page shows the MasterCard.
@@ -293,16 +344,31 @@ medusaIntegrationTestRunner({
     it("saves a card without paying: a VERIFY page that charges 0, listed once the gateway confirms it", async () => {
       const customer = await registerCustomer("lucia")
       // Input the provider cannot take is refused naming the field, before any hosted order is opened.
-      const offSite = await send(api.post("/store/nexi/saved-cards", { currency_code: "eur", return_url: "https://evil.example/account" }, customer.auth))
+      const offSite = await send(
+        api.post(
+          "/store/nexi/saved-cards",
+          { currency_code: "eur", return_url: "https://evil.example/account" },
+          customer.auth,
+        ),
+      )
       expect(offSite.status).toBe(400)
-      expect(offSite.body.message).toBe(`return_url: must be a page of the storefront (${STOREFRONT}), the origin of the resultUrl option.`)
+      expect(offSite.body.message).toBe(
+        `return_url: must be a page of the storefront (${STOREFRONT}), the origin of the resultUrl option.`,
+      )
       const unknownCurrency = await send(api.post("/store/nexi/saved-cards", { currency_code: "xxq" }, customer.auth))
       expect(unknownCurrency.status).toBe(400)
       expect(unknownCurrency.body.message).toMatch(/^currency_code: /)
       expect(await cardsOnRecord(customer)).toEqual([])
-      expect((await simulator.control<{ requests: Array<{ path: string }> }>("GET", "/requests")).requests.filter((request) => request.path.endsWith("/orders/hpp"))).toEqual([])
+      expect(
+        (await simulator.control<{ requests: Array<{ path: string }> }>("GET", "/requests")).requests.filter(
+          (request) => request.path.endsWith("/orders/hpp"),
+        ),
+      ).toEqual([])
       // The gateway is down: the shopper is told so (not "An unknown error occurred."), and no card waits.
-      await simulator.control("POST", "/faults", { match: { path: "/api/phoenix-0.0/psp/api/v1/orders/hpp" }, action: { type: "status", status: 503 } })
+      await simulator.control("POST", "/faults", {
+        match: { path: "/api/phoenix-0.0/psp/api/v1/orders/hpp" },
+        action: { type: "status", status: 503 },
+      })
       const down = await send(api.post("/store/nexi/saved-cards", { currency_code: "eur" }, customer.auth))
       await simulator.control("DELETE", "/faults")
       expect(down.status).toBe(500)
@@ -311,7 +377,11 @@ medusaIntegrationTestRunner({
       expect((await listCards(customer)).body).toEqual({ saved_cards: [] })
 
       const started = await send(
-        api.post("/store/nexi/saved-cards", { currency_code: "eur", return_url: `${STOREFRONT}/account/cards` }, customer.auth),
+        api.post(
+          "/store/nexi/saved-cards",
+          { currency_code: "eur", return_url: `${STOREFRONT}/account/cards` },
+          customer.auth,
+        ),
       )
       expect(started.status).toBe(201)
       expect(started.body).toEqual({
@@ -334,23 +404,41 @@ medusaIntegrationTestRunner({
       const verified = await pay(orderId, MASTERCARD)
       expect(verified).toMatchObject({ result: "EXECUTED", redirectUrl: `${STOREFRONT}/account/cards` })
       expect((await listCards(customer)).body.saved_cards).toEqual([
-        { id: cardId, circuit: "MC", masked_pan: "***2903", expiry: null, created_at: expect.any(String), provider_id: NEXI_CARD_PROVIDER },
+        {
+          id: cardId,
+          circuit: "MC",
+          masked_pan: "***2903",
+          expiry: null,
+          created_at: expect.any(String),
+          provider_id: NEXI_CARD_PROVIDER,
+        },
       ])
       const charged = await gatewayOrder(orderId)
       expect(charged.orderStatus).toMatchObject({ authorizedAmount: "0", capturedAmount: "0" })
       expect(charged.orderStatus.order.amount).toBe("0")
       for (const operation of charged.operations) expect(operation.operationAmount).toBe("0")
-      expect(charged.operations.some((operation) => operation.operationType === "AUTHORIZATION" && operation.operationResult === "EXECUTED")).toBe(true)
+      expect(
+        charged.operations.some(
+          (operation) => operation.operationType === "AUTHORIZATION" && operation.operationResult === "EXECUTED",
+        ),
+      ).toBe(true)
       const [record] = await cardsOnRecord(customer)
-      expect(await contracts(record.customer_ref)).toEqual([expect.objectContaining({ contractId: record.contract_id, circuit: "MC", maskedPan: "***2903" })])
+      expect(await contracts(record.customer_ref)).toEqual([
+        expect.objectContaining({ contractId: record.contract_id, circuit: "MC", maskedPan: "***2903" }),
+      ])
       expect(JSON.stringify(started.body)).not.toContain(record.contract_id)
 
       // A second card, confirmed by its notification alone (nobody reads the list meanwhile).
       const second = await send(api.post("/store/nexi/saved-cards", { currency_code: "eur" }, customer.auth))
       const secondOrder = orderIdOfPage(second.body.hosted_page)
       expect((await pay(secondOrder, VISA)).redirectUrl).toBe(`${STOREFRONT}/`)
-      await eventually(async () => ((await book().findSavedCard(second.body.saved_card.id))?.state === "active" ? true : undefined))
-      expect((await listCards(customer)).body.saved_cards.map((card: { id: string }) => card.id)).toEqual([second.body.saved_card.id, cardId])
+      await eventually(async () =>
+        (await book().findSavedCard(second.body.saved_card.id))?.state === "active" ? true : undefined,
+      )
+      expect((await listCards(customer)).body.saved_cards.map((card: { id: string }) => card.id)).toEqual([
+        second.body.saved_card.id,
+        cardId,
+      ])
     })
 
     it("deletes a saved card: gone from the list, and a session paying with it is refused as deleted", async () => {
@@ -366,7 +454,9 @@ medusaIntegrationTestRunner({
       const cart = await openCart(customer)
       const refused = await requestCardSession(cart.id, customer.auth, { payment_method_id: id })
       expect(refused.status).toBe(400)
-      expect(refused.body.message).toBe(`payment_method_id: the saved card ${id} was deleted. Choose another card or enter a new one.`)
+      expect(refused.body.message).toBe(
+        `payment_method_id: the saved card ${id} was deleted. Choose another card or enter a new one.`,
+      )
       expect(await ordersOfCart(cart.id)).toEqual([])
       // Deleting it again: it is no longer the customer's.
       expect((await send(api.delete(`/store/nexi/saved-cards/${id}`, customer.auth))).status).toBe(404)
@@ -389,7 +479,10 @@ medusaIntegrationTestRunner({
       expect(theirs.body.message).toBe(`payment_method_id: there is no saved card ${id} for this customer.`)
       expect(unknown.status).toBe(400)
       expect(unknown.body.message).toBe(`payment_method_id: there is no saved card ${unknownId} for this customer.`)
-      expect({ ...theirs.body, message: theirs.body.message.replace(id, "ID") }).toEqual({ ...unknown.body, message: unknown.body.message.replace(unknownId, "ID") })
+      expect({ ...theirs.body, message: theirs.body.message.replace(id, "ID") }).toEqual({
+        ...unknown.body,
+        message: unknown.body.message.replace(unknownId, "ID"),
+      })
 
       const deleteTheirs = await send(api.delete(`/store/nexi/saved-cards/${id}`, intruder.auth))
       const deleteUnknown = await send(api.delete(`/store/nexi/saved-cards/${unknownId}`, intruder.auth))
@@ -408,7 +501,9 @@ medusaIntegrationTestRunner({
       const save = await requestCardSession(cart.id, guest(), { save_card: true })
       expect(save.status).toBe(400)
       expect(save.body.message).toMatch(/^save_card: only a logged-in customer can save a card/)
-      const payWith = await requestCardSession(cart.id, guest(), { payment_method_id: "nexcard_01NOSUCHCARD000000000000" })
+      const payWith = await requestCardSession(cart.id, guest(), {
+        payment_method_id: "nexcard_01NOSUCHCARD000000000000",
+      })
       expect(payWith.status).toBe(400)
       expect(payWith.body.message).toMatch(/^payment_method_id: only a logged-in customer/)
       expect((await send(api.get("/store/nexi/saved-cards", guest()))).status).toBe(401)
@@ -471,14 +566,21 @@ medusaIntegrationTestRunner({
       const orderId = session.data.order_id
       await simulator.control("POST", "/faults/notifications", { drop: 1 })
       expect((await pay(orderId, { cvv: VISA.cvv }, false)).result).toBe("AUTHORIZED")
-      const { notifications } = await simulator.control<{ notifications: Array<{ body: any }> }>("GET", "/notifications")
+      const { notifications } = await simulator.control<{ notifications: Array<{ body: any }> }>(
+        "GET",
+        "/notifications",
+      )
       const genuine = notifications.find((notification) => notification.body.operation.orderId === orderId)!.body
       const output = suiteOutput()
       const mark = output.chunks().length
       const forged = { ...genuine, eventId: randomUUID(), securityToken: `forged-${randomUUID()}` }
       expect((await api.post("/hooks/payment/nexi_nexi", forged)).status).toBe(200)
       await eventually(async () =>
-        output.textSince(mark).includes(`ignored a notification for order ${orderId} whose security token does not match`) ? true : undefined,
+        output
+          .textSince(mark)
+          .includes(`ignored a notification for order ${orderId} whose security token does not match`)
+          ? true
+          : undefined,
       )
       await new Promise((resolve) => setTimeout(resolve, 500))
       expect(await ordersOfCart(cart.id)).toEqual([])
@@ -508,14 +610,36 @@ medusaIntegrationTestRunner({
       expect((await send(api.get(`/admin/nexi/customers/${customer.id}/saved-cards`))).status).toBe(401)
       const answer = await send(api.get(`/admin/nexi/customers/${customer.id}/saved-cards`, staff))
       expect(answer.status).toBe(200)
-      const byId = new Map<string, Record<string, unknown>>(answer.body.saved_cards.map((card: { id: string }) => [card.id, card]))
+      const byId = new Map<string, Record<string, unknown>>(
+        answer.body.saved_cards.map((card: { id: string }) => [card.id, card]),
+      )
       expect(byId.size).toBe(3)
-      expect(byId.get(checkout.saved.id)).toMatchObject({ state: "active", circuit: "VISA", masked_pan: "***7289", saved_while: "checkout", removed_at: null })
-      expect(byId.get(removed.id)).toMatchObject({ state: "deleted", circuit: "MC", masked_pan: "***2903", saved_while: "verify", removed_at: expect.any(String) })
-      expect(byId.get(waiting.body.saved_card.id)).toMatchObject({ state: "pending", circuit: null, masked_pan: null, saved_while: "verify" })
-      for (const record of await cardsOnRecord(customer)) expect(JSON.stringify(answer.body)).not.toContain(record.contract_id)
+      expect(byId.get(checkout.saved.id)).toMatchObject({
+        state: "active",
+        circuit: "VISA",
+        masked_pan: "***7289",
+        saved_while: "checkout",
+        removed_at: null,
+      })
+      expect(byId.get(removed.id)).toMatchObject({
+        state: "deleted",
+        circuit: "MC",
+        masked_pan: "***2903",
+        saved_while: "verify",
+        removed_at: expect.any(String),
+      })
+      expect(byId.get(waiting.body.saved_card.id)).toMatchObject({
+        state: "pending",
+        circuit: null,
+        masked_pan: null,
+        saved_while: "verify",
+      })
+      for (const record of await cardsOnRecord(customer))
+        expect(JSON.stringify(answer.body)).not.toContain(record.contract_id)
       expect(JSON.stringify(answer.body)).not.toMatch(/contract|customer_ref|nxc[0-9a-f]/)
-      expect((await send(api.get(`/admin/nexi/customers/cus_nosuchcustomer/saved-cards`, staff))).body).toEqual({ saved_cards: [] })
+      expect((await send(api.get(`/admin/nexi/customers/cus_nosuchcustomer/saved-cards`, staff))).body).toEqual({
+        saved_cards: [],
+      })
     })
 
     it("keeps card numbers, CVVs and security tokens out of everything this suite logged so far", async () => {

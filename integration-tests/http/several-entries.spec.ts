@@ -20,7 +20,11 @@ const ENTRIES = [
 ] as const
 
 // medusa-config.ts reads these when the store boots, after this hook.
-const previous = { entries: process.env.NEXI_TEST_ENTRIES, it: process.env.NEXI_IT_API_KEY, de: process.env.NEXI_DE_API_KEY }
+const previous = {
+  entries: process.env.NEXI_TEST_ENTRIES,
+  it: process.env.NEXI_IT_API_KEY,
+  de: process.env.NEXI_DE_API_KEY,
+}
 beforeAll(() => {
   process.env.NEXI_TEST_ENTRIES = "several"
   process.env.NEXI_IT_API_KEY = ENTRIES[0].apiKey
@@ -74,11 +78,16 @@ const simulator: SimulatorHandle = {
       headers: { "content-type": "application/json" },
       body: body === undefined ? undefined : JSON.stringify(body),
     })
-    if (answer.status >= 400) throw new Error(`${method} ${path} answered ${answer.status}: ${JSON.stringify(answer.body)}`)
+    if (answer.status >= 400)
+      throw new Error(`${method} ${path} answered ${answer.status}: ${JSON.stringify(answer.body)}`)
     return answer.body
   },
   async gateway(path) {
-    return (await call<any>(`${running!.gatewayUrl}${path}`, { headers: { "x-api-key": SANDBOX_API_KEY, "correlation-id": crypto.randomUUID() } })).body
+    return (
+      await call<any>(`${running!.gatewayUrl}${path}`, {
+        headers: { "x-api-key": SANDBOX_API_KEY, "correlation-id": crypto.randomUUID() },
+      })
+    ).body
   },
   apmTransaction() {
     throw new Error("not used by this suite")
@@ -103,47 +112,61 @@ medusaIntegrationTestRunner({
       expect(ids).toEqual(expect.arrayContaining(["pp_nexi_nexi", "pp_nexi_nexi-it", "pp_nexi_nexi-de"]))
     })
 
-    it.each(ENTRIES)("completes a cart paid on the hosted page of $id through that entry's notification", async ({ id, apiKey }) => {
-      const providerId = `pp_nexi_${id}`
-      const cart = await createCart(api, kit.publishableKey, { regionId: kit.regionId, variantId: kit.variantId })
-      const { session } = await startPaymentSession(api, kit.publishableKey, cart.id, providerId)
-      expect(session.status).toBe("pending")
-      const orderId = session.data.order_id as string
+    it.each(ENTRIES)(
+      "completes a cart paid on the hosted page of $id through that entry's notification",
+      async ({ id, apiKey }) => {
+        const providerId = `pp_nexi_${id}`
+        const cart = await createCart(api, kit.publishableKey, { regionId: kit.regionId, variantId: kit.variantId })
+        const { session } = await startPaymentSession(api, kit.publishableKey, cart.id, providerId)
+        expect(session.status).toBe("pending")
+        const orderId = session.data.order_id as string
 
-      // The gateway order lives under this entry's merchant only.
-      expect((await orderAsMerchant(orderId, apiKey)).status).toBe(200)
-      for (const other of [SANDBOX_API_KEY, ...ENTRIES.filter((entry) => entry.id !== id).map((entry) => entry.apiKey)]) {
-        expect((await orderAsMerchant(orderId, other)).status).toBe(404)
-      }
+        // The gateway order lives under this entry's merchant only.
+        expect((await orderAsMerchant(orderId, apiKey)).status).toBe(200)
+        for (const other of [
+          SANDBOX_API_KEY,
+          ...ENTRIES.filter((entry) => entry.id !== id).map((entry) => entry.apiKey),
+        ]) {
+          expect((await orderAsMerchant(orderId, other)).status).toBe(404)
+        }
 
-      const paid = await simulator.control<{ result: string; notification: { url: string; status?: number } }>("POST", `/hpp/${orderId}/pay`, {
-        ...CARDS.approved,
-        awaitNotification: true,
-      })
-      expect(new URL(paid.notification.url).pathname).toBe(`/hooks/payment/nexi_${id}`)
-      expect(paid.notification.status).toBe(200)
+        const paid = await simulator.control<{ result: string; notification: { url: string; status?: number } }>(
+          "POST",
+          `/hpp/${orderId}/pay`,
+          {
+            ...CARDS.approved,
+            awaitNotification: true,
+          },
+        )
+        expect(new URL(paid.notification.url).pathname).toBe(`/hooks/payment/nexi_${id}`)
+        expect(paid.notification.status).toBe(200)
 
-      // Nobody completes the cart but Medusa's webhook subscriber.
-      const orders = await eventually(async () => {
-        const found = await kit.ordersOfCart(cart.id)
-        return found.length ? found : undefined
-      })
-      expect(orders).toHaveLength(1)
-      const [payment] = await eventually(async () => {
-        const payments = await kit.paymentsOfOrder(orders[0])
-        return payments.length ? payments : undefined
-      })
-      expect(payment.data.order_id).toBe(orderId)
-      expect((await kit.session(session.id)).provider_id).toBe(providerId)
-    })
+        // Nobody completes the cart but Medusa's webhook subscriber.
+        const orders = await eventually(async () => {
+          const found = await kit.ordersOfCart(cart.id)
+          return found.length ? found : undefined
+        })
+        expect(orders).toHaveLength(1)
+        const [payment] = await eventually(async () => {
+          const payments = await kit.paymentsOfOrder(orders[0])
+          return payments.length ? payments : undefined
+        })
+        expect(payment.data.order_id).toBe(orderId)
+        expect((await kit.session(session.id)).provider_id).toBe(providerId)
+      },
+    )
 
     it("records a decline on a session of another entry (the plugin's subscriber handles every card entry)", async () => {
       const cart = await createCart(api, kit.publishableKey, { regionId: kit.regionId, variantId: kit.variantId })
       const { session } = await startPaymentSession(api, kit.publishableKey, cart.id, "pp_nexi_nexi-de")
-      const paid = await simulator.control<{ notification: { url: string } }>("POST", `/hpp/${session.data.order_id}/pay`, {
-        ...CARDS.declined,
-        awaitNotification: true,
-      })
+      const paid = await simulator.control<{ notification: { url: string } }>(
+        "POST",
+        `/hpp/${session.data.order_id}/pay`,
+        {
+          ...CARDS.declined,
+          awaitNotification: true,
+        },
+      )
       expect(new URL(paid.notification.url).pathname).toBe("/hooks/payment/nexi_nexi-de")
       const declined = await eventually(async () => {
         const current = await kit.session(session.id)

@@ -60,7 +60,10 @@ medusaIntegrationTestRunner({
       const query = cartId === undefined ? "" : `?cart_id=${encodeURIComponent(cartId)}`
       return api.get(`/store/nexi/payment-sessions/${sessionId}${query}`, storeHeaders(kit.publishableKey)).then(
         (answer: { status: number; data: any }) => ({ status: answer.status, body: answer.data }),
-        (error: { response: { status: number; data: any } }) => ({ status: error.response.status, body: error.response.data }),
+        (error: { response: { status: number; data: any } }) => ({
+          status: error.response.status,
+          body: error.response.data,
+        }),
       )
     }
 
@@ -97,7 +100,10 @@ medusaIntegrationTestRunner({
 
       it("keeps a card session paid on its hosted page working: the cart completes", async () => {
         const cart = await newCart()
-        const { session } = await startPaymentSession(api, kit.publishableKey, cart.id, NEXI_CARD_PROVIDER, { moto: true, unknown: { nested: 1 } })
+        const { session } = await startPaymentSession(api, kit.publishableKey, cart.id, NEXI_CARD_PROVIDER, {
+          moto: true,
+          unknown: { nested: 1 },
+        })
         await kit.pay(session.data.order_id, CARDS.approved, true)
         const orders = await eventually(async () => {
           const found = await kit.ordersOfCart(cart.id)
@@ -118,7 +124,8 @@ medusaIntegrationTestRunner({
         expect(session.status).toBe("pending")
         expect(session.data).toMatchObject({ consumer_id: WAITING_CONSUMER, method: "PSP_B" })
         for (const key of ["moto", "nexi_cart", "extra"]) expect(session.data).not.toHaveProperty(key)
-        const transaction = (await simulator.apmTransaction(String(session.data.transaction_id))).response?.request?.transaction
+        const transaction = (await simulator.apmTransaction(String(session.data.transaction_id))).response?.request
+          ?.transaction
         // The forged snapshot's 0.01 EUR was not what the service was asked for.
         expect(transaction?.amount?.totalAmount).toBe(1999)
       })
@@ -131,7 +138,9 @@ medusaIntegrationTestRunner({
           { provider_id: NEXI_CARD_PROVIDER, data: { nexi_cart: FORGED_CART } },
           storeHeaders(kit.publishableKey),
         )
-        const session = data.payment_collection.payment_sessions.find((row: { provider_id: string }) => row.provider_id === NEXI_CARD_PROVIDER)
+        const session = data.payment_collection.payment_sessions.find(
+          (row: { provider_id: string }) => row.provider_id === NEXI_CARD_PROVIDER,
+        )
         expect(session.data).not.toHaveProperty("nexi_cart")
         const attempt = await ledger().findAttempt(session.data.order_id)
         expect(attempt).toBeDefined()
@@ -147,7 +156,11 @@ medusaIntegrationTestRunner({
 
         const unknown = await status("payses_nosuchsession", cart.id)
         expect(unknown.status).toBe(404)
-        for (const refused of [await status(session.id), await status(session.id, other.id), await status(session.id, "")]) {
+        for (const refused of [
+          await status(session.id),
+          await status(session.id, other.id),
+          await status(session.id, ""),
+        ]) {
           expect(refused).toEqual(unknown)
         }
         expect(JSON.stringify(unknown.body)).not.toContain(session.id)
@@ -156,7 +169,10 @@ medusaIntegrationTestRunner({
 
         const mine = await status(session.id, cart.id)
         expect(mine.status).toBe(200)
-        expect(mine.body).toMatchObject({ payment_session: { id: session.id, status: "pending" }, cart_completed: false })
+        expect(mine.body).toMatchObject({
+          payment_session: { id: session.id, status: "pending" },
+          cart_completed: false,
+        })
       })
 
       it("reads the gateway at most once for many rapid polls of one session, and again after the interval", async () => {
@@ -166,7 +182,8 @@ medusaIntegrationTestRunner({
         expect(await orderReads()).toHaveLength(0)
 
         const concurrent = await Promise.all(Array.from({ length: 12 }, () => status(session.id, cart.id)))
-        for (const answer of concurrent) expect(answer).toMatchObject({ status: 200, body: { payment_session: { status: "pending" } } })
+        for (const answer of concurrent)
+          expect(answer).toMatchObject({ status: 200, body: { payment_session: { status: "pending" } } })
         for (let poll = 0; poll < 5; poll += 1) expect((await status(session.id, cart.id)).status).toBe(200)
         expect(await orderReads()).toHaveLength(1)
 
@@ -177,7 +194,9 @@ medusaIntegrationTestRunner({
 
       it("still shows a payment made between reads once the interval has passed", async () => {
         const cart = await newCart()
-        const { session } = await startPaymentSession(api, kit.publishableKey, cart.id, APM_PROVIDER, { consumer_id: WAITING_CONSUMER })
+        const { session } = await startPaymentSession(api, kit.publishableKey, cart.id, APM_PROVIDER, {
+          consumer_id: WAITING_CONSUMER,
+        })
         expect((await status(session.id, cart.id)).body.payment_session.status).toBe("pending")
         await simulator.control("POST", `/apm/${session.data.transaction_id}/approve`)
         const done = await eventually(async () => {

@@ -105,7 +105,10 @@ beforeAll(async () => {
   const credentials = `${process.env.DB_USERNAME ?? "postgres"}:${process.env.DB_PASSWORD ?? ""}`
   const databaseUrl = `postgres://${credentials}@${process.env.DB_HOST ?? "localhost"}:${process.env.DB_PORT ?? "5432"}/${database}`
 
-  fs.writeFileSync(path.join(storeDir, ".env"), storeDotEnv(databaseUrl) + readmeBlock("### 1. The environment", "bash"))
+  fs.writeFileSync(
+    path.join(storeDir, ".env"),
+    storeDotEnv(databaseUrl) + readmeBlock("### 1. The environment", "bash"),
+  )
   fs.writeFileSync(path.join(storeDir, "medusa-config.ts"), readmeBlock("### 3. `medusa-config.ts`", "ts"))
   fs.writeFileSync(path.join(storeDir, "tsconfig.json"), JSON.stringify(STORE_TSCONFIG, null, 2))
   fs.writeFileSync(path.join(storeDir, "typed-use.ts"), TYPED_USE)
@@ -156,13 +159,26 @@ describe("the packed package", () => {
     }
     expect(packedFiles).toContain(".medusa/server/src/simulator/cli.js")
     expect(packedFiles).toContain(".medusa/server/src/modules/nexi-ledger/index.js")
-    for (const file of ["README.md", "LICENSE", "CONTRIBUTING.md", "docs/simulator.md", "docs/storefront.md", "docs/contract/gateway.md"]) {
+    for (const file of [
+      "README.md",
+      "LICENSE",
+      "CONTRIBUTING.md",
+      "docs/simulator.md",
+      "docs/storefront.md",
+      "docs/contract/gateway.md",
+    ]) {
       expect(packedFiles).toContain(file)
     }
     const outsideTheBuild = packedFiles.filter((file) => !file.startsWith(".medusa/server/"))
-    expect(outsideTheBuild.filter((file) => !/^(docs\/.*\.md|README\.md|CONTRIBUTING\.md|LICENSE|package\.json)$/.test(file))).toEqual([])
+    expect(
+      outsideTheBuild.filter(
+        (file) => !/^(docs\/.*\.md|README\.md|CONTRIBUTING\.md|LICENSE|package\.json)$/.test(file),
+      ),
+    ).toEqual([])
     const unwanted = packedFiles.filter((file) =>
-      /(__tests__|\.spec\.|integration-tests|browser-tests|medusa-config|simulator-state|\.env|(?<!\.d)\.ts$)/.test(file),
+      /(__tests__|\.spec\.|integration-tests|browser-tests|medusa-config|simulator-state|\.env|(?<!\.d)\.ts$)/.test(
+        file,
+      ),
     )
     expect(unwanted).toEqual([])
   })
@@ -177,7 +193,11 @@ describe("a new store with the README's configuration", () => {
   it("takes a card payment, captures and partly refunds it, and the gateway agrees", async () => {
     const { token } = await json(`${backend}/auth/user/emailpass`, { method: "POST", body: JSON.stringify(ADMIN) })
     const admin = (route: string, body?: unknown) =>
-      json(`${backend}${route}`, { method: body === undefined ? "GET" : "POST", body: body === undefined ? undefined : JSON.stringify(body), token })
+      json(`${backend}${route}`, {
+        method: body === undefined ? "GET" : "POST",
+        body: body === undefined ? undefined : JSON.stringify(body),
+        token,
+      })
 
     const { sales_channel: channel } = await admin("/admin/sales-channels", { name: "Webshop" })
     const { api_key: key } = await admin("/admin/api-keys", { title: "Storefront", type: "publishable" })
@@ -192,13 +212,27 @@ describe("a new store with the README's configuration", () => {
       title: "Espresso cup",
       status: "published",
       options: [{ title: "Size", values: ["One"] }],
-      variants: [{ title: "One", options: { Size: "One" }, manage_inventory: false, prices: [{ currency_code: "eur", amount: 19.99 }] }],
+      variants: [
+        {
+          title: "One",
+          options: { Size: "One" },
+          manage_inventory: false,
+          prices: [{ currency_code: "eur", amount: 19.99 }],
+        },
+      ],
       sales_channels: [{ id: channel.id }],
     })
 
     const store = (route: string, body: unknown) =>
       json(`${backend}${route}`, { method: "POST", body: JSON.stringify(body), publishableKey: key.token })
-    const address = { first_name: "Giulia", last_name: "Rossi", address_1: "Via Roma 1", city: "Milano", postal_code: "20121", country_code: "it" }
+    const address = {
+      first_name: "Giulia",
+      last_name: "Rossi",
+      address_1: "Via Roma 1",
+      city: "Milano",
+      postal_code: "20121",
+      country_code: "it",
+    }
     const { cart } = await store("/store/carts", {
       region_id: region.id,
       email: "giulia@example.com",
@@ -207,14 +241,20 @@ describe("a new store with the README's configuration", () => {
       billing_address: address,
     })
     const { payment_collection: collection } = await store("/store/payment-collections", { cart_id: cart.id })
-    const { payment_collection: withSession } = await store(`/store/payment-collections/${collection.id}/payment-sessions`, {
-      provider_id: "pp_nexi_nexi",
-    })
+    const { payment_collection: withSession } = await store(
+      `/store/payment-collections/${collection.id}/payment-sessions`,
+      {
+        provider_id: "pp_nexi_nexi",
+      },
+    )
     const orderId: string = withSession.payment_sessions[0].data.order_id
     expect(withSession.payment_sessions[0].data.hosted_page).toMatch(new RegExp(`^${simulatorUrl}/`))
 
     // The README's "pay a test order without a browser".
-    const paid = await json(`${simulatorUrl}/__sim/hpp/${orderId}/pay`, { method: "POST", body: JSON.stringify(APPROVED_CARD) })
+    const paid = await json(`${simulatorUrl}/__sim/hpp/${orderId}/pay`, {
+      method: "POST",
+      body: JSON.stringify(APPROVED_CARD),
+    })
     expect(paid.result).toBe("AUTHORIZED")
     const completed = await store(`/store/carts/${cart.id}/complete`, {})
     expect(completed.type).toBe("order")

@@ -8,7 +8,11 @@ import path from "node:path"
 const ROOT = path.resolve(__dirname, "..", "..")
 
 it("runs the simulator's CLI through npx and prints its usage with the defaults", () => {
-  const run = spawnSync("npx", ["--no-install", "nexi-simulator", "--help"], { cwd: ROOT, encoding: "utf8", timeout: 60_000 })
+  const run = spawnSync("npx", ["--no-install", "nexi-simulator", "--help"], {
+    cwd: ROOT,
+    encoding: "utf8",
+    timeout: 60_000,
+  })
   expect(run.stderr).not.toMatch(/Permission denied/)
   expect(run.status).toBe(0)
   expect(run.stdout).toMatch(/^Usage: nexi-simulator /m)

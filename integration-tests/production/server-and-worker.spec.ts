@@ -76,7 +76,8 @@ medusaIntegrationTestRunner({
     // Before any database or app work: without Redis or the build nothing here can pass.
     beforeServerStart: async () => {
       redis = await connectRedis()
-      if (!fs.existsSync(builtJob)) throw new Error("The plugin is not built: run `npm run build` before this suite (npm test does).")
+      if (!fs.existsSync(builtJob))
+        throw new Error("The plugin is not built: run `npm run build` before this suite (npm test does).")
     },
   },
   testSuite: ({ api, getContainer, dbConfig }) => {
@@ -91,7 +92,8 @@ medusaIntegrationTestRunner({
         if (!getContainer()) throw new Error("the server instance did not start; see the first error")
         // Every test below relies on this process consuming no event and running no job.
         const { workerMode } = getContainer().resolve(ContainerRegistrationKeys.CONFIG_MODULE).projectConfig
-        if (workerMode !== "server") throw new Error(`the in-process instance must run as a server instance, not "${workerMode}"`)
+        if (workerMode !== "server")
+          throw new Error(`the in-process instance must run as a server instance, not "${workerMode}"`)
         worker = await startWorkerInstance({
           storeDir,
           port: await freePort(),
@@ -133,15 +135,22 @@ medusaIntegrationTestRunner({
       }
 
       async function paymentsOfSession(sessionId: string) {
-        return container.resolve(Modules.PAYMENT).listPayments({ payment_session_id: sessionId }, { relations: ["captures"] })
+        return container
+          .resolve(Modules.PAYMENT)
+          .listPayments({ payment_session_id: sessionId }, { relations: ["captures"] })
       }
 
-      const sessionOf = async (sessionId: string) => (await container.resolve(Modules.PAYMENT).listPaymentSessions({ id: sessionId }))[0]
+      const sessionOf = async (sessionId: string) =>
+        (await container.resolve(Modules.PAYMENT).listPaymentSessions({ id: sessionId }))[0]
       const settle = () => new Promise((resolve) => setTimeout(resolve, AFTER_WEBHOOK_DELAY_MS))
 
       /** Posts a body to the server's webhook route as raw text, as a gateway could. */
       async function postNotificationText(text: string) {
-        const answer = await fetch(WEBHOOK_URL, { method: "POST", headers: { "content-type": "text/plain; charset=utf-8" }, body: text })
+        const answer = await fetch(WEBHOOK_URL, {
+          method: "POST",
+          headers: { "content-type": "text/plain; charset=utf-8" },
+          body: text,
+        })
         expect(answer.status).toBe(200)
       }
 
@@ -176,7 +185,10 @@ medusaIntegrationTestRunner({
         await eventually(async () => ((await ordersOfCart(checkout.cartId)).length ? true : undefined))
         await settle()
 
-        const { notifications } = await simulator.control<{ notifications: Array<{ status?: number }> }>("GET", "/notifications")
+        const { notifications } = await simulator.control<{ notifications: Array<{ status?: number }> }>(
+          "GET",
+          "/notifications",
+        )
         expect(notifications.map((notification) => notification.status)).toEqual([200, 200])
         expect(worker.count(HANDLING_WEBHOOK) - handledBefore).toBe(2)
         expect(await ordersOfCart(checkout.cartId)).toHaveLength(1)
@@ -203,8 +215,13 @@ medusaIntegrationTestRunner({
         await simulator.control("POST", "/faults/notifications", { drop: 1 })
         const checkout = await openCheckout()
         await pay(checkout.orderId, APPROVED)
-        const { notifications } = await simulator.control<{ notifications: Array<{ body: any }> }>("GET", "/notifications")
-        const body = notifications.find((notification) => notification.body.operation.orderId === checkout.orderId)!.body
+        const { notifications } = await simulator.control<{ notifications: Array<{ body: any }> }>(
+          "GET",
+          "/notifications",
+        )
+        const body = notifications.find(
+          (notification) => notification.body.operation.orderId === checkout.orderId,
+        )!.body
         const genuine = JSON.stringify(body)
 
         // One changed byte in the security token: the same check must then refuse it.
@@ -227,14 +244,19 @@ medusaIntegrationTestRunner({
         await simulator.control("POST", "/faults/notifications", { drop: 1 })
         const checkout = await openCheckout()
         await pay(checkout.orderId, APPROVED)
-        const { data } = await api.get(`/store/nexi/payment-sessions/${checkout.sessionId}?cart_id=${checkout.cartId}`, storeHeaders(publishableKey))
+        const { data } = await api.get(
+          `/store/nexi/payment-sessions/${checkout.sessionId}?cart_id=${checkout.cartId}`,
+          storeHeaders(publishableKey),
+        )
         expect(data.payment_session.status).toBe("authorized")
         expect(data.order_id).toBeTruthy()
         expect(await ordersOfCart(checkout.cartId)).toEqual([data.order_id])
       })
 
       it("runs the reconciliation job once per interval across the instances, through the Redis lock", async () => {
-        const { default: reconcileJob } = require(builtJob) as { default: (container: MedusaContainer) => Promise<void> }
+        const { default: reconcileJob } = require(builtJob) as {
+          default: (container: MedusaContainer) => Promise<void>
+        }
         // A: paid, but its notification never arrives. B: never paid, so every run reads it.
         await simulator.control("POST", "/faults/notifications", { drop: 1 })
         const paidSilently = await openCheckout()
@@ -244,11 +266,16 @@ medusaIntegrationTestRunner({
         for (const checkout of [paidSilently, unpaid]) await makeDue(checkout.orderId)
 
         // The worker's cron ("* * * * *") reconciles both, oldest first: A completes, B stays pending.
-        await eventually(async () => ((await gatewayReads(unpaid.orderId)) > 0 ? true : undefined), { timeoutMs: 150_000, intervalMs: 1_000 })
+        await eventually(async () => ((await gatewayReads(unpaid.orderId)) > 0 ? true : undefined), {
+          timeoutMs: 150_000,
+          intervalMs: 1_000,
+        })
         expect(await ordersOfCart(paidSilently.cartId)).toHaveLength(1)
         expect(await gatewayReads(unpaid.orderId)).toBe(1)
         // The run's lock is in Redis, where every instance sees it, and expires on its own.
-        const lockKeys = (await keysWithPrefix(redis!, `${keyPrefix}medusa_lock:`)).filter((key) => key.includes("reconcile"))
+        const lockKeys = (await keysWithPrefix(redis!, `${keyPrefix}medusa_lock:`)).filter((key) =>
+          key.includes("reconcile"),
+        )
         expect(lockKeys).toHaveLength(1)
         const [lockKey] = lockKeys
         expect(await redis!.ttl(lockKey)).toBeGreaterThan(0)
@@ -268,7 +295,9 @@ medusaIntegrationTestRunner({
 
       /** Makes the ledger's attempt for this gateway order due now, as its pause running out would. */
       async function makeDue(orderId: string) {
-        await container.resolve<PaymentLedger>(NEXI_LEDGER_MODULE).updateAttempt(orderId, { next_check_at: new Date(Date.now() - 1_000) })
+        await container
+          .resolve<PaymentLedger>(NEXI_LEDGER_MODULE)
+          .updateAttempt(orderId, { next_check_at: new Date(Date.now() - 1_000) })
       }
     })
   },

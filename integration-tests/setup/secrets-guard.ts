@@ -9,7 +9,13 @@
  * kept out of the terminal unless LOG_LEVEL asks for them.
  */
 import { logger } from "@medusajs/framework/logger"
-import { CVV_AS_SENT, cardNumberSecrets, configuredSecrets, issuedSecurityTokens, type Secret } from "../support/known-secrets"
+import {
+  CVV_AS_SENT,
+  cardNumberSecrets,
+  configuredSecrets,
+  issuedSecurityTokens,
+  type Secret,
+} from "../support/known-secrets"
 import { captureOutput } from "../support/output-capture"
 import { describeLeak, findLeaks } from "../support/secret-scan"
 import { setSuiteOutput } from "../support/suite-output"
@@ -48,6 +54,8 @@ afterAll(async () => {
   const secrets = [...configuredSecrets(), ...cardNumberSecrets(), ...tokens.values()]
   const leaks = findLeaks(capture.chunks(), secrets, [CVV_AS_SENT])
   if (leaks.length) {
-    throw new Error(`secrets guard: this suite's output contains secrets:\n${leaks.map((leak) => `- ${describeLeak(leak)}`).join("\n")}`)
+    throw new Error(
+      `secrets guard: this suite's output contains secrets:\n${leaks.map((leak) => `- ${describeLeak(leak)}`).join("\n")}`,
+    )
   }
 })

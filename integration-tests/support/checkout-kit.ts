@@ -37,7 +37,11 @@ export interface RecordedPayment {
 }
 
 /** Runs `work` over `items` with at most `limit` at a time; results keep the items' order. */
-export async function mapWithLimit<T, R>(items: readonly T[], limit: number, work: (item: T, index: number) => Promise<R>): Promise<R[]> {
+export async function mapWithLimit<T, R>(
+  items: readonly T[],
+  limit: number,
+  work: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
   const results = new Array<R>(items.length)
   let next = 0
   const worker = async () => {
@@ -76,7 +80,11 @@ export class CheckoutKit {
   async openCardCheckout(): Promise<CardCheckout> {
     this.shoppers += 1
     const email = `shopper-${this.shoppers}@example.com`
-    const cart = await createCart(this.api, this.publishableKey, { regionId: this.regionId, variantId: this.variantId, email })
+    const cart = await createCart(this.api, this.publishableKey, {
+      regionId: this.regionId,
+      variantId: this.variantId,
+      email,
+    })
     const { session } = await startPaymentSession(this.api, this.publishableKey, cart.id, NEXI_CARD_PROVIDER)
     return { cartId: cart.id, sessionId: session.id, orderId: session.data.order_id }
   }
@@ -87,8 +95,15 @@ export class CheckoutKit {
   }
 
   /** The shopper pays on the hosted page (the simulator's control API runs the page's code). */
-  pay(orderId: string, card: { pan: string; expiryDate: string; cvv: string } = CARDS.approved, awaitNotification = false) {
-    return this.simulator.control<{ result: string; notification: unknown }>("POST", `/hpp/${orderId}/pay`, { ...card, awaitNotification })
+  pay(
+    orderId: string,
+    card: { pan: string; expiryDate: string; cvv: string } = CARDS.approved,
+    awaitNotification = false,
+  ) {
+    return this.simulator.control<{ result: string; notification: unknown }>("POST", `/hpp/${orderId}/pay`, {
+      ...card,
+      awaitNotification,
+    })
   }
 
   /** POST /store/carts/:id/complete as the storefront sends it; a refusal is returned, not thrown. */
@@ -96,7 +111,9 @@ export class CheckoutKit {
     return this.api.post(`/store/carts/${cartId}/complete`, {}, storeHeaders(this.publishableKey)).then(
       (answer) => ({ status: answer.status, body: answer.data }),
       (error: { response?: { status: number; data: unknown }; message: string }) =>
-        error.response ? { status: error.response.status, body: error.response.data } : { status: 0, body: error.message },
+        error.response
+          ? { status: error.response.status, body: error.response.data }
+          : { status: 0, body: error.message },
     )
   }
 
@@ -109,7 +126,11 @@ export class CheckoutKit {
   /** Orders of many carts at once: cart id to its order ids. */
   async ordersOfCarts(cartIds: readonly string[]): Promise<Map<string, string[]>> {
     const query = this.container().resolve(ContainerRegistrationKeys.QUERY)
-    const { data } = await query.graph({ entity: "order_cart", fields: ["cart_id", "order_id"], filters: { cart_id: [...cartIds] } })
+    const { data } = await query.graph({
+      entity: "order_cart",
+      fields: ["cart_id", "order_id"],
+      filters: { cart_id: [...cartIds] },
+    })
     const orders = new Map<string, string[]>(cartIds.map((id) => [id, []]))
     for (const row of data as Array<{ cart_id: string; order_id: string }>) orders.get(row.cart_id)?.push(row.order_id)
     return orders
@@ -147,10 +168,18 @@ export class CheckoutKit {
     const query = this.container().resolve(ContainerRegistrationKeys.QUERY)
     const { data } = await query.graph({
       entity: "cart",
-      fields: ["payment_collection.payment_sessions.id", "payment_collection.payment_sessions.status", "payment_collection.payment_sessions.provider_id"],
+      fields: [
+        "payment_collection.payment_sessions.id",
+        "payment_collection.payment_sessions.status",
+        "payment_collection.payment_sessions.provider_id",
+      ],
       filters: { id: cartId },
     })
-    return (data[0]?.payment_collection?.payment_sessions ?? []) as Array<{ id: string; status: string; provider_id: string }>
+    return (data[0]?.payment_collection?.payment_sessions ?? []) as Array<{
+      id: string
+      status: string
+      provider_id: string
+    }>
   }
 
   gatewayOrder(orderId: string) {
@@ -165,10 +194,9 @@ export class CheckoutKit {
 
   /** The requests the simulator received whose method and path match (`*` = one path segment). */
   async requests(method: string, pathPattern: string) {
-    const { requests } = await this.simulator.control<{ requests: Array<{ method: string; path: string; status: number; idempotencyKey?: string; fault?: string }> }>(
-      "GET",
-      "/requests",
-    )
+    const { requests } = await this.simulator.control<{
+      requests: Array<{ method: string; path: string; status: number; idempotencyKey?: string; fault?: string }>
+    }>("GET", "/requests")
     const pattern = new RegExp(`^${pathPattern.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/\*/g, "[^/]+")}$`)
     return requests.filter((request) => request.method === method && pattern.test(request.path))
   }

@@ -16,7 +16,10 @@ const toMinor = (major: number | string) => Math.round(Number(major) * 100)
 export async function gatewayBooks(kit: CheckoutKit, gatewayOrderId: string): Promise<Books> {
   const { orderStatus, operations } = await kit.gatewayOrder(gatewayOrderId)
   const refundedMinor = operations
-    .filter((operation) => operation.operationType === "REFUND" && ["REFUNDED", "PENDING"].includes(operation.operationResult))
+    .filter(
+      (operation) =>
+        operation.operationType === "REFUND" && ["REFUNDED", "PENDING"].includes(operation.operationResult),
+    )
     .reduce((total, operation) => total + Number(operation.operationAmount), 0)
   return { capturedMinor: Number(orderStatus.capturedAmount ?? 0), refundedMinor }
 }
@@ -30,7 +33,11 @@ export function medusaBooks(payment: RecordedPayment): Books {
 }
 
 /** The one payment of a Medusa order, checked against its gateway order; returns both books. */
-export async function expectBooksAgree(kit: CheckoutKit, gatewayOrderId: string, medusaOrderId: string): Promise<Books> {
+export async function expectBooksAgree(
+  kit: CheckoutKit,
+  gatewayOrderId: string,
+  medusaOrderId: string,
+): Promise<Books> {
   const payments = await kit.paymentsOfOrder(medusaOrderId)
   expect(payments).toHaveLength(1)
   const gateway = await gatewayBooks(kit, gatewayOrderId)

@@ -26,7 +26,9 @@ const STOP_GRACE_MS = 5_000
 
 /** The store's package.json before the plugin: what `create-medusa-app` gives, at our Medusa version. */
 export function storePackageJson(): Record<string, unknown> {
-  const ours = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")) as { devDependencies: Record<string, string> }
+  const ours = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")) as {
+    devDependencies: Record<string, string>
+  }
   const pick = (names: string[]) => Object.fromEntries(names.map((name) => [name, ours.devDependencies[name]]))
   return {
     name: "nexi-new-store",
@@ -42,7 +44,10 @@ export async function packPlugin(): Promise<{ tarball: string; files: string[] }
     throw new Error("The package is not built: run `npm run build` before this suite (npm test does).")
   }
   const packDir = fs.mkdtempSync(path.join(os.tmpdir(), "nexi-pack-"))
-  const { stdout } = await run("npm", ["pack", "--json", "--pack-destination", packDir], { cwd: root, maxBuffer: 32 * 1024 * 1024 })
+  const { stdout } = await run("npm", ["pack", "--json", "--pack-destination", packDir], {
+    cwd: root,
+    maxBuffer: 32 * 1024 * 1024,
+  })
   const [packed] = JSON.parse(stdout) as Array<{ filename: string; files: Array<{ path: string }> }>
   return { tarball: path.join(packDir, packed.filename), files: packed.files.map((file) => file.path) }
 }
@@ -59,7 +64,11 @@ function cacheDir(manifest: Record<string, unknown>): string {
 
 async function npm(args: string[], cwd: string): Promise<void> {
   try {
-    await run("npm", [...args, "--no-fund", "--no-audit", "--loglevel=error"], { cwd, timeout: INSTALL_TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024 })
+    await run("npm", [...args, "--no-fund", "--no-audit", "--loglevel=error"], {
+      cwd,
+      timeout: INSTALL_TIMEOUT_MS,
+      maxBuffer: 64 * 1024 * 1024,
+    })
   } catch (error) {
     const { stdout, stderr } = error as { stdout?: string; stderr?: string }
     throw new Error(`npm ${args.join(" ")} failed in ${cwd}:\n${stderr ?? ""}${stdout ?? ""}`)
@@ -187,7 +196,9 @@ export async function startStoreBin(input: {
     if (ready) return handle
     if (Date.now() > deadline) {
       await handle.stop()
-      throw new Error(`${input.bin} did not answer ${input.readyUrl} within ${READY_TIMEOUT_MS} ms:\n${output.slice(-4000)}`)
+      throw new Error(
+        `${input.bin} did not answer ${input.readyUrl} within ${READY_TIMEOUT_MS} ms:\n${output.slice(-4000)}`,
+      )
     }
     await new Promise((resolve) => setTimeout(resolve, 500))
   }

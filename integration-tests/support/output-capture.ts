@@ -34,7 +34,8 @@ export interface CaptureOptions {
 
 function chunkText(chunk: unknown, encoding: unknown): string {
   if (typeof chunk === "string") return chunk
-  if (chunk instanceof Uint8Array) return Buffer.from(chunk).toString(typeof encoding === "string" ? (encoding as BufferEncoding) : "utf8")
+  if (chunk instanceof Uint8Array)
+    return Buffer.from(chunk).toString(typeof encoding === "string" ? (encoding as BufferEncoding) : "utf8")
   return String(chunk)
 }
 

@@ -22,7 +22,8 @@ const CONTEXT_CHARS = 80
 function maskSecrets(text: string, secrets: readonly Secret[], patterns: readonly SecretPattern[]): string {
   let masked = text
   for (const secret of secrets) masked = masked.split(secret.value).join(`<${secret.kind}>`)
-  for (const { kind, pattern } of patterns) masked = masked.replace(new RegExp(pattern.source, `${pattern.flags.replace("g", "")}g`), `<${kind}>`)
+  for (const { kind, pattern } of patterns)
+    masked = masked.replace(new RegExp(pattern.source, `${pattern.flags.replace("g", "")}g`), `<${kind}>`)
   return masked
 }
 
@@ -33,7 +34,11 @@ function firstIndex(text: string, target: Secret | SecretPattern): number {
 }
 
 /** The first occurrence of each kind of secret, earliest first. */
-export function findLeaks(chunks: readonly CapturedChunk[], allSecrets: readonly Secret[], patterns: readonly SecretPattern[]): Leak[] {
+export function findLeaks(
+  chunks: readonly CapturedChunk[],
+  allSecrets: readonly Secret[],
+  patterns: readonly SecretPattern[],
+): Leak[] {
   // An empty value (an option left unset) would "occur" everywhere.
   const secrets = allSecrets.filter((secret) => secret.value !== "")
   const text = chunks.map((chunk) => chunk.text).join("")

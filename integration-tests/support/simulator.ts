@@ -22,7 +22,11 @@ const APM_AUTHORIZATION = `Bearer ${Buffer.from("sim-key:sim-secret").toString("
 export function simulatorForSuite(): SimulatorHandle {
   let simulator: RunningSimulator | undefined
   beforeAll(async () => {
-    simulator = await startSimulator({ port: Number(process.env.NEXI_SIMULATOR_PORT), host: "127.0.0.1", control: true })
+    simulator = await startSimulator({
+      port: Number(process.env.NEXI_SIMULATOR_PORT),
+      host: "127.0.0.1",
+      control: true,
+    })
   })
   afterAll(async () => {
     await simulator?.close()
@@ -55,6 +59,8 @@ export function simulatorForSuite(): SimulatorHandle {
         body: body === undefined ? undefined : JSON.stringify(body),
       }),
     apmTransaction: (transactionId) =>
-      call(`${simulator!.apmUrl}/ms/aapay/v2/transaction/${transactionId}`, { headers: { authorization: APM_AUTHORIZATION } }),
+      call(`${simulator!.apmUrl}/ms/aapay/v2/transaction/${transactionId}`, {
+        headers: { authorization: APM_AUTHORIZATION },
+      }),
   }
 }

@@ -43,7 +43,9 @@ export async function createRegion(
 ) {
   const paymentModule = container.resolve("payment")
   const registered = await paymentModule.listPaymentProviders({})
-  const nexiProviders = registered.map((provider: { id: string }) => provider.id).filter((id: string) => id.startsWith("pp_nexi"))
+  const nexiProviders = registered
+    .map((provider: { id: string }) => provider.id)
+    .filter((id: string) => id.startsWith("pp_nexi"))
   const { result } = await createRegionsWorkflow(container).run({
     input: {
       regions: [
@@ -76,7 +78,13 @@ export async function seedEuroShop(container: MedusaContainer, price: number | s
 /** A country's VAT through Medusa's system tax provider, so carts there carry tax lines. */
 export async function createTaxRegion(container: MedusaContainer, countryCode: string, ratePercent: number) {
   await createTaxRegionsWorkflow(container).run({
-    input: [{ country_code: countryCode, provider_id: "tp_system", default_tax_rate: { rate: ratePercent, code: "VAT", name: "VAT" } }],
+    input: [
+      {
+        country_code: countryCode,
+        provider_id: "tp_system",
+        default_tax_rate: { rate: ratePercent, code: "VAT", name: "VAT" },
+      },
+    ],
   })
 }
 
@@ -150,15 +158,33 @@ export async function createCart(
 }
 
 /** Creates the payment collection and a session of the provider; returns the session. */
-export async function startPaymentSession(api: Api, publishableKey: string, cartId: string, providerId: string, data?: Record<string, unknown>) {
-  const { data: collection } = await api.post("/store/payment-collections", { cart_id: cartId }, storeHeaders(publishableKey))
+export async function startPaymentSession(
+  api: Api,
+  publishableKey: string,
+  cartId: string,
+  providerId: string,
+  data?: Record<string, unknown>,
+) {
+  const { data: collection } = await api.post(
+    "/store/payment-collections",
+    { cart_id: cartId },
+    storeHeaders(publishableKey),
+  )
   const { data: withSession } = await api.post(
     `/store/payment-collections/${collection.payment_collection.id}/payment-sessions`,
     { provider_id: providerId, ...(data ? { data } : {}) },
     storeHeaders(publishableKey),
   )
-  const sessions = withSession.payment_collection.payment_sessions as Array<{ id: string; provider_id: string; data: any; status: string }>
-  return { collectionId: collection.payment_collection.id as string, session: sessions.find((session) => session.provider_id === providerId)! }
+  const sessions = withSession.payment_collection.payment_sessions as Array<{
+    id: string
+    provider_id: string
+    data: any
+    status: string
+  }>
+  return {
+    collectionId: collection.payment_collection.id as string,
+    session: sessions.find((session) => session.provider_id === providerId)!,
+  }
 }
 
 export async function completeCart(api: Api, publishableKey: string, cartId: string) {
@@ -167,7 +193,10 @@ export async function completeCart(api: Api, publishableKey: string, cartId: str
 }
 
 /** Polls until `read` returns a value, for things that happen after Medusa's webhook delay. */
-export async function eventually<T>(read: () => Promise<T | undefined>, { timeoutMs = 30_000, intervalMs = 500 } = {}): Promise<T> {
+export async function eventually<T>(
+  read: () => Promise<T | undefined>,
+  { timeoutMs = 30_000, intervalMs = 500 } = {},
+): Promise<T> {
   const deadline = Date.now() + timeoutMs
   for (;;) {
     const value = await read()

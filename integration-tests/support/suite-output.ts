@@ -11,6 +11,9 @@ export function setSuiteOutput(capture: OutputCapture): void {
 }
 
 export function suiteOutput(): OutputCapture {
-  if (!current) throw new Error("no captured output: integration-tests/setup/secrets-guard.ts is not a setupFilesAfterEnv of this project")
+  if (!current)
+    throw new Error(
+      "no captured output: integration-tests/setup/secrets-guard.ts is not a setupFilesAfterEnv of this project",
+    )
   return current
 }

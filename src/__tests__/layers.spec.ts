@@ -57,7 +57,9 @@ function climbingImports(file: string, text: string): string[] {
     if (!target.startsWith(SRC + path.sep)) continue
     const to = layerOf(target)
     if (from.layer !== undefined && to.layer !== undefined && to.layer > from.layer) {
-      climbs.push(`${path.relative(SRC, file)} -> ${match[1]} (${from.folder}, layer ${from.layer}, imports ${to.folder}, layer ${to.layer})`)
+      climbs.push(
+        `${path.relative(SRC, file)} -> ${match[1]} (${from.folder}, layer ${from.layer}, imports ${to.folder}, layer ${to.layer})`,
+      )
     }
   }
   return climbs

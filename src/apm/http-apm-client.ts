@@ -114,7 +114,11 @@ export class HttpApmClient implements ApmClient {
     return this.call(EnvelopeSchema, { ...target, body, idempotencyKey })
   }
 
-  async getTransaction(transactionId: number | string, nextLink?: NextLink, read: TransactionRead = {}): Promise<ExtendedEnvelope> {
+  async getTransaction(
+    transactionId: number | string,
+    nextLink?: NextLink,
+    read: TransactionRead = {},
+  ): Promise<ExtendedEnvelope> {
     const target = route("GET", "/ms/aapay/v2/transaction/{transactionId}", { transactionId })
     const linked = this.sameOriginUri(nextLink?.uri)
     const request = linked === undefined ? target : { ...target, path: linked }
@@ -172,10 +176,14 @@ export class HttpApmClient implements ApmClient {
 function rejection(endpoint: string, status: number, envelope: Envelope, what: string): TransactionRejectedError {
   const details = envelopeDetails(envelope)
   const reasons = details.length > 0 ? `: ${describeDetails(details)}` : ""
-  return new TransactionRejectedError(`${SERVICE_LABELS.apm} ${endpoint} answered ${status} (${what})${reasons}`, envelope, {
-    status,
-    details,
-  })
+  return new TransactionRejectedError(
+    `${SERVICE_LABELS.apm} ${endpoint} answered ${status} (${what})${reasons}`,
+    envelope,
+    {
+      status,
+      details,
+    },
+  )
 }
 
 export function createApmClient(options: ApmClientOptions): HttpApmClient {

@@ -59,13 +59,7 @@ export const RESPONSE_CODES = {
   PENDING: -3,
 } as const
 export type ResponseCode = (typeof RESPONSE_CODES)[keyof typeof RESPONSE_CODES]
-export const ResponseCodeSchema = z.union([
-  z.literal(0),
-  z.literal(1),
-  z.literal(-1),
-  z.literal(-2),
-  z.literal(-3),
-])
+export const ResponseCodeSchema = z.union([z.literal(0), z.literal(1), z.literal(-1), z.literal(-2), z.literal(-3)])
 
 /** The contract's codes keep their literal types; any other integer passes (they decide nothing: states do). */
 const OpenResponseCodeSchema = z.union([ResponseCodeSchema, z.number().int()])
@@ -288,15 +282,18 @@ export const EnvelopeSchema = z.looseObject({
 export type Envelope = z.infer<typeof EnvelopeSchema>
 
 /** The status operation answers the extended envelope. */
-export const ExtendedEnvelopeSchema = withUnknownSetAside(EnvelopeSchema.extend({
-  transactionId: Int64IdSchema.optional(),
-  timeStamp: z.string().optional(),
-  state: TransactionStateSchema.optional(),
-  accountState: AccountStateSchema.optional(),
-  receipt: ReceiptSchema.optional(),
-  payerId: z.string().optional(),
-  qrTrigger: z.string().optional(),
-  naa2Ecr: Naa2EcrSchema.optional(),
-  unrecognized: unrecognizedField,
-}), DECIDING_STATES)
+export const ExtendedEnvelopeSchema = withUnknownSetAside(
+  EnvelopeSchema.extend({
+    transactionId: Int64IdSchema.optional(),
+    timeStamp: z.string().optional(),
+    state: TransactionStateSchema.optional(),
+    accountState: AccountStateSchema.optional(),
+    receipt: ReceiptSchema.optional(),
+    payerId: z.string().optional(),
+    qrTrigger: z.string().optional(),
+    naa2Ecr: Naa2EcrSchema.optional(),
+    unrecognized: unrecognizedField,
+  }),
+  DECIDING_STATES,
+)
 export type ExtendedEnvelope = z.infer<typeof ExtendedEnvelopeSchema>

@@ -156,13 +156,15 @@ function succeeded(operation: Operation): boolean {
   return operation.operationResult === "EXECUTED" || operation.operationResult === "VOIDED"
 }
 
-const isExecutedCapture = (operation: Operation) => operation.operationType === "CAPTURE" && operation.operationResult === "EXECUTED"
+const isExecutedCapture = (operation: Operation) =>
+  operation.operationType === "CAPTURE" && operation.operationResult === "EXECUTED"
 
 function paymentOperationOf(operations: readonly Operation[]): Operation | undefined {
   return (
     operations.find(
       (operation) =>
-        operation.operationType === "AUTHORIZATION" && (operation.operationResult === "AUTHORIZED" || operation.operationResult === "VOIDED"),
+        operation.operationType === "AUTHORIZATION" &&
+        (operation.operationResult === "AUTHORIZED" || operation.operationResult === "VOIDED"),
     ) ?? operations.find(isExecutedCapture)
   )
 }
@@ -170,14 +172,18 @@ function paymentOperationOf(operations: readonly Operation[]): Operation | undef
 /** Each operation with what undid it and what it undid, by the one rule above. */
 function withUndos(operations: readonly Operation[], payment: Operation | undefined): CardOrderOperation[] {
   const read: CardOrderOperation[] = operations.map((operation) => ({ operation, undoKind: undoKindOf(operation) }))
-  const byId = new Map(read.flatMap((entry) => (entry.operation.operationId ? [[entry.operation.operationId, entry]] : [])))
+  const byId = new Map(
+    read.flatMap((entry) => (entry.operation.operationId ? [[entry.operation.operationId, entry]] : [])),
+  )
   for (const entry of read) {
     if (!entry.undoKind || !succeeded(entry.operation)) continue
-    const target = entry.operation.cancelledOperationId || (entry.undoKind === "void" ? payment?.operationId : undefined)
+    const target =
+      entry.operation.cancelledOperationId || (entry.undoKind === "void" ? payment?.operationId : undefined)
     if (!target) continue
     entry.undoes = target
     const undone = byId.get(target)
-    if (undone && !undone.undoneBy) undone.undoneBy = { operationId: entry.operation.operationId ?? "", kind: entry.undoKind }
+    if (undone && !undone.undoneBy)
+      undone.undoneBy = { operationId: entry.operation.operationId ?? "", kind: entry.undoKind }
   }
   return read
 }
@@ -201,13 +207,17 @@ function refundsOf(read: readonly CardOrderOperation[]): CardOrderRefund[] {
     const moving = result === "REFUNDED" || result === "EXECUTED" || result === "PENDING"
     if (operation.operationType !== "REFUND" || !moving || undoneBy) return []
     const settled = result !== "PENDING"
-    return [{ operationId: operation.operationId ?? "", amountMinor: operation.operationAmount ?? "0", result, settled }]
+    return [
+      { operationId: operation.operationId ?? "", amountMinor: operation.operationAmount ?? "0", result, settled },
+    ]
   })
 }
 
 /** No money moved: the latest payment attempt tells whether it failed or is still under way. */
 function unpaidStatus(operations: readonly Operation[]): { status: PaymentStatus; reason?: string } {
-  const attempts = operations.filter((operation) => operation.operationType === "AUTHORIZATION" || operation.operationType === "CAPTURE")
+  const attempts = operations.filter(
+    (operation) => operation.operationType === "AUTHORIZATION" || operation.operationType === "CAPTURE",
+  )
   const result = (attempts.at(-1) ?? operations.at(-1))?.operationResult
   const meaning = result ? RESULT_MEANING[result] : "pending"
   if (!result || (meaning !== "failure" && meaning !== "cancel")) return { status: "pending" }
@@ -231,9 +241,16 @@ function isVoided(payment: Operation | undefined, read: readonly CardOrderOperat
 }
 
 /** The live capture staff may cancel: no refund on it (PS0027) and no cancel of it under way. */
-function cancellableCapture(liveCaptureId: string | undefined, refunds: readonly CardOrderRefund[], read: readonly CardOrderOperation[]) {
+function cancellableCapture(
+  liveCaptureId: string | undefined,
+  refunds: readonly CardOrderRefund[],
+  read: readonly CardOrderOperation[],
+) {
   const cancelUnderWay = read.some(
-    ({ operation, undoKind }) => undoKind === "cancel" && operation.operationResult === "PENDING" && operation.cancelledOperationId === liveCaptureId,
+    ({ operation, undoKind }) =>
+      undoKind === "cancel" &&
+      operation.operationResult === "PENDING" &&
+      operation.cancelledOperationId === liveCaptureId,
   )
   return liveCaptureId && refunds.length === 0 && !cancelUnderWay ? liveCaptureId : undefined
 }
@@ -268,10 +285,16 @@ export function readCardOrder(details: OrderDetails): CardOrder {
         ? { status: "authorized" as const, reason: undefined }
         : unpaidStatus(ordered)
 
-  const captureUnderWay = ordered.some((operation) => operation.operationType === "CAPTURE" && operation.operationResult === "PENDING")
+  const captureUnderWay = ordered.some(
+    (operation) => operation.operationType === "CAPTURE" && operation.operationResult === "PENDING",
+  )
   const card = payment ?? ordered.find((operation) => operation.paymentInstrumentInfo)
-  const verified = ordered.find((operation) => operation.operationType === "AUTHORIZATION" && operation.operationResult === "EXECUTED")
-  const threeDS = card?.additionalData?.threeDS ?? ordered.find((operation) => operation.additionalData?.threeDS)?.additionalData?.threeDS
+  const verified = ordered.find(
+    (operation) => operation.operationType === "AUTHORIZATION" && operation.operationResult === "EXECUTED",
+  )
+  const threeDS =
+    card?.additionalData?.threeDS ??
+    ordered.find((operation) => operation.additionalData?.threeDS)?.additionalData?.threeDS
 
   return {
     orderId: details.orderStatus.order.orderId,
@@ -290,7 +313,9 @@ export function readCardOrder(details: OrderDetails): CardOrder {
     refundableMinor: positive(captured - refunded - pendingRefund),
     paymentInstrument: instrumentOf(card),
     threeDS,
-    ...(verified ? { verification: { operationId: verified.operationId ?? "", instrument: instrumentOf(verified) } } : {}),
+    ...(verified
+      ? { verification: { operationId: verified.operationId ?? "", instrument: instrumentOf(verified) } }
+      : {}),
     refunds,
     captures,
     paymentLinks: details.paymentLinks,

@@ -72,7 +72,8 @@ export class CardSync {
     const session = attempt.session_id ? await this.deps.sessions.session(attempt.session_id) : undefined
     const sessionData = readCardSessionData(session?.data)
     // The ledger keeps each order's token, so a superseded order's notification is still verifiable.
-    const tokenHash = attempt.security_token_hash ?? (sessionData.order_id === orderId ? sessionData.security_token_hash : undefined)
+    const tokenHash =
+      attempt.security_token_hash ?? (sessionData.order_id === orderId ? sessionData.security_token_hash : undefined)
     if (!securityTokenMatches(notification.securityToken, tokenHash)) {
       this.deps.logger?.warn(`nexi: ignored a notification for order ${orderId} whose security token does not match`)
       return "unchanged"
@@ -112,14 +113,20 @@ export class CardSync {
    * What one read of the order means, applied. Writes of the order whose answer was lost are
    * settled first, so what Medusa is told next accounts for them.
    */
-  private async apply(orderId: string, attempt: PaymentAttempt | undefined, session: SessionRecord | undefined, read: CardOrderRead): Promise<SyncOutcome> {
+  private async apply(
+    orderId: string,
+    attempt: PaymentAttempt | undefined,
+    session: SessionRecord | undefined,
+    read: CardOrderRead,
+  ): Promise<SyncOutcome> {
     await this.deps.gateway.settleWrites(orderId)
     const { state } = read
     if (session !== undefined && readCardSessionData(session.data).order_id === orderId) {
       const watch = attempt && watchAfterRead(attempt, state.status, new Date(), state.reason)
       // The notification of a payment Medusa already holds finds the attempt paid: nothing to write.
       if (attempt && watch && !changesNothing(attempt, watch)) await this.deps.ledger.updateAttempt(orderId, watch)
-      if (state.status === "error" || state.status === "canceled") await this.deps.gateway.endCardToSave(session, orderId, state)
+      if (state.status === "error" || state.status === "canceled")
+        await this.deps.gateway.endCardToSave(session, orderId, state)
       return this.deps.medusa.apply(session, { ...state, orderId, currency: this.currencyOf(read, session) })
     }
     // A released attempt is done: its writes were settled above. A later read (the void's own
@@ -127,11 +134,16 @@ export class CardSync {
     if (!attempt || attempt.state === "released") return "unchanged"
     const why = session ? "a hosted order the cart had replaced" : "a hosted order whose payment session was deleted"
     const released = await this.deps.gateway.release(attempt, read, attempt.note ?? why)
-    if (released === "nothing_paid") await this.deps.ledger.updateAttempt(orderId, watchAfterRead(attempt, state.status, new Date(), state.reason))
+    if (released === "nothing_paid")
+      await this.deps.ledger.updateAttempt(orderId, watchAfterRead(attempt, state.status, new Date(), state.reason))
     return "unchanged"
   }
 
   private currencyOf(read: CardOrderRead, session: SessionRecord): string {
-    return read.details.orderStatus.order.currency ?? readCardSessionData(session.data).currency ?? session.currency_code.toUpperCase()
+    return (
+      read.details.orderStatus.order.currency ??
+      readCardSessionData(session.data).currency ??
+      session.currency_code.toUpperCase()
+    )
   }
 }

@@ -23,7 +23,10 @@ export interface MedusaRows {
 }
 
 /** How an earlier write is sent again under its own key, and found again: undefined for a write this caller does not settle. */
-export type ResendOf = (write: MoneyWrite, writes: MoneyWrite[]) => Promise<Pick<OnceWrite, "send" | "recover"> | undefined>
+export type ResendOf = (
+  write: MoneyWrite,
+  writes: MoneyWrite[],
+) => Promise<Pick<OnceWrite, "send" | "recover"> | undefined>
 
 export interface EarlierWrites {
   ledger: PaymentLedger
@@ -38,7 +41,9 @@ export interface EarlierWrites {
 
 /** Executed, and held by no Medusa row: the sender's row was deleted, or it was not matched yet. */
 function isUnclaimed(write: MoneyWrite): boolean {
-  return write.outcome === "executed" && !write.claimed_by && write.origin !== "release" && write.follow_state !== "rejected"
+  return (
+    write.outcome === "executed" && !write.claimed_by && write.origin !== "release" && write.follow_state !== "rejected"
+  )
 }
 
 /**
@@ -47,7 +52,11 @@ function isUnclaimed(write: MoneyWrite): boolean {
  * cannot be read refuses the new write: sending it could pay twice.
  * @param exceptKey the new write's own key, which its own sendOnce settles
  */
-export async function settledWritesOf(context: EarlierWrites, gatewayRef: string, exceptKey?: string): Promise<MoneyWrite[]> {
+export async function settledWritesOf(
+  context: EarlierWrites,
+  gatewayRef: string,
+  exceptKey?: string,
+): Promise<MoneyWrite[]> {
   const writes = await context.ledger.writesOf(gatewayRef)
   let changed = false
   for (const write of writes) {
@@ -90,7 +99,9 @@ async function settleLost(context: EarlierWrites, write: MoneyWrite, resend: Res
   }
   await context.ledger.settleWrite(
     write.idempotency_key,
-    made ? { outcome: "executed", gateway_operation_id: made } : { outcome: "refused", message: "not in the gateway's record" },
+    made
+      ? { outcome: "executed", gateway_operation_id: made }
+      : { outcome: "refused", message: "not in the gateway's record" },
   )
 }
 
@@ -107,7 +118,10 @@ async function sendToItsRow(context: EarlierWrites, write: MoneyWrite, resend: R
   } catch (error) {
     const settled = (await context.ledger.writesOf(write.gateway_ref)).find((other) => other.id === write.id)
     if (settled?.outcome !== "refused") throw error
-    await context.ledger.settleWrite(write.idempotency_key, { claimed_by: write.medusa_ref, message: (error as Error).message })
+    await context.ledger.settleWrite(write.idempotency_key, {
+      claimed_by: write.medusa_ref,
+      message: (error as Error).message,
+    })
     context.logger?.warn(
       `nexi: Medusa ${write.kind} ${write.medusa_ref} (${context.label(write)}) stands, but the gateway refused to make it on ${write.gateway_ref}: ${(error as Error).message}`,
     )
@@ -132,7 +146,9 @@ export async function claimOrphans(
 ): Promise<MoneyWrite[]> {
   const others = writes.filter((write) => write.kind === kind && write.idempotency_key !== ownKey)
   // A refund the scheme rejected moved no money and is never taken over.
-  const claimed = others.filter((write) => write.outcome === "executed" && write.claimed_by === claimant && write.follow_state !== "rejected")
+  const claimed = others.filter(
+    (write) => write.outcome === "executed" && write.claimed_by === claimant && write.follow_state !== "rejected",
+  )
   let total = claimed.reduce((sum, write) => sum + BigInt(write.amount_minor), 0n)
   for (const write of orphanedWrites(others, kind)) {
     const amount = BigInt(write.amount_minor)

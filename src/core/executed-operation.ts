@@ -26,11 +26,15 @@ const MADE: Record<string, (entry: CardOrderOperation, write: SettledWrite) => b
     operation.operationType === "CAPTURE" && operation.operationResult === "EXECUTED" && sameAmount(operation, write),
   refund: ({ operation }, write) =>
     operation.operationType === "REFUND" &&
-    (operation.operationResult === "REFUNDED" || operation.operationResult === "EXECUTED" || operation.operationResult === "PENDING") &&
+    (operation.operationResult === "REFUNDED" ||
+      operation.operationResult === "EXECUTED" ||
+      operation.operationResult === "PENDING") &&
     sameAmount(operation, write),
   void: (entry) => entry.undoKind === "void" && entry.undoes !== undefined,
   cancel_capture: ({ operation, undoKind }, write) =>
-    undoKind === "cancel" && operation.operationResult !== "FAILED" && operation.cancelledOperationId === write.target_ref,
+    undoKind === "cancel" &&
+    operation.operationResult !== "FAILED" &&
+    operation.cancelledOperationId === write.target_ref,
 }
 
 /** The operation types a write of each kind can leave behind. */
@@ -50,23 +54,33 @@ export class UndecidableRecordError extends Error {}
  * this plugin does not know: reading it as "not made" could let staff send the money twice.
  * @param taken operation ids the ledger already holds for other writes
  */
-export function executedOperationFor(write: SettledWrite, details: OrderDetails, taken: ReadonlySet<string>): string | undefined {
+export function executedOperationFor(
+  write: SettledWrite,
+  details: OrderDetails,
+  taken: ReadonlySet<string>,
+): string | undefined {
   const made = MADE[write.kind]
   if (!made) return undefined
   const order = readCardOrder(details)
-  const found = order.operations.find((entry) => entry.operation.operationId && !taken.has(entry.operation.operationId) && made(entry, write))
+  const found = order.operations.find(
+    (entry) => entry.operation.operationId && !taken.has(entry.operation.operationId) && made(entry, write),
+  )
   if (found?.operation.operationId) return found.operation.operationId
   const unreadable = details.operations.find(
     (operation) =>
       operation.unrecognized &&
       !taken.has(operation.operationId ?? "") &&
-      (operation.unrecognized.operationType !== undefined || TYPES_MADE[write.kind]?.includes(operation.operationType ?? "")),
+      (operation.unrecognized.operationType !== undefined ||
+        TYPES_MADE[write.kind]?.includes(operation.operationType ?? "")),
   )
   if (unreadable) {
-    throw new UndecidableRecordError(`operation ${unreadable.operationId ?? "(no id)"} has a type or result this plugin does not know`)
+    throw new UndecidableRecordError(
+      `operation ${unreadable.operationId ?? "(no id)"} has a type or result this plugin does not know`,
+    )
   }
   // A void the gateway records on the authorization itself (its result turned VOIDED).
   const payment = order.operations.find((entry) => entry.operation.operationId === order.paymentOperationId)?.operation
-  if (write.kind === "void" && payment?.operationType === "AUTHORIZATION" && payment.operationResult === "VOIDED") return payment.operationId
+  if (write.kind === "void" && payment?.operationType === "AUTHORIZATION" && payment.operationResult === "VOIDED")
+    return payment.operationId
   return undefined
 }

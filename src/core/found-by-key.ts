@@ -15,13 +15,17 @@ import type { Recovery } from "./send-once"
  * was used for a different body. Read as "not made" it would let the write be sent again.
  */
 function isKeyConflict(error: unknown): boolean {
-  return error instanceof InvalidRequestError && error.details.some((detail) => detail.description.includes("header=Idempotency-Key"))
+  return (
+    error instanceof InvalidRequestError &&
+    error.details.some((detail) => detail.description.includes("header=Idempotency-Key"))
+  )
 }
 
 export function transactionIdOf(envelope: Envelope): string {
   const transaction = envelope.response?.request?.transaction
   const id = transaction?.transactionId ?? envelope.nextLink?.params?.transactionId
-  if (id === undefined) throw new UnexpectedResponseError("apm", "The mobile payment service accepted the write but named no transaction")
+  if (id === undefined)
+    throw new UnexpectedResponseError("apm", "The mobile payment service accepted the write but named no transaction")
   return String(id)
 }
 

@@ -13,13 +13,19 @@ import type { Recovery } from "./send-once"
  * docs/contract/gateway.md): a second sender is refused once the first one's write stands, so
  * a refusal is checked against the order too.
  */
-export function byOperation(gateway: GatewayClient, ledger: PaymentLedger, { keyless }: { keyless: boolean }): Recovery {
+export function byOperation(
+  gateway: GatewayClient,
+  ledger: PaymentLedger,
+  { keyless }: { keyless: boolean },
+): Recovery {
   return {
     refusalMayMeanMade: keyless,
     whenUnreadable: "wait",
     async find(write) {
       const details = await gateway.getOrder(write.gateway_ref)
-      const others = (await ledger.writesOf(write.gateway_ref)).filter((other) => other.idempotency_key !== write.idempotency_key)
+      const others = (await ledger.writesOf(write.gateway_ref)).filter(
+        (other) => other.idempotency_key !== write.idempotency_key,
+      )
       const taken = new Set(others.map((other) => other.gateway_operation_id).filter((id): id is string => Boolean(id)))
       return executedOperationFor(write, details, taken)
     },

@@ -22,7 +22,8 @@ async function recordedOrder(gateway: GatewayClient, orderId: string): Promise<O
 
 /** The id of the operation a request made; an answer without one is read back from the order instead. */
 export function operationIdOf(operation: Operation): string {
-  if (!operation.operationId) throw new UnexpectedResponseError("gateway", "The gateway answered with an operation that has no id")
+  if (!operation.operationId)
+    throw new UnexpectedResponseError("gateway", "The gateway answered with an operation that has no id")
   return operation.operationId
 }
 

@@ -14,7 +14,13 @@ import type { SessionRecord } from "./payment-records"
 import type { PaymentStatus } from "./payment-status"
 import { gatewayRefundMetadata, isCancelledCapture, recordedOperationIds } from "./recorded-refunds"
 
-export type SyncOutcome = "completed" | "marked_error" | "marked_canceled" | "refund_recorded" | "capture_recorded" | "unchanged"
+export type SyncOutcome =
+  | "completed"
+  | "marked_error"
+  | "marked_canceled"
+  | "refund_recorded"
+  | "capture_recorded"
+  | "unchanged"
 
 /** What one read says about a payment, in minor units of `currency`. */
 export interface GatewayPayment {
@@ -49,7 +55,8 @@ export class MedusaChanges {
   constructor(private readonly deps: MedusaChangesDeps) {}
 
   async apply(session: SessionRecord, payment: GatewayPayment): Promise<SyncOutcome> {
-    if (PAID_SESSION.has(session.status)) return payment.orderId ? this.recordGatewayMoney(session.id, payment) : "unchanged"
+    if (PAID_SESSION.has(session.status))
+      return payment.orderId ? this.recordGatewayMoney(session.id, payment) : "unchanged"
     switch (payment.status) {
       case "authorized":
       case "captured":
@@ -80,7 +87,11 @@ export class MedusaChanges {
   }
 
   /** Marks the session error/canceled with the reason, unless it already got further. */
-  private async markSession(sessionId: string, status: "error" | "canceled", reason: string | undefined): Promise<boolean> {
+  private async markSession(
+    sessionId: string,
+    status: "error" | "canceled",
+    reason: string | undefined,
+  ): Promise<boolean> {
     const [session] = await this.deps.payments.listPaymentSessions(
       { id: sessionId },
       { select: ["id", "status", "data", "amount", "currency_code"] },
@@ -105,13 +116,17 @@ export class MedusaChanges {
   private async recordGatewayMoney(sessionId: string, payment: GatewayPayment): Promise<SyncOutcome> {
     const before = await this.paymentOf(sessionId)
     // Most reads find nothing new: the lock is taken only when there is something to record.
-    if (!before || (this.captureMissing(before, payment) <= 0n && this.refundMissing(before, payment) <= 0n)) return "unchanged"
+    if (!before || (this.captureMissing(before, payment) <= 0n && this.refundMissing(before, payment) <= 0n))
+      return "unchanged"
     return this.deps.lockPayment(before.id, async () => {
       const current = await this.paymentOf(sessionId)
       if (!current) return "unchanged"
       // Medusa refunds no more than it captured: a back-office capture is recorded first.
       const captured = await this.recordCapture(current, payment)
-      const refunded = await this.recordRefunds(captured ? ((await this.paymentOf(sessionId)) ?? current) : current, payment)
+      const refunded = await this.recordRefunds(
+        captured ? ((await this.paymentOf(sessionId)) ?? current) : current,
+        payment,
+      )
       if (refunded) return "refund_recorded"
       return captured ? "capture_recorded" : "unchanged"
     })
@@ -122,7 +137,17 @@ export class MedusaChanges {
       { payment_session_id: sessionId },
       {
         relations: ["captures", "refunds"],
-        select: ["id", "canceled_at", "captures.id", "captures.amount", "captures.raw_amount", "refunds.id", "refunds.amount", "refunds.raw_amount", "refunds.metadata"],
+        select: [
+          "id",
+          "canceled_at",
+          "captures.id",
+          "captures.amount",
+          "captures.raw_amount",
+          "refunds.id",
+          "refunds.amount",
+          "refunds.raw_amount",
+          "refunds.metadata",
+        ],
       },
     )
     return record as unknown as PaymentRow | undefined
@@ -149,16 +174,22 @@ export class MedusaChanges {
   }
 
   /** Gateway operations of writes Medusa sent through the provider: the ledger hands each to its Medusa row. */
-  private async operationsMedusaSent(orderId: string, kind: "capture" | "refund", claimedOnly: boolean): Promise<Set<string>> {
+  private async operationsMedusaSent(
+    orderId: string,
+    kind: "capture" | "refund",
+    claimedOnly: boolean,
+  ): Promise<Set<string>> {
     const writes = await this.deps.ledger.writesOf(orderId)
-    const held = writes.filter((write) => write.kind === kind && write.gateway_operation_id && (!claimedOnly || write.claimed_by))
+    const held = writes.filter(
+      (write) => write.kind === kind && write.gateway_operation_id && (!claimedOnly || write.claimed_by),
+    )
     return new Set(held.map((write) => write.gateway_operation_id as string))
   }
 
   /**
    * A capture made in the gateway's back office is recorded as Medusa's, for what Medusa lacks,
    * without asking the provider to send it (`is_captured`). Medusa's payment data keeps no
- * operation id for it: a later refund finds the capture in the gateway's order.
+   * operation id for it: a later refund finds the capture in the gateway's order.
    * A capture Medusa sent itself is left to its own write's path (a rolled-back one is taken
    * over by the job, record-orphaned-writes.ts).
    */
@@ -169,7 +200,9 @@ export class MedusaChanges {
     if ((await this.operationsMedusaSent(payment.orderId, "capture", false)).has(operationId)) return false
     await capturePaymentWorkflow(this.deps.container).run({
       // `is_captured` is passed through to the payment module, which then calls no provider.
-      input: { payment_id: record.id, amount: minorToMajorString(missing, payment.currency), is_captured: true } as { payment_id: string },
+      input: { payment_id: record.id, amount: minorToMajorString(missing, payment.currency), is_captured: true } as {
+        payment_id: string
+      },
     })
     return true
   }

@@ -72,8 +72,18 @@ export class MobileSync {
     const read = await this.deps.service.readPayment(session)
     if (!read) return "unchanged"
     const attempt = await this.deps.ledger.findAttempt(read.transactionId)
-    if (attempt) await this.deps.ledger.updateAttempt(read.transactionId, watchAfterRead(attempt, read.status, new Date(), read.reason))
+    if (attempt)
+      await this.deps.ledger.updateAttempt(
+        read.transactionId,
+        watchAfterRead(attempt, read.status, new Date(), read.reason),
+      )
     const { status, reason, currency, amountMinor } = read
-    return this.deps.medusa.apply(session, { status, reason, currency, authorizedMinor: amountMinor, capturedMinor: amountMinor })
+    return this.deps.medusa.apply(session, {
+      status,
+      reason,
+      currency,
+      authorizedMinor: amountMinor,
+      capturedMinor: amountMinor,
+    })
   }
 }

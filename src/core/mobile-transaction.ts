@@ -69,7 +69,10 @@ type Reported<T> = { known?: T; unrecognized?: string }
  * The extended envelope's own member wins over the transaction's, whether known or not: an
  * unknown top-level state must not be overruled by an older known one inside.
  */
-function reported<T>(field: "state" | "accountState", ...sources: Array<{ [key: string]: unknown; unrecognized?: Record<string, string> } | undefined>): Reported<T> {
+function reported<T>(
+  field: "state" | "accountState",
+  ...sources: Array<{ [key: string]: unknown; unrecognized?: Record<string, string> } | undefined>
+): Reported<T> {
   for (const source of sources) {
     const known = source?.[field] as T | undefined
     if (known !== undefined) return { known }
@@ -93,7 +96,9 @@ export function readMobileTransaction(envelope: ExtendedEnvelope): MobileTransac
   return {
     ...stateOf(envelope),
     ...(id === undefined ? {} : { transactionId: String(id) }),
-    ...(transaction?.amount ? { amount: { minor: String(transaction.amount.totalAmount), currency: transaction.amount.currencyCode } } : {}),
+    ...(transaction?.amount
+      ? { amount: { minor: String(transaction.amount.totalAmount), currency: transaction.amount.currencyCode } }
+      : {}),
     ...(transaction?.method ? { method: transaction.method } : {}),
     transitions: transaction?.transitions ?? [],
   }
@@ -103,14 +108,16 @@ function stateOf(envelope: ExtendedEnvelope): StateReading {
   const transaction = envelope.response?.request?.transaction
   const state = reported<TransactionState>("state", envelope, transaction)
   const account = reported<AccountState>("accountState", envelope, transaction)
-  if (state.unrecognized !== undefined) return { ...unknownMeaning("state", state.unrecognized), accountState: account.known }
+  if (state.unrecognized !== undefined)
+    return { ...unknownMeaning("state", state.unrecognized), accountState: account.known }
   const transactionState = state.known
   const accountState = account.known
   // No state at all is a transaction still being set up, as far as anyone can tell.
   const meaning = transactionState ? STATE_MEANING[transactionState] : { status: "pending" as const }
   const paid = meaning.status === "authorized" || meaning.status === "captured"
   // Whether money moved is exactly what an unknown account state leaves open.
-  if (paid && account.unrecognized !== undefined) return { ...unknownMeaning("accountState", account.unrecognized), transactionState }
+  if (paid && account.unrecognized !== undefined)
+    return { ...unknownMeaning("accountState", account.unrecognized), transactionState }
   if (paid && accountState === "ROLLBACK") {
     return { status: "canceled", transactionState, accountState, reason: ROLLED_BACK }
   }

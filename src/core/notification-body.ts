@@ -23,7 +23,8 @@ function bodyCandidates(payload: ProviderWebhookPayload["payload"]): { candidate
   const candidates: unknown[] = [payload?.data]
   const text = rawText(payload?.rawData)
   if (text === undefined) return { candidates }
-  if (text.length > MAX_BODY_BYTES) return { candidates, rawProblem: `the body is larger than ${MAX_BODY_BYTES / 1024} KiB` }
+  if (text.length > MAX_BODY_BYTES)
+    return { candidates, rawProblem: `the body is larger than ${MAX_BODY_BYTES / 1024} KiB` }
   try {
     candidates.push(JSON.parse(text))
     return { candidates }
@@ -52,7 +53,10 @@ const MAX_PROBLEMS_NAMED = 3
  * is wrong with them ("operation.orderId: Invalid input: expected string, received number"),
  * for the warning a merchant reads. Zod's messages never repeat the value that was sent.
  */
-export function notificationProblem<S extends z.ZodType>(payload: ProviderWebhookPayload["payload"], schema: S): string {
+export function notificationProblem<S extends z.ZodType>(
+  payload: ProviderWebhookPayload["payload"],
+  schema: S,
+): string {
   const { candidates, rawProblem } = bodyCandidates(payload)
   // The gateway always sends JSON: raw bytes that are not JSON say all there is to say.
   if (rawProblem) return rawProblem

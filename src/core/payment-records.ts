@@ -59,7 +59,9 @@ export class PaymentRecords {
 
   /** The amount of the capture Medusa just created, in major units. */
   async captureAmount(captureId: string | undefined): Promise<string> {
-    const capture = await this.read("captureService", "the Medusa capture", captureId, { select: ["id", "amount", "raw_amount"] })
+    const capture = await this.read("captureService", "the Medusa capture", captureId, {
+      select: ["id", "amount", "raw_amount"],
+    })
     if (!capture) throw unreadable(`the Medusa capture ${captureId}`, "it does not exist")
     return MathBN.convert((capture.raw_amount ?? capture.amount) as never).toString()
   }
@@ -79,9 +81,15 @@ export class PaymentRecords {
     return this.totalOfPaymentOf("refund", refundId, { leaveOut: refundId })
   }
 
-  private async totalOfPaymentOf(kind: "capture" | "refund", id: string | undefined, { leaveOut }: { leaveOut?: string } = {}) {
+  private async totalOfPaymentOf(
+    kind: "capture" | "refund",
+    id: string | undefined,
+    { leaveOut }: { leaveOut?: string } = {},
+  ) {
     const rows = `${kind}s`
-    const record = await this.read(`${kind}Service`, `the Medusa ${kind}`, id, { relations: ["payment", `payment.${rows}`] })
+    const record = await this.read(`${kind}Service`, `the Medusa ${kind}`, id, {
+      relations: ["payment", `payment.${rows}`],
+    })
     const siblings = (record?.payment as Record<string, Array<Record<string, unknown>> | undefined> | undefined)?.[rows]
     if (!siblings) throw unreadable(`the ${rows} of the payment of Medusa ${kind} ${id}`, "they were not found")
     return siblings
@@ -133,10 +141,15 @@ export function paymentRecordsOf(payments: IPaymentModuleService): PaymentRecord
   return new PaymentRecords({
     captureService: { retrieve: one("Capture", (filters, config) => payments.listCaptures(filters, config)) },
     refundService: { retrieve: one("Refund", (filters, config) => payments.listRefunds(filters, config)) },
-    paymentSessionService: { retrieve: (id: string, config: Record<string, unknown>) => payments.retrievePaymentSession(id, config) },
+    paymentSessionService: {
+      retrieve: (id: string, config: Record<string, unknown>) => payments.retrievePaymentSession(id, config),
+    },
   })
 }
 
 function unreadable(what: string, why: string): MedusaError {
-  return new MedusaError(MedusaError.Types.UNEXPECTED_STATE, `${what} could not be read (${why}); nothing was sent to the gateway.`)
+  return new MedusaError(
+    MedusaError.Types.UNEXPECTED_STATE,
+    `${what} could not be read (${why}); nothing was sent to the gateway.`,
+  )
 }

@@ -32,7 +32,9 @@ export interface Recovery {
    * The id of the operation (or transaction) the write made, or undefined when the gateway's
    * record shows it was not made. Throws when the gateway cannot be read.
    */
-  find(write: Pick<MoneyWrite, "kind" | "idempotency_key" | "gateway_ref" | "target_ref" | "amount_minor">): Promise<string | undefined>
+  find(
+    write: Pick<MoneyWrite, "kind" | "idempotency_key" | "gateway_ref" | "target_ref" | "amount_minor">,
+  ): Promise<string | undefined>
   /**
    * A refusal can mean the write was made already, so the record is read before it is called
    * refused: the gateway takes no key for the write (a cancel: a second sender is refused once
@@ -71,7 +73,11 @@ function isRefusal(error: unknown): boolean {
   )
 }
 
-export function outcomeUnknownError(action: string, label: string, whenUnreadable: Recovery["whenUnreadable"] = "wait"): MedusaError {
+export function outcomeUnknownError(
+  action: string,
+  label: string,
+  whenUnreadable: Recovery["whenUnreadable"] = "wait",
+): MedusaError {
   const message =
     whenUnreadable === "repeat"
       ? `Could not ${action}: the outcome of the ${label} is unknown: the gateway could not be read. Send the same request again: it reads the gateway first and never acts twice.`
@@ -113,7 +119,10 @@ async function sendThenFind(
     const made = await find()
     if (made) return { made }
     if (refused) return { notMade: error as Error, message: (error as Error).message }
-    return { notMade: lostNotMadeError(words.action, words.label), message: "not in the gateway's record after a lost answer" }
+    return {
+      notMade: lostNotMadeError(words.action, words.label),
+      message: "not in the gateway's record after a lost answer",
+    }
   }
 }
 
@@ -158,7 +167,10 @@ export async function sendOnce(plan: OnceWrite): Promise<string> {
   }
   const sent = await sendThenFind(plan.send, plan.recover.refusalMayMeanMade, find, plan)
   if ("made" in sent) return settleExecuted(plan, sent.made)
-  const settled = await plan.ledger.settleWrite(plan.write.idempotency_key, { outcome: "refused", message: sent.message })
+  const settled = await plan.ledger.settleWrite(plan.write.idempotency_key, {
+    outcome: "refused",
+    message: sent.message,
+  })
   // Another sender of the same write made it meanwhile (a write without a key): its success stands.
   if (settled.outcome === "executed" && settled.gateway_operation_id) return settled.gateway_operation_id
   throw sent.notMade

@@ -32,6 +32,9 @@ export function sessionDataReader<Shape extends z.ZodRawShape>(shape: Shape) {
       return read as WithoutNull<z.output<typeof schema>>
     }
     const problems = parsed.error.issues.map((issue) => `${issue.path.join(".") || "(data)"}: ${issue.message}`)
-    throw new MedusaError(MedusaError.Types.INVALID_DATA, `The payment session's data is not the Nexi provider's: ${problems.join("; ")}`)
+    throw new MedusaError(
+      MedusaError.Types.INVALID_DATA,
+      `The payment session's data is not the Nexi provider's: ${problems.join("; ")}`,
+    )
   }
 }

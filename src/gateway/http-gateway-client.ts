@@ -93,7 +93,10 @@ export class HttpGatewayClient implements GatewayClient {
   }
 
   async verifyCard(body: CardVerificationRequest, idempotencyKey?: string): Promise<OperationResponse> {
-    return this.call(OperationResponseSchema, withKey({ ...route("POST", "/orders/card_verification"), body }, idempotencyKey))
+    return this.call(
+      OperationResponseSchema,
+      withKey({ ...route("POST", "/orders/card_verification"), body }, idempotencyKey),
+    )
   }
 
   async listOrders(query: ListOrdersQuery = {}): Promise<OrderList> {
@@ -112,11 +115,23 @@ export class HttpGatewayClient implements GatewayClient {
     return this.call(OperationSchema, route("GET", "/operations/{operationId}", { operationId }))
   }
 
-  async capture(operationId: string, body: PostOperationRequest, idempotencyKey: string): Promise<PostOperationResponse> {
-    return this.postOperation(route("POST", "/operations/{operationId}/captures", { operationId }), body, idempotencyKey)
+  async capture(
+    operationId: string,
+    body: PostOperationRequest,
+    idempotencyKey: string,
+  ): Promise<PostOperationResponse> {
+    return this.postOperation(
+      route("POST", "/operations/{operationId}/captures", { operationId }),
+      body,
+      idempotencyKey,
+    )
   }
 
-  async refund(operationId: string, body: PostOperationRequest, idempotencyKey: string): Promise<PostOperationResponse> {
+  async refund(
+    operationId: string,
+    body: PostOperationRequest,
+    idempotencyKey: string,
+  ): Promise<PostOperationResponse> {
     return this.postOperation(route("POST", "/operations/{operationId}/refunds", { operationId }), body, idempotencyKey)
   }
 

@@ -12,24 +12,22 @@ import { openEnum, unrecognizedField, withUnknownSetAside } from "./tolerant-rea
 /** Whole number of minor units, as the gateway writes amounts: "1999", "0". */
 export const MinorAmountSchema = z
   .string()
-  .regex(/^\d+$/, "must be a string of digits (minor units), for example \"1999\"")
+  .regex(/^\d+$/, 'must be a string of digits (minor units), for example "1999"')
 
 export const CurrencyCodeSchema = z
   .string()
-  .regex(/^[A-Z]{3}$/, "must be an ISO 4217 alphabetic code in upper case, for example \"EUR\"")
+  .regex(/^[A-Z]{3}$/, 'must be an ISO 4217 alphabetic code in upper case, for example "EUR"')
 
 export const CountryAlpha3Schema = z
   .string()
-  .regex(/^[A-Z]{3}$/, "must be an ISO 3166-1 alpha-3 country code, for example \"ITA\"")
+  .regex(/^[A-Z]{3}$/, 'must be an ISO 3166-1 alpha-3 country code, for example "ITA"')
 
 export const LanguageAlpha3Schema = z
   .string()
-  .regex(/^[a-z]{3}$/, "must be an ISO 639-2 language code, for example \"ita\"")
+  .regex(/^[a-z]{3}$/, 'must be an ISO 639-2 language code, for example "ita"')
 
 /** Merchant order id: at most 18 letters and digits (docs/contract/gateway.md). */
-export const OrderIdSchema = z
-  .string()
-  .regex(/^[A-Za-z0-9]{1,18}$/, "must be 1 to 18 letters and digits")
+export const OrderIdSchema = z.string().regex(/^[A-Za-z0-9]{1,18}$/, "must be 1 to 18 letters and digits")
 
 export const OPERATION_TYPES = ["AUTHORIZATION", "CAPTURE", "VOID", "REFUND", "CANCEL"] as const
 export const OperationTypeSchema = z.enum(OPERATION_TYPES)
@@ -108,9 +106,7 @@ export type CardHolderAcctInfo = z.infer<typeof CardHolderAcctInfoSchema>
 export const MerchantRiskIndicatorSchema = z.looseObject({
   deliveryEmail: z.string().optional(),
   deliveryTimeframe: z.string().optional(),
-  giftCardAmount: z
-    .looseObject({ value: z.number().optional(), currency: CurrencyCodeSchema.optional() })
-    .optional(),
+  giftCardAmount: z.looseObject({ value: z.number().optional(), currency: CurrencyCodeSchema.optional() }).optional(),
   giftCardCount: z.number().optional(),
   preOrderDate: DateTimeSchema.optional(),
   preOrderPurchaseIndicator: z.string().optional(),
@@ -183,8 +179,11 @@ export type PaymentSession = z.infer<typeof PaymentSessionSchema>
 
 export const CardSchema = z.looseObject({
   pan: z.string(),
-  expiryDate: z.string().regex(/^(0[1-9]|1[0-2])\d{2}$/, "must be mmyy, for example \"1230\""),
-  cvv: z.string().regex(/^\d{3,4}$/, "must be 3 or 4 digits").optional(),
+  expiryDate: z.string().regex(/^(0[1-9]|1[0-2])\d{2}$/, 'must be mmyy, for example "1230"'),
+  cvv: z
+    .string()
+    .regex(/^\d{3,4}$/, "must be 3 or 4 digits")
+    .optional(),
 })
 export type Card = z.infer<typeof CardSchema>
 

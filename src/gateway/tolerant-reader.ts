@@ -53,7 +53,10 @@ export const unrecognizedField = UnrecognizedSchema.optional()
  * `schema` (an object declaring `unrecognized: unrecognizedField`) with the listed enum fields
  * read safely: see setAside.
  */
-export function withUnknownSetAside<S extends z.ZodType>(schema: S, fields: Readonly<Record<string, readonly string[]>>) {
+export function withUnknownSetAside<S extends z.ZodType>(
+  schema: S,
+  fields: Readonly<Record<string, readonly string[]>>,
+) {
   return z.preprocess((input) => setAside(input, fields), schema)
 }
 
@@ -72,7 +75,8 @@ export function listUnrecognized(answer: unknown, path = "", found: string[] = [
     const value = (answer as Record<string, unknown>)[key]
     if (value === null || typeof value !== "object") continue
     if (key === "unrecognized" && !Array.isArray(value)) {
-      for (const [field, raw] of Object.entries(value)) found.push(`${path ? `${path}.` : ""}${field}=${JSON.stringify(String(raw).slice(0, MAX_SHOWN_CHARS))}`)
+      for (const [field, raw] of Object.entries(value))
+        found.push(`${path ? `${path}.` : ""}${field}=${JSON.stringify(String(raw).slice(0, MAX_SHOWN_CHARS))}`)
     } else {
       listUnrecognized(value, path ? `${path}.${key}` : key, found)
     }
@@ -87,5 +91,7 @@ export function listUnrecognized(answer: unknown, path = "", found: string[] = [
 export function warnUnrecognized(logger: Logger, label: string, answer: unknown): void {
   const values = listUnrecognized(answer)
   if (values.length === 0) return
-  logger.warn(`nexi: ${label} answered values this plugin does not know (${values.join(", ")}); they are read as unknown, never as paid, until the plugin maps them.`)
+  logger.warn(
+    `nexi: ${label} answered values this plugin does not know (${values.join(", ")}); they are read as unknown, never as paid, until the plugin maps them.`,
+  )
 }

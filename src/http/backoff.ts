@@ -10,7 +10,10 @@ export interface BackoffOptions {
   random?: () => number
 }
 
-export function backoffDelayMs(retry: number, { baseDelayMs, maxDelayMs, random = Math.random }: BackoffOptions): number {
+export function backoffDelayMs(
+  retry: number,
+  { baseDelayMs, maxDelayMs, random = Math.random }: BackoffOptions,
+): number {
   const ceiling = Math.min(maxDelayMs, baseDelayMs * 2 ** (retry - 1))
   return Math.floor(random() * ceiling)
 }

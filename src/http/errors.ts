@@ -24,7 +24,11 @@ export abstract class NexiError extends Error {
   readonly status?: number
   readonly details: ErrorDetail[]
 
-  constructor(service: ServiceName, message: string, options: { status?: number; details?: ErrorDetail[]; cause?: unknown } = {}) {
+  constructor(
+    service: ServiceName,
+    message: string,
+    options: { status?: number; details?: ErrorDetail[]; cause?: unknown } = {},
+  ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause })
     this.name = new.target.name
     this.service = service
@@ -69,7 +73,12 @@ export class GatewayUnavailableError extends NexiError {
   constructor(
     service: ServiceName,
     message: string,
-    options: { status?: number; details?: ErrorDetail[]; cause?: unknown; unreachable?: GatewayUnavailableError["unreachable"] } = {},
+    options: {
+      status?: number
+      details?: ErrorDetail[]
+      cause?: unknown
+      unreachable?: GatewayUnavailableError["unreachable"]
+    } = {},
   ) {
     super(service, message, options)
     this.unreachable = options.unreachable

@@ -27,7 +27,8 @@ const WRONG_ADDRESS: Record<string, string> = {
 }
 
 /** TLS that never got going: spoken to a plain-http port, or a certificate this machine does not trust. Nothing was sent. */
-const TLS_SETUP = /^(EPROTO|ERR_SSL_|ERR_TLS_CERT|CERT_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_(GET|VERIFY)_)/
+const TLS_SETUP =
+  /^(EPROTO|ERR_SSL_|ERR_TLS_CERT|CERT_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_(GET|VERIFY)_)/
 
 /** The connection broke while the request or its answer was in flight. */
 const BROKEN_IN_FLIGHT = new Set(["ECONNRESET", "EPIPE", "ETIMEDOUT", "ECONNABORTED"])
@@ -55,7 +56,12 @@ export function classifyNetworkError(error: { code?: unknown; message?: unknown 
   const code = wireCode(typeof error.code === "string" ? error.code : undefined, message)
   if (code && NOT_CONNECTED.has(code)) {
     // A name that does not resolve stays so for longer than any retry waits.
-    return { reason: code, mayHaveExecuted: false, transient: code !== "ENOTFOUND", misconfiguration: WRONG_ADDRESS[code] }
+    return {
+      reason: code,
+      mayHaveExecuted: false,
+      transient: code !== "ENOTFOUND",
+      misconfiguration: WRONG_ADDRESS[code],
+    }
   }
   if (code && TLS_SETUP.test(code)) {
     const misconfiguration = /^(EPROTO|ERR_SSL_)/.test(code)

@@ -86,7 +86,8 @@ type Unit = { start: number; end: number; kind: "digit" | "separator" | "other";
  * figure, ideographic), dots, dashes and hyphens (ASCII, Unicode, full-width), slashes, and the
  * invisible characters (zero-width space and joiners, soft hyphen, BOM).
  */
-const SEPARATOR = /^[\s\u00a0\u1680\u2000-\u200d\u2028\u2029\u202f\u205f\u2060\u3000\ufeff\u00ad.\-\u2010-\u2015\u2212\ufe58\ufe63\uff0d\uff0e\u30fb\uff65]$/u
+const SEPARATOR =
+  /^[\s\u00a0\u1680\u2000-\u200d\u2028\u2029\u202f\u205f\u2060\u3000\ufeff\u00ad.\-\u2010-\u2015\u2212\ufe58\ufe63\uff0d\uff0e\u30fb\uff65]$/u
 const DECIMAL_DIGIT = /^\p{Nd}$/u
 
 /** At most this many separators between two digits of one card number ("4999 - 3402"). */
@@ -360,7 +361,8 @@ function walkObject(value: object, depth: number, ancestors: object[]): unknown 
     copy[key] = isSecretKey(key) ? REDACTED : member ? walk(member.value, depth + 1, ancestors) : UNREADABLE
   }
   if (value instanceof Map) {
-    for (const [key, member] of value) assign(typeof key === "string" ? key : String(walk(key, depth + 1, ancestors)), { value: member })
+    for (const [key, member] of value)
+      assign(typeof key === "string" ? key : String(walk(key, depth + 1, ancestors)), { value: member })
     return copy
   }
   if (value instanceof Error) {

@@ -25,13 +25,22 @@ export function describeDetails(details: ErrorDetail[]): string {
   return details.map((detail) => (detail.description ? `${detail.code} ${detail.description}` : detail.code)).join("; ")
 }
 
-export function errorForStatus(service: ServiceName, endpoint: string, status: number, details: ErrorDetail[]): NexiError {
+export function errorForStatus(
+  service: ServiceName,
+  endpoint: string,
+  status: number,
+  details: ErrorDetail[],
+): NexiError {
   const prefix = `${SERVICE_LABELS[service]} ${endpoint} answered ${status}`
   const reasons = details.length > 0 ? `: ${describeDetails(details)}` : ""
   const options = { status, details }
   if (status === 400) return new InvalidRequestError(service, `${prefix} (request refused)${reasons}`, options)
   if (status === 401 || status === 403) {
-    return new AuthenticationError(service, `${prefix} (unauthorized): check ${CREDENTIALS[service]}${reasons}`, options)
+    return new AuthenticationError(
+      service,
+      `${prefix} (unauthorized): check ${CREDENTIALS[service]}${reasons}`,
+      options,
+    )
   }
   if (status === 404) return new NotFoundError(service, `${prefix} (not found)${reasons}`, options)
   if (status >= 500 || status === 429) {

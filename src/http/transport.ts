@@ -17,7 +17,13 @@ import https from "node:https"
 import { performance } from "node:perf_hooks"
 import axios, { type AxiosInstance } from "axios"
 import { backoffDelayMs, type Sleep, sleep } from "./backoff"
-import { GatewayUnavailableError, type NexiError, OutcomeUnknownError, SERVICE_LABELS, type ServiceName } from "./errors"
+import {
+  GatewayUnavailableError,
+  type NexiError,
+  OutcomeUnknownError,
+  SERVICE_LABELS,
+  type ServiceName,
+} from "./errors"
 import { type Logger, silentLogger } from "./logger"
 import { classifyNetworkError, type NetworkFailure, timeoutFailure } from "./network-failure"
 import { redactForLog, redactText } from "./redact"
@@ -209,7 +215,9 @@ export class HttpTransport {
       return { kind: "answer", status: response.status, body }
     } catch (error) {
       // Only the error's code and message are read: axios errors carry the request config, headers included.
-      const failure = timedOut ? timeoutFailure(this.timeoutMs) : classifyNetworkError(error as { code?: unknown; message?: unknown })
+      const failure = timedOut
+        ? timeoutFailure(this.timeoutMs)
+        : classifyNetworkError(error as { code?: unknown; message?: unknown })
       if (debugging) this.debug(`${label} got no answer in ${elapsed()} ms: ${failure.reason}`)
       return { kind: "failure", failure }
     } finally {
@@ -241,10 +249,16 @@ export class HttpTransport {
   private unreachableError(prefix: string, problem: string): GatewayUnavailableError {
     const { host } = this
     const option = OPTION_OF_SERVICE[this.service]
-    this.logger.warn(`nexi: ${SERVICE_LABELS[this.service]} at ${host} cannot be reached: ${problem}. Check the provider's \`${option}\` option.`)
-    return new GatewayUnavailableError(this.service, `${prefix}; the request was not sent: ${host} cannot be reached (${problem}), check the \`${option}\` option`, {
-      unreachable: { host, problem, option },
-    })
+    this.logger.warn(
+      `nexi: ${SERVICE_LABELS[this.service]} at ${host} cannot be reached: ${problem}. Check the provider's \`${option}\` option.`,
+    )
+    return new GatewayUnavailableError(
+      this.service,
+      `${prefix}; the request was not sent: ${host} cannot be reached (${problem}), check the \`${option}\` option`,
+      {
+        unreachable: { host, problem, option },
+      },
+    )
   }
 
   /**
@@ -273,7 +287,9 @@ function retryCause(outcome: AttemptOutcome): string | undefined {
 }
 
 function withQuery(path: string, query: TransportRequest["query"]): string {
-  const defined = Object.entries(query ?? {}).filter((entry): entry is [string, string | number] => entry[1] !== undefined)
+  const defined = Object.entries(query ?? {}).filter(
+    (entry): entry is [string, string | number] => entry[1] !== undefined,
+  )
   if (defined.length === 0) return path
   return `${path}?${new URLSearchParams(defined.map(([key, value]) => [key, String(value)]))}`
 }

@@ -40,4 +40,3 @@ export function toAlpha3Country(code: string | null | undefined): string | undef
   if (upper.length === 2) return ALPHA3_BY_ALPHA2.get(upper)
   return ALPHA3.has(upper) ? upper : undefined
 }
-

@@ -6,7 +6,9 @@ const INTERVAL_SECONDS = 60
 export default async function nexiReconcilePendingPayments(container: MedusaContainer) {
   const summary = await reconcileOncePerInterval(container, INTERVAL_SECONDS)
   if (summary?.checked) {
-    container.resolve("logger").info(`nexi: reconciled ${summary.checked} pending payment(s): ${JSON.stringify(summary.outcomes)}`)
+    container
+      .resolve("logger")
+      .info(`nexi: reconciled ${summary.checked} pending payment(s): ${JSON.stringify(summary.outcomes)}`)
   }
 }
 

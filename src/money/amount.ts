@@ -121,7 +121,8 @@ export function minorUnitsToSend(step: TotalsStep): bigint {
 /** toMinorUnits for what a shopper is asked to pay: a payment of nothing is refused too. */
 export function toPayableMinorUnits(amount: AmountInput, currencyCode: string, field = "amount"): string {
   const minor = toMinorUnits(amount, currencyCode, field)
-  if (minor === "0") throw new InvalidAmountError(field, `a payment of 0 ${currencyCode.toUpperCase()} cannot be started`)
+  if (minor === "0")
+    throw new InvalidAmountError(field, `a payment of 0 ${currencyCode.toUpperCase()} cannot be started`)
   return minor
 }
 

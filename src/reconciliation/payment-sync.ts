@@ -23,7 +23,9 @@ import { withPaymentLock } from "../staff/with-lock"
 const RECORD_WAIT_SECONDS = 60
 
 function loggerOf(container: MedusaContainer): Logger | undefined {
-  return container.hasRegistration(ContainerRegistrationKeys.LOGGER) ? container.resolve<Logger>(ContainerRegistrationKeys.LOGGER) : undefined
+  return container.hasRegistration(ContainerRegistrationKeys.LOGGER)
+    ? container.resolve<Logger>(ContainerRegistrationKeys.LOGGER)
+    : undefined
 }
 
 /** The one sync of a payment, whichever Nexi provider (`pp_nexi_nexi`, `pp_nexi-apm-psp-b_nexi`) it is of. */
@@ -70,6 +72,12 @@ export function cardSyncFor(container: MedusaContainer, providerId: string): Car
 /** The sync of one mobile scheme's payments of the entry behind `providerId` (`pp_nexi-apm-psp-b_nexi`). */
 function mobileSyncFor(container: MedusaContainer, providerId: string, method: ApmMethod): MobileSync {
   const { ledger, records, medusa, logger } = storeParts(container)
-  const service = new ApmTransactions({ options: requireNexiOptions(container, providerId), method, ledger: () => ledger, rows: records, logger })
+  const service = new ApmTransactions({
+    options: requireNexiOptions(container, providerId),
+    method,
+    ledger: () => ledger,
+    rows: records,
+    logger,
+  })
   return new MobileSync({ service, ledger, sessions: records, medusa, providerKey: providerId.replace(/^pp_/, "") })
 }

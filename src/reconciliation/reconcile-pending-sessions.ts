@@ -62,7 +62,9 @@ function unique(refs: string[]): string[] {
  */
 async function requeueOrphans(ledger: PaymentLedger, ref: string, now: Date): Promise<void> {
   for (const write of (await ledger.writesOf(ref)).filter(isOrphaned)) {
-    await ledger.settleWrite(write.idempotency_key, { message: `no Medusa record claims it yet (read ${now.toISOString()})` })
+    await ledger.settleWrite(write.idempotency_key, {
+      message: `no Medusa record claims it yet (read ${now.toISOString()})`,
+    })
   }
 }
 
@@ -112,7 +114,10 @@ export async function reconcilePendingSessions(
  * Runs the reconciliation on one instance per interval: the lock is taken with an expiry just
  * under the schedule's interval and is not released, so other instances skip this interval.
  */
-export async function reconcileOncePerInterval(container: MedusaContainer, intervalSeconds: number): Promise<ReconcileSummary | undefined> {
+export async function reconcileOncePerInterval(
+  container: MedusaContainer,
+  intervalSeconds: number,
+): Promise<ReconcileSummary | undefined> {
   const locking = container.resolve(Modules.LOCKING)
   try {
     await locking.acquire(LOCK_KEY, { ownerId: randomUUID(), expire: Math.max(1, intervalSeconds - 5) })

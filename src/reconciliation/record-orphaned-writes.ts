@@ -17,12 +17,19 @@ function isOrphan(write: MoneyWrite): boolean {
   return (write.kind === "capture" || write.kind === "void") && isOrphaned(write)
 }
 
-export async function recordOrphanedWrites(container: MedusaContainer, ledger: PaymentLedger, gatewayRef: string): Promise<number> {
+export async function recordOrphanedWrites(
+  container: MedusaContainer,
+  ledger: PaymentLedger,
+  gatewayRef: string,
+): Promise<number> {
   const orphans = (await ledger.writesOf(gatewayRef)).filter(isOrphan)
   const attempt = orphans.length ? await ledger.findAttempt(gatewayRef) : undefined
   if (!attempt?.session_id) return 0
   const payment = container.resolve<IPaymentModuleService>(Modules.PAYMENT)
-  const [record] = await payment.listPayments({ payment_session_id: attempt.session_id }, { select: ["id", "canceled_at"] })
+  const [record] = await payment.listPayments(
+    { payment_session_id: attempt.session_id },
+    { select: ["id", "canceled_at"] },
+  )
   if (!record) return 0
   for (const write of orphans) {
     if (write.kind === "capture") {

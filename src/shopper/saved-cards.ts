@@ -5,7 +5,12 @@
  * created here the same way Medusa's checkout creates it, when the customer saves a card
  * before ever paying.
  */
-import type { IPaymentModuleService, MedusaContainer, PaymentCustomerDTO, PaymentMethodDTO } from "@medusajs/framework/types"
+import type {
+  IPaymentModuleService,
+  MedusaContainer,
+  PaymentCustomerDTO,
+  PaymentMethodDTO,
+} from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
 import type { SavedCardView } from "../providers/nexi/card/card-on-file"
 import { verificationCurrency, verificationReturnUrl } from "../providers/nexi/card/card-wallet"
@@ -29,7 +34,9 @@ async function customerOf(container: MedusaContainer, customerId: string): Promi
 }
 
 function nexiHoldersOf(customer: CustomerRow): AccountHolderRow[] {
-  return (customer.account_holders ?? []).flatMap((holder) => (holder && isNexiCardProviderId(holder.provider_id) ? [holder] : []))
+  return (customer.account_holders ?? []).flatMap((holder) =>
+    holder && isNexiCardProviderId(holder.provider_id) ? [holder] : [],
+  )
 }
 
 export async function listSavedCards(container: MedusaContainer, customerId: string): Promise<ShopperSavedCard[]> {
@@ -37,21 +44,37 @@ export async function listSavedCards(container: MedusaContainer, customerId: str
   const customer = await customerOf(container, customerId)
   const lists = await Promise.all(
     nexiHoldersOf(customer).map(async (holder) => {
-      const methods = await payment.listPaymentMethods({ provider_id: holder.provider_id, context: { account_holder: holder } })
-      return methods.map((method) => ({ ...(method.data as unknown as SavedCardView), provider_id: holder.provider_id }))
+      const methods = await payment.listPaymentMethods({
+        provider_id: holder.provider_id,
+        context: { account_holder: holder },
+      })
+      return methods.map((method) => ({
+        ...(method.data as unknown as SavedCardView),
+        provider_id: holder.provider_id,
+      }))
     }),
   )
   return lists.flat().sort((a, b) => b.created_at.localeCompare(a.created_at))
 }
 
 /** The customer's account holder of the provider, linked to the customer as Medusa's checkout links it. */
-async function accountHolderOf(container: MedusaContainer, customer: CustomerRow, providerId: string): Promise<AccountHolderRow> {
+async function accountHolderOf(
+  container: MedusaContainer,
+  customer: CustomerRow,
+  providerId: string,
+): Promise<AccountHolderRow> {
   const existing = nexiHoldersOf(customer).find((holder) => holder.provider_id === providerId)
   if (existing) return existing
   const payment = container.resolve<IPaymentModuleService>(Modules.PAYMENT)
-  const holder = (await payment.createAccountHolder({ provider_id: providerId, context: { customer } })) as unknown as AccountHolderRow
+  const holder = (await payment.createAccountHolder({
+    provider_id: providerId,
+    context: { customer },
+  })) as unknown as AccountHolderRow
   const link = container.resolve(ContainerRegistrationKeys.LINK)
-  await link.create({ [Modules.CUSTOMER]: { customer_id: customer.id }, [Modules.PAYMENT]: { account_holder_id: holder.id } })
+  await link.create({
+    [Modules.CUSTOMER]: { customer_id: customer.id },
+    [Modules.PAYMENT]: { account_holder_id: holder.id },
+  })
   return holder
 }
 
@@ -68,7 +91,8 @@ export async function startSavingCard(
   request: SaveCardRequest,
 ): Promise<{ saved_card: { id: string; state: string; provider_id: string }; hosted_page: string }> {
   const providerId = request.providerId ?? (await cardProviderIdOf(container))
-  if (!isNexiCardProviderId(providerId)) throw new MedusaError(MedusaError.Types.INVALID_DATA, `provider_id: ${providerId} is not a Nexi card provider.`)
+  if (!isNexiCardProviderId(providerId))
+    throw new MedusaError(MedusaError.Types.INVALID_DATA, `provider_id: ${providerId} is not a Nexi card provider.`)
   // Medusa's createPaymentMethods rethrows a provider's refusal as a plain Error, which its error
   // handler answers 500 "An unknown error occurred.": what the provider would refuse in the
   // request is refused here first, naming the field (400), and any other failure keeps its message.
@@ -97,11 +121,15 @@ export async function deleteSavedCard(container: MedusaContainer, customerId: st
   const customer = await customerOf(container, customerId)
   const payment = container.resolve<IPaymentModuleService>(Modules.PAYMENT)
   for (const holder of nexiHoldersOf(customer)) {
-    const owned = (await payment.listPaymentMethods({ provider_id: holder.provider_id, context: { account_holder: holder } })).some(
-      (method) => method.id === cardId,
-    )
+    const owned = (
+      await payment.listPaymentMethods({ provider_id: holder.provider_id, context: { account_holder: holder } })
+    ).some((method) => method.id === cardId)
     if (owned) {
-      await payment.deletePaymentMethods({ provider_id: holder.provider_id, id: cardId, context: { account_holder: holder } })
+      await payment.deletePaymentMethods({
+        provider_id: holder.provider_id,
+        id: cardId,
+        context: { account_holder: holder },
+      })
       return
     }
   }

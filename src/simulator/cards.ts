@@ -78,7 +78,11 @@ export function checkCard(input: CardInput, now: Date, options: { cvvRequired: b
 }
 
 /** What is wrong with a CVV for a card of this circuit (4 digits for AMEX, 3 for the others), or undefined. */
-export function cvvProblem(circuit: CardCircuit, cvv: string | undefined, options: { cvvRequired: boolean }): string | undefined {
+export function cvvProblem(
+  circuit: CardCircuit,
+  cvv: string | undefined,
+  options: { cvvRequired: boolean },
+): string | undefined {
   const digits = circuit === "AMEX" ? 4 : 3
   if (cvv === undefined || cvv === "") return options.cvvRequired ? `is required (${digits} digits)` : undefined
   return new RegExp(`^\\d{${digits}}$`).test(cvv) ? undefined : `must be ${digits} digits for a ${circuit} card`

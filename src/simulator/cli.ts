@@ -24,7 +24,9 @@ async function main(): Promise<void> {
       `  card gateway: ${simulator.gatewayUrl}`,
       `  APM service:  ${simulator.apmUrl}`,
       `  hosted pages: ${simulator.publicUrl}/hpp/...`,
-      command.options.control ? `  control:      ${simulator.controlUrl}` : "  control:      off (start with --control)",
+      command.options.control
+        ? `  control:      ${simulator.controlUrl}`
+        : "  control:      off (start with --control)",
       "",
     ].join("\n"),
   )

@@ -43,7 +43,11 @@ export function createControlGuard(publicUrl: string): ControlGuard {
       }
       const origin = req.headers.origin
       if (origin !== undefined && !allowed(originHostname(origin))) {
-        return errorAnswer(403, SIM_CODES.forbidden, `the control API refuses requests from web pages of Origin "${origin}"`)
+        return errorAnswer(
+          403,
+          SIM_CODES.forbidden,
+          `the control API refuses requests from web pages of Origin "${origin}"`,
+        )
       }
       const contentType = req.headers["content-type"] ?? ""
       if (req.rawBody !== "" && !isApplicationJson(contentType)) {

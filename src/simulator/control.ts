@@ -37,7 +37,12 @@ export interface ControlDeps {
   publicUrl: string
 }
 
-type Handler = (deps: ControlDeps, params: string[], body: unknown, query: URLSearchParams) => SimResponse | Promise<SimResponse>
+type Handler = (
+  deps: ControlDeps,
+  params: string[],
+  body: unknown,
+  query: URLSearchParams,
+) => SimResponse | Promise<SimResponse>
 
 interface ControlRoute {
   method: "GET" | "POST" | "DELETE"
@@ -54,14 +59,23 @@ const route = (method: ControlRoute["method"], path: string, handler: Handler): 
 const ok = (body: unknown = { ok: true }) => jsonAnswer(200, body)
 
 /** Parses a control body or answers 400 naming the bad member. */
-function parse<S extends z.ZodType>(schema: S, body: unknown): { ok: true; value: z.output<S> } | { ok: false; answer: SimResponse } {
+function parse<S extends z.ZodType>(
+  schema: S,
+  body: unknown,
+): { ok: true; value: z.output<S> } | { ok: false; answer: SimResponse } {
   const parsed = schema.safeParse(body ?? {})
   if (parsed.success) return { ok: true, value: parsed.data }
-  const errors = parsed.error.issues.map((issue) => ({ code: SIM_CODES.invalidRequest, description: describeIssue(issue) }))
+  const errors = parsed.error.issues.map((issue) => ({
+    code: SIM_CODES.invalidRequest,
+    description: describeIssue(issue),
+  }))
   return { ok: false, answer: errorsAnswer(400, errors) }
 }
 
-function withBody<S extends z.ZodType>(schema: S, act: (deps: ControlDeps, value: z.output<S>, params: string[]) => SimResponse | Promise<SimResponse>): Handler {
+function withBody<S extends z.ZodType>(
+  schema: S,
+  act: (deps: ControlDeps, value: z.output<S>, params: string[]) => SimResponse | Promise<SimResponse>,
+): Handler {
   return (deps, params, body) => {
     const parsed = parse(schema, body)
     return parsed.ok ? act(deps, parsed.value, params) : parsed.answer
@@ -159,7 +173,9 @@ const ROUTES: readonly ControlRoute[] = [
         return errorAnswer(400, SIM_CODES.invalidRequest, `${submission.field}: ${submission.message}`)
       }
       const done =
-        submission.kind === "challenge" ? deps.hostedPayments.answerChallenge(order.value, pay.challenge === "pass") : submission
+        submission.kind === "challenge"
+          ? deps.hostedPayments.answerChallenge(order.value, pay.challenge === "pass")
+          : submission
       return done.kind === "done" ? outcomeAnswer(done.outcome, pay.awaitNotification) : closedAnswer(orderId)
     }),
   ),
@@ -175,7 +191,9 @@ const ROUTES: readonly ControlRoute[] = [
   ),
   route("GET", "/contracts", (deps, _params, _body, query) => {
     const customerId = query.get("customerId")
-    const contracts = deps.store.allContracts().filter((contract) => customerId === null || contract.customerId === customerId)
+    const contracts = deps.store
+      .allContracts()
+      .filter((contract) => customerId === null || contract.customerId === customerId)
     return ok({ contracts: contracts.map(contractView) })
   }),
   route("POST", "/apm/:transactionId/:action", (deps, [transactionId, action]) => {
@@ -200,10 +218,15 @@ function findHostedOrder(
     .hostedOrdersWithId(orderId)
     .filter((order) => token === undefined || order.hosted!.pageToken === token)
   if (candidates.length === 1) return { ok: true, value: candidates[0] }
-  if (candidates.length === 0) return { ok: false, answer: errorAnswer(404, SIM_CODES.notFound, `no hosted order ${orderId}`) }
+  if (candidates.length === 0)
+    return { ok: false, answer: errorAnswer(404, SIM_CODES.notFound, `no hosted order ${orderId}`) }
   return {
     ok: false,
-    answer: errorAnswer(409, SIM_CODES.notAllowed, `several merchants have a hosted order ${orderId}; pass the token of its hostedPage`),
+    answer: errorAnswer(
+      409,
+      SIM_CODES.notAllowed,
+      `several merchants have a hosted order ${orderId}; pass the token of its hostedPage`,
+    ),
   }
 }
 

@@ -51,10 +51,17 @@ export function findRoute<R extends Routed>(routes: readonly R[], method: string
 }
 
 /** The 404 or 405 answer for a failed lookup. */
-export function routeNotFound(lookup: { status: 404 | 405; allowed: string[] }, req: { method: string; path: string }): SimResponse {
+export function routeNotFound(
+  lookup: { status: 404 | 405; allowed: string[] },
+  req: { method: string; path: string },
+): SimResponse {
   if (lookup.status === 404) return errorAnswer(404, SIM_CODES.notFound, `no endpoint at ${req.path}`)
   return {
-    ...errorAnswer(405, SIM_CODES.invalidRequest, `${req.method} is not allowed on ${req.path} (allowed: ${lookup.allowed.join(", ")})`),
+    ...errorAnswer(
+      405,
+      SIM_CODES.invalidRequest,
+      `${req.method} is not allowed on ${req.path} (allowed: ${lookup.allowed.join(", ")})`,
+    ),
     headers: { allow: lookup.allowed.join(", ") },
   }
 }

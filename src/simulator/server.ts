@@ -131,12 +131,16 @@ export class SimServer {
 }
 
 /** The delivery a fault imposes, or undefined when the request goes on (latency). */
-async function applyFault(action: NonNullable<ReturnType<RequestFaults["take"]>>["action"]): Promise<Delivery | undefined> {
+async function applyFault(
+  action: NonNullable<ReturnType<RequestFaults["take"]>>["action"],
+): Promise<Delivery | undefined> {
   switch (action.type) {
     case "status":
       return answer({
         status: action.status,
-        body: action.body ?? { errors: [{ code: SIM_CODES.internal, description: `injected fault: status ${action.status}` }] },
+        body: action.body ?? {
+          errors: [{ code: SIM_CODES.internal, description: `injected fault: status ${action.status}` }],
+        },
       })
     case "hang":
       return { kind: "hang" }
@@ -182,7 +186,8 @@ function toSimRequest(
   rawBody: string,
 ): SimRequest {
   const headers: Record<string, string | undefined> = {}
-  for (const [name, value] of Object.entries(req.headers)) headers[name] = Array.isArray(value) ? value.join(", ") : value
+  for (const [name, value] of Object.entries(req.headers))
+    headers[name] = Array.isArray(value) ? value.join(", ") : value
   return { method, path, query, headers, rawBody, body: parseBody(headers["content-type"] ?? "", rawBody) }
 }
 

@@ -64,7 +64,13 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   }
   const store = new GatewayStore(persist)
 
-  const server = new SimServer({ faults, requestLog, now: () => clock.now(), latencyMs: () => latencyMs, logger: options.logger })
+  const server = new SimServer({
+    faults,
+    requestLog,
+    now: () => clock.now(),
+    latencyMs: () => latencyMs,
+    logger: options.logger,
+  })
   const address = await server.listen(options.port ?? DEFAULTS.port, host)
   const url = localBaseUrl(host, address.port)
   const publicUrl = (options.publicUrl ?? url).replace(/\/+$/, "")
@@ -106,14 +112,31 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   }
 
   const mounts: Mount[] = [
-    { prefix: GATEWAY_BASE_PATH, handler: createGatewayHandler(context, options.apiKeys ?? [DEFAULTS.apiKey]), instrumented: true },
+    {
+      prefix: GATEWAY_BASE_PATH,
+      handler: createGatewayHandler(context, options.apiKeys ?? [DEFAULTS.apiKey]),
+      instrumented: true,
+    },
     { prefix: APM_BASE_PATH, handler: (req) => apm.handle(req), instrumented: true },
     { prefix: "/hpp", handler: createHostedPageHandler(store, hostedPayments), instrumented: true },
     { prefix: "/assets", handler: serveAsset, instrumented: true },
   ]
   if (options.control) {
     const latency = { get: () => latencyMs, set: (ms: number) => (latencyMs = ms) }
-    const control = createControlHandler({ store, hostedPayments, requestLog, notifications, faults, clock, refunds, apm, latency, issuedTokens, reset, publicUrl })
+    const control = createControlHandler({
+      store,
+      hostedPayments,
+      requestLog,
+      notifications,
+      faults,
+      clock,
+      refunds,
+      apm,
+      latency,
+      issuedTokens,
+      reset,
+      publicUrl,
+    })
     mounts.push({ prefix: CONTROL_BASE_PATH, handler: control, instrumented: false })
   }
   server.mount(mounts)

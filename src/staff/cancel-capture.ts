@@ -48,31 +48,40 @@ export interface CancelCaptureInput {
   keepAuthorization?: boolean
 }
 
-export async function cancelCapture(container: MedusaContainer, input: CancelCaptureInput): Promise<NexiPaymentActionResponse> {
+export async function cancelCapture(
+  container: MedusaContainer,
+  input: CancelCaptureInput,
+): Promise<NexiPaymentActionResponse> {
   return withPaymentLock(container, input.paymentId, () => cancelLocked(container, input))
 }
 
 async function cancelLocked(container: MedusaContainer, input: CancelCaptureInput): Promise<NexiPaymentActionResponse> {
   const payment = await loadNexiPayment(container, input.paymentId)
   if (!isNexiCardProviderId(payment.provider_id)) {
-    throw new MedusaError(MedusaError.Types.INVALID_DATA, `id: payment ${payment.id} is a mobile payment; only card captures can be cancelled`)
+    throw new MedusaError(
+      MedusaError.Types.INVALID_DATA,
+      `id: payment ${payment.id} is a mobile payment; only card captures can be cancelled`,
+    )
   }
   const gateway = gatewayClientFor(container, payment.provider_id)
   const details = await gatewayOrderOf(container, payment)
   const { capture, cancelledBy } = findCaptureToCancel(details, input.operationId)
   const cancelId = String(cancelledBy?.operationId)
-  const alreadyRecorded = cancelledBy && payment.refunds.some((refund) => recordedOperationIds(refund.metadata).includes(cancelId))
+  const alreadyRecorded =
+    cancelledBy && payment.refunds.some((refund) => recordedOperationIds(refund.metadata).includes(cancelId))
   if (alreadyRecorded) {
     throw new MedusaError(
       MedusaError.Types.INVALID_DATA,
       `operation_id: capture ${input.operationId} is already cancelled (gateway operation ${cancelledBy.operationId}) and recorded in Medusa`,
     )
   }
-  const cancelOperationId = cancelledBy?.operationId ?? (await sendCancel(container, gateway, payment, capture, details, input))
+  const cancelOperationId =
+    cancelledBy?.operationId ?? (await sendCancel(container, gateway, payment, capture, details, input))
   const recorded = await recordCancelledCapture(container, payment, capture, cancelOperationId, input)
   // A cancelled partial capture leaves the rest to capture, as staff expect; a full one leaves nothing to do with it.
   const full = BigInt(capture.operationAmount ?? "0") >= BigInt(readCardOrder(details).authorizedMinor)
-  const voided = full && !input.keepAuthorization ? await voidGivenBack(container, gateway, payment, details, input) : undefined
+  const voided =
+    full && !input.keepAuthorization ? await voidGivenBack(container, gateway, payment, details, input) : undefined
   const after = await gateway.getOrder(details.orderStatus.order.orderId).catch((error) => {
     throw toMedusaError(error, "read the payment after the cancel")
   })
@@ -121,7 +130,11 @@ async function sendCancel(
     medusa_ref: payment.id,
   }
   try {
-    return await sendCardWrite(context, write, async () => (await gateway.cancelCapture(input.operationId, { description: input.reason })).operationId)
+    return await sendCardWrite(
+      context,
+      write,
+      async () => (await gateway.cancelCapture(input.operationId, { description: input.reason })).operationId,
+    )
   } catch (error) {
     throw toMedusaError(error, action)
   }
@@ -144,7 +157,13 @@ async function voidGivenBack(
   const context = { gateway, ledger: container.resolve<PaymentLedger>(NEXI_LEDGER_MODULE), action }
   const currency = details.orderStatus.order.currency ?? payment.currency_code.toUpperCase()
   try {
-    const held = { orderId: details.orderStatus.order.orderId, paymentOperationId, currency, medusaRef: payment.id, origin: "staff" as const }
+    const held = {
+      orderId: details.orderStatus.order.orderId,
+      paymentOperationId,
+      currency,
+      medusaRef: payment.id,
+      origin: "staff" as const,
+    }
     return await releaseHeldAuthorization(context, held)
   } catch (error) {
     throw toMedusaError(error, action)

@@ -24,13 +24,19 @@ export function findCaptureToCancel(details: OrderDetails, operationId: string):
   const capture = entry?.operation
   if (!capture) refuse(`${operationId} is not an operation of this payment's gateway order ${orderId}`)
   if (capture.operationType !== "CAPTURE") {
-    refuse(`${operationId} is not a capture (its type is ${capture.operationType ?? "unknown"}); only a capture can be cancelled`)
+    refuse(
+      `${operationId} is not a capture (its type is ${capture.operationType ?? "unknown"}); only a capture can be cancelled`,
+    )
   }
   if (capture.operationResult !== "EXECUTED") {
-    refuse(`capture ${operationId} has result ${capture.operationResult ?? "unknown"}; only an executed capture can be cancelled`)
+    refuse(
+      `capture ${operationId} has result ${capture.operationResult ?? "unknown"}; only an executed capture can be cancelled`,
+    )
   }
   const undoneBy = entry?.undoneBy
   const cancelledBy =
-    undoneBy?.kind === "cancel" ? order.operations.find(({ operation }) => operation.operationId === undoneBy.operationId)?.operation : undefined
+    undoneBy?.kind === "cancel"
+      ? order.operations.find(({ operation }) => operation.operationId === undoneBy.operationId)?.operation
+      : undefined
   return cancelledBy ? { capture, cancelledBy } : { capture }
 }

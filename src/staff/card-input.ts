@@ -48,7 +48,9 @@ export function gatewayCard(card: CardInput): Card {
 
 /** The gateway's own words about a refused card, with any card number in them masked. */
 function maskedGatewayDetails(error: NexiError): string {
-  const details = error.details.map((detail) => (detail.code ? `${detail.code}: ${detail.description}` : detail.description))
+  const details = error.details.map((detail) =>
+    detail.code ? `${detail.code}: ${detail.description}` : detail.description,
+  )
   return maskPans(details.join("; "))
 }
 

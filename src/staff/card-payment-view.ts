@@ -33,7 +33,8 @@ function remainder(minor: string, currency: string): NexiMoney | null {
 
 /** What this operation undid or tried to ("Cancels 123"), or what undid it ("Cancelled by 456"). */
 function noteOf({ operation, undoKind, undoneBy }: CardOrderOperation): string | null {
-  if (undoKind && operation.cancelledOperationId) return `${UNDO_WORDS[undoKind].undoes} ${operation.cancelledOperationId}`
+  if (undoKind && operation.cancelledOperationId)
+    return `${UNDO_WORDS[undoKind].undoes} ${operation.cancelledOperationId}`
   return undoneBy ? `${UNDO_WORDS[undoneBy.kind].undoneBy} ${undoneBy.operationId}` : null
 }
 

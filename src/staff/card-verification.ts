@@ -30,13 +30,18 @@ async function storeCurrency(container: MedusaContainer): Promise<string> {
     entity: "store",
     fields: ["supported_currencies.currency_code", "supported_currencies.is_default"],
   })
-  const currencies = ((data[0] as { supported_currencies?: Array<{ currency_code: string; is_default?: boolean } | null> })
-    ?.supported_currencies ?? []).filter(Boolean)
+  const currencies = (
+    (data[0] as { supported_currencies?: Array<{ currency_code: string; is_default?: boolean } | null> })
+      ?.supported_currencies ?? []
+  ).filter(Boolean)
   const preferred = currencies.find((currency) => currency?.is_default) ?? currencies[0]
   return (preferred?.currency_code ?? FALLBACK_CURRENCY).toUpperCase()
 }
 
-export async function verifyCard(container: MedusaContainer, input: CardVerificationInput): Promise<NexiCardVerificationResponse> {
+export async function verifyCard(
+  container: MedusaContainer,
+  input: CardVerificationInput,
+): Promise<NexiCardVerificationResponse> {
   const providerId = await cardProviderIdOf(container)
   const gateway = gatewayClientFor(container, providerId)
   const order: Order = {

@@ -22,7 +22,10 @@ function staffViewOf(card: SavedCard): NexiCustomerSavedCard {
   }
 }
 
-export async function customerSavedCards(container: MedusaContainer, customerId: string): Promise<NexiCustomerSavedCard[]> {
+export async function customerSavedCards(
+  container: MedusaContainer,
+  customerId: string,
+): Promise<NexiCustomerSavedCard[]> {
   const book = container.resolve<SavedCardBook>(NEXI_LEDGER_MODULE)
   const cards = await book.savedCards({
     customerId,

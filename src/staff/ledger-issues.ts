@@ -85,6 +85,10 @@ export function ledgerIssuesOf(writes: readonly MoneyWrite[], now: Date): NexiLe
 }
 
 /** The issues of one gateway order or mobile transaction (a payment's gateway ref). */
-export async function ledgerIssuesOfPayment(ledger: PaymentLedger, gatewayRef: string, now = new Date()): Promise<NexiLedgerIssue[]> {
+export async function ledgerIssuesOfPayment(
+  ledger: PaymentLedger,
+  gatewayRef: string,
+  now = new Date(),
+): Promise<NexiLedgerIssue[]> {
   return ledgerIssuesOf(await ledger.writesOf(gatewayRef), now)
 }

@@ -23,7 +23,9 @@ export function mobilePaymentView(
   envelope: ExtendedEnvelope,
 ): NexiMobilePaymentView {
   const transaction = readMobileTransaction(envelope)
-  const held = transaction.amount ?? (data.amount_minor && data.currency ? { minor: data.amount_minor, currency: data.currency } : undefined)
+  const held =
+    transaction.amount ??
+    (data.amount_minor && data.currency ? { minor: data.amount_minor, currency: data.currency } : undefined)
   return {
     kind: "mobile",
     ...identity,

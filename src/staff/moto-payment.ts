@@ -39,7 +39,13 @@ import { cardProviderIdOf, gatewayClientFor, requireNexiOptions } from "../provi
 import { type CardInput, cardRequestError, gatewayCard } from "./card-input"
 import { cardPaymentView } from "./card-payment-view"
 import type { NexiMotoResponse } from "./contract"
-import { type MotoCollectionRow, type MotoOrderRow, type MotoTargetField, planMoto, resumableMotoSession } from "./moto-plan"
+import {
+  type MotoCollectionRow,
+  type MotoOrderRow,
+  type MotoTargetField,
+  planMoto,
+  resumableMotoSession,
+} from "./moto-plan"
 import { withLock } from "./with-lock"
 
 export interface MotoInput {
@@ -68,8 +74,11 @@ const COLLECTION_FIELDS = [
 ]
 
 export async function payByMoto(container: MedusaContainer, input: MotoInput): Promise<NexiMotoResponse> {
-  return withLock(container, `nexi-moto:${input.orderId}`, `A MOTO payment for order ${input.orderId} is already under way.`, () =>
-    payLocked(container, input),
+  return withLock(
+    container,
+    `nexi-moto:${input.orderId}`,
+    `A MOTO payment for order ${input.orderId} is already under way.`,
+    () => payLocked(container, input),
   )
 }
 
@@ -77,7 +86,10 @@ async function payLocked(container: MedusaContainer, input: MotoInput): Promise<
   const order = await loadOrder(container, input)
   const plan = planMoto(order, input.field)
   const providerId = await cardProviderIdOf(container)
-  const collection = plan.collection === "use" ? await readCollection(container, plan.collectionId) : await prepareCollection(container, order.id)
+  const collection =
+    plan.collection === "use"
+      ? await readCollection(container, plan.collectionId)
+      : await prepareCollection(container, order.id)
   const currency = collection.currency_code.toUpperCase()
   const amountMinor = toMinorUnits(collection.amount, currency)
   const earlier = resumableMotoSession(collection, providerId, amountMinor)
@@ -88,7 +100,15 @@ async function payLocked(container: MedusaContainer, input: MotoInput): Promise<
   const request = motoRequest(container, providerId, order, session.id, data, input)
   const key = idempotencyUuid(`moto:${order.id}:${session.id}`)
   const ledger = container.resolve<PaymentLedger>(NEXI_LEDGER_MODULE)
-  const write = { kind: "moto" as const, origin: "staff" as const, idempotency_key: key, gateway_ref: data.order_id, amount_minor: amountMinor, currency, medusa_ref: session.id }
+  const write = {
+    kind: "moto" as const,
+    origin: "staff" as const,
+    idempotency_key: key,
+    gateway_ref: data.order_id,
+    amount_minor: amountMinor,
+    currency,
+    medusa_ref: session.id,
+  }
   // A declined card is an order at the gateway, but no charge: the write was not made.
   const recover = new ByOrderId(gateway, data.order_id, (details) => isCharged(readCardOrder(details)))
   let answered: OrderDetails | undefined
@@ -109,9 +129,13 @@ async function payLocked(container: MedusaContainer, input: MotoInput): Promise<
   }).catch(async (error) => {
     if (error instanceof CardNotAccepted) {
       await markFailed(container, collection, session.id, data, error.reason ?? "The card was not accepted.")
-      throw new MedusaError(MedusaError.Types.PAYMENT_AUTHORIZATION_ERROR, `The card was not accepted: ${error.reason ?? "no reason given."}`)
+      throw new MedusaError(
+        MedusaError.Types.PAYMENT_AUTHORIZATION_ERROR,
+        `The card was not accepted: ${error.reason ?? "no reason given."}`,
+      )
     }
-    if (error instanceof InvalidRequestError) await markFailed(container, collection, session.id, data, "The gateway refused the card data.")
+    if (error instanceof InvalidRequestError)
+      await markFailed(container, collection, session.id, data, "The gateway refused the card data.")
     throw cardRequestError(error, "MOTO payment")
   })
   // Answered from the ledger (an earlier request charged it): the gateway's record says how.
@@ -165,12 +189,15 @@ async function loadOrder(container: MedusaContainer, input: MotoInput): Promise<
     ],
     filters: { id: input.orderId },
   })
-  const row = data[0] as (Omit<OrderRow, "pending_difference" | "payment_collections"> & Record<string, unknown>) | undefined
+  const row = data[0] as
+    | (Omit<OrderRow, "pending_difference" | "payment_collections"> & Record<string, unknown>)
+    | undefined
   if (!row) throw new MedusaError(MedusaError.Types.NOT_FOUND, `${input.field}: no order ${input.orderId}`)
   const summary = row.summary as { raw_pending_difference?: unknown; pending_difference?: unknown } | undefined
   return {
     ...row,
-    pending_difference: (summary?.raw_pending_difference ?? summary?.pending_difference) as OrderRow["pending_difference"],
+    pending_difference: (summary?.raw_pending_difference ??
+      summary?.pending_difference) as OrderRow["pending_difference"],
     payment_collections: ((row.payment_collections as MotoCollectionRow[] | undefined) ?? []).filter(Boolean),
   }
 }
@@ -187,13 +214,22 @@ async function readCollection(container: MedusaContainer, id: string): Promise<M
 async function prepareCollection(container: MedusaContainer, orderId: string): Promise<MotoCollectionRow> {
   const { result } = await createOrUpdateOrderPaymentCollectionWorkflow(container).run({ input: { order_id: orderId } })
   const collection = (Array.isArray(result) ? result[0] : result) as { id?: string } | undefined
-  if (!collection?.id) throw new MedusaError(MedusaError.Types.UNEXPECTED_STATE, `Medusa created no payment collection for order ${orderId}.`)
+  if (!collection?.id)
+    throw new MedusaError(
+      MedusaError.Types.UNEXPECTED_STATE,
+      `Medusa created no payment collection for order ${orderId}.`,
+    )
   return readCollection(container, collection.id)
 }
 
 async function startSession(container: MedusaContainer, collectionId: string, providerId: string) {
   const { result } = await createPaymentSessionsWorkflow(container).run({
-    input: { payment_collection_id: collectionId, provider_id: providerId, data: {}, context: { [MOTO_CONTEXT_KEY]: true } },
+    input: {
+      payment_collection_id: collectionId,
+      provider_id: providerId,
+      data: {},
+      context: { [MOTO_CONTEXT_KEY]: true },
+    },
   })
   return result as { id: string; data: Record<string, unknown> }
 }
@@ -245,13 +281,17 @@ async function markFailed(
     })
   } catch (error) {
     // The refusal is what staff must see; a session left waiting is only re-read next time.
-    container.resolve(ContainerRegistrationKeys.LOGGER).warn(`nexi: could not mark MOTO session ${sessionId} failed: ${(error as Error).message}`)
+    container
+      .resolve(ContainerRegistrationKeys.LOGGER)
+      .warn(`nexi: could not mark MOTO session ${sessionId} failed: ${(error as Error).message}`)
   }
 }
 
 async function authorize(container: MedusaContainer, sessionId: string, gatewayOrderId: string): Promise<string> {
   try {
-    const { result } = await authorizePaymentSessionForOrderWorkflow(container).run({ input: { payment_session_id: sessionId } })
+    const { result } = await authorizePaymentSessionForOrderWorkflow(container).run({
+      input: { payment_session_id: sessionId },
+    })
     const payment = result as { id?: string } | null
     if (!payment?.id) throw new Error("the payment session was not authorized")
     return payment.id

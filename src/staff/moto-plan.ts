@@ -64,7 +64,10 @@ function refuse(type: string, message: string): never {
 export function planMoto(order: MotoOrderRow, field: MotoTargetField): MotoPlan {
   const isDraft = order.is_draft_order
   if (field === "draft_order_id" && !isDraft) {
-    refuse(MedusaError.Types.INVALID_DATA, `draft_order_id: ${order.id} is an order, not a draft order; send it as order_id`)
+    refuse(
+      MedusaError.Types.INVALID_DATA,
+      `draft_order_id: ${order.id} is an order, not a draft order; send it as order_id`,
+    )
   }
   if (field === "order_id" && isDraft) {
     refuse(MedusaError.Types.INVALID_DATA, `order_id: ${order.id} is a draft order; send it as draft_order_id`)
@@ -82,9 +85,15 @@ export function planMoto(order: MotoOrderRow, field: MotoTargetField): MotoPlan 
     )
   }
   if (unpaid && !isDraft) return { collection: "use", isDraft: false, collectionId: unpaid.id }
-  const owed = order.pending_difference === null || order.pending_difference === undefined ? new BigNumber(0) : toDecimal(order.pending_difference)
+  const owed =
+    order.pending_difference === null || order.pending_difference === undefined
+      ? new BigNumber(0)
+      : toDecimal(order.pending_difference)
   if (owed.isLessThanOrEqualTo(0)) {
-    refuse(MedusaError.Types.NOT_ALLOWED, `Order ${order.id} has nothing left to pay (its pending difference is ${owed.toFixed()}).`)
+    refuse(
+      MedusaError.Types.NOT_ALLOWED,
+      `Order ${order.id} has nothing left to pay (its pending difference is ${owed.toFixed()}).`,
+    )
   }
   return { collection: "prepare", isDraft }
 }

@@ -58,7 +58,10 @@ export async function loadNexiPayment(container: MedusaContainer, paymentId: str
   const row = data[0] as Record<string, unknown> | undefined
   if (!row) throw new MedusaError(MedusaError.Types.NOT_FOUND, `id: no payment ${paymentId}`)
   if (!isNexiProviderId(row.provider_id)) {
-    throw new MedusaError(MedusaError.Types.INVALID_DATA, `id: payment ${paymentId} was made with ${String(row.provider_id)}, not a Nexi provider`)
+    throw new MedusaError(
+      MedusaError.Types.INVALID_DATA,
+      `id: payment ${paymentId} was made with ${String(row.provider_id)}, not a Nexi provider`,
+    )
   }
   return normalize(row)
 }
@@ -80,7 +83,10 @@ export async function nexiPaymentsOfOrder(container: MedusaContainer, orderId: s
 }
 
 function sum(rows: readonly MedusaAmountRow[]): BigNumber {
-  return rows.reduce((total, row) => total.plus(toDecimal((row.raw_amount ?? row.amount ?? 0) as AmountInput)), new BigNumber(0))
+  return rows.reduce(
+    (total, row) => total.plus(toDecimal((row.raw_amount ?? row.amount ?? 0) as AmountInput)),
+    new BigNumber(0),
+  )
 }
 
 /** What Medusa has recorded as captured and refunded on the payment, in major units. */

@@ -11,14 +11,20 @@ interface OrderCartRow {
   cart_id: string
 }
 
-async function orderCartRows(container: MedusaContainer, filters: Partial<Record<keyof OrderCartRow, string[]>>): Promise<OrderCartRow[]> {
+async function orderCartRows(
+  container: MedusaContainer,
+  filters: Partial<Record<keyof OrderCartRow, string[]>>,
+): Promise<OrderCartRow[]> {
   const query = container.resolve(ContainerRegistrationKeys.QUERY)
   const { data } = await query.graph({ entity: "order_cart", fields: ["order_id", "cart_id"], filters })
   return data as OrderCartRow[]
 }
 
 /** cart id -> the order it became, for the carts that became one. */
-export async function ordersOfCarts(container: MedusaContainer, cartIds: readonly string[]): Promise<Map<string, string>> {
+export async function ordersOfCarts(
+  container: MedusaContainer,
+  cartIds: readonly string[],
+): Promise<Map<string, string>> {
   if (!cartIds.length) return new Map()
   const rows = await orderCartRows(container, { cart_id: [...new Set(cartIds)] })
   return new Map(rows.map((row) => [row.cart_id, row.order_id]))

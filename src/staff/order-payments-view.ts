@@ -20,7 +20,10 @@ function gatewayRefOf(view: NexiPaymentView): string {
   return view.kind === "card" ? view.gateway_order_id : view.transaction_id
 }
 
-export async function orderPaymentsView(container: MedusaContainer, orderId: string): Promise<NexiOrderPaymentsResponse> {
+export async function orderPaymentsView(
+  container: MedusaContainer,
+  orderId: string,
+): Promise<NexiOrderPaymentsResponse> {
   const records = await nexiPaymentsOfOrder(container, orderId)
   const ledger = ledgerOf(container)
   const payments = await Promise.all(

@@ -18,7 +18,10 @@ import type { NexiPaymentRecord } from "./nexi-payments"
 export async function gatewayOrderOf(container: MedusaContainer, payment: NexiPaymentRecord): Promise<OrderDetails> {
   const orderId = readCardSessionData(payment.data ?? undefined).order_id
   if (!orderId) {
-    throw new MedusaError(MedusaError.Types.UNEXPECTED_STATE, `Payment ${payment.id} has no gateway order id in its data.`)
+    throw new MedusaError(
+      MedusaError.Types.UNEXPECTED_STATE,
+      `Payment ${payment.id} has no gateway order id in its data.`,
+    )
   }
   try {
     return await gatewayClientFor(container, payment.provider_id).getOrder(orderId)
@@ -27,17 +30,26 @@ export async function gatewayOrderOf(container: MedusaContainer, payment: NexiPa
   }
 }
 
-export async function readPaymentView(container: MedusaContainer, payment: NexiPaymentRecord): Promise<NexiPaymentView> {
+export async function readPaymentView(
+  container: MedusaContainer,
+  payment: NexiPaymentRecord,
+): Promise<NexiPaymentView> {
   const identity = { payment_id: payment.id, provider_id: payment.provider_id }
   if (isNexiCardProviderId(payment.provider_id)) {
     return cardPaymentView(identity, await gatewayOrderOf(container, payment))
   }
   const data = readApmSessionData(payment.data ?? undefined)
   if (!data.transaction_id) {
-    throw new MedusaError(MedusaError.Types.UNEXPECTED_STATE, `Payment ${payment.id} has no transaction id in its data.`)
+    throw new MedusaError(
+      MedusaError.Types.UNEXPECTED_STATE,
+      `Payment ${payment.id} has no transaction id in its data.`,
+    )
   }
   try {
-    const envelope = await apmClientFor(container, payment.provider_id).getTransaction(data.transaction_id, data.next_link)
+    const envelope = await apmClientFor(container, payment.provider_id).getTransaction(
+      data.transaction_id,
+      data.next_link,
+    )
     return mobilePaymentView(identity, data, envelope)
   } catch (error) {
     throw toMedusaError(error, `read transaction ${data.transaction_id} of payment ${payment.id}`)

@@ -27,9 +27,14 @@ export function releasedPaymentView(attempt: PaymentAttempt, orderId: string | n
 }
 
 /** Of the given carts only, when given (an order page asks for its own cart's). */
-export async function releasedPayments(container: MedusaContainer, filter: { limit: number; cartIds?: string[] }): Promise<NexiReleasedPayment[]> {
+export async function releasedPayments(
+  container: MedusaContainer,
+  filter: { limit: number; cartIds?: string[] },
+): Promise<NexiReleasedPayment[]> {
   const attempts = await ledgerOf(container).releasedAttempts(filter)
   const cartIds = attempts.flatMap((attempt) => (attempt.cart_id ? [attempt.cart_id] : []))
   const orders = await ordersOfCarts(container, cartIds)
-  return attempts.map((attempt) => releasedPaymentView(attempt, (attempt.cart_id && orders.get(attempt.cart_id)) || null))
+  return attempts.map((attempt) =>
+    releasedPaymentView(attempt, (attempt.cart_id && orders.get(attempt.cart_id)) || null),
+  )
 }

@@ -24,7 +24,10 @@ export async function syncPayment(container: MedusaContainer, paymentId: string)
   const isCard = isNexiCardProviderId(before.provider_id)
   if (isCard) {
     if (!before.payment_session_id) {
-      throw new MedusaError(MedusaError.Types.UNEXPECTED_STATE, `Payment ${paymentId} has no payment session to read again.`)
+      throw new MedusaError(
+        MedusaError.Types.UNEXPECTED_STATE,
+        `Payment ${paymentId} has no payment session to read again.`,
+      )
     }
     try {
       await reconcileSession(container, { id: before.payment_session_id, provider_id: before.provider_id })
@@ -35,7 +38,8 @@ export async function syncPayment(container: MedusaContainer, paymentId: string)
   const after = isCard ? await loadNexiPayment(container, paymentId) : before
   const payment = await readPaymentView(container, after)
   const currency = before.currency_code.toUpperCase()
-  const gateway = payment.kind === "card" ? { captured: payment.captured.amount, refunded: payment.refunded.amount } : undefined
+  const gateway =
+    payment.kind === "card" ? { captured: payment.captured.amount, refunded: payment.refunded.amount } : undefined
   const facts = { currency, before: medusaTotals(before), after: medusaTotals(after), gateway }
   const message =
     payment.kind === "card"

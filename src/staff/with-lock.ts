@@ -40,6 +40,17 @@ export async function withLock<T>(
  * call another holder. With several processes (server and worker), the lock is shared only
  * through a shared locking provider (docs/production.md).
  */
-export function withPaymentLock<T>(container: MedusaContainer, paymentId: string, job: () => Promise<T>, waitSeconds?: number): Promise<T> {
-  return withLock(container, `nexi-payment:${paymentId}`, `Another action on payment ${paymentId} is under way.`, job, waitSeconds)
+export function withPaymentLock<T>(
+  container: MedusaContainer,
+  paymentId: string,
+  job: () => Promise<T>,
+  waitSeconds?: number,
+): Promise<T> {
+  return withLock(
+    container,
+    `nexi-payment:${paymentId}`,
+    `Another action on payment ${paymentId} is under way.`,
+    job,
+    waitSeconds,
+  )
 }

@@ -53,11 +53,15 @@ export class NoHostedPageError extends Error {
 export function hostedPageOf(session: PaymentSessionLike | undefined): string {
   if (!session) throw new NoHostedPageError("the cart has no Nexi payment session; choose the card payment again")
   if (!isNexiCardProvider(session.provider_id)) {
-    throw new NoHostedPageError(`${session.provider_id} is not a Nexi card provider; only card sessions have a hosted page`)
+    throw new NoHostedPageError(
+      `${session.provider_id} is not a Nexi card provider; only card sessions have a hosted page`,
+    )
   }
   const page = session.data?.hosted_page
   if (typeof page !== "string" || !isWebAddress(page)) {
-    throw new NoHostedPageError("the session holds no hosted page (it may have failed to start); choose the card payment again")
+    throw new NoHostedPageError(
+      "the session holds no hosted page (it may have failed to start); choose the card payment again",
+    )
   }
   return page
 }

@@ -2,8 +2,24 @@
  * medusa-payment-nexi-storefront: plain functions over a store API client, for any framework.
  * React hooks over them: medusa-payment-nexi-storefront/react.
  */
-export { type FetchClientConfig, type FetchFunction, type NexiStoreClient, NexiStoreError, type RequestOptions, type StoreRequest, storeClientFromFetch } from "./client.js"
-export { CART_PAYMENT_FIELDS, type CartLike, hostedPageOf, NoHostedPageError, nexiSessionOf, type PaymentSessionLike, retrieveNexiSession } from "./hosted-page.js"
+export {
+  type FetchClientConfig,
+  type FetchFunction,
+  type NexiStoreClient,
+  NexiStoreError,
+  type RequestOptions,
+  type StoreRequest,
+  storeClientFromFetch,
+} from "./client.js"
+export {
+  CART_PAYMENT_FIELDS,
+  type CartLike,
+  hostedPageOf,
+  NoHostedPageError,
+  nexiSessionOf,
+  type PaymentSessionLike,
+  retrieveNexiSession,
+} from "./hosted-page.js"
 export { listPaymentMethods, type NexiPaymentMethod } from "./payment-methods.js"
 export {
   getSessionStatus,
@@ -16,8 +32,21 @@ export {
   type SessionOfCart,
 } from "./payment-outcome.js"
 export { type PollControl, type PollOptions, pollDelays, pollPaymentOutcome, waitForPaymentOutcome } from "./polling.js"
-export { isNexiCardProvider, isNexiMobileProvider, isNexiProvider, type NexiProvider, parseNexiProviderId } from "./providers.js"
-export { deleteSavedCard, listSavedCards, type SaveCardInput, type SaveCardStarted, type SavedCard, startSavingCard } from "./saved-cards.js"
+export {
+  isNexiCardProvider,
+  isNexiMobileProvider,
+  isNexiProvider,
+  type NexiProvider,
+  parseNexiProviderId,
+} from "./providers.js"
+export {
+  deleteSavedCard,
+  listSavedCards,
+  type SaveCardInput,
+  type SaveCardStarted,
+  type SavedCard,
+  startSavingCard,
+} from "./saved-cards.js"
 export {
   type CardSessionData,
   type CardSessionInput,

@@ -10,10 +10,17 @@ export interface NexiPaymentMethod {
   logo_url: string
 }
 
-export async function listPaymentMethods(client: NexiStoreClient, regionId: string, options?: RequestOptions): Promise<NexiPaymentMethod[]> {
-  const { payment_methods } = await client.fetch<{ payment_methods: NexiPaymentMethod[] }>("/store/nexi/payment-methods", {
-    query: { region_id: regionId },
-    ...forwarded(options),
-  })
+export async function listPaymentMethods(
+  client: NexiStoreClient,
+  regionId: string,
+  options?: RequestOptions,
+): Promise<NexiPaymentMethod[]> {
+  const { payment_methods } = await client.fetch<{ payment_methods: NexiPaymentMethod[] }>(
+    "/store/nexi/payment-methods",
+    {
+      query: { region_id: regionId },
+      ...forwarded(options),
+    },
+  )
   return payment_methods
 }

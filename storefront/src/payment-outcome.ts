@@ -38,7 +38,11 @@ export interface SessionOfCart {
 }
 
 /** Reads the status route once. */
-export function getSessionStatus(client: NexiStoreClient, { cartId, sessionId }: SessionOfCart, options?: RequestOptions): Promise<NexiSessionStatus> {
+export function getSessionStatus(
+  client: NexiStoreClient,
+  { cartId, sessionId }: SessionOfCart,
+  options?: RequestOptions,
+): Promise<NexiSessionStatus> {
   return client.fetch<NexiSessionStatus>(`/store/nexi/payment-sessions/${encodeURIComponent(sessionId)}`, {
     query: { cart_id: cartId },
     ...forwarded(options),
@@ -58,7 +62,11 @@ export function outcomeOfStatus(status: NexiSessionStatus): PaymentOutcome {
 }
 
 /** The status route's answer as an outcome: what the mobile payment's wait polls. */
-export async function readPaymentOutcome(client: NexiStoreClient, session: SessionOfCart, options?: RequestOptions): Promise<PaymentOutcome> {
+export async function readPaymentOutcome(
+  client: NexiStoreClient,
+  session: SessionOfCart,
+  options?: RequestOptions,
+): Promise<PaymentOutcome> {
   return outcomeOfStatus(await getSessionStatus(client, session, options))
 }
 
@@ -76,9 +84,16 @@ export interface ReturnInput {
  * opened twice, or long after, shows the same order. Call it from a server action in a
  * Next.js storefront: completing revalidates the cart, which a server component's render may not.
  */
-export async function resolveReturn(client: NexiStoreClient, { cartId, sessionId }: ReturnInput, options?: RequestOptions): Promise<PaymentOutcome> {
+export async function resolveReturn(
+  client: NexiStoreClient,
+  { cartId, sessionId }: ReturnInput,
+  options?: RequestOptions,
+): Promise<PaymentOutcome> {
   const completed = await client
-    .fetch<CompleteAnswer>(`/store/carts/${encodeURIComponent(cartId)}/complete`, { method: "POST", ...forwarded(options) })
+    .fetch<CompleteAnswer>(`/store/carts/${encodeURIComponent(cartId)}/complete`, {
+      method: "POST",
+      ...forwarded(options),
+    })
     // A payment that did not go through fails the completion (an error status or a cart answer): the status route says why.
     .catch((error: unknown) => {
       if (options?.signal?.aborted) throw error

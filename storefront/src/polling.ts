@@ -23,11 +23,16 @@ const GROWTH = 1.5
 export function pollDelays(options: PollOptions = {}): number[] {
   const { firstDelayMs, maxDelayMs, giveUpAfterMs } = { ...DEFAULT_POLL, ...options }
   for (const [name, value] of Object.entries({ firstDelayMs, maxDelayMs, giveUpAfterMs })) {
-    if (!Number.isFinite(value) || value <= 0) throw new RangeError(`${name}: must be a positive number of milliseconds`)
+    if (!Number.isFinite(value) || value <= 0)
+      throw new RangeError(`${name}: must be a positive number of milliseconds`)
   }
   const delays: number[] = []
   let waited = 0
-  for (let delay = Math.min(firstDelayMs, maxDelayMs); waited + delay <= giveUpAfterMs; delay = Math.min(delay * GROWTH, maxDelayMs)) {
+  for (
+    let delay = Math.min(firstDelayMs, maxDelayMs);
+    waited + delay <= giveUpAfterMs;
+    delay = Math.min(delay * GROWTH, maxDelayMs)
+  ) {
     delays.push(Math.round(delay))
     waited += delay
   }
@@ -61,7 +66,10 @@ export interface PollControl {
  * Runs `check` until it answers something other than pending, or the pauses run out: then it
  * answers the last pending outcome, and the page says the bank has not answered yet.
  */
-export async function pollPaymentOutcome(check: (signal?: AbortSignal) => Promise<PaymentOutcome>, control: PollControl = {}): Promise<PaymentOutcome> {
+export async function pollPaymentOutcome(
+  check: (signal?: AbortSignal) => Promise<PaymentOutcome>,
+  control: PollControl = {},
+): Promise<PaymentOutcome> {
   const { signal, poll, onOutcome } = control
   const delays = pollDelays(poll)
   for (let attempt = 0; ; attempt++) {
@@ -81,5 +89,8 @@ export function waitForPaymentOutcome(
   session: SessionOfCart,
   control: PollControl & Pick<RequestOptions, "headers"> = {},
 ): Promise<PaymentOutcome> {
-  return pollPaymentOutcome((signal) => readPaymentOutcome(client, session, { headers: control.headers, signal }), control)
+  return pollPaymentOutcome(
+    (signal) => readPaymentOutcome(client, session, { headers: control.headers, signal }),
+    control,
+  )
 }

@@ -23,13 +23,19 @@ export interface SavedCard {
 
 /** The customer's confirmed cards, newest first. */
 export async function listSavedCards(client: NexiStoreClient, options?: RequestOptions): Promise<SavedCard[]> {
-  const { saved_cards } = await client.fetch<{ saved_cards: SavedCard[] }>("/store/nexi/saved-cards", forwarded(options))
+  const { saved_cards } = await client.fetch<{ saved_cards: SavedCard[] }>(
+    "/store/nexi/saved-cards",
+    forwarded(options),
+  )
   return saved_cards
 }
 
 /** Deletes one of the customer's cards; it is never offered or used again. Another customer's card is a 404. */
 export async function deleteSavedCard(client: NexiStoreClient, id: string, options?: RequestOptions): Promise<void> {
-  await client.fetch<{ id: string; deleted: true }>(`/store/nexi/saved-cards/${encodeURIComponent(id)}`, { method: "DELETE", ...forwarded(options) })
+  await client.fetch<{ id: string; deleted: true }>(`/store/nexi/saved-cards/${encodeURIComponent(id)}`, {
+    method: "DELETE",
+    ...forwarded(options),
+  })
 }
 
 export interface SaveCardInput {
@@ -51,9 +57,15 @@ export interface SaveCardStarted {
 const CURRENCY_CODE = /^[a-zA-Z]{3}$/
 
 /** Saves a card without paying (the account page's "Add a card"): the shopper enters it on a hosted page. */
-export async function startSavingCard(client: NexiStoreClient, input: SaveCardInput, options?: RequestOptions): Promise<SaveCardStarted> {
-  if (!CURRENCY_CODE.test(input.currencyCode)) throw new NexiInputError("currency_code", "must be an ISO 4217 code such as eur")
-  if (input.returnUrl !== undefined && !isWebAddress(input.returnUrl)) throw new NexiInputError("return_url", "must be an absolute URL of the storefront")
+export async function startSavingCard(
+  client: NexiStoreClient,
+  input: SaveCardInput,
+  options?: RequestOptions,
+): Promise<SaveCardStarted> {
+  if (!CURRENCY_CODE.test(input.currencyCode))
+    throw new NexiInputError("currency_code", "must be an ISO 4217 code such as eur")
+  if (input.returnUrl !== undefined && !isWebAddress(input.returnUrl))
+    throw new NexiInputError("return_url", "must be an absolute URL of the storefront")
   return client.fetch<SaveCardStarted>("/store/nexi/saved-cards", {
     method: "POST",
     body: {

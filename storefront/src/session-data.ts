@@ -50,14 +50,16 @@ const MOBILE_NUMBER = /^\+?[0-9]{6,15}$/
 
 function languageData({ language }: LanguageChoice): { language?: string } {
   if (language === undefined) return {}
-  if (!LANGUAGE_TAG.test(language)) throw new NexiInputError("language", 'must be a language tag such as "it" or "en-GB"')
+  if (!LANGUAGE_TAG.test(language))
+    throw new NexiInputError("language", 'must be a language tag such as "it" or "en-GB"')
   return { language }
 }
 
 /** A card session's data: a new card, "save my card", or a saved card. */
 export function cardSessionData(input: CardSessionInput = {}): CardSessionData {
   const { saveCard, paymentMethodId } = input
-  if (saveCard !== undefined && typeof saveCard !== "boolean") throw new NexiInputError("save_card", "must be true or false")
+  if (saveCard !== undefined && typeof saveCard !== "boolean")
+    throw new NexiInputError("save_card", "must be true or false")
   if (paymentMethodId !== undefined && !SAVED_CARD_ID.test(paymentMethodId)) {
     throw new NexiInputError("payment_method_id", "must be the id of one of the customer's saved cards (nexcard_…)")
   }

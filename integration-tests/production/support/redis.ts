@@ -19,7 +19,12 @@ export function uniqueKeyPrefix(): string {
 
 /** Connects, or fails with how to start a Redis, so a missing server is not a 4-minute hang. */
 export async function connectRedis(url = REDIS_URL): Promise<Redis> {
-  const client = new Redis(url, { lazyConnect: true, connectTimeout: 3_000, maxRetriesPerRequest: 1, retryStrategy: () => null })
+  const client = new Redis(url, {
+    lazyConnect: true,
+    connectTimeout: 3_000,
+    maxRetriesPerRequest: 1,
+    retryStrategy: () => null,
+  })
   try {
     await client.connect()
     await client.ping()

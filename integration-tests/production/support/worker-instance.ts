@@ -59,7 +59,13 @@ export async function startWorkerInstance(input: {
   const { NODE_OPTIONS: _jestFlags, ...inherited } = process.env
   const child = spawn(process.execPath, [cli, "start"], {
     cwd: input.storeDir,
-    env: { ...inherited, NODE_ENV: "production", MEDUSA_WORKER_MODE: input.mode ?? "worker", PORT: String(input.port), ...input.env },
+    env: {
+      ...inherited,
+      NODE_ENV: "production",
+      MEDUSA_WORKER_MODE: input.mode ?? "worker",
+      PORT: String(input.port),
+      ...input.env,
+    },
     stdio: ["ignore", "pipe", "pipe"],
   })
   fs.mkdirSync(path.dirname(input.logFile), { recursive: true })

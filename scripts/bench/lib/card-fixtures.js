@@ -38,7 +38,15 @@ function initiateInput(sessionId) {
         billing_address: ADDRESS,
         shipping_address: ADDRESS,
         items: [
-          { id: "item_1", title: "T-shirt", variant_sku: "TS-M", quantity: 1, unit_price: 19.9, total: 19.9, tax_rate: 22 },
+          {
+            id: "item_1",
+            title: "T-shirt",
+            variant_sku: "TS-M",
+            quantity: 1,
+            unit_price: 19.9,
+            total: 19.9,
+            tax_rate: 22,
+          },
           { id: "item_2", title: "Socks", variant_sku: "SO-1", quantity: 1, unit_price: 5, total: 5, tax_rate: 22 },
         ],
       },
@@ -73,7 +81,8 @@ function cardFixtures({ provider, control, standIn }) {
 
   async function authorized(label) {
     const { data } = await provider.authorizePayment({ data: await paid(label) })
-    if (data.status !== "authorized") throw new Error(`fixture ${label}: expected an authorized payment, got ${data.status}`)
+    if (data.status !== "authorized")
+      throw new Error(`fixture ${label}: expected an authorized payment, got ${data.status}`)
     return data
   }
 

@@ -45,7 +45,14 @@ function createCardSync(cradle, options, gatewayClient) {
   const { cardSyncPort } = built("providers/nexi/card/card-sync-port")
   const ledger = cradle.nexi_ledger
   const records = new PaymentRecords(cradle)
-  const gateway = cardSyncPort({ gateway: gatewayClient, ledger, records, options, entryId: "nexi", providerKey: "nexi_nexi" })
+  const gateway = cardSyncPort({
+    gateway: gatewayClient,
+    ledger,
+    records,
+    options,
+    entryId: "nexi",
+    providerKey: "nexi_nexi",
+  })
   const medusa = { apply: async (_session, payment) => (payment.status === "authorized" ? "completed" : "unchanged") }
   return new CardSync({ gateway, ledger, sessions: records, medusa, logger: cradle.logger })
 }

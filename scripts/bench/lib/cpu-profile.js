@@ -12,7 +12,13 @@ const ORIGINS = [
   ["zod", (url) => url.includes("/node_modules/zod/")],
   ["database", (url) => /\/node_modules\/(pg|pg-[a-z-]+|knex|@mikro-orm|postgres-[a-z-]+)\//.test(url)],
   ["medusa", (url) => url.includes("/node_modules/@medusajs/")],
-  ["express & http", (url) => /\/node_modules\/(express|body-parser|router|raw-body|cookie|qs|on-finished|finalhandler|send|cors|compression)\//.test(url)],
+  [
+    "express & http",
+    (url) =>
+      /\/node_modules\/(express|body-parser|router|raw-body|cookie|qs|on-finished|finalhandler|send|cors|compression)\//.test(
+        url,
+      ),
+  ],
   ["other packages", (url) => url.includes("/node_modules/")],
   ["node", (url) => url.startsWith("node:") || (url === "" ? false : !url.startsWith("file:") && !url.startsWith("/"))],
 ]
@@ -31,7 +37,9 @@ function originOf(frame) {
 
 /** `src/providers/nexi/card/card-provider.js:42 startHostedOrder`, shortened to the plugin's source path. */
 function frameLabel(frame) {
-  const file = frame.url.includes("/.medusa/server/") ? frame.url.slice(frame.url.indexOf("/.medusa/server/") + "/.medusa/server/".length) : path.basename(frame.url)
+  const file = frame.url.includes("/.medusa/server/")
+    ? frame.url.slice(frame.url.indexOf("/.medusa/server/") + "/.medusa/server/".length)
+    : path.basename(frame.url)
   return `${file}:${frame.lineNumber + 1} ${frame.functionName || "(anonymous)"}`
 }
 
@@ -54,7 +62,8 @@ function summarizeProfiles(profiles, { top = 15 } = {}) {
     const isUnderPlugin = (id) => {
       if (underPlugin.has(id)) return underPlugin.get(id)
       const node = byId.get(id)
-      const result = originOf(node.callFrame) === "plugin" || (parentOf.has(id) ? isUnderPlugin(parentOf.get(id)) : false)
+      const result =
+        originOf(node.callFrame) === "plugin" || (parentOf.has(id) ? isUnderPlugin(parentOf.get(id)) : false)
       underPlugin.set(id, result)
       return result
     }

@@ -20,12 +20,18 @@ const KINDS = {
   },
   capture: {
     bare: (url, { operationId, body, key }) =>
-      prepareGatewayRequest(url, "POST", `/operations/${segment(operationId)}/captures`, { json: body, idempotencyKey: key }),
+      prepareGatewayRequest(url, "POST", `/operations/${segment(operationId)}/captures`, {
+        json: body,
+        idempotencyKey: key,
+      }),
     client: (client, { operationId, body, key }) => client.capture(operationId, body, key),
   },
   refund: {
     bare: (url, { operationId, body, key }) =>
-      prepareGatewayRequest(url, "POST", `/operations/${segment(operationId)}/refunds`, { json: body, idempotencyKey: key }),
+      prepareGatewayRequest(url, "POST", `/operations/${segment(operationId)}/refunds`, {
+        json: body,
+        idempotencyKey: key,
+      }),
     client: (client, { operationId, body, key }) => client.refund(operationId, body, key),
   },
 }

@@ -9,7 +9,18 @@
  */
 const { testSupport } = require("./test-support")
 
-const silentLogger = { debug() {}, info() {}, warn() {}, error() {}, log() {}, activity() {}, progress() {}, success() {}, failure() {}, shouldLog: () => false }
+const silentLogger = {
+  debug() {},
+  info() {},
+  warn() {},
+  error() {},
+  log() {},
+  activity() {},
+  progress() {},
+  success() {},
+  failure() {},
+  shouldLog: () => false,
+}
 
 function medusaStandIn() {
   const sessions = new Map()
@@ -33,7 +44,9 @@ function medusaStandIn() {
       captureService: {
         retrieve: async (id) => {
           const amount = captureAmounts.get(id)
-          return amount === undefined ? missing("capture", id) : { id, amount, raw_amount: { value: amount, precision: 20 } }
+          return amount === undefined
+            ? missing("capture", id)
+            : { id, amount, raw_amount: { value: amount, precision: 20 } }
         },
       },
       refundService: {

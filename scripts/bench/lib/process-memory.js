@@ -21,7 +21,8 @@ async function memoryAfterGc({ pid, memoryFile }, { timeoutMs = 30_000 } = {}) {
   process.kill(pid, "SIGUSR2")
   const deadline = Date.now() + timeoutMs
   while (!fs.existsSync(memoryFile)) {
-    if (Date.now() > deadline) throw new Error(`the server (pid ${pid}) wrote no memory figures within ${timeoutMs / 1000} s`)
+    if (Date.now() > deadline)
+      throw new Error(`the server (pid ${pid}) wrote no memory figures within ${timeoutMs / 1000} s`)
     await new Promise((resolve) => setTimeout(resolve, 100))
   }
   const usage = JSON.parse(fs.readFileSync(memoryFile, "utf8"))

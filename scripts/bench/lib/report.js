@@ -10,7 +10,17 @@ function overheadSection({ targets, passes }) {
     [
       `Overhead, simulator latency ${latencyMs} ms (ms, p50 / p99; target: median ratio <= ${targets.medianRatio}, p99 ratio <= ${targets.p99Ratio})`,
       table(
-        ["call", "rounds", "provider", "gateway client", "bare axios", "added (p50)", "median ratio", "p99 ratio", "met"],
+        [
+          "call",
+          "rounds",
+          "provider",
+          "gateway client",
+          "bare axios",
+          "added (p50)",
+          "median ratio",
+          "p99 ratio",
+          "met",
+        ],
         rows.map((row) => [
           row.call,
           row.samples,
@@ -59,7 +69,17 @@ function throughputSection(levels) {
   return [
     "Throughput through the running store (checkouts/s; latencies ms, p50 / p95; baseline: Medusa's system provider, same store and region)",
     table(
-      ["shoppers", "nexi/s", "system/s", "ratio", "nexi session", "nexi complete", "system session", "system complete", "errors (nexi, system)"],
+      [
+        "shoppers",
+        "nexi/s",
+        "system/s",
+        "ratio",
+        "nexi session",
+        "nexi complete",
+        "system session",
+        "system complete",
+        "errors (nexi, system)",
+      ],
       levels.map((level) => [
         level.shoppers,
         level.nexi.perSecond,
@@ -98,7 +118,15 @@ function anatomySection({ checkouts, steps, session }) {
         [
           ["nexi", nexi],
           ["system", system],
-        ].map(([name, run]) => [name === "nexi" ? step : "", name, run.wallMs, run.statements, run.statementMs, run.gatewayMs, run.restMs]),
+        ].map(([name, run]) => [
+          name === "nexi" ? step : "",
+          name,
+          run.wallMs,
+          run.statements,
+          run.statementMs,
+          run.gatewayMs,
+          run.restMs,
+        ]),
       ),
     ),
   ]
@@ -107,12 +135,16 @@ function anatomySection({ checkouts, steps, session }) {
       `Statements of the ${step} that differ (per request: how many, mean; ms, p50)`,
       table(
         ["statement", "nexi", "system", "nexi ms", "system ms", "added ms"],
-        statements.filter(differs).map((row) => [row.statement, row.nexiCount, row.systemCount, row.nexiMs, row.systemMs, row.addedMs]),
+        statements
+          .filter(differs)
+          .map((row) => [row.statement, row.nexiCount, row.systemCount, row.nexiMs, row.systemMs, row.addedMs]),
       ),
     )
   }
   const nexiSession = steps.find((row) => row.step === "payment session").nexi
-  blocks.push(`Payment session: ${nexiSession.wallMs} ms against a bound of ${session.boundMs} (1.2× the system provider's, plus the gateway round trip); met: ${yesNo(session.met)}`)
+  blocks.push(
+    `Payment session: ${nexiSession.wallMs} ms against a bound of ${session.boundMs} (1.2× the system provider's, plus the gateway round trip); met: ${yesNo(session.met)}`,
+  )
   return blocks.join("\n")
 }
 
@@ -123,7 +155,12 @@ function memorySection({ withoutPlugin, withPlugin, growth }) {
     table(
       ["store", "boot s", "idle", "after warm-up"],
       [
-        ["without the plugin", withoutPlugin.bootMs / 1000, figures(withoutPlugin.idle), figures(withoutPlugin.afterWarmup)],
+        [
+          "without the plugin",
+          withoutPlugin.bootMs / 1000,
+          figures(withoutPlugin.idle),
+          figures(withoutPlugin.afterWarmup),
+        ],
         ["with the plugin", withPlugin.bootMs / 1000, figures(withPlugin.idle), figures(withPlugin.afterWarmup)],
       ],
     ),
@@ -149,17 +186,27 @@ function profileSection({ shoppers, checkouts, system, nexi, statementsAddedByNe
       const [a, b] = [read(nexi, row) ?? 0, read(system, row) ?? 0]
       return [row, a, b, difference(a, b)]
     })
-  const origins = [...new Set([...Object.keys(nexi.byOriginCpuMsPerCheckout), ...Object.keys(system.byOriginCpuMsPerCheckout)])]
+  const origins = [
+    ...new Set([...Object.keys(nexi.byOriginCpuMsPerCheckout), ...Object.keys(system.byOriginCpuMsPerCheckout)]),
+  ]
   const processes = Object.keys(nexi.byProcessCpuMsPerCheckout)
   const blocks = [
     `CPU per completed checkout, by process (${shoppers} shoppers, ${checkouts} checkouts of each in 2 alternating rounds, notifications' handling included; ms, from /proc)`,
-    table(["process", "nexi", "system", "added by nexi"], compared((run, name) => run.byProcessCpuMsPerCheckout[name], processes)),
+    table(
+      ["process", "nexi", "system", "added by nexi"],
+      compared((run, name) => run.byProcessCpuMsPerCheckout[name], processes),
+    ),
     "The store's CPU per checkout by where its code comes from (ms, /proc shared out by V8's CPU profile)",
     table(
       ["where", "nexi", "system", "added by nexi"],
       [
         ...compared((run, origin) => run.byOriginCpuMsPerCheckout[origin], origins),
-        ["inside plugin frames (inclusive)", nexi.pluginInclusiveCpuMsPerCheckout, system.pluginInclusiveCpuMsPerCheckout, ""],
+        [
+          "inside plugin frames (inclusive)",
+          nexi.pluginInclusiveCpuMsPerCheckout,
+          system.pluginInclusiveCpuMsPerCheckout,
+          "",
+        ],
       ],
     ),
     "The plugin's top functions by self time (Nexi checkouts; ms of CPU per checkout)",
@@ -172,7 +219,10 @@ function profileSection({ shoppers, checkouts, system, nexi, statementsAddedByNe
   else {
     blocks.push(
       `Database statements per checkout: nexi ${nexi.database.calls} (${nexi.database.execMs} ms executing), system ${system.database.calls} (${system.database.execMs} ms)`,
-      table(["statements a Nexi checkout runs more (+) or fewer (-) times than a system one", "per checkout"], statementsAddedByNexi.map((entry) => [entry.statement, entry.calls])),
+      table(
+        ["statements a Nexi checkout runs more (+) or fewer (-) times than a system one", "per checkout"],
+        statementsAddedByNexi.map((entry) => [entry.statement, entry.calls]),
+      ),
     )
   }
   return blocks.join("\n")

@@ -63,7 +63,10 @@ function parseArguments(argv) {
       options.parts = argument.slice("--only=".length).split(",")
       const unknown = options.parts.filter((part) => !PARTS.includes(part))
       if (unknown.length) throw new Error(`--only: unknown part ${unknown.join(", ")} (parts: ${PARTS.join(", ")})`)
-    } else throw new Error(`unknown argument ${argument} (usage: node scripts/bench/index.js [--quick] [--only=${PARTS.join(",")}])`)
+    } else
+      throw new Error(
+        `unknown argument ${argument} (usage: node scripts/bench/index.js [--quick] [--only=${PARTS.join(",")}])`,
+      )
   }
   return { ...options, settings: SETTINGS[options.quick ? "quick" : "full"] }
 }

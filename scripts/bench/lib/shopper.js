@@ -42,16 +42,23 @@ function shopper({ api, control, regionId, variantId }) {
     })
     const { cart, collection } = opened.result
     const session = await timed(() =>
-      api.post(`/store/payment-collections/${collection.id}/payment-sessions`, { provider_id: providerId, ...(data ? { data } : {}) }),
+      api.post(`/store/payment-collections/${collection.id}/payment-sessions`, {
+        provider_id: providerId,
+        ...(data ? { data } : {}),
+      }),
     )
-    const created = session.result.payment_collection.payment_sessions.find((candidate) => candidate.provider_id === providerId)
+    const created = session.result.payment_collection.payment_sessions.find(
+      (candidate) => candidate.provider_id === providerId,
+    )
     return { cart, session: created, cartMs: opened.ms, sessionMs: session.ms }
   }
 
   async function complete(cartId) {
     const completion = await timed(() => api.post(`/store/carts/${cartId}/complete`))
     if (completion.result.type !== "order") {
-      throw new Error(`cart ${cartId} did not complete: ${JSON.stringify(completion.result.error ?? completion.result).slice(0, 300)}`)
+      throw new Error(
+        `cart ${cartId} did not complete: ${JSON.stringify(completion.result.error ?? completion.result).slice(0, 300)}`,
+      )
     }
     return { orderId: completion.result.order.id, completeMs: completion.ms }
   }
@@ -90,7 +97,8 @@ function shopper({ api, control, regionId, variantId }) {
           completed.apm++
           return { orderId: status.order_id, sessionMs, sessionId: session.id }
         }
-        if (Date.now() > deadline) throw new Error(`mobile payment session ${session.id} made no order within ${timeoutMs / 1000} s`)
+        if (Date.now() > deadline)
+          throw new Error(`mobile payment session ${session.id} made no order within ${timeoutMs / 1000} s`)
         await new Promise((resolve) => setTimeout(resolve, pollIntervalMs))
       }
     },

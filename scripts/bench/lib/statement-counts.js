@@ -10,14 +10,27 @@ const { createClient, parseConnectionString } = require("@medusajs/framework/uti
 /** @param {string} databaseUrl the store's database */
 async function statementCounter(databaseUrl) {
   const { database, host, port, user, password, ssl } = parseConnectionString(databaseUrl)
-  const client = createClient({ host, port: port ? Number(port) : undefined, user, password, database, ...(ssl ? { ssl } : {}) })
+  const client = createClient({
+    host,
+    port: port ? Number(port) : undefined,
+    user,
+    password,
+    database,
+    ...(ssl ? { ssl } : {}),
+  })
   await client.connect()
   try {
     await client.query("CREATE EXTENSION IF NOT EXISTS pg_stat_statements")
     await client.query("SELECT count(*) FROM pg_stat_statements")
   } catch (error) {
     await client.end().catch(() => {})
-    return { available: false, why: `pg_stat_statements is not loaded (${error.message})`, reset: async () => {}, read: async () => [], close: async () => {} }
+    return {
+      available: false,
+      why: `pg_stat_statements is not loaded (${error.message})`,
+      reset: async () => {},
+      read: async () => [],
+      close: async () => {},
+    }
   }
   const ownDatabase = "dbid = (SELECT oid FROM pg_database WHERE datname = current_database())"
   return {
@@ -64,9 +77,13 @@ function statementsPerCheckout(statements, checkouts) {
 function statementDifference(more, moreCheckouts, fewer, fewerCheckouts) {
   const calls = new Map()
   for (const entry of more) calls.set(entry.query, entry.calls / Math.max(moreCheckouts, 1))
-  for (const entry of fewer) calls.set(entry.query, (calls.get(entry.query) ?? 0) - entry.calls / Math.max(fewerCheckouts, 1))
+  for (const entry of fewer)
+    calls.set(entry.query, (calls.get(entry.query) ?? 0) - entry.calls / Math.max(fewerCheckouts, 1))
   return [...calls]
-    .map(([query, difference]) => ({ statement: query.replace(/\s+/g, " ").slice(0, 150), calls: Math.round(difference * 100) / 100 }))
+    .map(([query, difference]) => ({
+      statement: query.replace(/\s+/g, " ").slice(0, 150),
+      calls: Math.round(difference * 100) / 100,
+    }))
     .filter((entry) => Math.abs(entry.calls) >= 0.1)
     .sort((a, b) => b.calls - a.calls)
 }

@@ -33,7 +33,8 @@ async function startStoreServer({ env, port, withPlugin, memoryFile, cpuProfileF
       BENCH_MEMORY_FILE: memoryFile,
       BENCH_CPU_PROFILE_FILE: cpuProfileFile,
       BENCH_TRACE_FILE: traceFile,
-      NODE_OPTIONS: `${env.NODE_OPTIONS ?? ""} --expose-gc --require "${MEMORY_PROBE}" --require "${CPU_PROBE}" --require "${REQUEST_PROBE}"`.trim(),
+      NODE_OPTIONS:
+        `${env.NODE_OPTIONS ?? ""} --expose-gc --require "${MEMORY_PROBE}" --require "${CPU_PROBE}" --require "${REQUEST_PROBE}"`.trim(),
     },
     quiet: true,
   })
@@ -44,7 +45,15 @@ async function startStoreServer({ env, port, withPlugin, memoryFile, cpuProfileF
     await stopChild(handle)
     throw error
   }
-  return { url, pid: handle.child.pid, memoryFile, cpuProfileFile, traceFile, bootMs: Date.now() - started, stop: () => stopChild(handle, { graceMs: 30_000 }) }
+  return {
+    url,
+    pid: handle.child.pid,
+    memoryFile,
+    cpuProfileFile,
+    traceFile,
+    bootMs: Date.now() - started,
+    stop: () => stopChild(handle, { graceMs: 30_000 }),
+  }
 }
 
 module.exports = { startStoreServer }

@@ -12,7 +12,14 @@ function throwawayDatabaseUrl(serverUrl) {
 async function dropDatabase(url) {
   const { createClient, parseConnectionString } = require("@medusajs/framework/utils")
   const { database, host, port, user, password, ssl } = parseConnectionString(url)
-  const client = createClient({ host, port: port ? Number(port) : undefined, user, password, database: "postgres", ...(ssl ? { ssl } : {}) })
+  const client = createClient({
+    host,
+    port: port ? Number(port) : undefined,
+    user,
+    password,
+    database: "postgres",
+    ...(ssl ? { ssl } : {}),
+  })
   try {
     await client.connect()
     // FORCE: a connection Medusa left behind must not keep the database alive.

@@ -58,13 +58,17 @@ function lifecycleCalls({ provider, sync, fixtures, control, standIn, options })
     return paid.map((data) => ({ data, notification: bodies.get(data.order_id) }))
   }
   const cycling = (pool, rounds) =>
-    Array.from({ length: rounds }, (_, index) => Object.fromEntries(SIDES.map((side) => [side, pool[index % pool.length]])))
+    Array.from({ length: rounds }, (_, index) =>
+      Object.fromEntries(SIDES.map((side) => [side, pool[index % pool.length]])),
+    )
 
   return [
     {
       name: "initiate",
       prepare: async (rounds) =>
-        Array.from({ length: rounds }, () => Object.fromEntries(SIDES.map((side) => [side, nextSessionId("initiate")]))),
+        Array.from({ length: rounds }, () =>
+          Object.fromEntries(SIDES.map((side) => [side, nextSessionId("initiate")])),
+        ),
       provider: async (sessionId) => {
         const { data } = await provider.initiatePayment(initiateInput(sessionId))
         check(data.hosted_page, "initiatePayment returned no hosted page")
@@ -119,10 +123,18 @@ function lifecycleCalls({ provider, sync, fixtures, control, standIn, options })
         return Array.from({ length: rounds }, (_, index) => captures[Math.floor(index / REFUNDS_PER_CAPTURE)])
       },
       provider: async (data) => {
-        await provider.refundPayment({ data, amount: { value: "1.00", precision: 20 }, context: { idempotency_key: `ref_${nextSessionId("r")}` } })
+        await provider.refundPayment({
+          data,
+          amount: { value: "1.00", precision: 20 },
+          context: { idempotency_key: `ref_${nextSessionId("r")}` },
+        })
       },
       requests: (data) => [
-        gatewayRequest.refund(data.capture_operation_id, { amount: "100", currency: data.currency, description: `Refund ${nextSessionId("r")}` }),
+        gatewayRequest.refund(data.capture_operation_id, {
+          amount: "100",
+          currency: data.currency,
+          description: `Refund ${nextSessionId("r")}`,
+        }),
       ],
     },
     {
@@ -146,7 +158,11 @@ function lifecycleCalls({ provider, sync, fixtures, control, standIn, options })
       prepare: async (rounds) => cycling(await readPool(), rounds),
       provider: async ({ notification }) => {
         const rawData = Buffer.from(JSON.stringify(notification))
-        const outcome = await sync.notification({ data: notification, rawData, headers: { "content-type": "application/json" } })
+        const outcome = await sync.notification({
+          data: notification,
+          rawData,
+          headers: { "content-type": "application/json" },
+        })
         check(outcome === "completed", `the notification's sync answered ${outcome}`)
       },
       requests: ({ data }) => [gatewayRequest.getOrder(data.order_id)],
@@ -211,7 +227,11 @@ async function measureOverhead({ simulator, passes, log }) {
   const fixtures = cardFixtures({ provider: preparing.provider, control, standIn })
   const sync = createCardSync(standIn.cradle, options, measured.gatewayClient)
   const calls = lifecycleCalls({ provider: measured.provider, sync, fixtures, control, standIn, options })
-  const target = { gatewayUrl: simulator.gatewayUrl, client: measured.gatewayClient, agent: measured.gatewayClient.agent }
+  const target = {
+    gatewayUrl: simulator.gatewayUrl,
+    client: measured.gatewayClient,
+    agent: measured.gatewayClient.agent,
+  }
   const results = []
   try {
     for (const pass of passes) {
@@ -221,7 +241,9 @@ async function measureOverhead({ simulator, passes, log }) {
         const inputs = await call.prepare(pass.samples + pass.warmup)
         await control.flushNotifications()
         await control.setLatency(pass.latencyMs)
-        log(`overhead (${pass.latencyMs} ms gateway latency): ${call.name}, ${pass.samples} rounds after ${pass.warmup} of warm-up`)
+        log(
+          `overhead (${pass.latencyMs} ms gateway latency): ${call.name}, ${pass.samples} rounds after ${pass.warmup} of warm-up`,
+        )
         rows.push(row(call.name, await measureSideBySide(call, target, inputs, pass.warmup)))
       }
       results.push({ latencyMs: pass.latencyMs, rows })

@@ -15,7 +15,12 @@ const path = require("node:path")
 const { summarizeProfiles } = require("../lib/cpu-profile")
 const { cpuSnapshot, cpuUsedBetween } = require("../lib/process-cpu")
 const { settle } = require("../lib/settle")
-const { mergeStatements, statementCounter, statementDifference, statementsPerCheckout } = require("../lib/statement-counts")
+const {
+  mergeStatements,
+  statementCounter,
+  statementDifference,
+  statementsPerCheckout,
+} = require("../lib/statement-counts")
 const { runRound } = require("./throughput")
 
 const ORDER = ["system", "nexi", "nexi", "system"]
@@ -67,7 +72,8 @@ function perCheckoutFigures(rounds, statements) {
   const completed = completedIn(rounds)
   const perCheckout = (ms) => Math.round((ms / Math.max(completed, 1)) * 100) / 100
   const cpuUsed = {}
-  for (const round of rounds) for (const [process, ms] of Object.entries(round.cpuUsed)) cpuUsed[process] = (cpuUsed[process] ?? 0) + ms
+  for (const round of rounds)
+    for (const [process, ms] of Object.entries(round.cpuUsed)) cpuUsed[process] = (cpuUsed[process] ?? 0) + ms
   const summary = summarizeProfiles(rounds.map((round) => round.profile))
   // The samples say where the store's time went; /proc says how much CPU there was to share out.
   const share = (ms) => perCheckout((ms / Math.max(summary.busyMs, 1)) * cpuUsed.store)
@@ -76,7 +82,9 @@ function perCheckoutFigures(rounds, statements) {
     errors: rounds.reduce((sum, round) => sum + round.errors, 0),
     cpuMsPerCheckout: perCheckout(cpuUsed.store),
     // Every process of the round: on 2 cores they all compete for the same CPUs.
-    byProcessCpuMsPerCheckout: Object.fromEntries(Object.entries(cpuUsed).map(([process, ms]) => [process, perCheckout(ms)])),
+    byProcessCpuMsPerCheckout: Object.fromEntries(
+      Object.entries(cpuUsed).map(([process, ms]) => [process, perCheckout(ms)]),
+    ),
     busyMs: summary.busyMs,
     pluginInclusiveCpuMsPerCheckout: share(summary.pluginInclusiveMs),
     byOriginCpuMsPerCheckout: Object.fromEntries(
@@ -84,8 +92,13 @@ function perCheckoutFigures(rounds, statements) {
         .filter(([origin]) => origin !== "idle")
         .map(([origin, ms]) => [origin, share(ms)]),
     ),
-    topPluginFunctions: summary.topPluginFunctions.map((entry) => ({ ...entry, selfCpuMsPerCheckout: share(entry.selfMs) })),
-    database: statements.available ? statementsPerCheckout(statementsOf(rounds), completed) : { unavailable: statements.why },
+    topPluginFunctions: summary.topPluginFunctions.map((entry) => ({
+      ...entry,
+      selfCpuMsPerCheckout: share(entry.selfMs),
+    })),
+    database: statements.available
+      ? statementsPerCheckout(statementsOf(rounds), completed)
+      : { unavailable: statements.why },
   }
 }
 
@@ -98,9 +111,22 @@ async function profileCheckouts({ server, simulatorPid, shopper, control, databa
   const rounds = { system: [], nexi: [] }
   try {
     for (const [index, name] of ORDER.entries()) {
-      log(`profile: ${shoppers} shoppers, ${name}, round ${index + 1} of ${ORDER.length}: ${checkouts} checkouts under the CPU profiler`)
+      log(
+        `profile: ${shoppers} shoppers, ${name}, round ${index + 1} of ${ORDER.length}: ${checkouts} checkouts under the CPU profiler`,
+      )
       const label = `${name}-${rounds[name].length + 1}`
-      rounds[name].push(await profileRound({ label, server, simulatorPid, control, statements, checkout: checkoutOf[name], shoppers, checkouts }))
+      rounds[name].push(
+        await profileRound({
+          label,
+          server,
+          simulatorPid,
+          control,
+          statements,
+          checkout: checkoutOf[name],
+          shoppers,
+          checkouts,
+        }),
+      )
     }
   } finally {
     await statements.close()
@@ -111,7 +137,12 @@ async function profileCheckouts({ server, simulatorPid, shopper, control, databa
     system: perCheckoutFigures(rounds.system, statements),
     nexi: perCheckoutFigures(rounds.nexi, statements),
     statementsAddedByNexi: statements.available
-      ? statementDifference(statementsOf(rounds.nexi), completedIn(rounds.nexi), statementsOf(rounds.system), completedIn(rounds.system))
+      ? statementDifference(
+          statementsOf(rounds.nexi),
+          completedIn(rounds.nexi),
+          statementsOf(rounds.system),
+          completedIn(rounds.system),
+        )
       : [],
   }
 }

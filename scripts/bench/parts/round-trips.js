@@ -22,7 +22,10 @@ const NEEDED = {
     "POST /operations/{id}/captures": { count: 1, why: "capturePayment, from the admin" },
   },
   apm: {
-    "POST APM /transaction/payment/initializeWithIdempotency": { count: 1, why: "initiatePayment: the payment the shopper approves in the app" },
+    "POST APM /transaction/payment/initializeWithIdempotency": {
+      count: 1,
+      why: "initiatePayment: the payment the shopper approves in the app",
+    },
     "GET APM /transaction/{id}": {
       count: 2,
       why: "one re-read for the storefront's status poll, one for authorizePayment as that poll completes the cart",

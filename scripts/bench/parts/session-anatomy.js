@@ -80,7 +80,14 @@ function statementsSideBySide(nexi, system) {
   return [...labels]
     .map((label) => {
       const [a, b] = [nexi[label] ?? none, system[label] ?? none]
-      return { statement: label, nexiCount: a.count, systemCount: b.count, nexiMs: a.ms, systemMs: b.ms, addedMs: round(a.ms - b.ms, 2) }
+      return {
+        statement: label,
+        nexiCount: a.count,
+        systemCount: b.count,
+        nexiMs: a.ms,
+        systemMs: b.ms,
+        addedMs: round(a.ms - b.ms, 2),
+      }
     })
     .sort((x, y) => y.addedMs - x.addedMs)
 }
@@ -110,11 +117,13 @@ async function measureSessionAnatomy({ shoppers, traceFile, control, checkouts, 
   }
   const traces = readTraces(traceFile)
   const overlapped = traces.filter((trace) => trace.overlapped).length
-  if (overlapped) throw new Error(`${overlapped} traced requests overlapped another: the probe cannot tell their statements apart`)
+  if (overlapped)
+    throw new Error(`${overlapped} traced requests overlapped another: the probe cannot tell their statements apart`)
   const steps = STEPS.map(([step]) => {
     const of = (label) => traces.filter((trace) => trace.label === label && stepOf(trace) === step)
     const row = { step, nexi: summarizeStep(of("nexi")), system: summarizeStep(of("system")) }
-    if (DETAILED.includes(step)) row.statements = statementsSideBySide(statementsByLabel(of("nexi")), statementsByLabel(of("system")))
+    if (DETAILED.includes(step))
+      row.statements = statementsSideBySide(statementsByLabel(of("nexi")), statementsByLabel(of("system")))
     return row
   })
   const session = steps.find((row) => row.step === "payment session")

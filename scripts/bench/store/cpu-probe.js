@@ -14,7 +14,9 @@ if (file) {
   session.connect()
   let running = false
   const post = (method, params) =>
-    new Promise((resolve, reject) => session.post(method, params ?? {}, (error, result) => (error ? reject(error) : resolve(result))))
+    new Promise((resolve, reject) =>
+      session.post(method, params ?? {}, (error, result) => (error ? reject(error) : resolve(result))),
+    )
   process.on("SIGTTIN", async () => {
     if (running) return
     running = true

@@ -98,7 +98,14 @@ function traceRequests(write) {
   http.Server.prototype.emit = function tracedEmit(...args) {
     const [event, request, response] = args
     if (event === "request" && request.headers[HEADER]) {
-      const trace = { label: request.headers[HEADER], method: request.method, path: request.url.split("?")[0], started: performance.now(), statements: [], outgoing: [] }
+      const trace = {
+        label: request.headers[HEADER],
+        method: request.method,
+        path: request.url.split("?")[0],
+        started: performance.now(),
+        statements: [],
+        outgoing: [],
+      }
       if (current) current.overlapped = trace.overlapped = true
       current = trace
       response.once("finish", () => {

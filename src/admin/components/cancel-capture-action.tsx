@@ -12,7 +12,11 @@ import { nexiAdminApi } from "../lib/nexi-admin-api"
 import { ActionPrompt } from "./action-prompt"
 import { usePaymentAction } from "./use-payment-action"
 
-export function CancelCaptureAction(props: { paymentId: string; operation: NexiTimelineOperation; onDone: (message: string) => void }) {
+export function CancelCaptureAction(props: {
+  paymentId: string
+  operation: NexiTimelineOperation
+  onDone: (message: string) => void
+}) {
   const { paymentId, operation } = props
   const action = usePaymentAction(props.onDone)
   const [reason, setReason] = useState("")
@@ -21,7 +25,9 @@ export function CancelCaptureAction(props: { paymentId: string; operation: NexiT
   const confirm = () => {
     const problem = cancelReasonProblem(reason)
     if (problem) return action.setError(problem)
-    void action.run(() => nexiAdminApi.cancelCapture(paymentId, { operation_id: operation.operation_id, reason: reason.trim() }))
+    void action.run(() =>
+      nexiAdminApi.cancelCapture(paymentId, { operation_id: operation.operation_id, reason: reason.trim() }),
+    )
   }
 
   return (
@@ -44,8 +50,8 @@ export function CancelCaptureAction(props: { paymentId: string; operation: NexiT
         title="Cancel capture"
         description={
           <>
-            Roll back the capture of {formatMoney(operation.amount)} at Nexi. Nexi accepts this only on the day of the capture;
-            later, refund instead. The cancelled amount is recorded as a refund of this payment in Medusa.
+            Roll back the capture of {formatMoney(operation.amount)} at Nexi. Nexi accepts this only on the day of the
+            capture; later, refund instead. The cancelled amount is recorded as a refund of this payment in Medusa.
           </>
         }
         confirmLabel="Cancel capture"

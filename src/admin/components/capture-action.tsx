@@ -8,7 +8,12 @@ import { formatMoney } from "../lib/money"
 import { nexiAdminApi } from "../lib/nexi-admin-api"
 import { AmountAction } from "./amount-action"
 
-export function CaptureAction(props: { paymentId: string; authorized: NexiMoney; remainder: NexiMoney; onDone: (message: string) => void }) {
+export function CaptureAction(props: {
+  paymentId: string
+  authorized: NexiMoney
+  remainder: NexiMoney
+  onDone: (message: string) => void
+}) {
   return (
     <AmountAction
       verb="capture"

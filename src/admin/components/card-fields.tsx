@@ -7,10 +7,16 @@ import { Input, Label } from "@medusajs/ui"
 import { useId } from "react"
 import type { CardFormValue } from "../lib/card-form"
 
-export function CardFields(props: { value: CardFormValue; onChange: (value: CardFormValue) => void; cvvOptional: boolean; testIdPrefix: string }) {
+export function CardFields(props: {
+  value: CardFormValue
+  onChange: (value: CardFormValue) => void
+  cvvOptional: boolean
+  testIdPrefix: string
+}) {
   const id = useId()
   const { value, onChange, testIdPrefix } = props
-  const field = (name: keyof CardFormValue) => (event: React.ChangeEvent<HTMLInputElement>) => onChange({ ...value, [name]: event.target.value })
+  const field = (name: keyof CardFormValue) => (event: React.ChangeEvent<HTMLInputElement>) =>
+    onChange({ ...value, [name]: event.target.value })
   return (
     <div className="grid grid-cols-1 gap-4 sm:grid-cols-[2fr_1fr_1fr]">
       <div className="flex flex-col gap-y-2">

@@ -28,7 +28,12 @@ export function CardPaymentSection(props: { payment: NexiCardPaymentView; onDone
         </div>
         <div className="flex flex-wrap items-center gap-2">
           {payment.capturable ? (
-            <CaptureAction paymentId={payment.payment_id} authorized={payment.authorized} remainder={payment.capturable} onDone={props.onDone} />
+            <CaptureAction
+              paymentId={payment.payment_id}
+              authorized={payment.authorized}
+              remainder={payment.capturable}
+              onDone={props.onDone}
+            />
           ) : null}
           {payment.refundable ? (
             <RefundAction
@@ -55,7 +60,9 @@ export function CardPaymentSection(props: { payment: NexiCardPaymentView; onDone
         <Field label="3-D Secure" testId="nexi-three-ds">
           {threeDSLabel(payment.three_ds)}
         </Field>
-        <Field label="Last operation">{payment.last_operation_type ? humanizeCode(payment.last_operation_type) : NO_VALUE}</Field>
+        <Field label="Last operation">
+          {payment.last_operation_type ? humanizeCode(payment.last_operation_type) : NO_VALUE}
+        </Field>
         <Field label="Authorized" testId="nexi-authorized">
           {formatMoney(payment.authorized)}
         </Field>

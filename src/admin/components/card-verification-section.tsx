@@ -51,7 +51,12 @@ export function CardVerificationSection() {
           </Text>
         ) : null}
         {result && badge ? (
-          <div className="flex items-center gap-x-3" role="status" data-testid="nexi-card-verification-result" data-result={result.result}>
+          <div
+            className="flex items-center gap-x-3"
+            role="status"
+            data-testid="nexi-card-verification-result"
+            data-result={result.result}
+          >
             <StatusBadge color={badge.color}>{result.valid ? "Card valid" : badge.label}</StatusBadge>
             <Text size="small">
               {result.circuit ?? ""} {result.masked_card ?? ""}, operation {result.operation_id}

@@ -28,7 +28,8 @@ export function DoctorSection() {
         <div>
           <Heading level="h2">Check configuration</Heading>
           <Text size="small" className="text-ui-fg-subtle">
-            Checks the API key, the notification and return URLs, the region currencies, the mobile payment credentials and the clock before going live.
+            Checks the API key, the notification and return URLs, the region currencies, the mobile payment credentials
+            and the clock before going live.
           </Text>
         </div>
         <Button size="small" variant="secondary" isLoading={busy} onClick={check} data-testid="nexi-doctor-run">

@@ -11,7 +11,12 @@ export function LedgerIssues(props: { issues: NexiLedgerIssue[] }) {
   return (
     <div className="flex flex-col gap-y-2 px-6 pt-4" data-testid="nexi-ledger-issues">
       {props.issues.map((issue) => (
-        <Alert key={issue.write_id} variant={issue.problem === "scheme_rejected" ? "error" : "warning"} data-testid="nexi-ledger-issue" data-problem={issue.problem}>
+        <Alert
+          key={issue.write_id}
+          variant={issue.problem === "scheme_rejected" ? "error" : "warning"}
+          data-testid="nexi-ledger-issue"
+          data-problem={issue.problem}
+        >
           {issue.message}
         </Alert>
       ))}

@@ -49,11 +49,17 @@ export function MobilePaymentSection(props: { payment: NexiMobilePaymentView; on
       ) : (
         <ol className="divide-y border-t" data-testid="nexi-transitions">
           {payment.transitions.map((transition, index) => (
-            // Transitions have no id of their own and never reorder: the position is their identity.
-            // biome-ignore lint/suspicious/noArrayIndexKey: see above
-            <li key={index} className="flex flex-col gap-y-1 px-6 py-3" data-testid="nexi-transition-row" data-to-state={transition.to ?? ""}>
+            <li
+              // Transitions have no id of their own and never reorder: the position is their identity.
+              // biome-ignore lint/suspicious/noArrayIndexKey: see above
+              key={index}
+              className="flex flex-col gap-y-1 px-6 py-3"
+              data-testid="nexi-transition-row"
+              data-to-state={transition.to ?? ""}
+            >
               <Text size="small" leading="compact" weight="plus">
-                {transition.from ? humanizeCode(transition.from) : NO_VALUE} → {transition.to ? humanizeCode(transition.to) : NO_VALUE}
+                {transition.from ? humanizeCode(transition.from) : NO_VALUE} →{" "}
+                {transition.to ? humanizeCode(transition.to) : NO_VALUE}
               </Text>
               <Text size="xsmall" className="text-ui-fg-subtle">
                 {transition.event ?? NO_VALUE} · {formatTime(transition.time)}

@@ -14,7 +14,10 @@ import { CardFields } from "./card-fields"
 import { OrderPicker } from "./order-picker"
 import { useSubmission } from "./use-submission"
 
-const TARGET_LABELS: Record<MotoTarget, string> = { draft_order_id: "Draft order", order_id: "Order with an unpaid balance" }
+const TARGET_LABELS: Record<MotoTarget, string> = {
+  draft_order_id: "Draft order",
+  order_id: "Order with an unpaid balance",
+}
 
 export function MotoSection() {
   const [target, setTarget] = useState<MotoTarget>("draft_order_id")
@@ -51,8 +54,8 @@ export function MotoSection() {
       <div className="px-6 py-4">
         <Heading level="h2">MOTO payment</Heading>
         <Text size="small" className="text-ui-fg-subtle">
-          Charge a card given by phone or mail. The amount is the order's total still to pay; capture and refund the payment
-          from the order page as usual.
+          Charge a card given by phone or mail. The amount is the order's total still to pay; capture and refund the
+          payment from the order page as usual.
         </Text>
       </div>
       <form className="flex flex-col gap-y-4 px-6 py-4" onSubmit={onSubmit} autoComplete="off">
@@ -78,7 +81,12 @@ export function MotoSection() {
           <Label htmlFor={`${id}-holder`} size="small" weight="plus">
             Card holder (optional)
           </Label>
-          <Input id={`${id}-holder`} autoComplete="off" value={holder} onChange={(event) => setHolder(event.target.value)} />
+          <Input
+            id={`${id}-holder`}
+            autoComplete="off"
+            value={holder}
+            onChange={(event) => setHolder(event.target.value)}
+          />
         </div>
         <CardFields value={card} onChange={setCard} cvvOptional={false} testIdPrefix="nexi-moto" />
         {submission.error ? (
@@ -92,7 +100,13 @@ export function MotoSection() {
           </Text>
         ) : null}
         <div className="flex justify-end">
-          <Button size="small" type="submit" isLoading={submission.busy} disabled={!picked} data-testid="nexi-moto-submit">
+          <Button
+            size="small"
+            type="submit"
+            isLoading={submission.busy}
+            disabled={!picked}
+            data-testid="nexi-moto-submit"
+          >
             Charge card
           </Button>
         </div>

@@ -13,7 +13,11 @@ import { humanizeCode, operationResultBadge } from "../lib/status"
 import { formatTime } from "../lib/time"
 import { CancelCaptureAction } from "./cancel-capture-action"
 
-export function OperationsTimeline(props: { paymentId: string; operations: NexiTimelineOperation[]; onDone: (message: string) => void }) {
+export function OperationsTimeline(props: {
+  paymentId: string
+  operations: NexiTimelineOperation[]
+  onDone: (message: string) => void
+}) {
   if (props.operations.length === 0) {
     return (
       <Text size="small" className="text-ui-fg-subtle px-6 py-4">
@@ -24,13 +28,22 @@ export function OperationsTimeline(props: { paymentId: string; operations: NexiT
   return (
     <ol className="divide-y border-t" data-testid="nexi-operations">
       {props.operations.map((operation) => (
-        <OperationRow key={operation.operation_id} paymentId={props.paymentId} operation={operation} onDone={props.onDone} />
+        <OperationRow
+          key={operation.operation_id}
+          paymentId={props.paymentId}
+          operation={operation}
+          onDone={props.onDone}
+        />
       ))}
     </ol>
   )
 }
 
-function OperationRow(props: { paymentId: string; operation: NexiTimelineOperation; onDone: (message: string) => void }) {
+function OperationRow(props: {
+  paymentId: string
+  operation: NexiTimelineOperation
+  onDone: (message: string) => void
+}) {
   const { operation } = props
   const badge = operationResultBadge(operation.result)
   return (

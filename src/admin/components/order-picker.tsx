@@ -22,7 +22,11 @@ function customerOf(candidate: MotoCandidate): string {
   return [name, candidate.email].filter(Boolean).join(" · ") || "No customer"
 }
 
-export function OrderPicker(props: { target: MotoTarget; picked: MotoCandidate | null; onPick: (candidate: MotoCandidate | null) => void }) {
+export function OrderPicker(props: {
+  target: MotoTarget
+  picked: MotoCandidate | null
+  onPick: (candidate: MotoCandidate | null) => void
+}) {
   const { target, picked, onPick } = props
   const [typed, setTyped] = useState("")
   const [search, setSearch] = useState("")
@@ -61,7 +65,10 @@ export function OrderPicker(props: { target: MotoTarget; picked: MotoCandidate |
         </Text>
       ) : null}
       {list.data?.length ? (
-        <ul aria-label={`The ${noun} to charge`} className="flex max-h-64 flex-col divide-y overflow-y-auto rounded-md border">
+        <ul
+          aria-label={`The ${noun} to charge`}
+          className="flex max-h-64 flex-col divide-y overflow-y-auto rounded-md border"
+        >
           {list.data.map((candidate) => {
             const chosen = picked?.id === candidate.id
             return (
@@ -84,8 +91,15 @@ export function OrderPicker(props: { target: MotoTarget; picked: MotoCandidate |
                     </Text>
                   </span>
                   <span className="flex items-center gap-x-2">
-                    {candidate.payment_status ? <Badge size="2xsmall">{humanizeCode(candidate.payment_status)}</Badge> : null}
-                    <Text as="span" size="small">{formatMoney({ amount: String(candidate.total), currency: candidate.currency_code.toUpperCase() })}</Text>
+                    {candidate.payment_status ? (
+                      <Badge size="2xsmall">{humanizeCode(candidate.payment_status)}</Badge>
+                    ) : null}
+                    <Text as="span" size="small">
+                      {formatMoney({
+                        amount: String(candidate.total),
+                        currency: candidate.currency_code.toUpperCase(),
+                      })}
+                    </Text>
                   </span>
                 </button>
               </li>
@@ -93,8 +107,15 @@ export function OrderPicker(props: { target: MotoTarget; picked: MotoCandidate |
           })}
         </ul>
       ) : null}
-      <Text size="small" className="text-ui-fg-subtle" data-testid="nexi-moto-order-picked" data-order-id={picked?.id ?? ""}>
-        {picked ? `Charging ${noun} #${picked.display_id} (${customerOf(picked)}).` : `Pick the ${noun} to charge from the list.`}
+      <Text
+        size="small"
+        className="text-ui-fg-subtle"
+        data-testid="nexi-moto-order-picked"
+        data-order-id={picked?.id ?? ""}
+      >
+        {picked
+          ? `Charging ${noun} #${picked.display_id} (${customerOf(picked)}).`
+          : `Pick the ${noun} to charge from the list.`}
       </Text>
     </div>
   )

@@ -23,7 +23,13 @@ export function PaymentMethodsSection(props: { query: AdminQuery<NexiGatewayPaym
             What Nexi has enabled for this store's terminal.
           </Text>
         </div>
-        <Button size="small" variant="secondary" isLoading={query.loading} onClick={query.reload} data-testid="nexi-payment-methods-reload">
+        <Button
+          size="small"
+          variant="secondary"
+          isLoading={query.loading}
+          onClick={query.reload}
+          data-testid="nexi-payment-methods-reload"
+        >
           Reload
         </Button>
       </div>
@@ -69,7 +75,12 @@ function MethodRow({ method }: { method: Method }) {
     <Table.Row data-testid="nexi-payment-method-row" data-circuit={method.circuit}>
       <Table.Cell className="w-16">
         {method.image_link ? (
-          <img src={method.image_link} alt={`${method.circuit} logo`} className="h-6 max-w-[48px] object-contain" loading="lazy" />
+          <img
+            src={method.image_link}
+            alt={`${method.circuit} logo`}
+            className="h-6 max-w-[48px] object-contain"
+            loading="lazy"
+          />
         ) : null}
       </Table.Cell>
       <Table.Cell data-testid="nexi-payment-method-circuit">{method.circuit}</Table.Cell>

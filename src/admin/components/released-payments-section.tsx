@@ -18,15 +18,27 @@ export function ReleasedPaymentsSection(props: { query: AdminQuery<NexiReleasedP
         <div>
           <Heading level="h2">Payments released automatically</Heading>
           <Text size="small" className="text-ui-fg-subtle">
-            Money that reached Nexi for a cart that no longer wanted it (paid twice, or paid late), which the plugin gave back.
+            Money that reached Nexi for a cart that no longer wanted it (paid twice, or paid late), which the plugin
+            gave back.
           </Text>
         </div>
-        <Button size="small" variant="secondary" isLoading={query.loading} onClick={query.reload} data-testid="nexi-released-payments-reload">
+        <Button
+          size="small"
+          variant="secondary"
+          isLoading={query.loading}
+          onClick={query.reload}
+          data-testid="nexi-released-payments-reload"
+        >
           Reload
         </Button>
       </div>
       {query.error ? (
-        <Text size="small" className="text-ui-fg-error px-6 py-4" role="alert" data-testid="nexi-released-payments-error">
+        <Text
+          size="small"
+          className="text-ui-fg-error px-6 py-4"
+          role="alert"
+          data-testid="nexi-released-payments-error"
+        >
           Could not read the released payments: {messageOf(query.error)}
         </Text>
       ) : null}

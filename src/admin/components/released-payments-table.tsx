@@ -25,7 +25,11 @@ export function ReleasedPaymentsTable(props: { payments: NexiReleasedPayment[]; 
       </Table.Header>
       <Table.Body>
         {props.payments.map((payment) => (
-          <Table.Row key={payment.gateway_ref} data-testid="nexi-released-payment-row" data-gateway-ref={payment.gateway_ref}>
+          <Table.Row
+            key={payment.gateway_ref}
+            data-testid="nexi-released-payment-row"
+            data-gateway-ref={payment.gateway_ref}
+          >
             <Table.Cell className="text-nowrap">{formatTime(payment.released_at)}</Table.Cell>
             <Table.Cell>
               <div className="flex flex-col">
@@ -44,7 +48,9 @@ export function ReleasedPaymentsTable(props: { payments: NexiReleasedPayment[]; 
                 <CartAndOrder payment={payment} />
               </Table.Cell>
             ) : null}
-            <Table.Cell className="text-nowrap">{formatMoney({ amount: payment.amount, currency: payment.currency })}</Table.Cell>
+            <Table.Cell className="text-nowrap">
+              {formatMoney({ amount: payment.amount, currency: payment.currency })}
+            </Table.Cell>
             {/* The note is the plugin's own sentence: whole, never cut, since it says what staff may need to tell the shopper. */}
             <Table.Cell className="whitespace-normal">{payment.note ?? NO_VALUE}</Table.Cell>
           </Table.Row>
@@ -59,7 +65,11 @@ function CartAndOrder({ payment }: { payment: NexiReleasedPayment }) {
     <div className="flex flex-col">
       <span className="font-mono">{payment.cart_id ?? NO_VALUE}</span>
       {payment.order_id ? (
-        <a href={orderPageUrl(payment.order_id)} className="text-ui-fg-interactive hover:text-ui-fg-interactive-hover font-mono" data-testid="nexi-released-order-link">
+        <a
+          href={orderPageUrl(payment.order_id)}
+          className="text-ui-fg-interactive hover:text-ui-fg-interactive-hover font-mono"
+          data-testid="nexi-released-order-link"
+        >
           {payment.order_id}
         </a>
       ) : (

@@ -42,7 +42,10 @@ export function readAmountEntry(typed: string, remainder: NexiMoney, verb: Amoun
   const exponent = currencyExponent(currency)
   if (!text) return refused(`enter the amount to ${verb}, in ${currency}.`)
   if (text.startsWith("-")) return refused(`must be more than 0 (got ${text}).`)
-  if (text.includes(",")) return refused(`write the decimals after a dot, like ${example(exponent)}, without thousands separators (got "${text}").`)
+  if (text.includes(","))
+    return refused(
+      `write the decimals after a dot, like ${example(exponent)}, without thousands separators (got "${text}").`,
+    )
   if (!/^\d+(\.\d+)?$/.test(text)) return refused(`"${text}" is not a number; write it like ${example(exponent)}.`)
 
   const decimals = text.split(".")[1]?.length ?? 0
@@ -52,7 +55,8 @@ export function readAmountEntry(typed: string, remainder: NexiMoney, verb: Amoun
   }
   const minor = toMinor(text, currency)!
   if (minor === 0n) return refused("must be more than 0.")
-  if (minor > toMinor(remainder.amount, currency)!) return refused(`at most ${remainder.amount} ${currency} is left to ${verb} (got ${text}).`)
+  if (minor > toMinor(remainder.amount, currency)!)
+    return refused(`at most ${remainder.amount} ${currency} is left to ${verb} (got ${text}).`)
 
   const major = toMajor(minor, currency)
   const amount = Number(major)

@@ -20,7 +20,10 @@ import { requestErrorOf } from "./api-errors"
 import { adminApiUrl, backendUrl } from "./api-url"
 import type { CardBody } from "./card-form"
 
-async function request<T>(path: string, init: { method: "GET" | "POST"; body?: unknown } = { method: "GET" }): Promise<T> {
+async function request<T>(
+  path: string,
+  init: { method: "GET" | "POST"; body?: unknown } = { method: "GET" },
+): Promise<T> {
   const answer = await fetch(adminApiUrl(backendUrl(), path), {
     method: init.method,
     credentials: "include",
@@ -53,11 +56,16 @@ export interface MotoCandidate {
 
 /** Medusa's order lists, newest first: `q` searches the display id, email and address names. */
 const MOTO_LISTS: Record<MotoTarget, { path: string; member: "draft_orders" | "orders"; fields: string }> = {
-  draft_order_id: { path: "/admin/draft-orders", member: "draft_orders", fields: "id,display_id,email,currency_code,total,created_at,shipping_address.first_name,shipping_address.last_name" },
+  draft_order_id: {
+    path: "/admin/draft-orders",
+    member: "draft_orders",
+    fields: "id,display_id,email,currency_code,total,created_at,shipping_address.first_name,shipping_address.last_name",
+  },
   order_id: {
     path: "/admin/orders",
     member: "orders",
-    fields: "id,display_id,email,currency_code,total,created_at,payment_status,shipping_address.first_name,shipping_address.last_name",
+    fields:
+      "id,display_id,email,currency_code,total,created_at,payment_status,shipping_address.first_name,shipping_address.last_name",
   },
 }
 
@@ -65,7 +73,10 @@ const MOTO_LISTS: Record<MotoTarget, { path: string; member: "draft_orders" | "o
 const MOTO_CANDIDATES = 10
 
 /** The Medusa request that lists MOTO candidates, and the answer's member holding them. */
-export function motoCandidatesRequest(target: MotoTarget, search: string): { path: string; member: "draft_orders" | "orders" } {
+export function motoCandidatesRequest(
+  target: MotoTarget,
+  search: string,
+): { path: string; member: "draft_orders" | "orders" } {
   const list = MOTO_LISTS[target]
   const query = new URLSearchParams({ fields: list.fields, order: "-created_at", limit: String(MOTO_CANDIDATES) })
   if (search) query.set("q", search)
@@ -73,10 +84,14 @@ export function motoCandidatesRequest(target: MotoTarget, search: string): { pat
 }
 
 export const nexiAdminApi = {
-  orderPayments: (orderId: string) => request<NexiOrderPaymentsResponse>(`/admin/nexi/medusa-orders/${id(orderId)}/payments`),
+  orderPayments: (orderId: string) =>
+    request<NexiOrderPaymentsResponse>(`/admin/nexi/medusa-orders/${id(orderId)}/payments`),
 
   cancelCapture: (paymentId: string, body: { operation_id: string; reason: string }) =>
-    request<NexiPaymentActionResponse>(`/admin/nexi/payments/${id(paymentId)}/cancel-capture`, { method: "POST", body }),
+    request<NexiPaymentActionResponse>(`/admin/nexi/payments/${id(paymentId)}/cancel-capture`, {
+      method: "POST",
+      body,
+    }),
 
   /** Medusa's POST /admin/payments/:id/capture (AdminCreatePaymentCapture: a positive JSON number). */
   capture: (paymentId: string, body: { amount: number }) =>
@@ -86,7 +101,8 @@ export const nexiAdminApi = {
   refund: (paymentId: string, body: { amount: number; note?: string }) =>
     request<AdminPaymentResponse>(`/admin/payments/${id(paymentId)}/refund`, { method: "POST", body }),
 
-  sync: (paymentId: string) => request<NexiPaymentActionResponse>(`/admin/nexi/payments/${id(paymentId)}/sync`, { method: "POST" }),
+  sync: (paymentId: string) =>
+    request<NexiPaymentActionResponse>(`/admin/nexi/payments/${id(paymentId)}/sync`, { method: "POST" }),
 
   paymentMethods: () => request<NexiGatewayPaymentMethodsResponse>("/admin/nexi/payment-methods"),
 

@@ -43,7 +43,11 @@ const MOBILE_STATE_COLORS: Record<string, BadgeColor> = {
 /** DENIED_BY_RISK -> "Denied by risk"; THREEDS_* read as "3DS ..." as staff know them. */
 export function humanizeCode(code: string | null | undefined): string {
   if (!code) return "Unknown"
-  const words = code.replace(/^THREEDS_/, "3DS_").toLowerCase().split(/[_\s]+/).filter(Boolean)
+  const words = code
+    .replace(/^THREEDS_/, "3DS_")
+    .toLowerCase()
+    .split(/[_\s]+/)
+    .filter(Boolean)
   const sentence = words.join(" ").replace(/^3ds/, "3DS")
   return sentence.charAt(0).toUpperCase() + sentence.slice(1)
 }

@@ -12,7 +12,10 @@ import { nexiAdminApi } from "../lib/nexi-admin-api"
 import { formatTime } from "../lib/time"
 import { useAdminQuery } from "../lib/use-admin-query"
 
-const STATE_LABEL: Record<NexiCustomerSavedCard["state"], { text: string; color: "green" | "orange" | "red" | "grey" }> = {
+const STATE_LABEL: Record<
+  NexiCustomerSavedCard["state"],
+  { text: string; color: "green" | "orange" | "red" | "grey" }
+> = {
   active: { text: "Saved", color: "green" },
   pending: { text: "Waiting for Nexi", color: "orange" },
   failed: { text: "Not saved", color: "red" },

@@ -5,11 +5,7 @@
  */
 import { randomUUID } from "node:crypto"
 import { capturingLogger, failure } from "../../http/__tests__/support/expectations"
-import {
-  SIM_CONSUMER_KEY,
-  SIM_CONSUMER_SECRET,
-  SimulatorHarness,
-} from "../../http/__tests__/support/simulator"
+import { SIM_CONSUMER_KEY, SIM_CONSUMER_SECRET, SimulatorHarness } from "../../http/__tests__/support/simulator"
 import {
   AuthenticationError,
   GatewayUnavailableError,
@@ -49,12 +45,17 @@ function payment(consumerId = "+393330005678", totalAmount = 1000): InitializeRe
   }
 }
 
-function transactionIdOf(envelope: { response?: { request?: { transaction?: { transactionId?: number | string } } } }): number {
+function transactionIdOf(envelope: {
+  response?: { request?: { transaction?: { transactionId?: number | string } } }
+}): number {
   return Number(envelope.response!.request!.transaction!.transactionId)
 }
 
 const initializePath = (type: string) => `/ms/aapay/v2/transaction/${type}/initialize`
-const GEN500 = { valid: false, error: { message: "runtime exception", componsiteFault: { faults: [{ explanationText: "GEN500" }] } } }
+const GEN500 = {
+  valid: false,
+  error: { message: "runtime exception", componsiteFault: { faults: [{ explanationText: "GEN500" }] } },
+}
 
 beforeAll(async () => {
   harness = await SimulatorHarness.start()
@@ -104,7 +105,9 @@ describe("POST /ms/aapay/v2/transaction/{type}/initialize", () => {
     expect(error).not.toBeInstanceOf(TransactionRejectedError)
     expect(error.status).toBe(400)
     expect(error.details.length).toBeGreaterThan(0)
-    expect(error.message).toMatch(/^Nexi alternative-payment service POST \/ms\/aapay\/v2\/transaction\/\{type\}\/initialize answered 400/)
+    expect(error.message).toMatch(
+      /^Nexi alternative-payment service POST \/ms\/aapay\/v2\/transaction\/\{type\}\/initialize answered 400/,
+    )
   })
 
   it("401: wrong consumer credentials are an AuthenticationError", async () => {
@@ -136,7 +139,10 @@ describe("POST /ms/aapay/v2/transaction/{type}/initialize", () => {
     const paymentId = transactionIdOf(paid)
     expect((await apm.getTransaction(paymentId)).response?.request?.transaction?.state).toBe("FINALIZED")
 
-    const refund = await apm.initialize("refund", { ...payment("+393331231111", 400), originalReference: String(paymentId) })
+    const refund = await apm.initialize("refund", {
+      ...payment("+393331231111", 400),
+      originalReference: String(paymentId),
+    })
     expect(refund.valid).toBe(true)
 
     const pending = await apm.initialize("payment", payment())
@@ -154,7 +160,9 @@ describe("POST /ms/aapay/v2/transaction/{type}/initialize", () => {
     const apm = client()
     const paymentId = transactionIdOf(await apm.initialize("payment", payment("+393331231111", 1000)))
     await apm.getTransaction(paymentId)
-    const error = await failure(apm.initialize("refund", { ...payment("+393331231111", 5000), originalReference: String(paymentId) }))
+    const error = await failure(
+      apm.initialize("refund", { ...payment("+393331231111", 5000), originalReference: String(paymentId) }),
+    )
     expect(error).toBeInstanceOf(InvalidRequestError)
     expect(error.details.some((detail) => detail.code.includes("refundable"))).toBe(true)
   })
@@ -187,13 +195,20 @@ describe("POST /ms/aapay/v2/transaction/{type}/initializeWithIdempotency", () =>
   })
 
   it("401 with wrong credentials", async () => {
-    const error = await failure(client({ consumerKey: "nobody" }).initializeWithIdempotency("payment", payment(), randomUUID()))
+    const error = await failure(
+      client({ consumerKey: "nobody" }).initializeWithIdempotency("payment", payment(), randomUUID()),
+    )
     expect(error).toBeInstanceOf(AuthenticationError)
   })
 
   it("a reset after execution is retried with the same key and creates one transaction", async () => {
     const apm = client()
-    await harness.fault({ match: { method: "POST", path: path() }, times: 1, phase: "after", action: { type: "reset" } })
+    await harness.fault({
+      match: { method: "POST", path: path() },
+      times: 1,
+      phase: "after",
+      action: { type: "reset" },
+    })
     const key = randomUUID()
     const envelope = await apm.initializeWithIdempotency("payment", payment(), key)
     const requests = await harness.requestsTo("POST", path())
@@ -205,7 +220,10 @@ describe("POST /ms/aapay/v2/transaction/{type}/initializeWithIdempotency", () =>
   })
 
   it("500 is retried, then GatewayUnavailableError", async () => {
-    await harness.fault({ match: { method: "POST", path: path() }, action: { type: "status", status: 500, body: GEN500 } })
+    await harness.fault({
+      match: { method: "POST", path: path() },
+      action: { type: "status", status: 500, body: GEN500 },
+    })
     const error = await failure(client({ retries: 2 }).initializeWithIdempotency("payment", payment(), randomUUID()))
     expect(error).toBeInstanceOf(GatewayUnavailableError)
     expect(await harness.requestsTo("POST", path())).toHaveLength(3)
@@ -232,7 +250,9 @@ describe("the status operation", () => {
     await harness.decideApm(transactionId, "reject")
     const status = await apm.getTransaction(transactionId)
     expect(status.response?.request?.transaction?.state).toBe("REJECTED")
-    expect(await harness.requestsTo("GET", harness.apmPath(`/ms/aapay/v2/transaction/${transactionId}`))).toHaveLength(1)
+    expect(await harness.requestsTo("GET", harness.apmPath(`/ms/aapay/v2/transaction/${transactionId}`))).toHaveLength(
+      1,
+    )
   })
 
   it("ignores a nextLink.uri on another origin, so the credentials stay home", async () => {
@@ -240,7 +260,9 @@ describe("the status operation", () => {
     const transactionId = transactionIdOf(await apm.initialize("payment", payment()))
     const status = await apm.getTransaction(transactionId, { uri: `http://elsewhere.invalid/steal/${transactionId}` })
     expect(status.valid).toBe(true)
-    expect(await harness.requestsTo("GET", harness.apmPath(`/ms/aapay/v2/transaction/${transactionId}`))).toHaveLength(1)
+    expect(await harness.requestsTo("GET", harness.apmPath(`/ms/aapay/v2/transaction/${transactionId}`))).toHaveLength(
+      1,
+    )
   })
 
   it("404 for an unknown transaction", async () => {
@@ -254,7 +276,9 @@ describe("the status operation", () => {
     await failure(client({ logger }).getTransaction(123456))
     const warnings = lines.filter((line) => line.startsWith("warn "))
     expect(warnings).toHaveLength(1)
-    expect(warnings[0]).toContain(`GET ${harness.sim.apmUrl}/ms/aapay/v2/transaction/123456 answered 404 (transaction not found)`)
+    expect(warnings[0]).toContain(
+      `GET ${harness.sim.apmUrl}/ms/aapay/v2/transaction/123456 answered 404 (transaction not found)`,
+    )
     expect(harness.sim.apmUrl).toMatch(/\/apm$/)
   })
 
@@ -267,14 +291,20 @@ describe("the status operation", () => {
 
   it("401 with wrong credentials", async () => {
     const transactionId = transactionIdOf(await client().initialize("payment", payment()))
-    expect(await failure(client({ consumerSecret: "wrong" }).getTransaction(transactionId))).toBeInstanceOf(AuthenticationError)
+    expect(await failure(client({ consumerSecret: "wrong" }).getTransaction(transactionId))).toBeInstanceOf(
+      AuthenticationError,
+    )
   })
 
   it("5xx is retried, then answers", async () => {
     const apm = client()
     const transactionId = transactionIdOf(await apm.initialize("payment", payment()))
     const path = harness.apmPath(`/ms/aapay/v2/transaction/${transactionId}`)
-    await harness.fault({ match: { method: "GET", path }, times: 1, action: { type: "status", status: 500, body: GEN500 } })
+    await harness.fault({
+      match: { method: "GET", path },
+      times: 1,
+      action: { type: "status", status: 500, body: GEN500 },
+    })
     expect((await apm.getTransaction(transactionId)).valid).toBe(true)
     expect((await harness.requestsTo("GET", path)).map((request) => request.status)).toEqual([500, 200])
   })
@@ -291,8 +321,14 @@ describe("the status operation", () => {
 
 describe("configuration", () => {
   it("requires credentials and a base URL", () => {
-    expect(() => new HttpApmClient({ consumerKey: "", consumerSecret: "s", environment: "http://x" })).toThrow(/consumerKey/)
-    expect(() => new HttpApmClient({ consumerKey: "k", consumerSecret: "s", environment: "" })).toThrow(/^environment: /)
-    expect(() => new HttpApmClient({ consumerKey: "k", consumerSecret: "s", environment: "sandbox" })).toThrow(/^environment: /)
+    expect(() => new HttpApmClient({ consumerKey: "", consumerSecret: "s", environment: "http://x" })).toThrow(
+      /consumerKey/,
+    )
+    expect(() => new HttpApmClient({ consumerKey: "k", consumerSecret: "s", environment: "" })).toThrow(
+      /^environment: /,
+    )
+    expect(() => new HttpApmClient({ consumerKey: "k", consumerSecret: "s", environment: "sandbox" })).toThrow(
+      /^environment: /,
+    )
   })
 })

@@ -22,7 +22,11 @@ describe("int64 transaction ids", () => {
   it.each([
     ["a short id", '{"transactionId":7000000001}', { transactionId: 7000000001 }],
     ["a long amount", '{"totalAmount":1234567890123456}', { totalAmount: 1234567890123456 }],
-    ["an id-like text inside a string", '{"message":"\\"transactionId\\":12345678901234567"}', { message: '"transactionId":12345678901234567' }],
+    [
+      "an id-like text inside a string",
+      '{"message":"\\"transactionId\\":12345678901234567"}',
+      { message: '"transactionId":12345678901234567' },
+    ],
   ])("leaves %s alone", (_, text, parsed) => {
     expect(parseApmJson(text)).toEqual(parsed)
   })
@@ -38,8 +42,21 @@ describe("values the contract allows, or will", () => {
   it.each([
     ["an extendedResponseCode outside the list", { response: { extendedResponseCode: -99, responseCode: 7 } }],
     ["a channel outside the list", { response: { request: { channel: "WS_SOAP" } } }],
-    ["empty additionalProperties members", { response: { request: { channel: "WS_REST", additionalProperties: [{ key: "", value: "" }] } } }],
-    ["a transition with a new state and event", { response: { request: { channel: "WS_REST", transaction: transaction({ transitions: [{ from: "NEW", to: "OTHER", event: "MOVE" }] }) } } }],
+    [
+      "empty additionalProperties members",
+      { response: { request: { channel: "WS_REST", additionalProperties: [{ key: "", value: "" }] } } },
+    ],
+    [
+      "a transition with a new state and event",
+      {
+        response: {
+          request: {
+            channel: "WS_REST",
+            transaction: transaction({ transitions: [{ from: "NEW", to: "OTHER", event: "MOVE" }] }),
+          },
+        },
+      },
+    ],
   ])("reads %s", (_, body) => {
     expect(ExtendedEnvelopeSchema.safeParse({ valid: true, ...body }).success).toBe(true)
   })

@@ -22,7 +22,11 @@ describe("watchAfterRead", () => {
   })
 
   it("stops watching an attempt still pending after 24 hours", () => {
-    const patch = watchAfterRead({ checks: 30, created_at: new Date(NOW.getTime() - MAX_ATTEMPT_AGE_MS - 1) }, "pending", NOW)
+    const patch = watchAfterRead(
+      { checks: 30, created_at: new Date(NOW.getTime() - MAX_ATTEMPT_AGE_MS - 1) },
+      "pending",
+      NOW,
+    )
     expect(patch).toMatchObject({ state: "closed", next_check_at: null })
   })
 })

@@ -52,13 +52,26 @@ const HISTORIES: History[] = [
   {
     name: "no operation yet: pending",
     operations: [],
-    expected: { status: "pending", authorizedMinor: "0", capturedMinor: "0", refundedMinor: "0", pendingRefundMinor: "0" },
+    expected: {
+      status: "pending",
+      authorizedMinor: "0",
+      capturedMinor: "0",
+      refundedMinor: "0",
+      pendingRefundMinor: "0",
+    },
   },
   {
     name: "EXPLICIT authorized",
     amounts: { authorizedAmount: "1999", capturedAmount: "0" },
     operations: [op("auth", "AUTHORIZATION", "AUTHORIZED", 1)],
-    expected: { status: "authorized", paymentOperationId: "auth", authorizedMinor: "1999", capturedMinor: "0", refundedMinor: "0", pendingRefundMinor: "0" },
+    expected: {
+      status: "authorized",
+      paymentOperationId: "auth",
+      authorizedMinor: "1999",
+      capturedMinor: "0",
+      refundedMinor: "0",
+      pendingRefundMinor: "0",
+    },
   },
   {
     name: "authorized, then captured",
@@ -91,22 +104,49 @@ const HISTORIES: History[] = [
   {
     name: "declined by the issuer",
     operations: [op("auth", "AUTHORIZATION", "DECLINED", 1)],
-    expected: { status: "error", reason: /declined/, authorizedMinor: "0", capturedMinor: "0", refundedMinor: "0", pendingRefundMinor: "0" },
+    expected: {
+      status: "error",
+      reason: /declined/,
+      authorizedMinor: "0",
+      capturedMinor: "0",
+      refundedMinor: "0",
+      pendingRefundMinor: "0",
+    },
   },
   {
     name: "3-D Secure failed",
     operations: [op("auth", "AUTHORIZATION", "THREEDS_FAILED", 1)],
-    expected: { status: "error", reason: /3-D Secure/, authorizedMinor: "0", capturedMinor: "0", refundedMinor: "0", pendingRefundMinor: "0" },
+    expected: {
+      status: "error",
+      reason: /3-D Secure/,
+      authorizedMinor: "0",
+      capturedMinor: "0",
+      refundedMinor: "0",
+      pendingRefundMinor: "0",
+    },
   },
   {
     name: "cancelled by the shopper on the hosted page",
     operations: [op("auth", "AUTHORIZATION", "CANCELED", 1)],
-    expected: { status: "canceled", reason: /shopper cancelled/, authorizedMinor: "0", capturedMinor: "0", refundedMinor: "0", pendingRefundMinor: "0" },
+    expected: {
+      status: "canceled",
+      reason: /shopper cancelled/,
+      authorizedMinor: "0",
+      capturedMinor: "0",
+      refundedMinor: "0",
+      pendingRefundMinor: "0",
+    },
   },
   {
     name: "3-D Secure passed, authorization PENDING",
     operations: [op("3ds", "AUTHORIZATION", "THREEDS_VALIDATED", 1), op("auth", "AUTHORIZATION", "PENDING", 2)],
-    expected: { status: "pending", authorizedMinor: "0", capturedMinor: "0", refundedMinor: "0", pendingRefundMinor: "0" },
+    expected: {
+      status: "pending",
+      authorizedMinor: "0",
+      capturedMinor: "0",
+      refundedMinor: "0",
+      pendingRefundMinor: "0",
+    },
   },
   {
     name: "captured, then partially refunded",
@@ -152,7 +192,14 @@ const HISTORIES: History[] = [
       op("cap", "CAPTURE", "EXECUTED", 2),
       op("cancel", "CANCEL", "EXECUTED", 3, { cancelledOperationId: "cap" }),
     ],
-    expected: { status: "authorized", paymentOperationId: "auth", authorizedMinor: "1999", capturedMinor: "0", refundedMinor: "0", pendingRefundMinor: "0" },
+    expected: {
+      status: "authorized",
+      paymentOperationId: "auth",
+      authorizedMinor: "1999",
+      capturedMinor: "0",
+      refundedMinor: "0",
+      pendingRefundMinor: "0",
+    },
   },
   {
     name: "authorization voided by a REFUND on it with result VOIDED",
@@ -179,7 +226,15 @@ const HISTORIES: History[] = [
       op("auth", "AUTHORIZATION", "AUTHORIZED", 1),
       op("void", "VOID", "VOIDED", 2, { cancelledOperationId: "auth" }),
     ],
-    expected: { status: "canceled", reason: /voided/, paymentOperationId: "auth", authorizedMinor: "0", capturedMinor: "0", refundedMinor: "0", pendingRefundMinor: "0" },
+    expected: {
+      status: "canceled",
+      reason: /voided/,
+      paymentOperationId: "auth",
+      authorizedMinor: "0",
+      capturedMinor: "0",
+      refundedMinor: "0",
+      pendingRefundMinor: "0",
+    },
   },
 
   // fix 1: the gateway reports 0 or nothing authorized after an IMPLICIT capture.
@@ -214,7 +269,14 @@ const HISTORIES: History[] = [
     name: "fix: authorizedAmount 0 with a live AUTHORIZATION takes the authorization's amount",
     amounts: { authorizedAmount: "0" },
     operations: [op("auth", "AUTHORIZATION", "AUTHORIZED", 1)],
-    expected: { status: "authorized", paymentOperationId: "auth", authorizedMinor: "1999", capturedMinor: "0", refundedMinor: "0", pendingRefundMinor: "0" },
+    expected: {
+      status: "authorized",
+      paymentOperationId: "auth",
+      authorizedMinor: "1999",
+      capturedMinor: "0",
+      refundedMinor: "0",
+      pendingRefundMinor: "0",
+    },
   },
 
   // fix 2: voids that do not name what they undo.
@@ -253,7 +315,15 @@ const HISTORIES: History[] = [
   {
     name: "fix: VOID/VOIDED without cancelledOperationId voids the authorization",
     operations: [op("auth", "AUTHORIZATION", "AUTHORIZED", 1), op("void", "VOID", "VOIDED", 2)],
-    expected: { status: "canceled", reason: /voided/, paymentOperationId: "auth", authorizedMinor: "0", capturedMinor: "0", refundedMinor: "0", pendingRefundMinor: "0" },
+    expected: {
+      status: "canceled",
+      reason: /voided/,
+      paymentOperationId: "auth",
+      authorizedMinor: "0",
+      capturedMinor: "0",
+      refundedMinor: "0",
+      pendingRefundMinor: "0",
+    },
   },
   {
     name: "fix: VOID/EXECUTED naming the authorization voids it",
@@ -261,7 +331,15 @@ const HISTORIES: History[] = [
       op("auth", "AUTHORIZATION", "AUTHORIZED", 1),
       op("void", "VOID", "EXECUTED", 2, { cancelledOperationId: "auth" }),
     ],
-    expected: { status: "canceled", reason: /voided/, paymentOperationId: "auth", authorizedMinor: "0", capturedMinor: "0", refundedMinor: "0", pendingRefundMinor: "0" },
+    expected: {
+      status: "canceled",
+      reason: /voided/,
+      paymentOperationId: "auth",
+      authorizedMinor: "0",
+      capturedMinor: "0",
+      refundedMinor: "0",
+      pendingRefundMinor: "0",
+    },
   },
   {
     name: "fix: VOID/EXECUTED without cancelledOperationId voids the authorization",
@@ -269,7 +347,15 @@ const HISTORIES: History[] = [
       op("auth", "AUTHORIZATION", "AUTHORIZED", 1),
       op("void", "VOID", "EXECUTED", 2, { cancelledOperationId: undefined }),
     ],
-    expected: { status: "canceled", reason: /voided/, paymentOperationId: "auth", authorizedMinor: "0", capturedMinor: "0", refundedMinor: "0", pendingRefundMinor: "0" },
+    expected: {
+      status: "canceled",
+      reason: /voided/,
+      paymentOperationId: "auth",
+      authorizedMinor: "0",
+      capturedMinor: "0",
+      refundedMinor: "0",
+      pendingRefundMinor: "0",
+    },
   },
   {
     name: "fix: a void after a cancelled capture ends the payment",
@@ -279,12 +365,27 @@ const HISTORIES: History[] = [
       op("cancel", "CANCEL", "EXECUTED", 3, { cancelledOperationId: "cap" }),
       op("void", "REFUND", "VOIDED", 4),
     ],
-    expected: { status: "canceled", reason: /voided/, paymentOperationId: "auth", authorizedMinor: "0", capturedMinor: "0", refundedMinor: "0", pendingRefundMinor: "0" },
+    expected: {
+      status: "canceled",
+      reason: /voided/,
+      paymentOperationId: "auth",
+      authorizedMinor: "0",
+      capturedMinor: "0",
+      refundedMinor: "0",
+      pendingRefundMinor: "0",
+    },
   },
   {
     name: "a VOID that failed leaves the authorization standing",
     operations: [op("auth", "AUTHORIZATION", "AUTHORIZED", 1), op("void", "VOID", "FAILED", 2)],
-    expected: { status: "authorized", paymentOperationId: "auth", authorizedMinor: "1999", capturedMinor: "0", refundedMinor: "0", pendingRefundMinor: "0" },
+    expected: {
+      status: "authorized",
+      paymentOperationId: "auth",
+      authorizedMinor: "1999",
+      capturedMinor: "0",
+      refundedMinor: "0",
+      pendingRefundMinor: "0",
+    },
   },
 
   // fix 3: the authorization itself turned VOIDED.
@@ -312,7 +413,14 @@ const HISTORIES: History[] = [
       op("untimed", "AUTHORIZATION", "THREEDS_VALIDATED", undefined),
       op("early", "AUTHORIZATION", "PENDING", 1),
     ],
-    expected: { status: "error", reason: /declined/, authorizedMinor: "0", capturedMinor: "0", refundedMinor: "0", pendingRefundMinor: "0" },
+    expected: {
+      status: "error",
+      reason: /declined/,
+      authorizedMinor: "0",
+      capturedMinor: "0",
+      refundedMinor: "0",
+      pendingRefundMinor: "0",
+    },
   },
   {
     name: "fix: an unparsable time is treated as no time",
@@ -321,22 +429,52 @@ const HISTORIES: History[] = [
       op("garbled", "AUTHORIZATION", "THREEDS_VALIDATED", undefined, { operationTime: "yesterday" }),
       op("early", "AUTHORIZATION", "PENDING", 1),
     ],
-    expected: { status: "error", reason: /3-D Secure/, authorizedMinor: "0", capturedMinor: "0", refundedMinor: "0", pendingRefundMinor: "0" },
+    expected: {
+      status: "error",
+      reason: /3-D Secure/,
+      authorizedMinor: "0",
+      capturedMinor: "0",
+      refundedMinor: "0",
+      pendingRefundMinor: "0",
+    },
   },
   {
     name: "an untimed operation last in the list stays the latest",
     operations: [op("declined", "AUTHORIZATION", "DECLINED", 1), op("retry", "AUTHORIZATION", "PENDING", undefined)],
-    expected: { status: "pending", authorizedMinor: "0", capturedMinor: "0", refundedMinor: "0", pendingRefundMinor: "0" },
+    expected: {
+      status: "pending",
+      authorizedMinor: "0",
+      capturedMinor: "0",
+      refundedMinor: "0",
+      pendingRefundMinor: "0",
+    },
   },
   {
     name: "no operation has a time: list order decides",
-    operations: [op("passed", "AUTHORIZATION", "THREEDS_VALIDATED", undefined), op("failed", "AUTHORIZATION", "FAILED", undefined)],
-    expected: { status: "error", reason: /technical/, authorizedMinor: "0", capturedMinor: "0", refundedMinor: "0", pendingRefundMinor: "0" },
+    operations: [
+      op("passed", "AUTHORIZATION", "THREEDS_VALIDATED", undefined),
+      op("failed", "AUTHORIZATION", "FAILED", undefined),
+    ],
+    expected: {
+      status: "error",
+      reason: /technical/,
+      authorizedMinor: "0",
+      capturedMinor: "0",
+      refundedMinor: "0",
+      pendingRefundMinor: "0",
+    },
   },
   {
     name: "equal times keep list order",
     operations: [op("passed", "AUTHORIZATION", "THREEDS_VALIDATED", 1), op("canceled", "AUTHORIZATION", "CANCELED", 1)],
-    expected: { status: "canceled", reason: /shopper cancelled/, authorizedMinor: "0", capturedMinor: "0", refundedMinor: "0", pendingRefundMinor: "0" },
+    expected: {
+      status: "canceled",
+      reason: /shopper cancelled/,
+      authorizedMinor: "0",
+      capturedMinor: "0",
+      refundedMinor: "0",
+      pendingRefundMinor: "0",
+    },
   },
 
   // fix 5: pending refunds apart from executed ones; VOIDED is no refunded money.
@@ -393,9 +531,25 @@ describe("readCardOrder over whole gateway histories", () => {
   it.each(HISTORIES)("$name", (history) => {
     const { reason, refundIds, ...fields } = history.expected
     const state = readCardOrder(orderOf(history))
-    const { status, paymentOperationId, captureOperationId, authorizedMinor, capturedMinor, refundedMinor, pendingRefundMinor } = state
+    const {
+      status,
+      paymentOperationId,
+      captureOperationId,
+      authorizedMinor,
+      capturedMinor,
+      refundedMinor,
+      pendingRefundMinor,
+    } = state
     // toEqual, not toMatchObject: an id a row leaves out must be absent from the state too.
-    expect({ status, paymentOperationId, captureOperationId, authorizedMinor, capturedMinor, refundedMinor, pendingRefundMinor }).toEqual(fields)
+    expect({
+      status,
+      paymentOperationId,
+      captureOperationId,
+      authorizedMinor,
+      capturedMinor,
+      refundedMinor,
+      pendingRefundMinor,
+    }).toEqual(fields)
     if (reason) expect(state.reason).toMatch(reason)
     else expect(state.reason).toBeUndefined()
     if (refundIds) expect(state.refunds.map((refund) => refund.operationId)).toEqual(refundIds)

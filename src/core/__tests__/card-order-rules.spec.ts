@@ -12,7 +12,13 @@ function at(second: number): string {
   return new Date(Date.UTC(2026, 10, 20, 10, 0, second)).toISOString()
 }
 
-function op(operationId: string, operationType: OperationType, operationResult: OperationResult, second: number | undefined, fields: Partial<Operation> = {}): Operation {
+function op(
+  operationId: string,
+  operationType: OperationType,
+  operationResult: OperationResult,
+  second: number | undefined,
+  fields: Partial<Operation> = {},
+): Operation {
   return {
     operationId,
     operationType,
@@ -26,7 +32,12 @@ function op(operationId: string, operationType: OperationType, operationResult: 
 }
 
 function order(operations: Operation[], fields: Partial<OrderDetails> = {}): OrderDetails {
-  return { orderStatus: { order: { orderId: "ORDER1", amount: "1999", currency: "EUR" } }, operations, paymentLinks: [], ...fields }
+  return {
+    orderStatus: { order: { orderId: "ORDER1", amount: "1999", currency: "EUR" } },
+    operations,
+    paymentLinks: [],
+    ...fields,
+  }
 }
 
 const ids = (operations: readonly Operation[]) => operations.map((operation) => operation.operationId)
@@ -44,7 +55,9 @@ describe("readCardOrder: one order of operations", () => {
       "198378169041436",
       "265008783561666",
     ])
-    expect(readCardOrder(record).operations.map(({ operation }) => operation.operationId)).toEqual(ids(inGatewayOrder(record.operations)))
+    expect(readCardOrder(record).operations.map(({ operation }) => operation.operationId)).toEqual(
+      ids(inGatewayOrder(record.operations)),
+    )
   })
 
   it("with every time readable and distinct, gives the same order whatever the order of the list", () => {
@@ -69,7 +82,9 @@ describe("readCardOrder: one order of operations", () => {
         ordered.forEach((operation, index) => {
           if (operations[index].operationTime === undefined) expect(operation).toBe(operations[index])
         })
-        const timed = ordered.filter((operation) => operation.operationTime !== undefined).map((operation) => Date.parse(operation.operationTime!))
+        const timed = ordered
+          .filter((operation) => operation.operationTime !== undefined)
+          .map((operation) => Date.parse(operation.operationTime!))
         expect(timed).toEqual([...timed].sort((a, b) => a - b))
       }),
     )
@@ -79,19 +94,32 @@ describe("readCardOrder: one order of operations", () => {
 describe("readCardOrder: what undid what", () => {
   const auth = op("auth", "AUTHORIZATION", "AUTHORIZED", 1)
   const capture = op("cap", "CAPTURE", "EXECUTED", 2)
-  const undoneBy = (details: OrderDetails, id: string) => readCardOrder(details).operations.find(({ operation }) => operation.operationId === id)?.undoneBy
+  const undoneBy = (details: OrderDetails, id: string) =>
+    readCardOrder(details).operations.find(({ operation }) => operation.operationId === id)?.undoneBy
 
-  it.each(["EXECUTED", "VOIDED"] as const)("a CANCEL with result %s rolls the capture back and gives the authorization back", (result) => {
-    const details = order([auth, capture, op("cancel", "CANCEL", result, 3, { cancelledOperationId: "cap" })])
-    expect(undoneBy(details, "cap")).toEqual({ operationId: "cancel", kind: "cancel" })
-    expect(readCardOrder(details)).toMatchObject({ status: "authorized", capturedMinor: "0", capturableMinor: "1999", refundableMinor: "0" })
-    expect(readCardOrder(details).captureOperationId).toBeUndefined()
-  })
+  it.each(["EXECUTED", "VOIDED"] as const)(
+    "a CANCEL with result %s rolls the capture back and gives the authorization back",
+    (result) => {
+      const details = order([auth, capture, op("cancel", "CANCEL", result, 3, { cancelledOperationId: "cap" })])
+      expect(undoneBy(details, "cap")).toEqual({ operationId: "cancel", kind: "cancel" })
+      expect(readCardOrder(details)).toMatchObject({
+        status: "authorized",
+        capturedMinor: "0",
+        capturableMinor: "1999",
+        refundableMinor: "0",
+      })
+      expect(readCardOrder(details).captureOperationId).toBeUndefined()
+    },
+  )
 
   it.each(["PENDING", "FAILED", "DECLINED"] as const)("a CANCEL with result %s undid nothing", (result) => {
     const details = order([auth, capture, op("cancel", "CANCEL", result, 3, { cancelledOperationId: "cap" })])
     expect(undoneBy(details, "cap")).toBeUndefined()
-    expect(readCardOrder(details)).toMatchObject({ status: "captured", captureOperationId: "cap", capturedMinor: "1999" })
+    expect(readCardOrder(details)).toMatchObject({
+      status: "captured",
+      captureOperationId: "cap",
+      capturedMinor: "1999",
+    })
   })
 
   it("a capture whose cancel is under way cannot be cancelled again; one whose cancel failed can", () => {
@@ -110,13 +138,27 @@ describe("readCardOrder: what undid what", () => {
   ] as const)("a %s with result %s naming %j voids the authorization", (type, result, named) => {
     const details = order([auth, op("void", type, result, 2, { cancelledOperationId: named })])
     expect(undoneBy(details, "auth")).toEqual({ operationId: "void", kind: "void" })
-    expect(readCardOrder(details)).toMatchObject({ status: "canceled", authorizedMinor: "0", capturableMinor: "0", refunds: [] })
+    expect(readCardOrder(details)).toMatchObject({
+      status: "canceled",
+      authorizedMinor: "0",
+      capturableMinor: "0",
+      refunds: [],
+    })
   })
 
   it("a REFUND that refunded names its capture but does not undo it", () => {
-    const details = order([auth, capture, op("ref", "REFUND", "REFUNDED", 3, { operationAmount: "500", cancelledOperationId: "cap" })])
+    const details = order([
+      auth,
+      capture,
+      op("ref", "REFUND", "REFUNDED", 3, { operationAmount: "500", cancelledOperationId: "cap" }),
+    ])
     expect(undoneBy(details, "cap")).toBeUndefined()
-    expect(readCardOrder(details)).toMatchObject({ status: "captured", capturedMinor: "1999", refundedMinor: "500", refundableMinor: "1499" })
+    expect(readCardOrder(details)).toMatchObject({
+      status: "captured",
+      capturedMinor: "1999",
+      refundedMinor: "500",
+      refundableMinor: "1499",
+    })
   })
 
   it("a CANCEL that rolled a refund back gives its money back to what can be refunded", () => {
@@ -131,7 +173,10 @@ describe("readCardOrder: what undid what", () => {
 
 describe("readCardOrder: money", () => {
   it("EXPLICIT: a partial capture leaves nothing more to capture (one per authorization) and refunds only what it took", () => {
-    const details = order([op("auth", "AUTHORIZATION", "AUTHORIZED", 1), op("cap", "CAPTURE", "EXECUTED", 2, { operationAmount: "1200" })])
+    const details = order([
+      op("auth", "AUTHORIZATION", "AUTHORIZED", 1),
+      op("cap", "CAPTURE", "EXECUTED", 2, { operationAmount: "1200" }),
+    ])
     expect(readCardOrder(details)).toMatchObject({
       status: "captured",
       paymentOperationId: "auth",
@@ -167,7 +212,10 @@ describe("readCardOrder: money", () => {
   })
 
   it("fix: a cancelled IMPLICIT capture gives its authorization back: authorized, never pending", () => {
-    const details = order([op("cap", "CAPTURE", "EXECUTED", 1), op("cancel", "CANCEL", "EXECUTED", 2, { cancelledOperationId: "cap" })])
+    const details = order([
+      op("cap", "CAPTURE", "EXECUTED", 1),
+      op("cancel", "CANCEL", "EXECUTED", 2, { cancelledOperationId: "cap" }),
+    ])
     expect(readCardOrder(details)).toMatchObject({
       status: "authorized",
       paymentOperationId: "cap",
@@ -184,7 +232,13 @@ describe("readCardOrder: money", () => {
       op("cancel", "CANCEL", "EXECUTED", 2, { cancelledOperationId: "cap" }),
       op("void", "VOID", "VOIDED", 3, { cancelledOperationId: "cap" }),
     ])
-    expect(readCardOrder(details)).toMatchObject({ status: "canceled", authorizedMinor: "0", capturedMinor: "0", capturableMinor: "0", refundableMinor: "0" })
+    expect(readCardOrder(details)).toMatchObject({
+      status: "canceled",
+      authorizedMinor: "0",
+      capturedMinor: "0",
+      capturableMinor: "0",
+      refundableMinor: "0",
+    })
   })
 
   it("captured, cancelled, captured again: only the live capture counts", () => {
@@ -215,11 +269,21 @@ describe("readCardOrder: money", () => {
     ["THREEDS_FAILED", /3-D Secure/],
   ] as const)("an attempt %s after 3-D Secure holds nothing, and still names the card", (result, reason) => {
     const details = order([
-      op("3ds", "AUTHORIZATION", "THREEDS_VALIDATED", 1, { paymentCircuit: "MC", paymentInstrumentInfo: "***8729", additionalData: { threeDS: "FRICTIONLESS" } }),
+      op("3ds", "AUTHORIZATION", "THREEDS_VALIDATED", 1, {
+        paymentCircuit: "MC",
+        paymentInstrumentInfo: "***8729",
+        additionalData: { threeDS: "FRICTIONLESS" },
+      }),
       op("auth", "AUTHORIZATION", result, 2, { paymentCircuit: "MC", paymentInstrumentInfo: "***8729" }),
     ])
     const read = readCardOrder(details)
-    expect(read).toMatchObject({ status: "error", authorizedMinor: "0", capturableMinor: "0", refundableMinor: "0", threeDS: "FRICTIONLESS" })
+    expect(read).toMatchObject({
+      status: "error",
+      authorizedMinor: "0",
+      capturableMinor: "0",
+      refundableMinor: "0",
+      threeDS: "FRICTIONLESS",
+    })
     expect(read.reason).toMatch(reason)
     expect(read.paymentInstrument).toEqual({ circuit: "MC", maskedPan: "***8729" })
     expect(read.paymentOperationId).toBeUndefined()
@@ -233,7 +297,13 @@ describe("readCardOrder: money", () => {
   })
 
   it("a card verification (an EXECUTED AUTHORIZATION) moves no money and names the card it confirmed", () => {
-    const details = order([op("verify", "AUTHORIZATION", "EXECUTED", 1, { operationAmount: "0", paymentCircuit: "VISA", paymentInstrumentInfo: "***7289" })])
+    const details = order([
+      op("verify", "AUTHORIZATION", "EXECUTED", 1, {
+        operationAmount: "0",
+        paymentCircuit: "VISA",
+        paymentInstrumentInfo: "***7289",
+      }),
+    ])
     expect(readCardOrder(details)).toMatchObject({
       status: "pending",
       authorizedMinor: "0",
@@ -243,14 +313,26 @@ describe("readCardOrder: money", () => {
   })
 
   it("passes the order's payment links on", () => {
-    const link = { linkId: "L1", amount: "1999", expirationDate: "2026-12-01T00:00:00Z", link: "https://pay.example/L1", paidByOperationId: "auth" }
-    expect(readCardOrder(order([op("auth", "AUTHORIZATION", "AUTHORIZED", 1)], { paymentLinks: [link] })).paymentLinks).toEqual([link])
+    const link = {
+      linkId: "L1",
+      amount: "1999",
+      expirationDate: "2026-12-01T00:00:00Z",
+      link: "https://pay.example/L1",
+      paidByOperationId: "auth",
+    }
+    expect(
+      readCardOrder(order([op("auth", "AUTHORIZATION", "AUTHORIZED", 1)], { paymentLinks: [link] })).paymentLinks,
+    ).toEqual([link])
     expect(readCardOrder(order([])).paymentLinks).toEqual([])
   })
 })
 
 describe("readCardOrder: refunded (formerly the admin view's own sum)", () => {
-  const refund = (operationId: string, operationResult: "REFUNDED" | "PENDING" | "FAILED" | "EXECUTED", operationAmount: string): Operation => ({
+  const refund = (
+    operationId: string,
+    operationResult: "REFUNDED" | "PENDING" | "FAILED" | "EXECUTED",
+    operationAmount: string,
+  ): Operation => ({
     operationId,
     operationType: "REFUND",
     operationResult,
@@ -260,7 +342,12 @@ describe("readCardOrder: refunded (formerly the admin view's own sum)", () => {
 
   it("adds executed refunds exactly and leaves out pending and failed ones", () => {
     expect(
-      refundedMinor([refund("r1", "REFUNDED", "1025"), refund("r2", "EXECUTED", "1525"), refund("r3", "PENDING", "100"), refund("r4", "FAILED", "7")]),
+      refundedMinor([
+        refund("r1", "REFUNDED", "1025"),
+        refund("r2", "EXECUTED", "1525"),
+        refund("r3", "PENDING", "100"),
+        refund("r4", "FAILED", "7"),
+      ]),
     ).toBe("2550")
   })
 
@@ -275,13 +362,24 @@ describe("readCardOrder: refunded (formerly the admin view's own sum)", () => {
   })
 
   it("stays exact beyond what a double holds", () => {
-    expect(refundedMinor([refund("r1", "REFUNDED", "9007199254740993"), refund("r2", "REFUNDED", "1")])).toBe("9007199254740994")
+    expect(refundedMinor([refund("r1", "REFUNDED", "9007199254740993"), refund("r2", "REFUNDED", "1")])).toBe(
+      "9007199254740994",
+    )
   })
 })
 
 describe("readCardOrder: bounds over any history", () => {
   const types = fc.constantFrom<OperationType>("AUTHORIZATION", "CAPTURE", "VOID", "REFUND", "CANCEL")
-  const results = fc.constantFrom<OperationResult>("AUTHORIZED", "EXECUTED", "PENDING", "DECLINED", "FAILED", "VOIDED", "REFUNDED", "THREEDS_VALIDATED")
+  const results = fc.constantFrom<OperationResult>(
+    "AUTHORIZED",
+    "EXECUTED",
+    "PENDING",
+    "DECLINED",
+    "FAILED",
+    "VOIDED",
+    "REFUNDED",
+    "THREEDS_VALIDATED",
+  )
   const history = fc
     .array(
       fc.record({
@@ -314,7 +412,8 @@ describe("readCardOrder: bounds over any history", () => {
           read.capturableMinor,
           read.refundableMinor,
         ].map(BigInt)
-        for (const amount of [authorized, captured, refunded, pending, capturable, refundable]) expect(amount >= 0n).toBe(true)
+        for (const amount of [authorized, captured, refunded, pending, capturable, refundable])
+          expect(amount >= 0n).toBe(true)
         expect(captured <= authorized).toBe(true)
         expect(capturable <= authorized - captured).toBe(true)
         expect(refundable <= captured).toBe(true)

@@ -14,7 +14,10 @@ function operation(fields: Partial<Operation>): Operation {
   }
 }
 
-function order(operations: Operation[], amounts: { authorizedAmount?: string; capturedAmount?: string } = {}): OrderDetails {
+function order(
+  operations: Operation[],
+  amounts: { authorizedAmount?: string; capturedAmount?: string } = {},
+): OrderDetails {
   return {
     orderStatus: { order: { orderId: "ORDER1", amount: "1999", currency: "EUR" }, ...amounts },
     operations,
@@ -54,7 +57,12 @@ describe("readCardOrder", () => {
   it("is captured by an implicit CAPTURE/EXECUTED, which is also the payment operation", () => {
     const capture = operation({ operationType: "CAPTURE", operationResult: "EXECUTED" })
     const state = readCardOrder(order([capture]))
-    expect(state).toMatchObject({ status: "captured", paymentOperationId: capture.operationId, captureOperationId: capture.operationId, capturedMinor: "1999" })
+    expect(state).toMatchObject({
+      status: "captured",
+      paymentOperationId: capture.operationId,
+      captureOperationId: capture.operationId,
+      capturedMinor: "1999",
+    })
   })
 
   it("keeps the authorization as payment operation after an explicit capture of part of it", () => {
@@ -73,13 +81,21 @@ describe("readCardOrder", () => {
   it("goes back to authorized when the capture was cancelled", () => {
     const authorization = operation({ operationType: "AUTHORIZATION", operationResult: "AUTHORIZED" })
     const capture = operation({ operationType: "CAPTURE", operationResult: "EXECUTED" })
-    const cancel = operation({ operationType: "CANCEL", operationResult: "EXECUTED", cancelledOperationId: capture.operationId })
+    const cancel = operation({
+      operationType: "CANCEL",
+      operationResult: "EXECUTED",
+      cancelledOperationId: capture.operationId,
+    })
     expect(readCardOrder(order([authorization, capture, cancel])).status).toBe("authorized")
   })
 
   it("is canceled when the authorization was voided", () => {
     const authorization = operation({ operationType: "AUTHORIZATION", operationResult: "AUTHORIZED" })
-    const voided = operation({ operationType: "VOID", operationResult: "VOIDED", cancelledOperationId: authorization.operationId })
+    const voided = operation({
+      operationType: "VOID",
+      operationResult: "VOIDED",
+      cancelledOperationId: authorization.operationId,
+    })
     const state = readCardOrder(order([authorization, voided]))
     expect(state.status).toBe("canceled")
     expect(state.reason).toMatch(/voided/)

@@ -5,22 +5,74 @@
 import type { OrderDetails } from "../../gateway/schemas"
 import { executedOperationFor, UndecidableRecordError } from "../executed-operation"
 
-type Op = { operationId: string; operationType: string; operationResult: string; operationAmount?: string; cancelledOperationId?: string }
-
-function order(...operations: Op[]): OrderDetails {
-  return { orderStatus: { order: { orderId: "ORD1", amount: "2000", currency: "EUR" } }, operations, paymentLinks: [] } as unknown as OrderDetails
+type Op = {
+  operationId: string
+  operationType: string
+  operationResult: string
+  operationAmount?: string
+  cancelledOperationId?: string
 }
 
-const AUTH: Op = { operationId: "1", operationType: "AUTHORIZATION", operationResult: "AUTHORIZED", operationAmount: "2000" }
-const CAPTURE: Op = { operationId: "2", operationType: "CAPTURE", operationResult: "EXECUTED", operationAmount: "2000" }
-const REFUND_500: Op = { operationId: "3", operationType: "REFUND", operationResult: "REFUNDED", operationAmount: "500" }
+function order(...operations: Op[]): OrderDetails {
+  return {
+    orderStatus: { order: { orderId: "ORD1", amount: "2000", currency: "EUR" } },
+    operations,
+    paymentLinks: [],
+  } as unknown as OrderDetails
+}
 
-const cases: Array<[string, { kind: string; amount_minor: string; target_ref: string | null }, OrderDetails, string[], string | undefined]> = [
-  ["a capture of the same amount", { kind: "capture", amount_minor: "2000", target_ref: "1" }, order(AUTH, CAPTURE), [], "2"],
+const AUTH: Op = {
+  operationId: "1",
+  operationType: "AUTHORIZATION",
+  operationResult: "AUTHORIZED",
+  operationAmount: "2000",
+}
+const CAPTURE: Op = { operationId: "2", operationType: "CAPTURE", operationResult: "EXECUTED", operationAmount: "2000" }
+const REFUND_500: Op = {
+  operationId: "3",
+  operationType: "REFUND",
+  operationResult: "REFUNDED",
+  operationAmount: "500",
+}
+
+const cases: Array<
+  [
+    string,
+    { kind: string; amount_minor: string; target_ref: string | null },
+    OrderDetails,
+    string[],
+    string | undefined,
+  ]
+> = [
+  [
+    "a capture of the same amount",
+    { kind: "capture", amount_minor: "2000", target_ref: "1" },
+    order(AUTH, CAPTURE),
+    [],
+    "2",
+  ],
   ["no capture yet", { kind: "capture", amount_minor: "2000", target_ref: "1" }, order(AUTH), [], undefined],
-  ["a capture of another amount", { kind: "capture", amount_minor: "1250", target_ref: "1" }, order(AUTH, CAPTURE), [], undefined],
-  ["a refund of the same amount", { kind: "refund", amount_minor: "500", target_ref: "2" }, order(AUTH, CAPTURE, REFUND_500), [], "3"],
-  ["a refund already given to another write", { kind: "refund", amount_minor: "500", target_ref: "2" }, order(AUTH, CAPTURE, REFUND_500), ["3"], undefined],
+  [
+    "a capture of another amount",
+    { kind: "capture", amount_minor: "1250", target_ref: "1" },
+    order(AUTH, CAPTURE),
+    [],
+    undefined,
+  ],
+  [
+    "a refund of the same amount",
+    { kind: "refund", amount_minor: "500", target_ref: "2" },
+    order(AUTH, CAPTURE, REFUND_500),
+    [],
+    "3",
+  ],
+  [
+    "a refund already given to another write",
+    { kind: "refund", amount_minor: "500", target_ref: "2" },
+    order(AUTH, CAPTURE, REFUND_500),
+    ["3"],
+    undefined,
+  ],
   [
     "a pending refund",
     { kind: "refund", amount_minor: "500", target_ref: "2" },
@@ -38,7 +90,13 @@ const cases: Array<[string, { kind: string; amount_minor: string; target_ref: st
   [
     "a void as VOID/VOIDED",
     { kind: "void", amount_minor: "2000", target_ref: "1" },
-    order(AUTH, { operationId: "4", operationType: "VOID", operationResult: "VOIDED", operationAmount: "2000", cancelledOperationId: "1" }),
+    order(AUTH, {
+      operationId: "4",
+      operationType: "VOID",
+      operationResult: "VOIDED",
+      operationAmount: "2000",
+      cancelledOperationId: "1",
+    }),
     [],
     "4",
   ],
@@ -52,29 +110,57 @@ const cases: Array<[string, { kind: string; amount_minor: string; target_ref: st
   [
     "a void as VOID/EXECUTED (the read model's undo rule: a void that succeeded)",
     { kind: "void", amount_minor: "2000", target_ref: "1" },
-    order(AUTH, { operationId: "4", operationType: "VOID", operationResult: "EXECUTED", operationAmount: "2000", cancelledOperationId: "1" }),
+    order(AUTH, {
+      operationId: "4",
+      operationType: "VOID",
+      operationResult: "EXECUTED",
+      operationAmount: "2000",
+      cancelledOperationId: "1",
+    }),
     [],
     "4",
   ],
   [
     "a void that failed",
     { kind: "void", amount_minor: "2000", target_ref: "1" },
-    order(AUTH, { operationId: "4", operationType: "VOID", operationResult: "FAILED", operationAmount: "2000", cancelledOperationId: "1" }),
+    order(AUTH, {
+      operationId: "4",
+      operationType: "VOID",
+      operationResult: "FAILED",
+      operationAmount: "2000",
+      cancelledOperationId: "1",
+    }),
     [],
     undefined,
   ],
-  ["a void recorded on the authorization itself", { kind: "void", amount_minor: "2000", target_ref: "1" }, order({ ...AUTH, operationResult: "VOIDED" }), [], "1"],
+  [
+    "a void recorded on the authorization itself",
+    { kind: "void", amount_minor: "2000", target_ref: "1" },
+    order({ ...AUTH, operationResult: "VOIDED" }),
+    [],
+    "1",
+  ],
   [
     "a cancel of that capture",
     { kind: "cancel_capture", amount_minor: "2000", target_ref: "2" },
-    order(AUTH, CAPTURE, { operationId: "5", operationType: "CANCEL", operationResult: "EXECUTED", cancelledOperationId: "2" }),
+    order(AUTH, CAPTURE, {
+      operationId: "5",
+      operationType: "CANCEL",
+      operationResult: "EXECUTED",
+      cancelledOperationId: "2",
+    }),
     [],
     "5",
   ],
   [
     "a cancel of another operation",
     { kind: "cancel_capture", amount_minor: "2000", target_ref: "2" },
-    order(AUTH, CAPTURE, { operationId: "5", operationType: "CANCEL", operationResult: "EXECUTED", cancelledOperationId: "9" }),
+    order(AUTH, CAPTURE, {
+      operationId: "5",
+      operationType: "CANCEL",
+      operationResult: "EXECUTED",
+      cancelledOperationId: "9",
+    }),
     [],
     undefined,
   ],
@@ -87,8 +173,15 @@ describe("executedOperationFor", () => {
 
   it("cannot decide when a refund the write could have made has a result this plugin does not know", () => {
     const refund = { kind: "refund", amount_minor: "500", target_ref: "2" } as never
-    const unknownResult = { operationId: "3", operationType: "REFUND", operationAmount: "500", unrecognized: { operationResult: "SETTLED" } }
-    expect(() => executedOperationFor(refund, order(AUTH, CAPTURE, unknownResult as never), new Set())).toThrow(UndecidableRecordError)
+    const unknownResult = {
+      operationId: "3",
+      operationType: "REFUND",
+      operationAmount: "500",
+      unrecognized: { operationResult: "SETTLED" },
+    }
+    expect(() => executedOperationFor(refund, order(AUTH, CAPTURE, unknownResult as never), new Set())).toThrow(
+      UndecidableRecordError,
+    )
     // One of another type is no refund: nothing was made.
     const otherType = { operationId: "4", operationType: "CANCEL", unrecognized: { operationResult: "SETTLED" } }
     expect(executedOperationFor(refund, order(AUTH, CAPTURE, otherType as never), new Set())).toBeUndefined()

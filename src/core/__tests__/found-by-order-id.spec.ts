@@ -21,13 +21,23 @@ beforeAll(async () => {
 })
 beforeEach(async () => {
   await harness.reset()
-  gateway = createGatewayClient({ apiKey: SIM_API_KEY, environment: harness.sim.gatewayUrl, timeoutMs: 300, retries: 1, retryBaseDelayMs: 1 })
+  gateway = createGatewayClient({
+    apiKey: SIM_API_KEY,
+    environment: harness.sim.gatewayUrl,
+    timeoutMs: 300,
+    retries: 1,
+    retryBaseDelayMs: 1,
+  })
 })
 afterEach(() => gateway.close())
 afterAll(() => harness.close())
 
 function motoRequest(pan = APPROVED_CARD.pan): MotoRequest {
-  return { order: { orderId: newOrderId("T"), amount: "1999", currency: "EUR" }, card: { pan, expiryDate: "1230" }, captureType: "EXPLICIT" }
+  return {
+    order: { orderId: newOrderId("T"), amount: "1999", currency: "EUR" },
+    card: { pan, expiryDate: "1230" },
+    captureType: "EXPLICIT",
+  }
 }
 
 const motoPath = () => harness.gatewayPath("/orders/moto")
@@ -46,7 +56,12 @@ describe("the sender, finding a request again by its order id", () => {
   })
 
   it("reads the charge back when the answer is lost and the repeat is refused: one operation", async () => {
-    await harness.fault({ match: { method: "POST", path: motoPath() }, times: 1, phase: "after", action: { type: "reset" } })
+    await harness.fault({
+      match: { method: "POST", path: motoPath() },
+      times: 1,
+      phase: "after",
+      action: { type: "reset" },
+    })
     const request = motoRequest()
     const charged = await send(request)
     expect(charged.orderStatus.authorizedAmount).toBe("1999")

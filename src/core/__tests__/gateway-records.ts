@@ -11,8 +11,17 @@ const card = {
   operationCurrency: "EUR",
 } as const
 
-function operation(fields: Partial<Operation> & Pick<Operation, "operationId" | "operationType" | "operationResult" | "operationTime">): Operation {
-  return { orderId: "TESTMWPPU0HS", channel: "BACKOFFICE", ...card, cancelledOperationId: "", additionalData: { cardCountry: "ITA" }, ...fields }
+function operation(
+  fields: Partial<Operation> & Pick<Operation, "operationId" | "operationType" | "operationResult" | "operationTime">,
+): Operation {
+  return {
+    orderId: "TESTMWPPU0HS",
+    channel: "BACKOFFICE",
+    ...card,
+    cancelledOperationId: "",
+    additionalData: { cardCountry: "ITA" },
+    ...fields,
+  }
 }
 
 /**
@@ -106,7 +115,9 @@ export function motoAuthorizedJpy(): OrderDetails {
         cancelledOperationId: "",
         operationAmount: "500",
         operationCurrency: "JPY",
-        warnings: [{ code: "TRA001", description: "3-D Secure not performed: card data entered by the merchant (MOTO)" }],
+        warnings: [
+          { code: "TRA001", description: "3-D Secure not performed: card data entered by the merchant (MOTO)" },
+        ],
         additionalData: { authorizationCode: "135843", cardCountry: "ITA" },
       },
     ],

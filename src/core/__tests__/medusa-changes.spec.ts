@@ -11,7 +11,13 @@ import { type TestContainer, testContainer } from "../../reconciliation/__tests_
 import { type GatewayPayment, MedusaChanges } from "../medusa-changes"
 import type { SessionRecord } from "../payment-records"
 
-const session: SessionRecord = { id: "payses_1", status: "pending", data: { order_id: "ORD1" }, amount: 10, currency_code: "eur" }
+const session: SessionRecord = {
+  id: "payses_1",
+  status: "pending",
+  data: { order_id: "ORD1" },
+  amount: 10,
+  currency_code: "eur",
+}
 
 function changes(test: TestContainer, locks: string[] = []): MedusaChanges {
   return new MedusaChanges({
@@ -26,23 +32,34 @@ function changes(test: TestContainer, locks: string[] = []): MedusaChanges {
 }
 
 function read(status: GatewayPayment["status"], more: Partial<GatewayPayment> = {}): GatewayPayment {
-  return { status, currency: "EUR", authorizedMinor: "1000", capturedMinor: status === "captured" ? "1000" : "0", ...more }
+  return {
+    status,
+    currency: "EUR",
+    authorizedMinor: "1000",
+    capturedMinor: status === "captured" ? "1000" : "0",
+    ...more,
+  }
 }
 
 describe("MedusaChanges", () => {
   it.each([
     ["authorized", PaymentActions.AUTHORIZED],
     ["captured", PaymentActions.SUCCESSFUL],
-  ] as const)("completes a pending session the gateway shows %s through core's payment workflow", async (status, action) => {
-    const test = testContainer()
-    await expect(changes(test).apply(session, read(status))).resolves.toBe("completed")
-    expect(test.workflowRuns).toHaveLength(1)
-    expect(test.workflowRuns[0].workflowId).toBe(processPaymentWorkflowId)
-    const { input } = test.workflowRuns[0].options as { input: { action: string; data: { session_id: string; amount: unknown } } }
-    expect(input.action).toBe(action)
-    expect(input.data.session_id).toBe("payses_1")
-    expect(String(input.data.amount)).toBe("10")
-  })
+  ] as const)(
+    "completes a pending session the gateway shows %s through core's payment workflow",
+    async (status, action) => {
+      const test = testContainer()
+      await expect(changes(test).apply(session, read(status))).resolves.toBe("completed")
+      expect(test.workflowRuns).toHaveLength(1)
+      expect(test.workflowRuns[0].workflowId).toBe(processPaymentWorkflowId)
+      const { input } = test.workflowRuns[0].options as {
+        input: { action: string; data: { session_id: string; amount: unknown } }
+      }
+      expect(input.action).toBe(action)
+      expect(input.data.session_id).toBe("payses_1")
+      expect(String(input.data.amount)).toBe("10")
+    },
+  )
 
   it("never completes a session Medusa already holds as paid", async () => {
     const test = testContainer()
@@ -70,9 +87,14 @@ describe("MedusaChanges", () => {
   it("marks the session canceled", async () => {
     const test = testContainer()
     test.payment.sessions.push({ ...session })
-    await expect(changes(test).apply(session, read("canceled", { reason: "shopper gave up" }))).resolves.toBe("marked_canceled")
+    await expect(changes(test).apply(session, read("canceled", { reason: "shopper gave up" }))).resolves.toBe(
+      "marked_canceled",
+    )
     expect(test.payment.sessionUpdates).toHaveLength(1)
-    expect(test.payment.sessionUpdates[0]).toMatchObject({ status: "canceled", data: { status: "canceled", reason: "shopper gave up" } })
+    expect(test.payment.sessionUpdates[0]).toMatchObject({
+      status: "canceled",
+      data: { status: "canceled", reason: "shopper gave up" },
+    })
   })
 
   it.each(["authorized", "captured"])("never moves a %s session backwards", async (status) => {
@@ -139,7 +161,13 @@ describe("MedusaChanges", () => {
       const test = testContainer()
       const locks: string[] = []
       test.payment.payments.push({ id: "pay_1", payment_session_id: "payses_1", captures: [], refunds: [] })
-      await test.ledger.requestWrite({ kind: "capture", gateway_ref: "ORD1", idempotency_key: "k1", amount_minor: "1000", currency: "EUR" })
+      await test.ledger.requestWrite({
+        kind: "capture",
+        gateway_ref: "ORD1",
+        idempotency_key: "k1",
+        amount_minor: "1000",
+        currency: "EUR",
+      })
       await test.ledger.settleWrite("k1", { outcome: "executed", gateway_operation_id: "OP_CAPTURE" })
       const gateway = read("captured", { orderId: "ORD1", captureOperationId: "OP_CAPTURE" })
       await expect(changes(test, locks).apply(paid, gateway)).resolves.toBe("unchanged")
@@ -155,7 +183,12 @@ describe("MedusaChanges", () => {
       },
     } as unknown as MedusaContainer
     const test = testContainer()
-    const untouched = new MedusaChanges({ container: nothing, payments: test.payment as never, ledger: test.ledger, lockPayment: (_id, job) => job() })
+    const untouched = new MedusaChanges({
+      container: nothing,
+      payments: test.payment as never,
+      ledger: test.ledger,
+      lockPayment: (_id, job) => job(),
+    })
     await expect(untouched.apply(session, read("pending"))).resolves.toBe("unchanged")
   })
 })

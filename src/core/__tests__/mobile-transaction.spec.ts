@@ -8,7 +8,11 @@ import {
 import { readMobileTransaction } from "../mobile-transaction"
 import type { PaymentStatus } from "../payment-status"
 
-function statusAnswer(state: TransactionState | undefined, accountState?: AccountState, additionalInfo?: string): ExtendedEnvelope {
+function statusAnswer(
+  state: TransactionState | undefined,
+  accountState?: AccountState,
+  additionalInfo?: string,
+): ExtendedEnvelope {
   return { valid: true, state, accountState, ...(additionalInfo ? { naa2Ecr: { additionalInfo } } : {}) }
 }
 
@@ -58,7 +62,9 @@ describe("readMobileTransaction", () => {
 
   it("falls back to the error message when the scheme gave no additional info", () => {
     const answer: ExtendedEnvelope = { valid: false, state: "FAILED", error: { message: "Scheme unreachable" } }
-    expect(readMobileTransaction(answer).reason).toBe("The payment failed at the mobile payment scheme. Scheme unreachable.")
+    expect(readMobileTransaction(answer).reason).toBe(
+      "The payment failed at the mobile payment scheme. Scheme unreachable.",
+    )
   })
 
   it("reads the state from the transaction when the envelope's own members are absent", () => {
@@ -88,7 +94,12 @@ describe("readMobileTransaction", () => {
   it("gives the transaction's id, scheme, amount held and history as the service sent them", () => {
     const transitions = [
       { timeStamp: "2026-11-21T10:00:00.000Z", to: "INITIALIZED" as const, event: "CREATE" as const },
-      { timeStamp: "2026-11-21T10:00:05.000Z", from: "INITIALIZED" as const, to: "AUTHORIZED" as const, event: "AUTHORIZE" as const },
+      {
+        timeStamp: "2026-11-21T10:00:05.000Z",
+        from: "INITIALIZED" as const,
+        to: "AUTHORIZED" as const,
+        event: "AUTHORIZE" as const,
+      },
     ]
     const answer: ExtendedEnvelope = {
       valid: true,

@@ -12,7 +12,12 @@ const body = {
   eventId: "6b2d1c2e-0c4f-4a53-9a34-2f0b1d8f5e11",
   eventTime: "2025-03-01T10:00:00.000Z",
   securityToken: "2f1c4e8a9b7d4c3e8f6a5b4c3d2e1f00",
-  operation: { orderId: "ORD123", operationType: "AUTHORIZATION", operationResult: "AUTHORIZED", description: "Caffè, 2 × ☕" },
+  operation: {
+    orderId: "ORD123",
+    operationType: "AUTHORIZATION",
+    operationResult: "AUTHORIZED",
+    description: "Caffè, 2 × ☕",
+  },
 }
 const text = JSON.stringify(body)
 /** What the Redis event bus delivers for a Buffer: JSON.stringify turns it into this. */

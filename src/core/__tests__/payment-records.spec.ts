@@ -47,7 +47,9 @@ describe("PaymentRecords", () => {
     it("fails closed without an id", async () => {
       const error = await rejection(new PaymentRecords(testCradle()).captureAmount(undefined))
       expect(error.type).toBe(MedusaError.Types.UNEXPECTED_STATE)
-      expect(error.message).toBe("the Medusa capture could not be read (Medusa passed no id for it); nothing was sent to the gateway.")
+      expect(error.message).toBe(
+        "the Medusa capture could not be read (Medusa passed no id for it); nothing was sent to the gateway.",
+      )
     })
 
     it("fails closed when the container has no capture service", async () => {
@@ -67,19 +69,27 @@ describe("PaymentRecords", () => {
         },
       )
       const error = await rejection(new PaymentRecords(container).captureAmount("capt_1"))
-      expect(error.message).toContain("the Medusa capture capt_1 could not be read (the payment module has no captureService)")
+      expect(error.message).toContain(
+        "the Medusa capture capt_1 could not be read (the payment module has no captureService)",
+      )
     })
 
     it("fails closed when the capture does not exist", async () => {
       const error = await rejection(new PaymentRecords(testCradle()).captureAmount("capt_1"))
       expect(error.type).toBe(MedusaError.Types.UNEXPECTED_STATE)
-      expect(error.message).toBe("the Medusa capture capt_1 could not be read (it does not exist); nothing was sent to the gateway.")
+      expect(error.message).toBe(
+        "the Medusa capture capt_1 could not be read (it does not exist); nothing was sent to the gateway.",
+      )
     })
 
     it("fails closed when the read fails otherwise", async () => {
-      const error = await rejection(new PaymentRecords({ captureService: failingService("connection reset") }).captureAmount("capt_1"))
+      const error = await rejection(
+        new PaymentRecords({ captureService: failingService("connection reset") }).captureAmount("capt_1"),
+      )
       expect(error.type).toBe(MedusaError.Types.UNEXPECTED_STATE)
-      expect(error.message).toBe("the Medusa capture capt_1 could not be read (connection reset); nothing was sent to the gateway.")
+      expect(error.message).toBe(
+        "the Medusa capture capt_1 could not be read (connection reset); nothing was sent to the gateway.",
+      )
     })
   })
 
@@ -88,7 +98,9 @@ describe("PaymentRecords", () => {
       const cradle = testCradle()
       cradle.captures.set("capt_2", {
         id: "capt_2",
-        payment: { captures: [{ amount: 10, raw_amount: { value: "10.1", precision: 20 } }, { amount: 5.25 }, { amount: 0.2 }] },
+        payment: {
+          captures: [{ amount: 10, raw_amount: { value: "10.1", precision: 20 } }, { amount: 5.25 }, { amount: 0.2 }],
+        },
       })
       await expect(new PaymentRecords(cradle).capturedTotalOfPaymentOf("capt_2")).resolves.toBe("15.55")
     })
@@ -127,9 +139,10 @@ describe("PaymentRecords", () => {
       expect((await rejection(new PaymentRecords(testCradle()).refundMetadata(undefined))).message).toBe(
         "the Medusa refund could not be read (Medusa passed no id for it); nothing was sent to the gateway.",
       )
-      expect((await rejection(new PaymentRecords({ refundService: failingService("timeout") }).refundMetadata("ref_1"))).message).toBe(
-        "the Medusa refund ref_1 could not be read (timeout); nothing was sent to the gateway.",
-      )
+      expect(
+        (await rejection(new PaymentRecords({ refundService: failingService("timeout") }).refundMetadata("ref_1")))
+          .message,
+      ).toBe("the Medusa refund ref_1 could not be read (timeout); nothing was sent to the gateway.")
     })
   })
 
@@ -146,20 +159,30 @@ describe("PaymentRecords", () => {
     })
 
     it("throws when the read fails otherwise", async () => {
-      const error = await rejection(new PaymentRecords({ paymentSessionService: failingService("db down") }).session("payses_1"))
-      expect(error.message).toBe("the payment session payses_1 could not be read (db down); nothing was sent to the gateway.")
+      const error = await rejection(
+        new PaymentRecords({ paymentSessionService: failingService("db down") }).session("payses_1"),
+      )
+      expect(error.message).toBe(
+        "the payment session payses_1 could not be read (db down); nothing was sent to the gateway.",
+      )
       // A MedusaError of another type is a failure too, not an absent session.
       const notAllowed = {
         async retrieve(): Promise<never> {
           throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "nope")
         },
       }
-      expect((await rejection(new PaymentRecords({ paymentSessionService: notAllowed }).session("payses_1"))).message).toContain("(nope)")
+      expect(
+        (await rejection(new PaymentRecords({ paymentSessionService: notAllowed }).session("payses_1"))).message,
+      ).toContain("(nope)")
     })
 
     it("throws when there is no session service or no id", async () => {
-      expect((await rejection(new PaymentRecords({}).session("payses_1"))).message).toContain("the payment module has no paymentSessionService")
-      expect((await rejection(new PaymentRecords(testCradle()).session(""))).message).toContain("Medusa passed no id for it")
+      expect((await rejection(new PaymentRecords({}).session("payses_1"))).message).toContain(
+        "the payment module has no paymentSessionService",
+      )
+      expect((await rejection(new PaymentRecords(testCradle()).session(""))).message).toContain(
+        "Medusa passed no id for it",
+      )
     })
   })
 })

@@ -9,7 +9,14 @@ import { InvalidRequestError, OutcomeUnknownError } from "../../http/errors"
 import type { NewWrite } from "../../modules/nexi-ledger/types"
 import { type OnceWrite, sendOnce } from "../send-once"
 
-const WRITE = { kind: "refund" as const, idempotency_key: "key-1", gateway_ref: "ORD1", amount_minor: "500", currency: "EUR", medusa_ref: "ref_1" }
+const WRITE = {
+  kind: "refund" as const,
+  idempotency_key: "key-1",
+  gateway_ref: "ORD1",
+  amount_minor: "500",
+  currency: "EUR",
+  medusa_ref: "ref_1",
+}
 
 function plan(
   ledger: InMemoryLedger,
@@ -29,12 +36,20 @@ describe("sendOnce", () => {
       return "op-1"
     })
     await expect(sendOnce(plan(ledger, send, async () => undefined))).resolves.toBe("op-1")
-    expect(ledger.writes).toEqual([expect.objectContaining({ outcome: "executed", gateway_operation_id: "op-1", claimed_by: "ref_1" })])
+    expect(ledger.writes).toEqual([
+      expect.objectContaining({ outcome: "executed", gateway_operation_id: "op-1", claimed_by: "ref_1" }),
+    ])
   })
 
   it("answers a key the ledger holds as executed without sending again", async () => {
     const ledger = new InMemoryLedger()
-    await sendOnce(plan(ledger, async () => "op-1", async () => undefined))
+    await sendOnce(
+      plan(
+        ledger,
+        async () => "op-1",
+        async () => undefined,
+      ),
+    )
     const send = jest.fn(async () => "op-2")
     await expect(sendOnce(plan(ledger, send, async () => undefined))).resolves.toBe("op-1")
     expect(send).not.toHaveBeenCalled()
@@ -43,16 +58,30 @@ describe("sendOnce", () => {
   it("rethrows a refusal as it came and records it refused", async () => {
     const ledger = new InMemoryLedger()
     const refusal = new InvalidRequestError("gateway", "refused", { status: 400 })
-    await expect(sendOnce(plan(ledger, async () => Promise.reject(refusal), async () => undefined))).rejects.toBe(refusal)
+    await expect(
+      sendOnce(
+        plan(
+          ledger,
+          async () => Promise.reject(refusal),
+          async () => undefined,
+        ),
+      ),
+    ).rejects.toBe(refusal)
     expect(ledger.writes[0]).toMatchObject({ outcome: "refused", message: "refused" })
   })
 
   it("asks an earlier unknown write of the same key before sending it again", async () => {
     const ledger = new InMemoryLedger()
     const lost = new OutcomeUnknownError("gateway", "no answer")
-    await expect(sendOnce(plan(ledger, async () => Promise.reject(lost), async () => Promise.reject(new Error("down"))))).rejects.toThrow(
-      /cannot be read now to tell whether the refund of 5.00 EUR was made\. Do not try again/,
-    )
+    await expect(
+      sendOnce(
+        plan(
+          ledger,
+          async () => Promise.reject(lost),
+          async () => Promise.reject(new Error("down")),
+        ),
+      ),
+    ).rejects.toThrow(/cannot be read now to tell whether the refund of 5.00 EUR was made\. Do not try again/)
     expect(ledger.writes[0].outcome).toBe("unknown")
     const send = jest.fn(async () => "op-2")
     await expect(sendOnce(plan(ledger, send, async () => "op-1"))).resolves.toBe("op-1")
@@ -65,7 +94,9 @@ describe("sendOnce", () => {
     const send = jest.fn(async () => "op-1")
     const error = await sendOnce(plan(ledger, send, async () => undefined)).catch((caught: unknown) => caught)
     expect(error).toBeInstanceOf(MedusaError)
-    expect((error as Error).message).toMatch(/could not be recorded in the Nexi ledger \(database down\)\. Nothing was sent/)
+    expect((error as Error).message).toMatch(
+      /could not be recorded in the Nexi ledger \(database down\)\. Nothing was sent/,
+    )
     expect(send).not.toHaveBeenCalled()
   })
 
@@ -92,13 +123,25 @@ describe("sendOnce", () => {
       await expect(loser).resolves.toBe("op-cancel")
       release()
       await expect(winner).resolves.toBe("op-cancel")
-      expect(ledger.writes).toEqual([expect.objectContaining({ outcome: "executed", gateway_operation_id: "op-cancel" })])
+      expect(ledger.writes).toEqual([
+        expect.objectContaining({ outcome: "executed", gateway_operation_id: "op-cancel" }),
+      ])
     })
 
     it("keeps executed when a late refusal is recorded after it", async () => {
       const ledger = new InMemoryLedger()
-      await sendOnce(plan(ledger, async () => "op-cancel", async () => undefined, { keyless: true, write: CANCEL }))
-      const settled = await ledger.settleWrite(CANCEL.idempotency_key, { outcome: "refused", message: "operation already cancelled" })
+      await sendOnce(
+        plan(
+          ledger,
+          async () => "op-cancel",
+          async () => undefined,
+          { keyless: true, write: CANCEL },
+        ),
+      )
+      const settled = await ledger.settleWrite(CANCEL.idempotency_key, {
+        outcome: "refused",
+        message: "operation already cancelled",
+      })
       expect(settled).toMatchObject({ outcome: "executed", gateway_operation_id: "op-cancel", message: null })
       await ledger.settleWrite(CANCEL.idempotency_key, { outcome: "unknown" })
       expect(ledger.writes[0].outcome).toBe("executed")
@@ -108,7 +151,9 @@ describe("sendOnce", () => {
       const ledger = new InMemoryLedger()
       const refusal = new InvalidRequestError("gateway", "capture cannot be cancelled", { status: 400 })
       const find = jest.fn(async () => undefined)
-      await expect(sendOnce(plan(ledger, async () => Promise.reject(refusal), find, { keyless: true, write: CANCEL }))).rejects.toBe(refusal)
+      await expect(
+        sendOnce(plan(ledger, async () => Promise.reject(refusal), find, { keyless: true, write: CANCEL })),
+      ).rejects.toBe(refusal)
       expect(find).toHaveBeenCalledTimes(1)
       expect(ledger.writes[0]).toMatchObject({ outcome: "refused", message: "capture cannot be cancelled" })
     })

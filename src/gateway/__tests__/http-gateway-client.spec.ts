@@ -4,12 +4,7 @@
  */
 import { randomUUID } from "node:crypto"
 import { failure } from "../../http/__tests__/support/expectations"
-import {
-  APPROVED_CARD,
-  DECLINED_CARD,
-  SIM_API_KEY,
-  SimulatorHarness,
-} from "../../http/__tests__/support/simulator"
+import { APPROVED_CARD, DECLINED_CARD, SIM_API_KEY, SimulatorHarness } from "../../http/__tests__/support/simulator"
 import {
   AuthenticationError,
   GatewayUnavailableError,
@@ -57,7 +52,10 @@ function hppRequest(amount = "1999", extra: Partial<Order> = {}): HppRequest {
 }
 
 /** An order paid on the hosted page with explicit capture: one AUTHORIZED authorization. */
-async function authorizedOrder(gateway: HttpGatewayClient, amount = "1999"): Promise<{ orderId: string; authorizationId: string }> {
+async function authorizedOrder(
+  gateway: HttpGatewayClient,
+  amount = "1999",
+): Promise<{ orderId: string; authorizationId: string }> {
   const request = hppRequest(amount)
   await gateway.createHostedOrder(request)
   await harness.payHostedOrder(request.order.orderId)
@@ -121,17 +119,27 @@ describe("POST /orders/hpp", () => {
 
 describe("POST /orders/moto", () => {
   it("pays with card data (implicit capture) and answers the operation", async () => {
-    const { operation } = await client().createMotoPayment({ order: order("500"), card: APPROVED_CARD, captureType: "IMPLICIT" })
+    const { operation } = await client().createMotoPayment({
+      order: order("500"),
+      card: APPROVED_CARD,
+      captureType: "IMPLICIT",
+    })
     expect(operation).toMatchObject({ operationType: "CAPTURE", operationResult: "EXECUTED", operationAmount: "500" })
   })
 
   it("reports a declined card as a DECLINED operation", async () => {
-    const { operation } = await client().createMotoPayment({ order: order("500"), card: DECLINED_CARD, captureType: "IMPLICIT" })
+    const { operation } = await client().createMotoPayment({
+      order: order("500"),
+      card: DECLINED_CARD,
+      captureType: "IMPLICIT",
+    })
     expect(operation.operationResult).toBe("DECLINED")
   })
 
   it("400 on an invalid card number", async () => {
-    const error = await failure(client().createMotoPayment({ order: order(), card: { pan: "123", expiryDate: "1230" } }))
+    const error = await failure(
+      client().createMotoPayment({ order: order(), card: { pan: "123", expiryDate: "1230" } }),
+    )
     expect(error).toBeInstanceOf(InvalidRequestError)
     expect(error.details.length).toBeGreaterThan(0)
   })
@@ -144,7 +152,9 @@ describe("POST /orders/card_verification", () => {
   })
 
   it("400 on an expiry that is not mmyy", async () => {
-    const error = await failure(client().verifyCard({ order: order("0"), card: { pan: APPROVED_CARD.pan, expiryDate: "2030-12" } }))
+    const error = await failure(
+      client().verifyCard({ order: order("0"), card: { pan: APPROVED_CARD.pan, expiryDate: "2030-12" } }),
+    )
     expect(error).toBeInstanceOf(InvalidRequestError)
   })
 })
@@ -154,7 +164,10 @@ describe("GET /orders and GET /orders/{orderId}", () => {
     const gateway = client()
     const { orderId } = await authorizedOrder(gateway)
     const details = await gateway.getOrder(orderId)
-    expect(details.orderStatus).toMatchObject({ order: { orderId, amount: "1999", currency: "EUR" }, authorizedAmount: "1999" })
+    expect(details.orderStatus).toMatchObject({
+      order: { orderId, amount: "1999", currency: "EUR" },
+      authorizedAmount: "1999",
+    })
     expect(details.operations.some((operation) => operation.operationResult === "AUTHORIZED")).toBe(true)
     expect(details.paymentLinks).toEqual([])
   })
@@ -167,7 +180,8 @@ describe("GET /orders and GET /orders/{orderId}", () => {
 
   it("lists orders filtered by customField and bounded by maxRecords", async () => {
     const gateway = client()
-    for (const customField of ["cart-a", "cart-a", "cart-b"]) await gateway.createHostedOrder(hppRequest("100", { customField }))
+    for (const customField of ["cart-a", "cart-a", "cart-b"])
+      await gateway.createHostedOrder(hppRequest("100", { customField }))
     const filtered = await gateway.listOrders({ customField: "cart-a" })
     expect(filtered.orders).toHaveLength(2)
     expect(filtered.orders.every((status) => status.order.customField === "cart-a")).toBe(true)
@@ -213,9 +227,15 @@ describe("POST /operations/{operationId}/captures", () => {
     const gateway = client()
     const { orderId, authorizationId } = await authorizedOrder(gateway)
     const key = randomUUID()
-    const answer = await gateway.capture(authorizationId, { amount: "1999", currency: "EUR", description: "order shipped" }, key)
+    const answer = await gateway.capture(
+      authorizationId,
+      { amount: "1999", currency: "EUR", description: "order shipped" },
+      key,
+    )
     expect(answer.operationId).not.toBe("")
-    const captures = (await gateway.getOrder(orderId)).operations.filter((operation) => operation.operationType === "CAPTURE")
+    const captures = (await gateway.getOrder(orderId)).operations.filter(
+      (operation) => operation.operationType === "CAPTURE",
+    )
     expect(captures).toHaveLength(1)
     expect(captures[0].operationId).toBe(answer.operationId)
     const [request] = await harness.requestsTo("POST", harness.gatewayPath("/operations/*/captures"))
@@ -257,7 +277,9 @@ describe("POST /operations/{operationId}/refunds", () => {
   })
 
   it("404 for an unknown operation", async () => {
-    expect(await failure(client().refund("999", { amount: "1", currency: "EUR" }, randomUUID()))).toBeInstanceOf(NotFoundError)
+    expect(await failure(client().refund("999", { amount: "1", currency: "EUR" }, randomUUID()))).toBeInstanceOf(
+      NotFoundError,
+    )
   })
 })
 
@@ -345,7 +367,14 @@ describe("answers that break the contract", () => {
     await harness.fault({
       match: { method: "GET", path: harness.gatewayPath("/orders/*") },
       times: 1,
-      action: { type: "status", status: 200, body: { orderStatus: { ...orderStatus, order: { ...orderStatus.order, amount: "1999" } }, newTopLevel: { a: 1 } } },
+      action: {
+        type: "status",
+        status: 200,
+        body: {
+          orderStatus: { ...orderStatus, order: { ...orderStatus.order, amount: "1999" } },
+          newTopLevel: { a: 1 },
+        },
+      },
     })
     const details = await gateway.getOrder("X1")
     expect(details).toMatchObject({ newTopLevel: { a: 1 }, operations: [], paymentLinks: [] })
@@ -368,11 +397,18 @@ describe("retries", () => {
     const gateway = client({ timeoutMs: 300 })
     const { orderId, authorizationId } = await authorizedOrder(gateway)
     const capturesPath = harness.gatewayPath("/operations/*/captures")
-    await harness.fault({ match: { method: "POST", path: capturesPath }, times: 1, phase: "after", action: { type: "hang" } })
+    await harness.fault({
+      match: { method: "POST", path: capturesPath },
+      times: 1,
+      phase: "after",
+      action: { type: "hang" },
+    })
     const key = randomUUID()
     const answer = await gateway.capture(authorizationId, { amount: "1999", currency: "EUR" }, key)
 
-    const captures = (await gateway.getOrder(orderId)).operations.filter((operation) => operation.operationType === "CAPTURE")
+    const captures = (await gateway.getOrder(orderId)).operations.filter(
+      (operation) => operation.operationType === "CAPTURE",
+    )
     expect(captures).toHaveLength(1)
     expect(captures[0].operationId).toBe(answer.operationId)
     const requests = await harness.requestsTo("POST", capturesPath)
@@ -385,11 +421,18 @@ describe("retries", () => {
     const gateway = client()
     const { orderId, authorizationId } = await authorizedOrder(gateway)
     const capturesPath = harness.gatewayPath("/operations/*/captures")
-    await harness.fault({ match: { method: "POST", path: capturesPath }, times: 1, phase: "after", action: { type: "reset" } })
+    await harness.fault({
+      match: { method: "POST", path: capturesPath },
+      times: 1,
+      phase: "after",
+      action: { type: "reset" },
+    })
     const key = randomUUID()
     await gateway.capture(authorizationId, { amount: "1999", currency: "EUR" }, key)
 
-    const captures = (await gateway.getOrder(orderId)).operations.filter((operation) => operation.operationType === "CAPTURE")
+    const captures = (await gateway.getOrder(orderId)).operations.filter(
+      (operation) => operation.operationType === "CAPTURE",
+    )
     expect(captures).toHaveLength(1)
     const requests = await harness.requestsTo("POST", capturesPath)
     expect(requests.map((request) => request.idempotencyKey)).toEqual([key, key])
@@ -411,7 +454,12 @@ describe("retries", () => {
   it("a MOTO payment executed before the connection is reset is repeated with its key and orderId, and charged once", async () => {
     const gateway = client()
     const motoPath = harness.gatewayPath("/orders/moto")
-    await harness.fault({ match: { method: "POST", path: motoPath }, times: 1, phase: "after", action: { type: "reset" } })
+    await harness.fault({
+      match: { method: "POST", path: motoPath },
+      times: 1,
+      phase: "after",
+      action: { type: "reset" },
+    })
     const request = { order: order("700"), card: APPROVED_CARD, captureType: "EXPLICIT" as const }
     const key = randomUUID()
     // The repeat reuses the orderId, which the gateway refuses once it has seen it: the caller
@@ -422,21 +470,33 @@ describe("retries", () => {
     expect(requests.map((sent) => sent.idempotencyKey)).toEqual([key, key])
     const { operations } = await gateway.getOrder(request.order.orderId)
     expect(operations).toHaveLength(1)
-    expect(operations[0]).toMatchObject({ operationType: "AUTHORIZATION", operationResult: "AUTHORIZED", operationAmount: "700" })
+    expect(operations[0]).toMatchObject({
+      operationType: "AUTHORIZATION",
+      operationResult: "AUTHORIZED",
+      operationAmount: "700",
+    })
   })
 
   it("refuses a blank idempotency key on a MOTO payment before sending anything", async () => {
     const gateway = client()
-    await expect(gateway.createMotoPayment({ order: order(), card: APPROVED_CARD }, " ")).rejects.toThrow(/idempotencyKey must not be empty/)
+    await expect(gateway.createMotoPayment({ order: order(), card: APPROVED_CARD }, " ")).rejects.toThrow(
+      /idempotencyKey must not be empty/,
+    )
     expect(await harness.requestsTo("POST", harness.gatewayPath("/orders/moto"))).toHaveLength(0)
   })
 
   it("a hosted order that times out is not retried: OutcomeUnknownError after one request", async () => {
     const gateway = client({ timeoutMs: 300 })
-    await harness.fault({ match: { method: "POST", path: harness.gatewayPath("/orders/hpp") }, times: 1, action: { type: "hang" } })
+    await harness.fault({
+      match: { method: "POST", path: harness.gatewayPath("/orders/hpp") },
+      times: 1,
+      action: { type: "hang" },
+    })
     const error = await failure(gateway.createHostedOrder(hppRequest()))
     expect(error).toBeInstanceOf(OutcomeUnknownError)
-    expect(error.message).toMatch(/^Nexi gateway POST \/orders\/hpp: no answer \(timeout after 300 ms\) after 1 attempt/)
+    expect(error.message).toMatch(
+      /^Nexi gateway POST \/orders\/hpp: no answer \(timeout after 300 ms\) after 1 attempt/,
+    )
     expect(await harness.requestsTo("POST", harness.gatewayPath("/orders/hpp"))).toHaveLength(1)
   })
 
@@ -453,7 +513,11 @@ describe("retries", () => {
     const gateway = client()
     const { orderId } = await authorizedOrder(gateway)
     const orderPath = harness.gatewayPath(`/orders/${orderId}`)
-    await harness.fault({ match: { method: "GET", path: orderPath }, times: 1, action: { type: "status", status: 503, body: GEN500 } })
+    await harness.fault({
+      match: { method: "GET", path: orderPath },
+      times: 1,
+      action: { type: "status", status: 503, body: GEN500 },
+    })
     const details = await gateway.getOrder(orderId)
     expect(details.orderStatus.order.orderId).toBe(orderId)
     const reads = await harness.requestsTo("GET", orderPath)

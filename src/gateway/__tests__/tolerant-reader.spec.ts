@@ -14,11 +14,15 @@ describe("gateway answers read tolerantly", () => {
   })
 
   it("reads a missing warning member as empty text", () => {
-    expect(OperationSchema.parse({ warnings: [{ code: "TRA001" }] }).warnings).toEqual([{ code: "TRA001", description: "" }])
+    expect(OperationSchema.parse({ warnings: [{ code: "TRA001" }] }).warnings).toEqual([
+      { code: "TRA001", description: "" },
+    ])
   })
 
   it("reads a new method type in the payment methods and a new last operation type", () => {
-    expect(PaymentMethodListSchema.safeParse({ paymentMethods: [{ circuit: "X", methodType: "WALLET" }] }).success).toBe(true)
+    expect(
+      PaymentMethodListSchema.safeParse({ paymentMethods: [{ circuit: "X", methodType: "WALLET" }] }).success,
+    ).toBe(true)
     const details = { ...order, orderStatus: { ...order.orderStatus, lastOperationType: "PREAUTH_INCREMENT" } }
     expect(OrderDetailsSchema.safeParse(details).success).toBe(true)
   })
@@ -35,13 +39,20 @@ describe("gateway answers read tolerantly", () => {
     expect(read.unrecognized).toEqual({ operationResult: "PARTIALLY_AUTHORIZED" })
   })
 
-
   it("names each set-aside value with its path, shortened, in one warning", () => {
-    const details = OrderDetailsSchema.parse({ ...order, operations: [{ operationType: "INCREMENT" }, { operationType: "X".repeat(100) }] })
-    expect(listUnrecognized(details)).toEqual(['operations[0].operationType="INCREMENT"', `operations[1].operationType="${"X".repeat(40)}"`])
+    const details = OrderDetailsSchema.parse({
+      ...order,
+      operations: [{ operationType: "INCREMENT" }, { operationType: "X".repeat(100) }],
+    })
+    expect(listUnrecognized(details)).toEqual([
+      'operations[0].operationType="INCREMENT"',
+      `operations[1].operationType="${"X".repeat(40)}"`,
+    ])
     const warn = jest.fn()
     warnUnrecognized({ debug() {}, info() {}, warn, error() {} }, "Nexi gateway GET /orders/{orderId}", details)
     expect(warn).toHaveBeenCalledTimes(1)
-    expect(warn.mock.calls[0][0]).toMatch(/GET \/orders\/\{orderId\} answered values this plugin does not know \(operations\[0\]/)
+    expect(warn.mock.calls[0][0]).toMatch(
+      /GET \/orders\/\{orderId\} answered values this plugin does not know \(operations\[0\]/,
+    )
   })
 })

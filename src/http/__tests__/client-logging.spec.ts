@@ -47,7 +47,12 @@ it("logs every call of both clients without any secret", async () => {
     environment: harness.sim.apmUrl,
     ...tuning,
   })
-  const wrongApm = new HttpApmClient({ consumerKey: SIM_CONSUMER_KEY, consumerSecret: WRONG_SECRET, environment: harness.sim.apmUrl, ...tuning })
+  const wrongApm = new HttpApmClient({
+    consumerKey: SIM_CONSUMER_KEY,
+    consumerSecret: WRONG_SECRET,
+    environment: harness.sim.apmUrl,
+    ...tuning,
+  })
 
   const loggedPerCall: Record<string, number> = {}
   async function logged<T>(name: string, call: () => Promise<T>): Promise<T | undefined> {
@@ -74,14 +79,21 @@ it("logs every call of both clients without any secret", async () => {
   })
   await logged("moto", () => gateway.createMotoPayment(moto("IMPLICIT")))
   await logged("moto declined", () => gateway.createMotoPayment(moto("IMPLICIT", DECLINED_CARD)))
-  await logged("moto refused", () => gateway.createMotoPayment(moto("IMPLICIT", { ...DECLINED_CARD, expiryDate: "0120" })))
-  await logged("card verification", () => gateway.verifyCard({ order: { orderId: newOrderId("LOG"), amount: "0", currency: "EUR" }, card: APPROVED_CARD }))
+  await logged("moto refused", () =>
+    gateway.createMotoPayment(moto("IMPLICIT", { ...DECLINED_CARD, expiryDate: "0120" })),
+  )
+  await logged("card verification", () =>
+    gateway.verifyCard({ order: { orderId: newOrderId("LOG"), amount: "0", currency: "EUR" }, card: APPROVED_CARD }),
+  )
   const order = await logged("get order", () => gateway.getOrder(hpp.order.orderId))
-  const authorizationId = order!.operations.find((operation) => operation.operationResult === "AUTHORIZED")!.operationId!
+  const authorizationId = order!.operations.find((operation) => operation.operationResult === "AUTHORIZED")!
+    .operationId!
   await logged("list orders", () => gateway.listOrders({ maxRecords: 5 }))
   await logged("list operations", () => gateway.listOperations({ operationType: "AUTHORIZATION" }))
   await logged("get operation", () => gateway.getOperation(authorizationId))
-  const captured = await logged("capture", () => gateway.capture(authorizationId, { amount: "1999", currency: "EUR" }, randomUUID()))
+  const captured = await logged("capture", () =>
+    gateway.capture(authorizationId, { amount: "1999", currency: "EUR" }, randomUUID()),
+  )
   await logged("refund", () => gateway.refund(captured!.operationId, { amount: "100", currency: "EUR" }, randomUUID()))
   await logged("cancel", () => gateway.cancelCapture(captured!.operationId, { description: "refused: has refunds" }))
   await logged("payment methods", () => gateway.listPaymentMethods())
@@ -95,8 +107,12 @@ it("logs every call of both clients without any secret", async () => {
   }
   const envelope = await logged("apm initialize", () => apm.initialize("payment", payment))
   await logged("apm initialize with idempotency", () => apm.initializeWithIdempotency("payment", payment, randomUUID()))
-  await logged("apm status", () => apm.getTransaction(envelope!.response!.request!.transaction!.transactionId!, envelope!.nextLink))
-  await logged("apm 201", () => apm.initialize("payment", { ...payment, consumer: { consumerId: "+393330000000", name: "No" } }))
+  await logged("apm status", () =>
+    apm.getTransaction(envelope!.response!.request!.transaction!.transactionId!, envelope!.nextLink),
+  )
+  await logged("apm 201", () =>
+    apm.initialize("payment", { ...payment, consumer: { consumerId: "+393330000000", name: "No" } }),
+  )
   await logged("apm 401", () => wrongApm.initialize("payment", payment))
 
   for (const client of [gateway, wrongGateway, apm, wrongApm]) client.close()

@@ -37,7 +37,10 @@ describe("parseAnswer", () => {
   })
 
   it("names the path of a missing required field and of array members", () => {
-    const error = rejection({ orderStatus: { order: { orderId: "A1", currency: "EUR" } }, operations: [{ operationAmount: 5 }] })
+    const error = rejection({
+      orderStatus: { order: { orderId: "A1", currency: "EUR" } },
+      operations: [{ operationAmount: 5 }],
+    })
     expect(error.message).toContain("orderStatus.order.amount: is missing (expected string)")
     expect(error.message).toContain("operations[0].operationAmount: ")
   })

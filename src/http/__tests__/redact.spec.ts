@@ -2,10 +2,19 @@ import fc from "fast-check"
 import { isSecretKey, maskPans, REDACTED, redact, redactForLog, redactText } from "../redact"
 
 describe("isSecretKey", () => {
-  it.each(["X-API-KEY", "x-api-key", "X-Api-Key", "apiKey", "Authorization", "pan", "PAN", "cvv", "expiryDate", "securityToken", "consumerSecret"])(
-    "treats %s as secret",
-    (key) => expect(isSecretKey(key)).toBe(true),
-  )
+  it.each([
+    "X-API-KEY",
+    "x-api-key",
+    "X-Api-Key",
+    "apiKey",
+    "Authorization",
+    "pan",
+    "PAN",
+    "cvv",
+    "expiryDate",
+    "securityToken",
+    "consumerSecret",
+  ])("treats %s as secret", (key) => expect(isSecretKey(key)).toBe(true))
 
   it.each([
     "cvc",
@@ -27,8 +36,9 @@ describe("isSecretKey", () => {
     "access_token",
   ])("treats %s as secret too (case and -/_ variants)", (key) => expect(isSecretKey(key)).toBe(true))
 
-  it.each(["Idempotency-Key", "Correlation-Id", "orderId", "amount", "consumerKey", "pageToken", "cardNumber"])("keeps %s readable", (key) =>
-    expect(isSecretKey(key)).toBe(false),
+  it.each(["Idempotency-Key", "Correlation-Id", "orderId", "amount", "consumerKey", "pageToken", "cardNumber"])(
+    "keeps %s readable",
+    (key) => expect(isSecretKey(key)).toBe(false),
   )
 })
 
@@ -88,7 +98,11 @@ describe("maskPans with other ways of writing a card number", () => {
     ["double spaces", "card 4999  3402  6197  7289 ok", "card [PAN ****7289] ok"],
     ["spaced dashes", "4999 - 3402 - 6197 - 7289", "[PAN ****7289]"],
     ["full-width digits", `card ${FULL_WIDTH}.`, "card [PAN ****7289]."],
-    ["full-width digits and ideographic spaces", "４９９９\u3000３４０２\u3000６１９７\u3000７２８９", "[PAN ****7289]"],
+    [
+      "full-width digits and ideographic spaces",
+      "４９９９\u3000３４０２\u3000６１９７\u3000７２８９",
+      "[PAN ****7289]",
+    ],
     ["Arabic-Indic digits", "٤٩٩٩٣٤٠٢٦١٩٧٧٢٨٩", "[PAN ****7289]"],
     ["zero-width spaces", "4999\u200b3402\u200b6197\u200b7289", "[PAN ****7289]"],
     ["uneven groups", "49 9934 0261 977 289", "[PAN ****7289]"],
@@ -110,10 +124,22 @@ describe("redactText", () => {
     ["an API key header line", "X-API-KEY: 5d952446-9004\nHost: x", `X-API-KEY: ${REDACTED}\nHost: x`],
     ["a bearer authorization header", "Authorization: Bearer abc.def-ghi", `Authorization: ${REDACTED}`],
     ["a basic authorization header", "authorization: Basic dXNlcjpwYXNz", `authorization: ${REDACTED}`],
-    ["a cookie header, to the end of the line", "Cookie: a=1; session=s3cr3t\r\nAccept: */*", `Cookie: ${REDACTED}\r\nAccept: */*`],
+    [
+      "a cookie header, to the end of the line",
+      "Cookie: a=1; session=s3cr3t\r\nAccept: */*",
+      `Cookie: ${REDACTED}\r\nAccept: */*`,
+    ],
     ["a bearer token in prose", "sent Bearer eyJhbGciOi.x-y", `sent Bearer ${REDACTED}`],
-    ["tokens in a URL query", "GET /orders?token=t0k3n&api_key=k3y&page=2", `GET /orders?token=${REDACTED}&api_key=${REDACTED}&page=2`],
-    ["a token in a URL fragment", "https://x/cb#access_token=abc&state=1", `https://x/cb#access_token=${REDACTED}&state=1`],
+    [
+      "tokens in a URL query",
+      "GET /orders?token=t0k3n&api_key=k3y&page=2",
+      `GET /orders?token=${REDACTED}&api_key=${REDACTED}&page=2`,
+    ],
+    [
+      "a token in a URL fragment",
+      "https://x/cb#access_token=abc&state=1",
+      `https://x/cb#access_token=${REDACTED}&state=1`,
+    ],
     ["a cvv written as key=value", "cvv=123 amount=5", `cvv=${REDACTED} amount=5`],
     ["a dotted option name", "options.apiKey: k3y", `options.apiKey: ${REDACTED}`],
     ["a cvc in JSON text", '{"cvc":"123","amount":5}', `{"cvc":"${REDACTED}","amount":5}`],
@@ -122,8 +148,9 @@ describe("redactText", () => {
     ["a card number next to a pan key, masked once", "pan=4999340261977289", "pan=[PAN ****7289]"],
   ])("masks %s", (_case, text, masked) => expect(redactText(text)).toBe(masked))
 
-  it.each(["Idempotency-Key: abc", "orderId=A1&amount=5", "Error: something failed", "pageToken=p1"])("leaves %p alone", (text) =>
-    expect(redactText(text)).toBe(text),
+  it.each(["Idempotency-Key: abc", "orderId=A1&amount=5", "Error: something failed", "pageToken=p1"])(
+    "leaves %p alone",
+    (text) => expect(redactText(text)).toBe(text),
   )
 })
 
@@ -136,7 +163,15 @@ describe("redact on awkward values", () => {
     [
       "secret keys with any case and -/_",
       { CVC: "1", expiry: "1230", "client-secret": "s", Client_Secret: "s", PASSWORD: "p", cookie: "c", token: "t" },
-      { CVC: REDACTED, expiry: REDACTED, "client-secret": REDACTED, Client_Secret: REDACTED, PASSWORD: REDACTED, cookie: REDACTED, token: REDACTED },
+      {
+        CVC: REDACTED,
+        expiry: REDACTED,
+        "client-secret": REDACTED,
+        Client_Secret: REDACTED,
+        PASSWORD: REDACTED,
+        cookie: REDACTED,
+        token: REDACTED,
+      },
     ],
     ["a BigInt card number", { n: 4999340261977289n }, { n: "[PAN ****7289]" }],
     ["a BigInt", { n: 12n }, { n: "12" }],
@@ -145,7 +180,14 @@ describe("redact on awkward values", () => {
     ["a date", { d: new Date(0) }, { d: "1970-01-01T00:00:00.000Z" }],
     ["an invalid date", { d: new Date(Number.NaN) }, { d: "[Invalid Date]" }],
     ["a buffer", { b: Buffer.from("4999340261977289") }, { b: "[Binary 16 bytes]" }],
-    ["a map", new Map<unknown, unknown>([["cvv", "1"], ["a", "4999340261977289"]]), { cvv: REDACTED, a: "[PAN ****7289]" }],
+    [
+      "a map",
+      new Map<unknown, unknown>([
+        ["cvv", "1"],
+        ["a", "4999340261977289"],
+      ]),
+      { cvv: REDACTED, a: "[PAN ****7289]" },
+    ],
     ["an error", new Error("card 4999340261977289"), { name: "Error", message: "card [PAN ****7289]" }],
   ])("handles %s", (_case, input, output) => expect(redact(input)).toEqual(output))
 
@@ -261,7 +303,9 @@ describe("redaction properties", () => {
     })),
     fc.tuple(secretKey, secretValue).map(([key, value]) => ({ value: { [key]: value }, secrets: [value] })),
     fc.tuple(secretKey, secretValue).map(([key, value]) => ({ value: `${key}: ${value}`, secrets: [value] })),
-    fc.tuple(secretKey, secretValue).map(([key, value]) => ({ value: `https://x.test/cb?${key}=${value}&page=2`, secrets: [value] })),
+    fc
+      .tuple(secretKey, secretValue)
+      .map(([key, value]) => ({ value: `https://x.test/cb?${key}=${value}&page=2`, secrets: [value] })),
     fc.string().map((value) => ({ value, secrets: [] })),
   )
 
@@ -269,8 +313,12 @@ describe("redaction properties", () => {
     node: fc.oneof(
       { depthSize: "small", withCrossShrink: true },
       leaf,
-      fc.tuple(fc.string({ maxLength: 6 }), tie("node")).map(([key, inner]) => ({ value: { [`k${key}`]: inner.value }, secrets: inner.secrets })),
-      fc.array(tie("node"), { maxLength: 3 }).map((items) => ({ value: items.map((item) => item.value), secrets: items.flatMap((item) => item.secrets) })),
+      fc
+        .tuple(fc.string({ maxLength: 6 }), tie("node"))
+        .map(([key, inner]) => ({ value: { [`k${key}`]: inner.value }, secrets: inner.secrets })),
+      fc
+        .array(tie("node"), { maxLength: 3 })
+        .map((items) => ({ value: items.map((item) => item.value), secrets: items.flatMap((item) => item.secrets) })),
       tie("node").map((inner) => ({ value: JSON.stringify(inner.value) ?? "", secrets: inner.secrets })),
     ),
   })).node
@@ -291,10 +339,13 @@ describe("redaction properties", () => {
 
   it("never throws on anything", () => {
     fc.assert(
-      fc.property(fc.anything({ withBigInt: true, withMap: true, withSet: true, withDate: true, withTypedArray: true }), (value) => {
-        expect(() => JSON.stringify(redact(value))).not.toThrow()
-        expect(() => redactForLog(value)).not.toThrow()
-      }),
+      fc.property(
+        fc.anything({ withBigInt: true, withMap: true, withSet: true, withDate: true, withTypedArray: true }),
+        (value) => {
+          expect(() => JSON.stringify(redact(value))).not.toThrow()
+          expect(() => redactForLog(value)).not.toThrow()
+        },
+      ),
       { numRuns: 200 },
     )
   })

@@ -34,7 +34,12 @@ function transport(options: Partial<TransportOptions> = {}): HttpTransport {
 }
 
 const getOrder: TransportRequest = { method: "GET", endpoint: "GET /orders/{orderId}", path: "/orders/A1" }
-const createHpp: TransportRequest = { method: "POST", endpoint: "POST /orders/hpp", path: "/orders/hpp", body: { a: 1 } }
+const createHpp: TransportRequest = {
+  method: "POST",
+  endpoint: "POST /orders/hpp",
+  path: "/orders/hpp",
+  body: { a: 1 },
+}
 const capture: TransportRequest = {
   method: "POST",
   endpoint: "POST /operations/{operationId}/captures",
@@ -63,7 +68,10 @@ afterAll(async () => {
 describe("requests", () => {
   it("sends the base headers, a fresh per-attempt header, the idempotency key, the query and a JSON body", async () => {
     server.script(json(200, { ok: true }))
-    const answer = await transport().send({ ...capture, query: { fromTime: "2024-01-01T00:00:00.000Z", skipped: undefined } })
+    const answer = await transport().send({
+      ...capture,
+      query: { fromTime: "2024-01-01T00:00:00.000Z", skipped: undefined },
+    })
     expect(answer).toEqual({ status: 200, body: { ok: true } })
     const [request] = server.requests
     expect(request.method).toBe("POST")
@@ -76,10 +84,14 @@ describe("requests", () => {
   })
 
   it("hands back every status as an answer, a body that is not JSON as text and an empty one as undefined", async () => {
-    server.script(json(404, { errors: [] }), (_request, response) => response.end("<html>oops</html>"), (_r, response) => {
-      response.writeHead(204)
-      response.end()
-    })
+    server.script(
+      json(404, { errors: [] }),
+      (_request, response) => response.end("<html>oops</html>"),
+      (_r, response) => {
+        response.writeHead(204)
+        response.end()
+      },
+    )
     const client = transport()
     expect(await client.send(getOrder)).toEqual({ status: 404, body: { errors: [] } })
     expect(await client.send(getOrder)).toEqual({ status: 200, body: "<html>oops</html>" })
@@ -97,7 +109,10 @@ describe("requests", () => {
       parsed.push(raw)
       return { transactionId: raw.slice(raw.indexOf(":") + 1, -1) }
     }
-    expect(await transport({ parseJson }).send(getOrder)).toEqual({ status: 200, body: { transactionId: "9007199254740993" } })
+    expect(await transport({ parseJson }).send(getOrder)).toEqual({
+      status: 200,
+      body: { transactionId: "9007199254740993" },
+    })
     expect(parsed).toEqual([text])
   })
 
@@ -163,7 +178,9 @@ describe("no answer", () => {
     server.script(hang)
     const error = await failure(transport({ timeoutMs: 200 }).send(createHpp))
     expect(error).toBeInstanceOf(OutcomeUnknownError)
-    expect(error.message).toMatch(/^Nexi gateway POST \/orders\/hpp: no answer \(timeout after 200 ms\) after 1 attempt; it may have been executed/)
+    expect(error.message).toMatch(
+      /^Nexi gateway POST \/orders\/hpp: no answer \(timeout after 200 ms\) after 1 attempt; it may have been executed/,
+    )
     expect(server.requests).toHaveLength(1)
   })
 
@@ -187,7 +204,9 @@ describe("no answer", () => {
     server.script(hang)
     const error = await failure(transport({ timeoutMs: 100, retries: 1 }).send(getOrder))
     expect(error).toBeInstanceOf(GatewayUnavailableError)
-    expect(error.message).toBe("Nexi gateway GET /orders/{orderId}: no answer (timeout after 100 ms) after 2 attempts; try again later")
+    expect(error.message).toBe(
+      "Nexi gateway GET /orders/{orderId}: no answer (timeout after 100 ms) after 2 attempts; try again later",
+    )
     expect(server.requests).toHaveLength(2)
   })
 
@@ -202,10 +221,18 @@ describe("no answer", () => {
 
   it("a host name that does not resolve is a configuration problem: said with the host and the option, not retried", async () => {
     const { lines, logger } = capturingLogger()
-    const error = (await failure(transport({ baseUrl: "http://nexi-gateway.invalid/api/v1", logger }).send(getOrder))) as GatewayUnavailableError
+    const error = (await failure(
+      transport({ baseUrl: "http://nexi-gateway.invalid/api/v1", logger }).send(getOrder),
+    )) as GatewayUnavailableError
     expect(error).toBeInstanceOf(GatewayUnavailableError)
-    expect(error.unreachable).toEqual({ host: "nexi-gateway.invalid", problem: "the host name does not resolve", option: "environment" })
-    expect(error.message).toMatch(/nexi-gateway\.invalid cannot be reached \(the host name does not resolve\), check the `environment` option$/)
+    expect(error.unreachable).toEqual({
+      host: "nexi-gateway.invalid",
+      problem: "the host name does not resolve",
+      option: "environment",
+    })
+    expect(error.message).toMatch(
+      /nexi-gateway\.invalid cannot be reached \(the host name does not resolve\), check the `environment` option$/,
+    )
     expect(error.message).not.toMatch(/try again/)
     expect(sleeps).toEqual([])
     expect(lines.filter((line) => !line.startsWith("debug"))).toEqual([
@@ -214,14 +241,18 @@ describe("no answer", () => {
   })
 
   it("https spoken to a plain-http port is a configuration problem, and the request was not sent", async () => {
-    const error = (await failure(transport({ baseUrl: server.url.replace("http:", "https:") }).send(createHpp))) as GatewayUnavailableError
+    const error = (await failure(
+      transport({ baseUrl: server.url.replace("http:", "https:") }).send(createHpp),
+    )) as GatewayUnavailableError
     expect(error).toBeInstanceOf(GatewayUnavailableError)
     expect(error.unreachable?.problem).toMatch(/an https URL pointing at a plain-http port/)
     expect(server.requests).toHaveLength(0)
   })
 
   it("names the mobile service's own option when its address is wrong", async () => {
-    const error = (await failure(transport({ service: "apm", baseUrl: "http://apm.invalid/apm" }).send(getOrder))) as GatewayUnavailableError
+    const error = (await failure(
+      transport({ service: "apm", baseUrl: "http://apm.invalid/apm" }).send(getOrder),
+    )) as GatewayUnavailableError
     expect(error.unreachable?.option).toBe("apm.environment")
   })
 
@@ -294,7 +325,9 @@ describe("logging", () => {
     expect(lines.filter((line) => line.startsWith("debug "))).toHaveLength(4)
     expect(text).toMatch(/debug Nexi gateway GET \/orders\/A1 \(attempt 1\/3\) request headers=/)
     expect(text).toMatch(/debug Nexi gateway GET \/orders\/A1 \(attempt 2\/3\) answered 200 in \d+ ms body=/)
-    expect(text).toMatch(/warn nexi: Nexi gateway GET \/orders\/\{orderId\}: status 503 on attempt 1 of 3, retrying in \d+ ms/)
+    expect(text).toMatch(
+      /warn nexi: Nexi gateway GET \/orders\/\{orderId\}: status 503 on attempt 1 of 3, retrying in \d+ ms/,
+    )
     expect(text).toContain("corr-1")
     expect(text).toContain("[PAN ****7289]")
     for (const secret of [API_KEY, "tok-secret", "4999340261977289"]) expect(text).not.toContain(secret)

@@ -119,7 +119,11 @@ export class NexiLedgerService
    * refusal that reaches the database after the winner's success changes nothing (undoesExecuted).
    */
   @InjectManager()
-  async settleWrite(idempotencyKey: string, patch: WritePatch, @MedusaContext() context: Context = {}): Promise<MoneyWrite> {
+  async settleWrite(
+    idempotencyKey: string,
+    patch: WritePatch,
+    @MedusaContext() context: Context = {},
+  ): Promise<MoneyWrite> {
     if (!undoesExecuted(patch)) {
       const [updated] = await this.updateNexiMoneyWrites({ selector: { idempotency_key: idempotencyKey }, data: patch })
       if (!updated) throw new Error(`nexi ledger: no write with idempotency key ${idempotencyKey}`)
@@ -159,7 +163,9 @@ export class NexiLedgerService
 
   @InjectManager()
   async claimWrite(writeId: string, claimant: string, @MedusaContext() context: Context = {}): Promise<boolean> {
-    const claimed = await knexOf(context)("nexi_money_write").where({ id: writeId, claimed_by: null }).update({ claimed_by: claimant, updated_at: new Date() })
+    const claimed = await knexOf(context)("nexi_money_write")
+      .where({ id: writeId, claimed_by: null })
+      .update({ claimed_by: claimant, updated_at: new Date() })
     return claimed === 1
   }
 

@@ -65,13 +65,20 @@ export const CLAIMED_KINDS: readonly WriteKind[] = ["capture", "void", "refund"]
  * is claimed for it when the ledger's writes are settled; a release answers to no record.
  */
 export function isOrphaned(write: MoneyWrite): boolean {
-  return write.outcome === "executed" && !write.claimed_by && write.origin !== "release" && CLAIMED_KINDS.includes(write.kind)
+  return (
+    write.outcome === "executed" &&
+    !write.claimed_by &&
+    write.origin !== "release" &&
+    CLAIMED_KINDS.includes(write.kind)
+  )
 }
 
 export type NewWrite = Pick<MoneyWrite, "kind" | "idempotency_key" | "gateway_ref" | "amount_minor" | "currency"> &
   Partial<Pick<MoneyWrite, "origin" | "target_ref" | "medusa_ref">>
 
-export type WritePatch = Partial<Pick<MoneyWrite, "outcome" | "gateway_operation_id" | "follow_state" | "message" | "claimed_by">>
+export type WritePatch = Partial<
+  Pick<MoneyWrite, "outcome" | "gateway_operation_id" | "follow_state" | "message" | "claimed_by">
+>
 
 /**
  * Whether `patch` would set an executed write back, which the ledger never does: a write the
@@ -130,7 +137,10 @@ export interface SavedCard {
   created_at: Date
 }
 
-export type NewSavedCard = Pick<SavedCard, "provider_identifier" | "customer_ref" | "contract_id" | "gateway_ref" | "purpose"> &
+export type NewSavedCard = Pick<
+  SavedCard,
+  "provider_identifier" | "customer_ref" | "contract_id" | "gateway_ref" | "purpose"
+> &
   Partial<Pick<SavedCard, "customer_id">>
 
 export type SavedCardPatch = Partial<

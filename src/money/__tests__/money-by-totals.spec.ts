@@ -23,9 +23,12 @@ describe("minorUnitsToSend (money by totals)", () => {
     { currency: "JPY", amounts: ["1", "2", "3"], sent: ["1", "2", "3"] },
     { currency: "KWD", amounts: ["1.0005", "1.0005"], sent: ["1001", "1000"] },
     { currency: "KWD", amounts: ["3.3333", "3.3333", "3.3334"], sent: ["3333", "3334", "3333"] },
-  ])("sends $sent in $currency for $amounts: the rounded total after each minus the rounded total before", ({ currency, amounts, sent }) => {
-    expect(sendAll(amounts, currency).map(String)).toEqual(sent)
-  })
+  ])(
+    "sends $sent in $currency for $amounts: the rounded total after each minus the rounded total before",
+    ({ currency, amounts, sent }) => {
+      expect(sendAll(amounts, currency).map(String)).toEqual(sent)
+    },
+  )
 
   it("adds up to the rounded total where rounding each amount alone would not (2 x 1.005 EUR is 201, not 202)", () => {
     const sent = sendAll(["1.005", "1.005"], "EUR")
@@ -33,7 +36,13 @@ describe("minorUnitsToSend (money by totals)", () => {
   })
 
   it("reads Medusa's amount forms: its raw { value } and lower-case currency codes", () => {
-    expect(minorUnitsToSend({ amount: { value: "12.688", precision: 20 }, before: { value: "25.376" }, currencyCode: "eur" })).toBe(1268n)
+    expect(
+      minorUnitsToSend({
+        amount: { value: "12.688", precision: 20 },
+        before: { value: "25.376" },
+        currencyCode: "eur",
+      }),
+    ).toBe(1268n)
   })
 
   it("caps a rounding excess of one minor unit at what the gateway has left", () => {
@@ -46,14 +55,20 @@ describe("minorUnitsToSend (money by totals)", () => {
   })
 
   it("refuses what a single amount refuses, naming the field", () => {
-    expect(() => minorUnitsToSend({ amount: "0.004", before: "1", currencyCode: "EUR" })).toThrow(/^amount: 0\.004 EUR is less than one minor unit/)
-    expect(() => minorUnitsToSend({ amount: "-1", before: "0", currencyCode: "EUR" })).toThrow(/^amount: must not be negative/)
+    expect(() => minorUnitsToSend({ amount: "0.004", before: "1", currencyCode: "EUR" })).toThrow(
+      /^amount: 0\.004 EUR is less than one minor unit/,
+    )
+    expect(() => minorUnitsToSend({ amount: "-1", before: "0", currencyCode: "EUR" })).toThrow(
+      /^amount: must not be negative/,
+    )
     expect(() => minorUnitsToSend({ amount: "1", before: "0", currencyCode: "XXX" })).toThrow(/currency_code/)
   })
 
   it("refuses a negative earlier total", () => {
     expect(() => minorUnitsToSend({ amount: "1", before: "-0.5", currencyCode: "EUR" })).toThrow(InvalidAmountError)
-    expect(() => minorUnitsToSend({ amount: "1", before: "-0.5", currencyCode: "EUR" })).toThrow(/Medusa's total before it/)
+    expect(() => minorUnitsToSend({ amount: "1", before: "-0.5", currencyCode: "EUR" })).toThrow(
+      /Medusa's total before it/,
+    )
   })
 })
 
@@ -61,40 +76,57 @@ describe("money by totals (property)", () => {
   const currencies = fc.constantFrom(["EUR", 2], ["JPY", 0], ["KWD", 3]) as fc.Arbitrary<[string, number]>
   // Amounts with up to two digits below the minor unit, as Medusa's taxed totals carry, of at least one minor unit.
   const amounts = fc.array(fc.integer({ min: 100, max: 5_000_000 }), { minLength: 1, maxLength: 12 })
-  const round = (total: BigNumber, exponent: number) => BigInt(total.shiftedBy(exponent).integerValue(BigNumber.ROUND_HALF_UP).toFixed(0))
+  const round = (total: BigNumber, exponent: number) =>
+    BigInt(total.shiftedBy(exponent).integerValue(BigNumber.ROUND_HALF_UP).toFixed(0))
 
   it("captures then refunds in any parts: the gateway moves round(Medusa's total), never more than it holds, and a retry sends the same", () => {
     fc.assert(
-      fc.property(currencies, amounts, amounts, fc.nat(1_000_000), ([currency, exponent], captureParts, refundParts, spare) => {
-        const major = (hundredths: number) => new BigNumber(hundredths).shiftedBy(-(exponent + 2))
-        const captures = captureParts.map(major)
-        const payment = captures.reduce((sum, part) => sum.plus(part), major(spare))
-        const authorizedMinor = round(payment, exponent)
+      fc.property(
+        currencies,
+        amounts,
+        amounts,
+        fc.nat(1_000_000),
+        ([currency, exponent], captureParts, refundParts, spare) => {
+          const major = (hundredths: number) => new BigNumber(hundredths).shiftedBy(-(exponent + 2))
+          const captures = captureParts.map(major)
+          const payment = captures.reduce((sum, part) => sum.plus(part), major(spare))
+          const authorizedMinor = round(payment, exponent)
 
-        let capturedMinor = 0n
-        let captured = new BigNumber(0)
-        for (const part of captures) {
-          const step = { amount: part.toFixed(), before: captured.toFixed(), currencyCode: currency, leftMinor: authorizedMinor - capturedMinor }
-          const sent = minorUnitsToSend(step)
-          expect(minorUnitsToSend(step)).toBe(sent)
-          capturedMinor += sent
-          captured = captured.plus(part)
-          expect(capturedMinor).toBe(round(captured, exponent))
-          expect(capturedMinor).toBeLessThanOrEqual(authorizedMinor)
-        }
+          let capturedMinor = 0n
+          let captured = new BigNumber(0)
+          for (const part of captures) {
+            const step = {
+              amount: part.toFixed(),
+              before: captured.toFixed(),
+              currencyCode: currency,
+              leftMinor: authorizedMinor - capturedMinor,
+            }
+            const sent = minorUnitsToSend(step)
+            expect(minorUnitsToSend(step)).toBe(sent)
+            capturedMinor += sent
+            captured = captured.plus(part)
+            expect(capturedMinor).toBe(round(captured, exponent))
+            expect(capturedMinor).toBeLessThanOrEqual(authorizedMinor)
+          }
 
-        let refundedMinor = 0n
-        let refunded = new BigNumber(0)
-        for (const part of refundParts.map(major)) {
-          // Medusa refuses a refund beyond what it captured.
-          if (refunded.plus(part).isGreaterThan(captured)) break
-          const sent = minorUnitsToSend({ amount: part.toFixed(), before: refunded.toFixed(), currencyCode: currency, leftMinor: capturedMinor - refundedMinor })
-          refundedMinor += sent
-          refunded = refunded.plus(part)
-          expect(refundedMinor).toBe(round(refunded, exponent))
-          expect(refundedMinor).toBeLessThanOrEqual(capturedMinor)
-        }
-      }),
+          let refundedMinor = 0n
+          let refunded = new BigNumber(0)
+          for (const part of refundParts.map(major)) {
+            // Medusa refuses a refund beyond what it captured.
+            if (refunded.plus(part).isGreaterThan(captured)) break
+            const sent = minorUnitsToSend({
+              amount: part.toFixed(),
+              before: refunded.toFixed(),
+              currencyCode: currency,
+              leftMinor: capturedMinor - refundedMinor,
+            })
+            refundedMinor += sent
+            refunded = refunded.plus(part)
+            expect(refundedMinor).toBe(round(refunded, exponent))
+            expect(refundedMinor).toBeLessThanOrEqual(capturedMinor)
+          }
+        },
+      ),
       { numRuns: 500 },
     )
   })

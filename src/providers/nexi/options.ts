@@ -91,7 +91,10 @@ export const ApmOptionsSchema = z.object({
   merchantId: requiredString().min(1, "is required"),
   /** The transaction service publishes no public address: give its base URL. */
   environment: urlOption({ base: true }),
-  methods: z.array(z.enum(APM_METHODS)).min(1, "must list at least one scheme").default([...APM_METHODS]),
+  methods: z
+    .array(z.enum(APM_METHODS))
+    .min(1, "must list at least one scheme")
+    .default([...APM_METHODS]),
   terminalReference: z.string().min(1).optional(),
   timeoutMs: positiveInt.default(15_000),
   retries: z.number().int().min(0).max(5).default(2),
@@ -110,7 +113,10 @@ export const NexiOptionsSchema = z.object({
   environment: environmentOption.default("sandbox"),
   captureType: z.enum(CAPTURE_TYPES).default("EXPLICIT"),
   /** ISO 639-2 code of the hosted page when the shopper's locale is unknown. */
-  language: z.string().regex(/^[a-z]{3}$/, "must be an ISO 639-2 code such as \"ita\" or \"eng\"").default("eng"),
+  language: z
+    .string()
+    .regex(/^[a-z]{3}$/, 'must be an ISO 639-2 code such as "ita" or "eng"')
+    .default("eng"),
   /** Storefront page the hosted page returns to; `{cart_id}` and `{session_id}` are filled in. */
   resultUrl: urlOption(),
   /** Storefront page the hosted page returns to when the shopper gives up. */
@@ -130,7 +136,10 @@ export const NexiOptionsSchema = z.object({
   /** The store's name for `{store_name}` in the description; "our store" when not set. */
   storeName: z.string().trim().min(1, "must not be empty").max(255).optional(),
   /** Up to 4 letters or digits at the start of every gateway order id, to tell stores apart. */
-  orderIdPrefix: z.string().regex(/^[A-Za-z0-9]{0,4}$/, "must be at most 4 letters or digits").default(""),
+  orderIdPrefix: z
+    .string()
+    .regex(/^[A-Za-z0-9]{0,4}$/, "must be at most 4 letters or digits")
+    .default(""),
   timeoutMs: positiveInt.default(15_000),
   retries: z.number().int().min(0).max(5).default(2),
   /** Sessions still pending this long after creation are re-read from the gateway by the job. */

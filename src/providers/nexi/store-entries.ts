@@ -46,7 +46,9 @@ export function isNexiCardProviderId(providerId: unknown): providerId is string 
 }
 
 function loggerOf(container: MedusaContainer): Logger | undefined {
-  return container.hasRegistration(ContainerRegistrationKeys.LOGGER) ? container.resolve<Logger>(ContainerRegistrationKeys.LOGGER) : undefined
+  return container.hasRegistration(ContainerRegistrationKeys.LOGGER)
+    ? container.resolve<Logger>(ContainerRegistrationKeys.LOGGER)
+    : undefined
 }
 
 export function gatewayClientFor(container: MedusaContainer, providerId: string): GatewayClient {

@@ -12,7 +12,11 @@ const DUE = new Date(NOW.getTime() - 60_000)
 
 type Test = ReturnType<typeof testContainer>
 
-async function attempt(test: Test, gatewayRef: string, { checks = 0, due = true, identifier = "nexi", sessionId = "payses_1" } = {}) {
+async function attempt(
+  test: Test,
+  gatewayRef: string,
+  { checks = 0, due = true, identifier = "nexi", sessionId = "payses_1" } = {},
+) {
   await test.ledger.openAttempt({
     provider_identifier: identifier,
     gateway_ref: gatewayRef,
@@ -26,7 +30,13 @@ async function attempt(test: Test, gatewayRef: string, { checks = 0, due = true,
 
 /** An executed, unclaimed capture: writesToSettle lists it whatever its age. */
 async function writeToSettle(test: Test, gatewayRef: string, key = `key_${gatewayRef}`) {
-  await test.ledger.requestWrite({ kind: "capture", gateway_ref: gatewayRef, idempotency_key: key, amount_minor: "1000", currency: "EUR" })
+  await test.ledger.requestWrite({
+    kind: "capture",
+    gateway_ref: gatewayRef,
+    idempotency_key: key,
+    amount_minor: "1000",
+    currency: "EUR",
+  })
   await test.ledger.settleWrite(key, { outcome: "executed" })
 }
 
@@ -142,7 +152,13 @@ describe("reconcilePendingSessions", () => {
     const test = withProviders("pp_nexi_nexi")
     await attempt(test, "ORD1", { due: false, sessionId: "payses_1" })
     test.payment.payments.push({ id: "pay_1", payment_session_id: "payses_1", canceled_at: null })
-    await test.ledger.requestWrite({ kind: "void", gateway_ref: "ORD1", idempotency_key: "void_1", amount_minor: "1000", currency: "EUR" })
+    await test.ledger.requestWrite({
+      kind: "void",
+      gateway_ref: "ORD1",
+      idempotency_key: "void_1",
+      amount_minor: "1000",
+      currency: "EUR",
+    })
     await test.ledger.settleWrite("void_1", { outcome: "executed" })
     await runJob(test, NOW)
     expect(test.payment.cancelled).toEqual(["pay_1"])
@@ -153,7 +169,13 @@ describe("reconcilePendingSessions", () => {
     const test = withProviders("pp_nexi_nexi")
     await attempt(test, "ORD1", { due: false, sessionId: "payses_1" })
     test.payment.payments.push({ id: "pay_1", payment_session_id: "payses_1", canceled_at: null })
-    await test.ledger.requestWrite({ kind: "void", gateway_ref: "ORD1", idempotency_key: "void_1", amount_minor: "1000", currency: "EUR" })
+    await test.ledger.requestWrite({
+      kind: "void",
+      gateway_ref: "ORD1",
+      idempotency_key: "void_1",
+      amount_minor: "1000",
+      currency: "EUR",
+    })
     await test.ledger.settleWrite("void_1", { outcome: "executed" })
     test.syncAnswer = () => "completed"
     await runJob(test, NOW)
@@ -203,9 +225,17 @@ describe("reconcilePendingSessions", () => {
       await writeToSettle(test, `ORPHAN${i}`)
     }
     await attempt(test, "LOST", { due: false })
-    await test.ledger.requestWrite({ kind: "refund", gateway_ref: "LOST", idempotency_key: "lost", amount_minor: "500", currency: "EUR" })
+    await test.ledger.requestWrite({
+      kind: "refund",
+      gateway_ref: "LOST",
+      idempotency_key: "lost",
+      amount_minor: "500",
+      currency: "EUR",
+    })
     await test.ledger.settleWrite("lost", { outcome: "unknown" })
-    test.ledger.writes.find((write) => write.idempotency_key === "lost")!.updated_at = new Date(NOW.getTime() - 10 * 60_000)
+    test.ledger.writes.find((write) => write.idempotency_key === "lost")!.updated_at = new Date(
+      NOW.getTime() - 10 * 60_000,
+    )
     for (let i = 0; i < 30; i++) await attempt(test, `DUE${i}`)
 
     await runJob(test, NOW)

@@ -8,14 +8,24 @@ import type { NewWrite, WritePatch } from "../../modules/nexi-ledger/types"
 import { recordOrphanedWrites } from "../record-orphaned-writes"
 import { testContainer } from "./support/container"
 
-async function write(ledger: ReturnType<typeof testContainer>["ledger"], fields: Partial<NewWrite> & { idempotency_key: string }, patch: WritePatch) {
+async function write(
+  ledger: ReturnType<typeof testContainer>["ledger"],
+  fields: Partial<NewWrite> & { idempotency_key: string },
+  patch: WritePatch,
+) {
   await ledger.requestWrite({ kind: "void", gateway_ref: "ORD1", amount_minor: "1000", currency: "EUR", ...fields })
   return ledger.settleWrite(fields.idempotency_key, patch)
 }
 
 async function setup({ sessionId = "payses_1" as string | null, canceledAt = null as Date | null } = {}) {
   const test = testContainer()
-  await test.ledger.openAttempt({ provider_identifier: "nexi", gateway_ref: "ORD1", amount_minor: "1000", currency: "EUR", session_id: sessionId })
+  await test.ledger.openAttempt({
+    provider_identifier: "nexi",
+    gateway_ref: "ORD1",
+    amount_minor: "1000",
+    currency: "EUR",
+    session_id: sessionId,
+  })
   test.payment.payments.push({ id: "pay_1", payment_session_id: "payses_1", canceled_at: canceledAt })
   return test
 }

@@ -23,7 +23,11 @@ describe("POST /operations/{operationId}/cancels", () => {
     })
     const order = await harness.order(authorization.orderId)
     expect(operationSteps(order.body)).toEqual(["AUTHORIZATION/AUTHORIZED", "CAPTURE/EXECUTED", "CANCEL/EXECUTED"])
-    expect(order.body.orderStatus).toMatchObject({ authorizedAmount: "1000", capturedAmount: "0", lastOperationType: "CANCEL" })
+    expect(order.body.orderStatus).toMatchObject({
+      authorizedAmount: "1000",
+      capturedAmount: "0",
+      lastOperationType: "CANCEL",
+    })
   })
 
   it("needs no body and no Idempotency-Key", async () => {
@@ -45,7 +49,9 @@ describe("POST /operations/{operationId}/cancels", () => {
     await harness.control("POST", "/clock", { offsetMs: 0 })
     const answer = await cancel(capture.body.operationId)
     expect(answer.status).toBe(400)
-    expect(answer.body.errors).toEqual([{ code: "PS0002", description: expect.stringContaining("only on the same day") }])
+    expect(answer.body.errors).toEqual([
+      { code: "PS0002", description: expect.stringContaining("only on the same day") },
+    ])
   })
 
   it("refuses a second cancel of the same capture", async () => {

@@ -9,7 +9,10 @@ describe("POST /operations/{operationId}/captures", () => {
     const authorization = await harness.moto({ amount: "1000" })
     const answer = await harness.postOperation("captures", authorization.operationId, "1000")
     expect(answer.status).toBe(200)
-    expect(answer.body).toEqual({ operationId: expect.stringMatching(/^\d+$/), operationTime: expect.stringMatching(/Z$/) })
+    expect(answer.body).toEqual({
+      operationId: expect.stringMatching(/^\d+$/),
+      operationTime: expect.stringMatching(/Z$/),
+    })
     const capture = await harness.operation(answer.body.operationId)
     expect(capture.body).toMatchObject({
       orderId: authorization.orderId,
@@ -45,7 +48,10 @@ describe("POST /operations/{operationId}/captures", () => {
     const second = await harness.postOperation("captures", authorization.operationId, "600")
     expect(second.status).toBe(400)
     expect(second.body.errors).toEqual([
-      { code: "PS0023", description: expect.stringContaining("an authorization accepts one capture, partial or total") },
+      {
+        code: "PS0023",
+        description: expect.stringContaining("an authorization accepts one capture, partial or total"),
+      },
     ])
   })
 
@@ -59,7 +65,10 @@ describe("POST /operations/{operationId}/captures", () => {
   it("refuses to capture an implicitly captured payment with PS0023", async () => {
     const payment = await harness.moto({ captureType: "IMPLICIT" })
     const answer = await harness.postOperation("captures", payment.operationId, "1000")
-    expect(answer.body.errors[0]).toEqual({ code: "PS0023", description: expect.stringContaining("captureType IMPLICIT") })
+    expect(answer.body.errors[0]).toEqual({
+      code: "PS0023",
+      description: expect.stringContaining("captureType IMPLICIT"),
+    })
   })
 
   it("refuses a capture after a void with PS0022", async () => {
@@ -77,7 +86,9 @@ describe("POST /operations/{operationId}/captures", () => {
     const authorization = await harness.moto({ amount: "1000" })
     const capture = await harness.postOperation("captures", authorization.operationId, "1000")
     const refund = await harness.postOperation("refunds", capture.body.operationId, "100")
-    expect((await harness.postOperation("captures", authorization.operationId, "100")).body.errors[0].code).toBe("PS0024")
+    expect((await harness.postOperation("captures", authorization.operationId, "100")).body.errors[0].code).toBe(
+      "PS0024",
+    )
     expect((await harness.postOperation("captures", refund.body.operationId, "100")).body.errors[0].code).toBe("PS0024")
   })
 
@@ -102,10 +113,18 @@ describe("POST /operations/{operationId}/captures", () => {
     ["an unknown currency", { amount: "100", currency: "EUX" }, "SIM0400", /^currency: "EUX" is not an ISO 4217/],
     ["another currency than the payment's", { amount: "100", currency: "USD" }, "SIM0400", /^currency: must be EUR/],
     ["a zero amount", { amount: "0", currency: "EUR" }, "SIM0400", /^amount: must be above 0/],
-    ["a description above 255 characters", { amount: "100", currency: "EUR", description: "x".repeat(256) }, "SIM0400", /^description: /],
+    [
+      "a description above 255 characters",
+      { amount: "100", currency: "EUR", description: "x".repeat(256) },
+      "SIM0400",
+      /^description: /,
+    ],
   ])("refuses %s", async (_case, body, code, message) => {
     const authorization = await harness.moto({ amount: "1000" })
-    const answer = await harness.gateway("POST", `/operations/${authorization.operationId}/captures`, { idempotencyKey: randomUUID(), body })
+    const answer = await harness.gateway("POST", `/operations/${authorization.operationId}/captures`, {
+      idempotencyKey: randomUUID(),
+      body,
+    })
     expect(answer.status).toBe(400)
     expect(answer.body.errors[0].code).toBe(code)
     expect(answer.body.errors[0].description).toMatch(message)

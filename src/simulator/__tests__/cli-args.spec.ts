@@ -4,8 +4,23 @@ import { parseCliArguments, USAGE } from "../cli-args"
 describe("parseCliArguments", () => {
   it("maps every flag to a startSimulator option", () => {
     const command = parseCliArguments([
-      "--port", "0", "--host", "127.0.0.2", "--public-url", "https://sim.example", "--api-key", "a", "--api-key", "b",
-      "--apm-consumer-key", "k", "--apm-consumer-secret", "s", "--control", "--state", "/tmp/state.json",
+      "--port",
+      "0",
+      "--host",
+      "127.0.0.2",
+      "--public-url",
+      "https://sim.example",
+      "--api-key",
+      "a",
+      "--api-key",
+      "b",
+      "--apm-consumer-key",
+      "k",
+      "--apm-consumer-secret",
+      "s",
+      "--control",
+      "--state",
+      "/tmp/state.json",
     ])
     expect(command).toEqual({
       kind: "start",
@@ -33,7 +48,11 @@ describe("parseCliArguments", () => {
   })
 
   it("leaves defaults to startSimulator", () => {
-    expect(parseCliArguments([])).toEqual({ kind: "start", quiet: false, options: expect.objectContaining({ port: undefined, control: false }) })
+    expect(parseCliArguments([])).toEqual({
+      kind: "start",
+      quiet: false,
+      options: expect.objectContaining({ port: undefined, control: false }),
+    })
   })
 
   it.each([
@@ -51,7 +70,18 @@ describe("parseCliArguments", () => {
 
 describe("USAGE (nexi-simulator --help)", () => {
   it("names every flag the parser accepts, with its default", () => {
-    for (const flag of ["--port", "--host", "--public-url", "--api-key", "--apm-consumer-key", "--apm-consumer-secret", "--control", "--state", "--quiet", "--help"]) {
+    for (const flag of [
+      "--port",
+      "--host",
+      "--public-url",
+      "--api-key",
+      "--apm-consumer-key",
+      "--apm-consumer-secret",
+      "--control",
+      "--state",
+      "--quiet",
+      "--help",
+    ]) {
       expect(USAGE).toContain(flag)
     }
     expect(USAGE).toMatch(/--port N .*\(default: 4010\)/)

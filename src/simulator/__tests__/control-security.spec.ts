@@ -60,7 +60,14 @@ describe("Host header", () => {
   })
 
   it("accepts loopback hosts with any port", async () => {
-    for (const host of ["localhost", `localhost:${port()}`, "127.0.0.1", "127.3.2.1:9", `[::1]:${port()}`, "LOCALHOST:1"]) {
+    for (const host of [
+      "localhost",
+      `localhost:${port()}`,
+      "127.0.0.1",
+      "127.3.2.1:9",
+      `[::1]:${port()}`,
+      "LOCALHOST:1",
+    ]) {
       const answer = await raw("GET", control("/latency"), { host })
       expect({ host, status: answer.status }).toEqual({ host, status: 200 })
     }
@@ -90,14 +97,21 @@ describe("Origin header", () => {
   })
 
   it("accepts a loopback or publicUrl origin", async () => {
-    expect((await raw("GET", control("/latency"), { host: "localhost", origin: `http://localhost:${port()}` })).status).toBe(200)
+    expect(
+      (await raw("GET", control("/latency"), { host: "localhost", origin: `http://localhost:${port()}` })).status,
+    ).toBe(200)
     expect((await raw("GET", control("/latency"), { host: "localhost", origin: PUBLIC_URL })).status).toBe(200)
   })
 })
 
 describe("Content-Type", () => {
   it("refuses a text/plain body with 415 naming it, and the request does nothing", async () => {
-    const answer = await raw("POST", control("/latency"), { "content-type": "text/plain;charset=UTF-8" }, JSON.stringify({ ms: 250 }))
+    const answer = await raw(
+      "POST",
+      control("/latency"),
+      { "content-type": "text/plain;charset=UTF-8" },
+      JSON.stringify({ ms: 250 }),
+    )
     expect(answer.status).toBe(415)
     const body = JSON.parse(answer.text)
     expect(body.errors[0].code).toBe("SIM0415")
@@ -116,7 +130,12 @@ describe("Content-Type", () => {
   })
 
   it("accepts application/json with parameters", async () => {
-    const answer = await raw("POST", control("/latency"), { "content-type": "application/json; charset=utf-8" }, '{"ms":5}')
+    const answer = await raw(
+      "POST",
+      control("/latency"),
+      { "content-type": "application/json; charset=utf-8" },
+      '{"ms":5}',
+    )
     expect(answer.status).toBe(200)
     expect((await harness.control("GET", "/latency")).body).toEqual({ ms: 5 })
   })
@@ -159,7 +178,10 @@ describe("pages browsers use", () => {
   })
 
   it("do not apply the control checks to the APM phone page", async () => {
-    const answer = await raw("GET", `${harness.sim.url}/apm/phone/123456`, { host: "phone.example", origin: "https://phone.example" })
+    const answer = await raw("GET", `${harness.sim.url}/apm/phone/123456`, {
+      host: "phone.example",
+      origin: "https://phone.example",
+    })
     expect(answer.status).not.toBe(403)
   })
 })

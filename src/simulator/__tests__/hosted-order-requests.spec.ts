@@ -49,10 +49,16 @@ describe("POST /orders/hpp", () => {
     ["order.orderId", (body: RequestBody) => delete body.order.orderId, "order.orderId: is required"],
     ["order.currency", (body: RequestBody) => delete body.order.currency, "order.currency: is required"],
     ["paymentSession", (body: RequestBody) => delete body.paymentSession, "paymentSession: is required"],
-    ["paymentSession.language", (body: RequestBody) => delete body.paymentSession.language, "paymentSession.language: is required"],
+    [
+      "paymentSession.language",
+      (body: RequestBody) => delete body.paymentSession.language,
+      "paymentSession.language: is required",
+    ],
   ])("requires %s", async (_field, mutate, description) => {
     const errors = await refusal(mutate)
-    expect(errors.map((error) => error.description)).toEqual(expect.arrayContaining([expect.stringContaining(description)]))
+    expect(errors.map((error) => error.description)).toEqual(
+      expect.arrayContaining([expect.stringContaining(description)]),
+    )
   })
 
   it.each([
@@ -109,7 +115,10 @@ describe("POST /orders/hpp", () => {
     ["paymentSession.captureType", (body: RequestBody) => (body.paymentSession.captureType = "LATER")],
     ["paymentSession.actionType", (body: RequestBody) => (body.paymentSession.actionType = "BUY")],
     ["paymentSession.exemptions", (body: RequestBody) => (body.paymentSession.exemptions = "NONE")],
-    ["paymentSession.recurrence.action", (body: RequestBody) => (body.paymentSession.recurrence = { action: "ALWAYS" })],
+    [
+      "paymentSession.recurrence.action",
+      (body: RequestBody) => (body.paymentSession.recurrence = { action: "ALWAYS" }),
+    ],
   ])("refuses a value outside the enum of %s", async (field, mutate) => {
     const errors = await refusal(mutate)
     expect(errors[0].description).toMatch(new RegExp(`^${field.replace(/\./g, "\\.")}: Invalid option`))
@@ -117,7 +126,12 @@ describe("POST /orders/hpp", () => {
 
   it("refuses a session amount above the order amount with PS0007", async () => {
     const errors = await refusal((body) => (body.paymentSession.amount = "2000"))
-    expect(errors).toEqual([{ code: "PS0007", description: expect.stringContaining("paymentSession.amount: 2000 is above order.amount 1999") }])
+    expect(errors).toEqual([
+      {
+        code: "PS0007",
+        description: expect.stringContaining("paymentSession.amount: 2000 is above order.amount 1999"),
+      },
+    ])
   })
 
   it("accepts a session amount below the order amount", async () => {
@@ -136,7 +150,9 @@ describe("POST /orders/hpp", () => {
 
   it.each(["resultUrl", "cancelUrl", "notificationUrl"])("refuses an invalid %s with GW0001", async (field) => {
     const errors = await refusal((body) => (body.paymentSession[field] = "ftp://shop.example/x"))
-    expect(errors).toEqual([{ code: "GW0001", description: expect.stringMatching(new RegExp(`^paymentSession\\.${field}: `)) }])
+    expect(errors).toEqual([
+      { code: "GW0001", description: expect.stringMatching(new RegExp(`^paymentSession\\.${field}: `)) },
+    ])
   })
 
   it("lists every problem of a request at once", async () => {

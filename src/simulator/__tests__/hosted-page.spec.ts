@@ -14,7 +14,12 @@ async function openPage(overrides: Parameters<typeof harness.hostedOrder>[0] = {
   return { ...hosted, at, post }
 }
 
-const cardFields = (card: { pan: string; cvv: string }, expiry = "12/30") => ({ pan: card.pan, expiry, cvv: card.cvv, holder: "Ada Lovelace" })
+const cardFields = (card: { pan: string; cvv: string }, expiry = "12/30") => ({
+  pan: card.pan,
+  expiry,
+  cvv: card.cvv,
+  holder: "Ada Lovelace",
+})
 
 describe("the payment page", () => {
   it("shows the amount with the currency's decimals and the escaped description", async () => {
@@ -51,14 +56,19 @@ describe("paying through the forms", () => {
     const paid = await page.post("/pay", cardFields(CARDS.approved))
     expect(paid.status).toBe(303)
     expect(paid.headers.get("location")).toBe("https://shop.example/result")
-    expect(operationSteps((await harness.order(page.orderId)).body)).toEqual(["AUTHORIZATION/THREEDS_VALIDATED", "AUTHORIZATION/AUTHORIZED"])
+    expect(operationSteps((await harness.order(page.orderId)).body)).toEqual([
+      "AUTHORIZATION/THREEDS_VALIDATED",
+      "AUTHORIZATION/AUTHORIZED",
+    ])
   })
 
   it("goes through the 3DS challenge page for a challenge card", async () => {
     const page = await openPage()
     const submitted = await page.post("/pay", cardFields(CARDS.challenge, "05/30"))
     expect(submitted.status).toBe(303)
-    expect(submitted.headers.get("location")).toBe(new URL(page.at("/challenge")).pathname + new URL(page.at("/challenge")).search)
+    expect(submitted.headers.get("location")).toBe(
+      new URL(page.at("/challenge")).pathname + new URL(page.at("/challenge")).search,
+    )
     const challenge = await harness.call("GET", page.at("/challenge"))
     expect(challenge.body).toContain("Approve")
     expect(challenge.body).toContain("Fail authentication")

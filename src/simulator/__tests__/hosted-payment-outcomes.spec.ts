@@ -17,7 +17,10 @@ beforeEach(() => {
   receiver.received.length = 0
 })
 
-async function payAndRead(card: object, options: { session?: Record<string, unknown>; extra?: Record<string, unknown> } = {}) {
+async function payAndRead(
+  card: object,
+  options: { session?: Record<string, unknown>; extra?: Record<string, unknown> } = {},
+) {
   const hosted = await harness.hostedOrder({ paymentSession: { notificationUrl: receiver.url, ...options.session } })
   const paid = await harness.payHosted(hosted.orderId, card, options.extra)
   const order = await harness.order(hosted.orderId)
@@ -26,11 +29,41 @@ async function payAndRead(card: object, options: { session?: Record<string, unkn
 
 describe("outcomes by card (captureType EXPLICIT, the default)", () => {
   it.each([
-    ["an approved card", CARDS.approved, {}, ["AUTHORIZATION/THREEDS_VALIDATED", "AUTHORIZATION/AUTHORIZED"], "FRICTIONLESS"],
-    ["another Luhn-valid card", CARDS.otherVisa, {}, ["AUTHORIZATION/THREEDS_VALIDATED", "AUTHORIZATION/AUTHORIZED"], "FRICTIONLESS"],
-    ["a challenge card, challenge passed", CARDS.challenge, { challenge: "pass" }, ["AUTHORIZATION/THREEDS_VALIDATED", "AUTHORIZATION/AUTHORIZED"], "CHALLENGE"],
-    ["a challenge card, challenge failed", CARDS.challengeMc, { challenge: "fail" }, ["AUTHORIZATION/THREEDS_FAILED"], "FAILED"],
-    ["a declined card", CARDS.declined, {}, ["AUTHORIZATION/THREEDS_VALIDATED", "AUTHORIZATION/DECLINED"], "FRICTIONLESS"],
+    [
+      "an approved card",
+      CARDS.approved,
+      {},
+      ["AUTHORIZATION/THREEDS_VALIDATED", "AUTHORIZATION/AUTHORIZED"],
+      "FRICTIONLESS",
+    ],
+    [
+      "another Luhn-valid card",
+      CARDS.otherVisa,
+      {},
+      ["AUTHORIZATION/THREEDS_VALIDATED", "AUTHORIZATION/AUTHORIZED"],
+      "FRICTIONLESS",
+    ],
+    [
+      "a challenge card, challenge passed",
+      CARDS.challenge,
+      { challenge: "pass" },
+      ["AUTHORIZATION/THREEDS_VALIDATED", "AUTHORIZATION/AUTHORIZED"],
+      "CHALLENGE",
+    ],
+    [
+      "a challenge card, challenge failed",
+      CARDS.challengeMc,
+      { challenge: "fail" },
+      ["AUTHORIZATION/THREEDS_FAILED"],
+      "FAILED",
+    ],
+    [
+      "a declined card",
+      CARDS.declined,
+      {},
+      ["AUTHORIZATION/THREEDS_VALIDATED", "AUTHORIZATION/DECLINED"],
+      "FRICTIONLESS",
+    ],
     ["a 3DS-failure card", CARDS.threeDSFailed, {}, ["AUTHORIZATION/THREEDS_FAILED"], "FAILED"],
   ])("%s", async (_case, card, extra, steps, threeDS) => {
     const { paid, order } = await payAndRead(card, { extra })
@@ -40,7 +73,13 @@ describe("outcomes by card (captureType EXPLICIT, the default)", () => {
     expect(paid.body.result).toBe(steps.at(-1)!.split("/")[1])
     expect(paid.body.redirectUrl).toBe("https://shop.example/result")
     for (const operation of order.body.operations) {
-      expect(operation).toMatchObject({ channel: "ECOMMERCE", paymentMethod: "CARD", operationAmount: "1999", operationCurrency: "EUR", cancelledOperationId: "" })
+      expect(operation).toMatchObject({
+        channel: "ECOMMERCE",
+        paymentMethod: "CARD",
+        operationAmount: "1999",
+        operationCurrency: "EUR",
+        cancelledOperationId: "",
+      })
       expect(operation.additionalData.threeDS).toBe(threeDS)
       expect(operation.paymentInstrumentInfo).toBe(`***${(card as { pan: string }).pan.slice(-4)}`)
     }
@@ -56,7 +95,11 @@ describe("outcomes by card (captureType EXPLICIT, the default)", () => {
       lastOperationTime: last.operationTime,
     })
     expect(last.paymentCircuit).toBe("MC")
-    expect(last.additionalData).toEqual({ authorizationCode: expect.stringMatching(/^\d{6}$/), cardCountry: "ITA", threeDS: "FRICTIONLESS" })
+    expect(last.additionalData).toEqual({
+      authorizationCode: expect.stringMatching(/^\d{6}$/),
+      cardCountry: "ITA",
+      threeDS: "FRICTIONLESS",
+    })
   })
 
   it("authorizes nothing after a decline", async () => {
@@ -75,7 +118,11 @@ describe("captureType IMPLICIT and actionType", () => {
   it("captures at once: CAPTURE/EXECUTED", async () => {
     const { order } = await payAndRead(CARDS.approved, { session: { captureType: "IMPLICIT" } })
     expect(operationSteps(order.body)).toEqual(["CAPTURE/THREEDS_VALIDATED", "CAPTURE/EXECUTED"])
-    expect(order.body.orderStatus).toMatchObject({ authorizedAmount: "1999", capturedAmount: "1999", lastOperationType: "CAPTURE" })
+    expect(order.body.orderStatus).toMatchObject({
+      authorizedAmount: "1999",
+      capturedAmount: "1999",
+      lastOperationType: "CAPTURE",
+    })
   })
 
   it("PREAUTH leaves an authorization even with IMPLICIT", async () => {
@@ -109,7 +156,10 @@ describe("cancel", () => {
     })
     expect(submitted.status).toBe(303)
     const cancelled = await harness.control("POST", `/hpp/${hosted.orderId}/cancel`)
-    expect(cancelled.body.operations[0]).toMatchObject({ operationResult: "CANCELED", paymentInstrumentInfo: "***4549" })
+    expect(cancelled.body.operations[0]).toMatchObject({
+      operationResult: "CANCELED",
+      paymentInstrumentInfo: "***4549",
+    })
   })
 })
 

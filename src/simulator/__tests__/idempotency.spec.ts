@@ -4,7 +4,13 @@ import { operationSteps, setUpSimulator } from "./support/harness"
 
 const harness = setUpSimulator({ apiKeys: ["5d952446-9004-4023-9eae-a527a152846b", "other-merchant"] })
 
-function post(kind: "captures" | "refunds", operationId: string, key: string | undefined, amount = "1000", apiKey?: string) {
+function post(
+  kind: "captures" | "refunds",
+  operationId: string,
+  key: string | undefined,
+  amount = "1000",
+  apiKey?: string,
+) {
   return harness.gateway("POST", `/operations/${operationId}/${kind}`, {
     idempotencyKey: key,
     apiKey,
@@ -17,7 +23,9 @@ describe("Idempotency-Key", () => {
     const authorization = await harness.moto()
     const answer = await post(kind, authorization.operationId, undefined)
     expect(answer.status).toBe(400)
-    expect(answer.body.errors).toEqual([{ code: "PS0025", description: expect.stringContaining("Idempotency-Key header is missing") }])
+    expect(answer.body.errors).toEqual([
+      { code: "PS0025", description: expect.stringContaining("Idempotency-Key header is missing") },
+    ])
   })
 
   it("must be a UUID (PS0025)", async () => {
@@ -32,7 +40,10 @@ describe("Idempotency-Key", () => {
     const repeat = await post("captures", authorization.operationId, key)
     expect(repeat.status).toBe(first.status)
     expect(repeat.body).toEqual(first.body)
-    expect(operationSteps((await harness.order(authorization.orderId)).body)).toEqual(["AUTHORIZATION/AUTHORIZED", "CAPTURE/EXECUTED"])
+    expect(operationSteps((await harness.order(authorization.orderId)).body)).toEqual([
+      "AUTHORIZATION/AUTHORIZED",
+      "CAPTURE/EXECUTED",
+    ])
   })
 
   it("replays a refusal too", async () => {
@@ -48,7 +59,11 @@ describe("Idempotency-Key", () => {
     const payment = await harness.moto({ captureType: "IMPLICIT" })
     await post("refunds", payment.operationId, randomUUID(), "100")
     await post("refunds", payment.operationId, randomUUID(), "100")
-    expect(operationSteps((await harness.order(payment.orderId)).body)).toEqual(["CAPTURE/EXECUTED", "REFUND/REFUNDED", "REFUND/REFUNDED"])
+    expect(operationSteps((await harness.order(payment.orderId)).body)).toEqual([
+      "CAPTURE/EXECUTED",
+      "REFUND/REFUNDED",
+      "REFUND/REFUNDED",
+    ])
   })
 
   it("is scoped to the merchant", async () => {
@@ -57,11 +72,16 @@ describe("Idempotency-Key", () => {
     await post("captures", mine.operationId, key)
     const theirs = await harness.gateway("POST", "/orders/moto", {
       apiKey: "other-merchant",
-      body: { order: { orderId: harness.newOrderId(), amount: "1000", currency: "EUR" }, card: { pan: "4999340261977289", expiryDate: "1230" } },
+      body: {
+        order: { orderId: harness.newOrderId(), amount: "1000", currency: "EUR" },
+        card: { pan: "4999340261977289", expiryDate: "1230" },
+      },
     })
     const answer = await post("captures", theirs.body.operation.operationId, key, "1000", "other-merchant")
     expect(answer.status).toBe(200)
-    expect((await harness.order(theirs.body.operation.orderId, "other-merchant")).body.orderStatus.capturedAmount).toBe("1000")
+    expect((await harness.order(theirs.body.operation.orderId, "other-merchant")).body.orderStatus.capturedAmount).toBe(
+      "1000",
+    )
   })
 
   it("survives a fault after execution: the retry gets the executed answer", async () => {
@@ -76,6 +96,9 @@ describe("Idempotency-Key", () => {
     expect((await post("captures", authorization.operationId, key)).status).toBe(503)
     const retry = await post("captures", authorization.operationId, key)
     expect(retry.status).toBe(200)
-    expect(operationSteps((await harness.order(authorization.orderId)).body)).toEqual(["AUTHORIZATION/AUTHORIZED", "CAPTURE/EXECUTED"])
+    expect(operationSteps((await harness.order(authorization.orderId)).body)).toEqual([
+      "AUTHORIZATION/AUTHORIZED",
+      "CAPTURE/EXECUTED",
+    ])
   })
 })

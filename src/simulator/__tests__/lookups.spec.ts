@@ -9,7 +9,12 @@ async function motoAt(offsetMs: number, customField?: string, captureType?: stri
   await harness.control("POST", "/clock", { offsetMs })
   const answer = await harness.gateway("POST", "/orders/moto", {
     body: {
-      order: { orderId: harness.newOrderId(), amount: "1000", currency: "EUR", ...(customField ? { customField } : {}) },
+      order: {
+        orderId: harness.newOrderId(),
+        amount: "1000",
+        currency: "EUR",
+        ...(customField ? { customField } : {}),
+      },
       card: { pan: "4999340261977289", expiryDate: "1230" },
       ...(captureType ? { captureType } : {}),
     },
@@ -24,8 +29,15 @@ describe("GET /orders", () => {
     const newer = await motoAt(-HOUR_MS)
     const answer = await harness.gateway("GET", "/orders")
     expect(answer.status).toBe(200)
-    expect(answer.body.orders.map((status: OrderStatus) => status.order.orderId)).toEqual([newer.orderId, older.orderId])
-    expect(answer.body.orders[0]).toMatchObject({ authorizedAmount: "1000", capturedAmount: "0", lastOperationType: "AUTHORIZATION" })
+    expect(answer.body.orders.map((status: OrderStatus) => status.order.orderId)).toEqual([
+      newer.orderId,
+      older.orderId,
+    ])
+    expect(answer.body.orders[0]).toMatchObject({
+      authorizedAmount: "1000",
+      capturedAmount: "0",
+      lastOperationType: "AUTHORIZATION",
+    })
     expect((await harness.gateway("GET", "/orders", { apiKey: "other-merchant" })).body.orders).toEqual([])
   })
 
@@ -77,9 +89,11 @@ describe("GET /operations", () => {
     expect(await ids("channel=BACKOFFICE&maxRecords=2")).toEqual([capture.body.operationId, implicit.operationId])
     expect(await ids("channel=ECOMMERCE")).toEqual([])
     expect(await ids("customField=alpha")).toEqual([capture.body.operationId, authorization.operationId])
-    expect(await ids(`fromTime=${new Date(Date.now() - 1.5 * HOUR_MS).toISOString()}&toTime=${new Date(Date.now() - 0.5 * HOUR_MS).toISOString()}`)).toEqual([
-      implicit.operationId,
-    ])
+    expect(
+      await ids(
+        `fromTime=${new Date(Date.now() - 1.5 * HOUR_MS).toISOString()}&toTime=${new Date(Date.now() - 0.5 * HOUR_MS).toISOString()}`,
+      ),
+    ).toEqual([implicit.operationId])
   })
 
   it.each([

@@ -36,14 +36,22 @@ describe("POST /orders/moto", () => {
     expect(operation.additionalData.threeDS).toBeUndefined()
     const order = await harness.order(operation.orderId)
     expect(order.body.operations).toEqual([operation])
-    expect(order.body.orderStatus).toMatchObject({ authorizedAmount: "2500", capturedAmount: "0", lastOperationType: "AUTHORIZATION" })
+    expect(order.body.orderStatus).toMatchObject({
+      authorizedAmount: "2500",
+      capturedAmount: "0",
+      lastOperationType: "AUTHORIZATION",
+    })
   })
 
   it("captures at once with IMPLICIT", async () => {
     const answer = await moto(CARDS.approved, { captureType: "IMPLICIT" })
     expect(answer.body.operation).toMatchObject({ operationType: "CAPTURE", operationResult: "EXECUTED" })
     const order = await harness.order(answer.body.operation.orderId)
-    expect(order.body.orderStatus).toMatchObject({ authorizedAmount: "2500", capturedAmount: "2500", lastOperationType: "CAPTURE" })
+    expect(order.body.orderStatus).toMatchObject({
+      authorizedAmount: "2500",
+      capturedAmount: "2500",
+      lastOperationType: "CAPTURE",
+    })
   })
 
   it.each([
@@ -91,7 +99,11 @@ describe("POST /orders/card_verification", () => {
   it("verifies with amount 0: AUTHORIZATION/EXECUTED, nothing authorized", async () => {
     const answer = await verify(CARDS.approved)
     expect(answer.status).toBe(200)
-    expect(answer.body.operation).toMatchObject({ operationType: "AUTHORIZATION", operationResult: "EXECUTED", operationAmount: "0" })
+    expect(answer.body.operation).toMatchObject({
+      operationType: "AUTHORIZATION",
+      operationResult: "EXECUTED",
+      operationAmount: "0",
+    })
     const order = await harness.order(answer.body.operation.orderId)
     expect(operationSteps(order.body)).toEqual(["AUTHORIZATION/EXECUTED"])
     expect(order.body.orderStatus).toMatchObject({ authorizedAmount: "0", capturedAmount: "0" })

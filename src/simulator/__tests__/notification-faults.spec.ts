@@ -31,7 +31,10 @@ describe("notification faults", () => {
     expect(dropped.paid.body.notification).toEqual({ url: receiver.url, error: "dropped by fault injection" })
     expect(receivedOrderIds()).toEqual([delivered.orderId])
     const recorded = (await harness.control("GET", "/notifications")).body.notifications
-    expect(recorded.map((record: NotificationRecord) => record.error ?? record.status)).toEqual(["dropped by fault injection", 200])
+    expect(recorded.map((record: NotificationRecord) => record.error ?? record.status)).toEqual([
+      "dropped by fault injection",
+      200,
+    ])
   })
 
   it("sends each notification several times with copies", async () => {
@@ -39,7 +42,9 @@ describe("notification faults", () => {
     const { orderId } = await payOne()
     await harness.control("POST", "/notifications/flush")
     expect(receivedOrderIds()).toEqual([orderId, orderId, orderId])
-    const attempts = (await harness.control("GET", "/notifications")).body.notifications.map((record: NotificationRecord) => record.attempt)
+    const attempts = (await harness.control("GET", "/notifications")).body.notifications.map(
+      (record: NotificationRecord) => record.attempt,
+    )
     expect(attempts).toEqual([1, 2, 3])
     expect(new Set(receiver.received.map(({ body }) => body.eventId)).size).toBe(1)
   })

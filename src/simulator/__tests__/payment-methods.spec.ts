@@ -8,7 +8,12 @@ describe("GET /payment_methods", () => {
     const answer = await harness.gateway("GET", "/payment_methods")
     expect(answer.status).toBe(200)
     const methods = answer.body.paymentMethods as { circuit: string; methodType: string; imageLink: string }[]
-    expect(methods.filter((method) => method.methodType === "CARD").map((method) => method.circuit)).toEqual(["VISA", "MC", "MAESTRO", "AMEX"])
+    expect(methods.filter((method) => method.methodType === "CARD").map((method) => method.circuit)).toEqual([
+      "VISA",
+      "MC",
+      "MAESTRO",
+      "AMEX",
+    ])
     expect(methods.some((method) => method.methodType === "APM")).toBe(true)
     for (const method of methods) {
       expect(method.imageLink.startsWith(`${harness.sim.publicUrl}/assets/logos/`)).toBe(true)

@@ -50,7 +50,10 @@ describe("stateFile", () => {
       // Port 0 gave the restarted simulator another port; the page path and token still hold.
       const page = new URL(before.hosted.hostedPage)
       expect((await harness.call("GET", `${harness.sim.url}${page.pathname}${page.search}`)).status).toBe(200)
-      expect((await harness.payHosted(before.hosted.orderId, { pan: "4999340261977289", expiryDate: "1230", cvv: "663" })).status).toBe(200)
+      expect(
+        (await harness.payHosted(before.hosted.orderId, { pan: "4999340261977289", expiryDate: "1230", cvv: "663" }))
+          .status,
+      ).toBe(200)
     })
   })
 

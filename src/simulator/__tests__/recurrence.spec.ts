@@ -37,19 +37,33 @@ interface OrderOptions {
 function hppBody(recurrence: Fields | undefined, options: OrderOptions = {}) {
   const customerId = options.customerId === undefined ? ALICE : options.customerId
   return {
-    order: { orderId: harness.newOrderId(), amount: "1999", currency: "EUR", ...(customerId === null ? {} : { customerId }) },
+    order: {
+      orderId: harness.newOrderId(),
+      amount: "1999",
+      currency: "EUR",
+      ...(customerId === null ? {} : { customerId }),
+    },
     paymentSession: { amount: "1999", language: "eng", ...(recurrence ? { recurrence } : {}), ...options.session },
   }
 }
 
-async function refusal(recurrence: Fields, options: OrderOptions = {}): Promise<{ code: string; description: string }[]> {
-  const answer = await harness.gateway("POST", "/orders/hpp", { body: hppBody(recurrence, options), apiKey: options.apiKey })
+async function refusal(
+  recurrence: Fields,
+  options: OrderOptions = {},
+): Promise<{ code: string; description: string }[]> {
+  const answer = await harness.gateway("POST", "/orders/hpp", {
+    body: hppBody(recurrence, options),
+    apiKey: options.apiKey,
+  })
   expect(answer.status).toBe(400)
   return answer.body.errors
 }
 
 async function accepted(recurrence: Fields | undefined, options: OrderOptions = {}): Promise<void> {
-  const answer = await harness.gateway("POST", "/orders/hpp", { body: hppBody(recurrence, options), apiKey: options.apiKey })
+  const answer = await harness.gateway("POST", "/orders/hpp", {
+    body: hppBody(recurrence, options),
+    apiKey: options.apiKey,
+  })
   expect(answer.body).toEqual({ hostedPage: expect.any(String), securityToken: expect.any(String) })
 }
 
@@ -61,7 +75,11 @@ function openOrder(recurrence: Fields, options: { customerId?: string; session?:
   })
 }
 
-const creation = (contractId: string, contractType = "CIT") => ({ action: "CONTRACT_CREATION", contractId, contractType })
+const creation = (contractId: string, contractType = "CIT") => ({
+  action: "CONTRACT_CREATION",
+  contractId,
+  contractType,
+})
 const oneClick = (contractId: string) => ({ action: "SUBSEQUENT_PAYMENT", contractId, contractType: "CIT" })
 const substitution = (contractId: string) => ({ action: "CARD_SUBSTITUTION", contractId, contractType: "CIT" })
 
@@ -107,15 +125,39 @@ describe("POST /orders/hpp: paymentSession.recurrence", () => {
 
     it("accepts a contractId of 255 printable characters and a complete MIT_SCHEDULED contract", async () => {
       await accepted(creation(`${"x".repeat(250)} ~!#$`))
-      await accepted({ ...creation("C-sched", "MIT_SCHEDULED"), contractExpiryDate: "2099-12-31T00:00:00.000Z", contractFrequency: "30" })
+      await accepted({
+        ...creation("C-sched", "MIT_SCHEDULED"),
+        contractExpiryDate: "2099-12-31T00:00:00.000Z",
+        contractFrequency: "30",
+      })
     })
 
     it.each([
-      ["without contractId", { action: "CONTRACT_CREATION", contractType: "CIT" }, /^paymentSession\.recurrence\.contractId: is required/],
-      ["with an empty contractId", creation(""), /^paymentSession\.recurrence\.contractId: must be 1 to 255 printable characters/],
-      ["with a contractId of 256 characters", creation("x".repeat(256)), /^paymentSession\.recurrence\.contractId: must be 1 to 255/],
-      ["with a control character in contractId", creation("C\n1"), /^paymentSession\.recurrence\.contractId: must be 1 to 255 printable/],
-      ["without contractType", { action: "CONTRACT_CREATION", contractId: "C-1" }, /^paymentSession\.recurrence\.contractType: is required/],
+      [
+        "without contractId",
+        { action: "CONTRACT_CREATION", contractType: "CIT" },
+        /^paymentSession\.recurrence\.contractId: is required/,
+      ],
+      [
+        "with an empty contractId",
+        creation(""),
+        /^paymentSession\.recurrence\.contractId: must be 1 to 255 printable characters/,
+      ],
+      [
+        "with a contractId of 256 characters",
+        creation("x".repeat(256)),
+        /^paymentSession\.recurrence\.contractId: must be 1 to 255/,
+      ],
+      [
+        "with a control character in contractId",
+        creation("C\n1"),
+        /^paymentSession\.recurrence\.contractId: must be 1 to 255 printable/,
+      ],
+      [
+        "without contractType",
+        { action: "CONTRACT_CREATION", contractId: "C-1" },
+        /^paymentSession\.recurrence\.contractType: is required/,
+      ],
       [
         "MIT_SCHEDULED without contractExpiryDate",
         { ...creation("C-1", "MIT_SCHEDULED"), contractFrequency: "30" },
@@ -143,23 +185,41 @@ describe("POST /orders/hpp: paymentSession.recurrence", () => {
       ],
       [
         "a contractFrequency that is not digits",
-        { ...creation("C-1", "MIT_SCHEDULED"), contractExpiryDate: "2099-12-31T00:00:00Z", contractFrequency: "monthly" },
+        {
+          ...creation("C-1", "MIT_SCHEDULED"),
+          contractExpiryDate: "2099-12-31T00:00:00Z",
+          contractFrequency: "monthly",
+        },
         /^paymentSession\.recurrence\.contractFrequency: must be a number of days/,
       ],
-      ["an unknown contractType", creation("C-1", "SOMETIMES"), /^paymentSession\.recurrence\.contractType: Invalid option/],
+      [
+        "an unknown contractType",
+        creation("C-1", "SOMETIMES"),
+        /^paymentSession\.recurrence\.contractType: Invalid option/,
+      ],
     ])("is refused %s (SIM0400)", async (_case, recurrence, description) => {
       expect(await refusal(recurrence)).toEqual([{ code: "SIM0400", description: expect.stringMatching(description) }])
     })
 
     it("is refused without order.customerId: a contract belongs to a customer", async () => {
       expect(await refusal(creation("C-1"), { customerId: null })).toEqual([
-        { code: "SIM0400", description: expect.stringMatching(/^order\.customerId: is required with paymentSession\.recurrence\.action CONTRACT_CREATION/) },
+        {
+          code: "SIM0400",
+          description: expect.stringMatching(
+            /^order\.customerId: is required with paymentSession\.recurrence\.action CONTRACT_CREATION/,
+          ),
+        },
       ])
     })
 
     it("refuses a contractId the merchant already used (SIM1001), whoever its customer, while another merchant may use it", async () => {
       await saveCard("C-taken")
-      const expected = [{ code: "SIM1001", description: expect.stringMatching(/^paymentSession\.recurrence\.contractId: "C-taken" is already used/) }]
+      const expected = [
+        {
+          code: "SIM1001",
+          description: expect.stringMatching(/^paymentSession\.recurrence\.contractId: "C-taken" is already used/),
+        },
+      ]
       expect(await refusal(creation("C-taken"))).toEqual(expected)
       expect(await refusal(creation("C-taken"), { customerId: BOB })).toEqual(expected)
       await accepted(creation("C-taken"), { apiKey: OTHER_MERCHANT })
@@ -174,8 +234,16 @@ describe("POST /orders/hpp: paymentSession.recurrence", () => {
     })
 
     it.each([
-      ["without contractId", { action: "SUBSEQUENT_PAYMENT", contractType: "CIT" }, /^paymentSession\.recurrence\.contractId: is required/],
-      ["without contractType", { action: "SUBSEQUENT_PAYMENT", contractId: "C-mine" }, /^paymentSession\.recurrence\.contractType: is required .*CIT/],
+      [
+        "without contractId",
+        { action: "SUBSEQUENT_PAYMENT", contractType: "CIT" },
+        /^paymentSession\.recurrence\.contractId: is required/,
+      ],
+      [
+        "without contractType",
+        { action: "SUBSEQUENT_PAYMENT", contractId: "C-mine" },
+        /^paymentSession\.recurrence\.contractType: is required .*CIT/,
+      ],
     ])("is refused %s (SIM0400)", async (_case, recurrence, description) => {
       await saveCard("C-mine")
       expect(await refusal(recurrence)).toEqual([{ code: "SIM0400", description: expect.stringMatching(description) }])
@@ -188,20 +256,32 @@ describe("POST /orders/hpp: paymentSession.recurrence", () => {
       ])
     })
 
-    it.each(["MIT_UNSCHEDULED", "MIT_SCHEDULED"])("refuses contractType %s: merchant-initiated payments use POST /orders/mit (SIM1003)", async (contractType) => {
-      await saveCard("C-mine")
-      expect(await refusal({ ...oneClick("C-mine"), contractType })).toEqual([
-        {
-          code: "SIM1003",
-          description: expect.stringMatching(new RegExp(`^paymentSession\\.recurrence\\.contractType: ${contractType} payments are merchant-initiated and go through POST /orders/mit, which this simulator does not serve`)),
-        },
-      ])
-    })
+    it.each(["MIT_UNSCHEDULED", "MIT_SCHEDULED"])(
+      "refuses contractType %s: merchant-initiated payments use POST /orders/mit (SIM1003)",
+      async (contractType) => {
+        await saveCard("C-mine")
+        expect(await refusal({ ...oneClick("C-mine"), contractType })).toEqual([
+          {
+            code: "SIM1003",
+            description: expect.stringMatching(
+              new RegExp(
+                `^paymentSession\\.recurrence\\.contractType: ${contractType} payments are merchant-initiated and go through POST /orders/mit, which this simulator does not serve`,
+              ),
+            ),
+          },
+        ])
+      },
+    )
 
     it("refuses actionType VERIFY (SIM1004)", async () => {
       await saveCard("C-mine")
       expect(await refusal(oneClick("C-mine"), { session: { actionType: "VERIFY" } })).toEqual([
-        { code: "SIM1004", description: expect.stringMatching(/^paymentSession\.actionType: VERIFY cannot be used with paymentSession\.recurrence\.action SUBSEQUENT_PAYMENT/) },
+        {
+          code: "SIM1004",
+          description: expect.stringMatching(
+            /^paymentSession\.actionType: VERIFY cannot be used with paymentSession\.recurrence\.action SUBSEQUENT_PAYMENT/,
+          ),
+        },
       ])
     })
 
@@ -209,7 +289,12 @@ describe("POST /orders/hpp: paymentSession.recurrence", () => {
       await saveCard("C-alice", CARDS.approved, ALICE)
       const othersContract = await refusal(oneClick("C-alice"), { customerId: BOB })
       const unknownContract = await refusal(oneClick("C-alice"), { customerId: BOB, apiKey: OTHER_MERCHANT })
-      expect(othersContract).toEqual([{ code: "SIM1002", description: 'paymentSession.recurrence.contractId: no active contract "C-alice" for this customer' }])
+      expect(othersContract).toEqual([
+        {
+          code: "SIM1002",
+          description: 'paymentSession.recurrence.contractId: no active contract "C-alice" for this customer',
+        },
+      ])
       expect(unknownContract).toEqual(othersContract)
     })
   })
@@ -223,10 +308,17 @@ describe("POST /orders/hpp: paymentSession.recurrence", () => {
 
     it("refuses an unknown or another customer's contract the same way (SIM1002), and a missing customerId (SIM0400)", async () => {
       await saveCard("C-alice")
-      const expected = [{ code: "SIM1002", description: 'paymentSession.recurrence.contractId: no active contract "C-alice" for this customer' }]
+      const expected = [
+        {
+          code: "SIM1002",
+          description: 'paymentSession.recurrence.contractId: no active contract "C-alice" for this customer',
+        },
+      ]
       expect(await refusal(substitution("C-alice"), { customerId: BOB })).toEqual(expected)
       expect(await refusal(substitution("C-alice"), { apiKey: OTHER_MERCHANT })).toEqual(expected)
-      expect((await refusal(substitution("C-alice"), { customerId: null }))[0].description).toMatch(/^order\.customerId: is required/)
+      expect((await refusal(substitution("C-alice"), { customerId: null }))[0].description).toMatch(
+        /^order\.customerId: is required/,
+      )
     })
   })
 })
@@ -240,7 +332,15 @@ describe("saving the card: only when the payment succeeds", () => {
     const paid = await harness.payHosted(orderId, card, extra)
     expect(paid.body.result).toBe(result)
     expect(await contractsOf(ALICE)).toEqual([
-      { contractId: "C-new", customerId: ALICE, contractType: "CIT", circuit: "VISA", maskedPan, state: "active", createdAt: expect.any(String) },
+      {
+        contractId: "C-new",
+        customerId: ALICE,
+        contractType: "CIT",
+        circuit: "VISA",
+        maskedPan,
+        state: "active",
+        createdAt: expect.any(String),
+      },
     ])
   })
 
@@ -259,7 +359,10 @@ describe("saving the card: only when the payment succeeds", () => {
     const before = await openOrder(creation("C-new"))
     expect((await harness.control("POST", `/hpp/${before.orderId}/cancel`)).body.result).toBe("CANCELED")
     const during = await openOrder(creation("C-new"))
-    expect((await pageOf(during).post("/pay", { pan: CARDS.challenge.pan, expiry: "05/30", cvv: CARDS.challenge.cvv })).status).toBe(303)
+    expect(
+      (await pageOf(during).post("/pay", { pan: CARDS.challenge.pan, expiry: "05/30", cvv: CARDS.challenge.cvv }))
+        .status,
+    ).toBe(303)
     expect((await harness.control("POST", `/hpp/${during.orderId}/cancel`)).body.result).toBe("CANCELED")
     expect(await contractsOf()).toEqual([])
   })
@@ -268,7 +371,12 @@ describe("saving the card: only when the payment succeeds", () => {
     const { orderId, securityToken } = await openOrder(creation("C-new"))
     const paid = await harness.payHosted(orderId, CARDS.approvedMc)
     for (const operation of paid.body.operations) {
-      expect(operation).toMatchObject({ channel: "ECOMMERCE", paymentMethod: "CARD", paymentCircuit: "MC", paymentInstrumentInfo: "***2903" })
+      expect(operation).toMatchObject({
+        channel: "ECOMMERCE",
+        paymentMethod: "CARD",
+        paymentCircuit: "MC",
+        paymentInstrumentInfo: "***2903",
+      })
     }
     expect(paid.body.notification).toEqual({ url: receiver.url, status: 200 })
     expect(receiver.received.map(({ body }) => body)).toEqual([
@@ -287,7 +395,9 @@ describe("saving the card: only when the payment succeeds", () => {
     const order = await harness.order(hosted.orderId)
     expect(operationSteps(order.body)).toEqual(["AUTHORIZATION/THREEDS_VALIDATED", "AUTHORIZATION/EXECUTED"])
     expect(order.body.orderStatus).toMatchObject({ authorizedAmount: "0", capturedAmount: "0" })
-    expect((await contractsOf(ALICE)).map((contract: { contractId: string }) => contract.contractId)).toEqual(["C-verified"])
+    expect((await contractsOf(ALICE)).map((contract: { contractId: string }) => contract.contractId)).toEqual([
+      "C-verified",
+    ])
   })
 
   it("when two open orders name the same new contractId, the first to succeed creates it and the other saves nothing", async () => {
@@ -295,7 +405,9 @@ describe("saving the card: only when the payment succeeds", () => {
     const second = await openOrder(creation("C-race"), { customerId: BOB })
     await harness.payHosted(second.orderId, CARDS.approvedMc)
     expect((await harness.payHosted(first.orderId, CARDS.approved)).body.result).toBe("AUTHORIZED")
-    expect(await contractsOf()).toEqual([expect.objectContaining({ contractId: "C-race", customerId: BOB, maskedPan: "***2903" })])
+    expect(await contractsOf()).toEqual([
+      expect.objectContaining({ contractId: "C-race", customerId: BOB, maskedPan: "***2903" }),
+    ])
   })
 
   it("shows the shopper that the card will be saved", async () => {
@@ -316,7 +428,11 @@ describe("one-click payment (SUBSEQUENT_PAYMENT, CIT)", () => {
     const paid = await harness.payHosted(orderId, { cvv: "663" })
     expect(paid.status).toBe(200)
     expect(operationSteps(paid.body)).toEqual(["CAPTURE/THREEDS_VALIDATED", "CAPTURE/EXECUTED"])
-    expect(paid.body.operations[1]).toMatchObject({ paymentCircuit: "VISA", paymentInstrumentInfo: "***7289", additionalData: { threeDS: "FRICTIONLESS" } })
+    expect(paid.body.operations[1]).toMatchObject({
+      paymentCircuit: "VISA",
+      paymentInstrumentInfo: "***7289",
+      additionalData: { threeDS: "FRICTIONLESS" },
+    })
     expect(receiver.received.at(-1)!.body).toMatchObject({ securityToken, operation: paid.body.operations[1] })
   })
 
@@ -335,21 +451,34 @@ describe("one-click payment (SUBSEQUENT_PAYMENT, CIT)", () => {
     const paid = await page.post("/pay", { cvv: "663" })
     expect(paid.status).toBe(303)
     expect(paid.headers.get("location")).toBe("https://shop.example/result")
-    expect(operationSteps((await harness.order(hosted.orderId)).body)).toEqual(["AUTHORIZATION/THREEDS_VALIDATED", "AUTHORIZATION/AUTHORIZED"])
+    expect(operationSteps((await harness.order(hosted.orderId)).body)).toEqual([
+      "AUTHORIZATION/THREEDS_VALIDATED",
+      "AUTHORIZATION/AUTHORIZED",
+    ])
   })
 
   it("asks an AMEX saved card for its four-digit CVV", async () => {
     await saveCard("C-amex", CARDS.otherAmex)
     const hosted = await openOrder(oneClick("C-amex"))
     expect((await pageOf(hosted).show()).body).toContain("AMEX •••• 0005")
-    expect((await harness.payHosted(hosted.orderId, { cvv: "123" })).body.errors[0].description).toBe("cvv: must be 4 digits for a AMEX card")
+    expect((await harness.payHosted(hosted.orderId, { cvv: "123" })).body.errors[0].description).toBe(
+      "cvv: must be 4 digits for a AMEX card",
+    )
     expect((await harness.payHosted(hosted.orderId, { cvv: "1234" })).body.result).toBe("AUTHORIZED")
   })
 
   it.each([
     ["no CVV", {}, "cvv: is required (3 digits)"],
-    ["a card number", { pan: CARDS.approvedMc.pan, cvv: "663" }, "pan: must not be sent: this order pays with the contract's saved card (send only the CVV)"],
-    ["an expiry", { expiryDate: "1230", cvv: "663" }, "expiryDate: must not be sent: this order pays with the contract's saved card (send only the CVV)"],
+    [
+      "a card number",
+      { pan: CARDS.approvedMc.pan, cvv: "663" },
+      "pan: must not be sent: this order pays with the contract's saved card (send only the CVV)",
+    ],
+    [
+      "an expiry",
+      { expiryDate: "1230", cvv: "663" },
+      "expiryDate: must not be sent: this order pays with the contract's saved card (send only the CVV)",
+    ],
   ])("refuses a body with %s and leaves the order open", async (_case, body, description) => {
     await saveCard("C-mine")
     const { orderId } = await openOrder(oneClick("C-mine"))
@@ -378,7 +507,11 @@ describe("one-click payment (SUBSEQUENT_PAYMENT, CIT)", () => {
     const approved = await page.post("/challenge", { outcome: "pass" })
     expect(approved.headers.get("location")).toBe("https://shop.example/result")
     const order = (await harness.order(hosted.orderId)).body
-    expect(order.operations.at(-1)).toMatchObject({ operationResult: "AUTHORIZED", paymentInstrumentInfo: "***4549", additionalData: { threeDS: "CHALLENGE" } })
+    expect(order.operations.at(-1)).toMatchObject({
+      operationResult: "AUTHORIZED",
+      paymentInstrumentInfo: "***4549",
+      additionalData: { threeDS: "CHALLENGE" },
+    })
 
     const failing = await openOrder(oneClick("C-challenge"))
     const failed = await harness.payHosted(failing.orderId, { cvv: "396", challenge: "fail" })
@@ -393,16 +526,24 @@ describe("one-click payment (SUBSEQUENT_PAYMENT, CIT)", () => {
     const byControl = await openOrder(oneClick("C-expiring"))
     const declined = await harness.payHosted(byControl.orderId, { cvv: "123" })
     const expiry = `${thisMonth.slice(0, 2)}/${thisMonth.slice(2)}`
-    expect(declined.body).toMatchObject({ result: "DECLINED", declineReason: `the saved card expired at the end of ${expiry}` })
+    expect(declined.body).toMatchObject({
+      result: "DECLINED",
+      declineReason: `the saved card expired at the end of ${expiry}`,
+    })
     expect(operationSteps(declined.body)).toEqual(["AUTHORIZATION/DECLINED"])
-    expect(declined.body.operations[0]).toMatchObject({ paymentInstrumentInfo: "***1111", additionalData: { cardCountry: "ITA" } })
+    expect(declined.body.operations[0]).toMatchObject({
+      paymentInstrumentInfo: "***1111",
+      additionalData: { cardCountry: "ITA" },
+    })
     expect(declined.body.operations[0].additionalData.threeDS).toBeUndefined()
     expect(receiver.received.at(-1)!.body.operation).toEqual(declined.body.operations[0])
 
     const byPage = await openOrder(oneClick("C-expiring"))
     const shown = await pageOf(byPage).post("/pay", { cvv: "123" })
     expect(shown.status).toBe(200)
-    expect(shown.body).toContain(`Your payment was declined: the saved card expired at the end of ${expiry}. No money was taken.`)
+    expect(shown.body).toContain(
+      `Your payment was declined: the saved card expired at the end of ${expiry}. No money was taken.`,
+    )
   })
 })
 
@@ -414,7 +555,10 @@ describe("CARD_SUBSTITUTION", () => {
     expect((await harness.payHosted(orderId, CARDS.approvedMc)).body.result).toBe("EXECUTED")
     expect(await contractsOf(ALICE)).toEqual([{ ...before, circuit: "MC", maskedPan: "***2903" }])
     const next = await openOrder(oneClick("C-mine"))
-    expect((await harness.payHosted(next.orderId, { cvv: "399" })).body.operations[1]).toMatchObject({ paymentCircuit: "MC", paymentInstrumentInfo: "***2903" })
+    expect((await harness.payHosted(next.orderId, { cvv: "399" })).body.operations[1]).toMatchObject({
+      paymentCircuit: "MC",
+      paymentInstrumentInfo: "***2903",
+    })
   })
 
   it("keeps the old card when the new one is declined", async () => {
@@ -429,7 +573,10 @@ describe("GET /__sim/contracts", () => {
   it("lists every contract, or one customer's", async () => {
     await saveCard("C-alice", CARDS.approved, ALICE)
     await saveCard("C-bob", CARDS.approvedMc, BOB)
-    expect((await contractsOf()).map((contract: { contractId: string }) => contract.contractId).sort()).toEqual(["C-alice", "C-bob"])
+    expect((await contractsOf()).map((contract: { contractId: string }) => contract.contractId).sort()).toEqual([
+      "C-alice",
+      "C-bob",
+    ])
     expect((await contractsOf(BOB)).map((contract: { contractId: string }) => contract.contractId)).toEqual(["C-bob"])
     expect(await contractsOf("cus_nobody")).toEqual([])
   })
@@ -461,7 +608,10 @@ describe("the state file", () => {
   it("keeps contracts across a restart, with no card number or CVV in it", async () => {
     const stateFile = join(directory, "state.json")
     const saved = await withSimulator(stateFile, async (sim) => {
-      const { orderId } = await sim.hostedOrder({ order: { customerId: ALICE }, paymentSession: { recurrence: creation("C-kept") } })
+      const { orderId } = await sim.hostedOrder({
+        order: { customerId: ALICE },
+        paymentSession: { recurrence: creation("C-kept") },
+      })
       await sim.payHosted(orderId, CARDS.challenge, { challenge: "pass" })
       return (await sim.control("GET", "/contracts")).body.contracts
     })
@@ -469,12 +619,18 @@ describe("the state file", () => {
     expect(text).not.toContain(CARDS.challenge.pan)
     expect(leakedCvvs(JSON.parse(text), [CARDS.challenge.cvv])).toEqual([])
     expect(JSON.parse(text).gateway.contracts).toEqual([
-      expect.objectContaining({ contractId: "C-kept", card: expect.objectContaining({ maskedPan: "***4549", expiry: { month: 5, year: 2030 } }) }),
+      expect.objectContaining({
+        contractId: "C-kept",
+        card: expect.objectContaining({ maskedPan: "***4549", expiry: { month: 5, year: 2030 } }),
+      }),
     ])
 
     await withSimulator(stateFile, async (sim) => {
       expect((await sim.control("GET", "/contracts")).body.contracts).toEqual(saved)
-      const { orderId } = await sim.hostedOrder({ order: { customerId: ALICE }, paymentSession: { recurrence: oneClick("C-kept") } })
+      const { orderId } = await sim.hostedOrder({
+        order: { customerId: ALICE },
+        paymentSession: { recurrence: oneClick("C-kept") },
+      })
       expect((await sim.payHosted(orderId, { cvv: "396", challenge: "pass" })).body.result).toBe("AUTHORIZED")
     })
   })
@@ -483,7 +639,14 @@ describe("the state file", () => {
 describe("no card number or CVV is ever answered", () => {
   it("through a creation by form, a one-click payment, the lookups and the records", async () => {
     const creating = await openOrder(creation("C-leak"))
-    const pages = [await pageOf(creating).post("/pay", { pan: CARDS.approved.pan, expiry: "12/30", cvv: CARDS.approved.cvv, holder: "Ada" })]
+    const pages = [
+      await pageOf(creating).post("/pay", {
+        pan: CARDS.approved.pan,
+        expiry: "12/30",
+        cvv: CARDS.approved.cvv,
+        holder: "Ada",
+      }),
+    ]
     const paying = await openOrder(oneClick("C-leak"))
     pages.push(await pageOf(paying).show())
     const answers = [

@@ -28,8 +28,17 @@ describe("refunds of a capture", () => {
       cancelledOperationId: captureId,
     })
     const order = await harness.order(authorization.orderId)
-    expect(operationSteps(order.body)).toEqual(["AUTHORIZATION/AUTHORIZED", "CAPTURE/EXECUTED", "REFUND/REFUNDED", "REFUND/REFUNDED"])
-    expect(order.body.orderStatus).toMatchObject({ authorizedAmount: "1000", capturedAmount: "1000", lastOperationType: "REFUND" })
+    expect(operationSteps(order.body)).toEqual([
+      "AUTHORIZATION/AUTHORIZED",
+      "CAPTURE/EXECUTED",
+      "REFUND/REFUNDED",
+      "REFUND/REFUNDED",
+    ])
+    expect(order.body.orderStatus).toMatchObject({
+      authorizedAmount: "1000",
+      capturedAmount: "1000",
+      lastOperationType: "REFUND",
+    })
   })
 
   it("refuses more than what is left with PS0029", async () => {
@@ -37,7 +46,9 @@ describe("refunds of a capture", () => {
     await harness.postOperation("refunds", captureId, "600")
     const answer = await harness.postOperation("refunds", captureId, "500")
     expect(answer.status).toBe(400)
-    expect(answer.body.errors).toEqual([{ code: "PS0029", description: expect.stringContaining("400 of the captured 1000") }])
+    expect(answer.body.errors).toEqual([
+      { code: "PS0029", description: expect.stringContaining("400 of the captured 1000") },
+    ])
   })
 
   it("refuses a refund of a fully refunded capture with PS0027", async () => {
@@ -49,13 +60,19 @@ describe("refunds of a capture", () => {
   it("refunds through the authorization too, against its capture", async () => {
     const { authorization, captureId } = await captured()
     const answer = await harness.postOperation("refunds", authorization.operationId, "250")
-    expect((await harness.operation(answer.body.operationId)).body).toMatchObject({ operationType: "REFUND", cancelledOperationId: captureId })
+    expect((await harness.operation(answer.body.operationId)).body).toMatchObject({
+      operationType: "REFUND",
+      cancelledOperationId: captureId,
+    })
   })
 
   it("refunds an implicitly captured payment", async () => {
     const payment = await harness.moto({ amount: "800", captureType: "IMPLICIT" })
     const answer = await harness.postOperation("refunds", payment.operationId, "800")
-    expect((await harness.operation(answer.body.operationId)).body).toMatchObject({ operationType: "REFUND", cancelledOperationId: payment.operationId })
+    expect((await harness.operation(answer.body.operationId)).body).toMatchObject({
+      operationType: "REFUND",
+      cancelledOperationId: payment.operationId,
+    })
   })
 
   it("refuses a refund on a refund", async () => {
@@ -84,13 +101,19 @@ describe("voids (refund of an uncaptured authorization)", () => {
     })
     const order = await harness.order(authorization.orderId)
     expect(operationSteps(order.body)).toEqual(["AUTHORIZATION/AUTHORIZED", "VOID/VOIDED"])
-    expect(order.body.orderStatus).toMatchObject({ authorizedAmount: "0", capturedAmount: "0", lastOperationType: "VOID" })
+    expect(order.body.orderStatus).toMatchObject({
+      authorizedAmount: "0",
+      capturedAmount: "0",
+      lastOperationType: "VOID",
+    })
   })
 
   it("refuses a second void and a refund after the void with PS0028", async () => {
     const authorization = await harness.moto({ amount: "1000" })
     const voided = await harness.postOperation("refunds", authorization.operationId, "1000")
-    expect((await harness.postOperation("refunds", authorization.operationId, "1000")).body.errors[0].code).toBe("PS0028")
+    expect((await harness.postOperation("refunds", authorization.operationId, "1000")).body.errors[0].code).toBe(
+      "PS0028",
+    )
     expect((await harness.postOperation("refunds", voided.body.operationId, "1000")).body.errors[0].code).toBe("PS0028")
   })
 
@@ -103,7 +126,9 @@ describe("voids (refund of an uncaptured authorization)", () => {
 
   it("refuses a void above the authorized amount with PS0029", async () => {
     const authorization = await harness.moto({ amount: "1000" })
-    expect((await harness.postOperation("refunds", authorization.operationId, "1001")).body.errors[0].code).toBe("PS0029")
+    expect((await harness.postOperation("refunds", authorization.operationId, "1001")).body.errors[0].code).toBe(
+      "PS0029",
+    )
   })
 
   it("voids an authorization whose capture was cancelled", async () => {
@@ -124,7 +149,9 @@ describe("pending refunds", () => {
   afterAll(() => receiver.close())
 
   async function hostedCapture() {
-    const hosted = await harness.hostedOrder({ paymentSession: { notificationUrl: receiver.url, captureType: "IMPLICIT" } })
+    const hosted = await harness.hostedOrder({
+      paymentSession: { notificationUrl: receiver.url, captureType: "IMPLICIT" },
+    })
     const paid = await harness.payHosted(hosted.orderId, CARDS.approved)
     return { hosted, captureId: paid.body.operations[1].operationId as string }
   }
@@ -139,10 +166,15 @@ describe("pending refunds", () => {
     receiver.received.length = 0
     const settled = await harness.control("POST", "/refunds/settle", {})
     expect(settled.body.settled).toEqual([
-      { operation: expect.objectContaining({ operationId: refund.body.operationId, operationResult: "REFUNDED" }), notification: { url: receiver.url, status: 200 } },
+      {
+        operation: expect.objectContaining({ operationId: refund.body.operationId, operationResult: "REFUNDED" }),
+        notification: { url: receiver.url, status: 200 },
+      },
     ])
     expect((await harness.operation(refund.body.operationId)).body.operationResult).toBe("REFUNDED")
-    expect(receiver.received.map(({ body }) => [body.securityToken, body.operation.operationResult])).toEqual([[hosted.securityToken, "REFUNDED"]])
+    expect(receiver.received.map(({ body }) => [body.securityToken, body.operation.operationResult])).toEqual([
+      [hosted.securityToken, "REFUNDED"],
+    ])
   })
 
   it("settle on their own after settleAfterMs", async () => {

@@ -12,7 +12,11 @@ function addFault(fault: unknown) {
 describe("request faults", () => {
   it("answers the injected status before executing (phase before, the default)", async () => {
     const authorization = await harness.moto()
-    const added = await addFault({ match: { method: "POST", path: CAPTURES }, times: 1, action: { type: "status", status: 503, body: { down: true } } })
+    const added = await addFault({
+      match: { method: "POST", path: CAPTURES },
+      times: 1,
+      action: { type: "status", status: 503, body: { down: true } },
+    })
     expect(added.body.fault).toMatchObject({ id: expect.any(String), phase: "before", times: 1 })
     const faulted = await harness.postOperation("captures", authorization.operationId, "1000")
     expect(faulted).toMatchObject({ status: 503, body: { down: true } })
@@ -26,11 +30,17 @@ describe("request faults", () => {
     const faulted = await harness.postOperation("captures", authorization.operationId, "1000")
     expect(faulted.status).toBe(500)
     expect(faulted.body.errors[0].description).toMatch(/injected fault/)
-    expect(operationSteps((await harness.order(authorization.orderId)).body)).toEqual(["AUTHORIZATION/AUTHORIZED", "CAPTURE/EXECUTED"])
+    expect(operationSteps((await harness.order(authorization.orderId)).body)).toEqual([
+      "AUTHORIZATION/AUTHORIZED",
+      "CAPTURE/EXECUTED",
+    ])
   })
 
   it("applies until cleared when times is omitted, and only to the matching method", async () => {
-    await addFault({ match: { method: "GET", path: "/api/phoenix-0.0/psp/api/v1/orders/*" }, action: { type: "status", status: 502 } })
+    await addFault({
+      match: { method: "GET", path: "/api/phoenix-0.0/psp/api/v1/orders/*" },
+      action: { type: "status", status: 502 },
+    })
     expect((await harness.order("ANY1")).status).toBe(502)
     expect((await harness.order("ANY2")).status).toBe(502)
     expect((await harness.gateway("GET", "/orders")).status).toBe(200)
@@ -40,24 +50,40 @@ describe("request faults", () => {
   })
 
   it("destroys the socket with reset", async () => {
-    await addFault({ match: { path: "/api/phoenix-0.0/psp/api/v1/payment_methods" }, times: 1, action: { type: "reset" } })
+    await addFault({
+      match: { path: "/api/phoenix-0.0/psp/api/v1/payment_methods" },
+      times: 1,
+      action: { type: "reset" },
+    })
     await expect(harness.gateway("GET", "/payment_methods")).rejects.toThrow()
     expect((await harness.gateway("GET", "/payment_methods")).status).toBe(200)
   })
 
   it("never answers with hang, until the client gives up", async () => {
-    await addFault({ match: { path: "/api/phoenix-0.0/psp/api/v1/payment_methods" }, times: 1, action: { type: "hang" } })
+    await addFault({
+      match: { path: "/api/phoenix-0.0/psp/api/v1/payment_methods" },
+      times: 1,
+      action: { type: "hang" },
+    })
     const started = Date.now()
     await expect(
       fetch(`${harness.sim.gatewayUrl}/payment_methods`, { signal: AbortSignal.timeout(300) }),
     ).rejects.toThrow()
     expect(Date.now() - started).toBeGreaterThanOrEqual(250)
     const log = await harness.control("GET", "/requests")
-    expect(log.body.requests.at(-1)).toMatchObject({ path: "/api/phoenix-0.0/psp/api/v1/payment_methods", status: 0, fault: "hang" })
+    expect(log.body.requests.at(-1)).toMatchObject({
+      path: "/api/phoenix-0.0/psp/api/v1/payment_methods",
+      status: 0,
+      fault: "hang",
+    })
   })
 
   it("delays with a latency fault, then answers normally", async () => {
-    await addFault({ match: { path: "/api/phoenix-0.0/psp/api/v1/payment_methods" }, times: 1, action: { type: "latency", ms: 200 } })
+    await addFault({
+      match: { path: "/api/phoenix-0.0/psp/api/v1/payment_methods" },
+      times: 1,
+      action: { type: "latency", ms: 200 },
+    })
     const started = Date.now()
     expect((await harness.gateway("GET", "/payment_methods")).status).toBe(200)
     expect(Date.now() - started).toBeGreaterThanOrEqual(190)
@@ -65,10 +91,17 @@ describe("request faults", () => {
 
   it("applies to the hosted page and the APM family too", async () => {
     await addFault({ match: { path: "/hpp/*" }, times: 1, action: { type: "status", status: 503 } })
-    await addFault({ match: { path: "/apm/ms/aapay/v2/transaction/payment/initialize" }, times: 1, action: { type: "status", status: 504 } })
+    await addFault({
+      match: { path: "/apm/ms/aapay/v2/transaction/payment/initialize" },
+      times: 1,
+      action: { type: "status", status: 504 },
+    })
     const { hostedPage } = await harness.hostedOrder()
     expect((await harness.call("GET", hostedPage)).status).toBe(503)
-    expect((await harness.call("POST", `${harness.sim.apmUrl}/ms/aapay/v2/transaction/payment/initialize`, { body: {} })).status).toBe(504)
+    expect(
+      (await harness.call("POST", `${harness.sim.apmUrl}/ms/aapay/v2/transaction/payment/initialize`, { body: {} }))
+        .status,
+    ).toBe(504)
   })
 
   it.each([

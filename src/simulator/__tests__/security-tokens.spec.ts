@@ -20,7 +20,9 @@ describe("issued security tokens", () => {
 
   it("lists nothing for a refused hosted order or a MOTO payment, which carry no token", async () => {
     const before = await listed()
-    const refused = await harness.gateway("POST", "/orders/hpp", { body: { order: { orderId: "X1", amount: "12.50", currency: "EUR" } } })
+    const refused = await harness.gateway("POST", "/orders/hpp", {
+      body: { order: { orderId: "X1", amount: "12.50", currency: "EUR" } },
+    })
     expect(refused.status).toBe(400)
     await harness.moto()
     expect(await listed()).toEqual(before)

@@ -17,7 +17,8 @@ export interface Credentials {
 export function authorizationFault(header: string | undefined, credentials: Credentials): Fault | undefined {
   if (!header) return fault("The Authorization header is missing", { header: "Authorization" })
   const token = /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1]
-  if (!token) return fault("The Authorization header must be: Bearer <base64 of key:secret>", { header: "Authorization" })
+  if (!token)
+    return fault("The Authorization header must be: Bearer <base64 of key:secret>", { header: "Authorization" })
   const expected = Buffer.from(`${credentials.consumerKey}:${credentials.consumerSecret}`, "utf8").toString("base64")
   if (!sameSecret(token, expected)) {
     return fault("The Authorization header does not carry valid consumer credentials", { header: "Authorization" })

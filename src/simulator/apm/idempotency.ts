@@ -17,14 +17,20 @@ export function readIdempotencyKey(headers: Record<string, string | undefined>):
   const key = headers[IDEMPOTENCY_HEADER]?.trim()
   if (!key) return { fault: fault("The Idempotency-Key header is required", { header: "Idempotency-Key" }) }
   if (key.length > MAX_KEY_LENGTH) {
-    return { fault: fault(`The Idempotency-Key header must be at most ${MAX_KEY_LENGTH} characters`, { header: "Idempotency-Key" }) }
+    return {
+      fault: fault(`The Idempotency-Key header must be at most ${MAX_KEY_LENGTH} characters`, {
+        header: "Idempotency-Key",
+      }),
+    }
   }
   return { key }
 }
 
 /** Same type and same JSON (whatever the key order) give the same fingerprint. */
 export function requestFingerprint(type: TransactionType, body: unknown): string {
-  return createHash("sha256").update(canonicalJson([type, body])).digest("hex")
+  return createHash("sha256")
+    .update(canonicalJson([type, body]))
+    .digest("hex")
 }
 
 function canonicalJson(value: unknown): string {

@@ -35,7 +35,9 @@ export function findOriginalPayment(
   }
   const faults = [
     ...sameTermsFaults(original, request),
-    ...(type === "refund" ? refundFaults(store, original, request) : reversalFaults(store, lifecycle, original, request)),
+    ...(type === "refund"
+      ? refundFaults(store, original, request)
+      : reversalFaults(store, lifecycle, original, request)),
   ]
   return faults.length > 0 ? { faults } : { original }
 }
@@ -100,7 +102,9 @@ function reversalFaults(
     return [fault(`Payment ${id} has already been reversed`, { field: "originalReference", state: original.state })]
   }
   if (refundedTotal(store, original) > 0) {
-    return [fault(`Payment ${id} has been refunded; refund the rest instead of reversing it`, { field: "originalReference" })]
+    return [
+      fault(`Payment ${id} has been refunded; refund the rest instead of reversing it`, { field: "originalReference" }),
+    ]
   }
   if (!lifecycle.canAdvance(original, "CANCEL")) {
     return [

@@ -12,7 +12,11 @@ const DECISIONS: Partial<Record<ConsumerDecision, { event: MoveEvent; additional
   reject: { event: "REJECT", additionalInfo: "The payer's account cannot receive refunds" },
 }
 
-export function applyRefundDecision(lifecycle: Lifecycle, record: TransactionRecord, decision: ConsumerDecision): DecisionResult {
+export function applyRefundDecision(
+  lifecycle: Lifecycle,
+  record: TransactionRecord,
+  decision: ConsumerDecision,
+): DecisionResult {
   const move = DECISIONS[decision]
   if (!move || record.state !== "INITIALIZED") {
     return {

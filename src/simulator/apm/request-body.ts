@@ -28,7 +28,8 @@ const EXPECTED_PARAMETERS: ReadonlyMap<string, string> = new Map([
 
 function checkContentType(header: string | undefined): Fault | undefined {
   const expected = "application/json;charset=utf-8;version=2.0"
-  if (!header) return fault(`The Content-Type header is missing; send ${expected}`, { header: "Content-Type", expected })
+  if (!header)
+    return fault(`The Content-Type header is missing; send ${expected}`, { header: "Content-Type", expected })
   const [mediaType, ...parameters] = header.split(";").map((part) => part.trim())
   if (mediaType.toLowerCase() !== "application/json") {
     return fault(`Content-Type ${mediaType} is not supported; send ${expected}`, { header: "Content-Type", expected })

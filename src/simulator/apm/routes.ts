@@ -80,7 +80,11 @@ export function dispatch(ctx: ApmContext, req: SimRequest): SimResponse {
   if (!route.merchantApi) return route.handle(ctx, params)
   const denied = authorizationFault(req.headers.authorization, ctx.credentials)
   if (denied) {
-    return failure(401, { message: "Operation not allowed", faults: [denied] }, { "www-authenticate": 'Bearer realm="apm"' })
+    return failure(
+      401,
+      { message: "Operation not allowed", faults: [denied] },
+      { "www-authenticate": 'Bearer realm="apm"' },
+    )
   }
   return route.handle(ctx, req, params, ctx.credentials.consumerKey)
 }

@@ -38,7 +38,12 @@ function amountFaults({ purchaseAmount }: InitializeRequest): Fault[] {
     )
   }
   if (totalAmount <= 0) {
-    faults.push(fault("purchaseAmount.totalAmount must be greater than zero", { field: "purchaseAmount.totalAmount", totalAmount }))
+    faults.push(
+      fault("purchaseAmount.totalAmount must be greater than zero", {
+        field: "purchaseAmount.totalAmount",
+        totalAmount,
+      }),
+    )
   }
   return faults
 }

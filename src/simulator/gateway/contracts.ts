@@ -82,5 +82,7 @@ export function contractView(contract: StoredContract) {
 
 function contractOf(store: GatewayStore, order: StoredOrder): StoredContract | undefined {
   const contractId = order.hosted?.paymentSession.recurrence?.contractId
-  return contractId === undefined ? undefined : customerContract(store, order.merchantId, contractId, order.order.customerId)
+  return contractId === undefined
+    ? undefined
+    : customerContract(store, order.merchantId, contractId, order.order.customerId)
 }

@@ -77,7 +77,12 @@ function refuse(answer: SimResponse): Decision {
   return { ok: false, answer }
 }
 
-function plan(operationType: OperationType, operationResult: OperationResult, amount: bigint, appliesTo: StoredOperation): Decision {
+function plan(
+  operationType: OperationType,
+  operationResult: OperationResult,
+  amount: bigint,
+  appliesTo: StoredOperation,
+): Decision {
   return { ok: true, plan: { operationType, operationResult, amount, appliesTo } }
 }
 
@@ -88,14 +93,19 @@ function describe(operation: StoredOperation): string {
 export function decideCapture(ledger: PaymentLedger, target: StoredOperation, amount: bigint): Decision {
   const id = target.record.operationId
   if (typeOf(target) === "VOID" || (target === ledger.payment && ledger.voided)) {
-    return refuse(rejected(GATEWAY_CODES.captureAfterVoid, `capture refused: the authorization of operation ${id} was voided`))
+    return refuse(
+      rejected(GATEWAY_CODES.captureAfterVoid, `capture refused: the authorization of operation ${id} was voided`),
+    )
   }
   if (typeOf(target) === "REFUND") {
     return refuse(rejected(GATEWAY_CODES.captureAfterRefund, `capture refused: ${describe(target)}`))
   }
   if (typeOf(target) === "CAPTURE" && target !== ledger.payment) {
     return refuse(
-      rejected(GATEWAY_CODES.captureAfterCapture, `capture refused: ${describe(target)}; capture the authorization, once`),
+      rejected(
+        GATEWAY_CODES.captureAfterCapture,
+        `capture refused: ${describe(target)}; capture the authorization, once`,
+      ),
     )
   }
   if (target !== ledger.payment) {
@@ -103,7 +113,10 @@ export function decideCapture(ledger: PaymentLedger, target: StoredOperation, am
   }
   const capture = ledger.activeCapture
   if (capture) {
-    const how = capture === target ? "was captured at once (captureType IMPLICIT)" : `was already captured by operation ${capture.record.operationId}`
+    const how =
+      capture === target
+        ? "was captured at once (captureType IMPLICIT)"
+        : `was already captured by operation ${capture.record.operationId}`
     const code = ledger.refunded.has(capture.record.operationId)
       ? GATEWAY_CODES.captureAfterRefund
       : GATEWAY_CODES.captureAfterCapture
@@ -114,7 +127,9 @@ export function decideCapture(ledger: PaymentLedger, target: StoredOperation, am
   if (amount === 0n) return refuse(invalidRequest("amount: must be above 0"))
   if (amount > ledger.authorizedAmount) {
     return refuse(
-      notAllowed(`amount: capture of ${amount} is above the authorized amount ${ledger.authorizedAmount} of operation ${id}`),
+      notAllowed(
+        `amount: capture of ${amount} is above the authorized amount ${ledger.authorizedAmount} of operation ${id}`,
+      ),
     )
   }
   return plan("CAPTURE", "EXECUTED", amount, target)
@@ -128,7 +143,9 @@ export function decideRefund(
 ): Decision {
   const id = target.record.operationId
   if (typeOf(target) === "VOID" || (target === ledger.payment && ledger.voided)) {
-    return refuse(rejected(GATEWAY_CODES.alreadyVoided, `refund refused: the authorization of operation ${id} was already voided`))
+    return refuse(
+      rejected(GATEWAY_CODES.alreadyVoided, `refund refused: the authorization of operation ${id} was already voided`),
+    )
   }
   const isPayment = target === ledger.payment
   if (!isPayment && !(typeOf(target) === "CAPTURE" && resultOf(target) === "EXECUTED")) {
@@ -136,7 +153,9 @@ export function decideRefund(
   }
   if (!isPayment && ledger.cancelledIds.has(id)) {
     const payment = ledger.payment!.record.operationId
-    return refuse(notAllowed(`refund refused: capture ${id} was cancelled; refund operation ${payment} to void the authorization`))
+    return refuse(
+      notAllowed(`refund refused: capture ${id} was cancelled; refund operation ${payment} to void the authorization`),
+    )
   }
   // A refund on the payment itself refunds its capture when there is one, and voids it otherwise.
   const capture = isPayment ? ledger.activeCapture : target
@@ -144,7 +163,10 @@ export function decideRefund(
   if (capture) return decideCaptureRefund(ledger, capture, amount, refundResult)
   if (amount > ledger.authorizedAmount) {
     return refuse(
-      rejected(GATEWAY_CODES.refundAboveCaptured, `amount: ${amount} is greater than the authorized amount ${ledger.authorizedAmount}`),
+      rejected(
+        GATEWAY_CODES.refundAboveCaptured,
+        `amount: ${amount} is greater than the authorized amount ${ledger.authorizedAmount}`,
+      ),
     )
   }
   if (amount < ledger.authorizedAmount) {
@@ -166,7 +188,12 @@ function decideCaptureRefund(
   const captured = amountOf(capture)
   const remaining = captured - (ledger.refunded.get(capture.record.operationId) ?? 0n)
   if (remaining === 0n) {
-    return refuse(rejected(GATEWAY_CODES.alreadyRefunded, `refund refused: capture ${capture.record.operationId} is already fully refunded`))
+    return refuse(
+      rejected(
+        GATEWAY_CODES.alreadyRefunded,
+        `refund refused: capture ${capture.record.operationId} is already fully refunded`,
+      ),
+    )
   }
   if (amount > remaining) {
     return refuse(
@@ -186,7 +213,9 @@ export function decideCancel(ledger: PaymentLedger, target: StoredOperation, now
   }
   if (ledger.cancelledIds.has(id)) return refuse(notAllowed(`cancel refused: capture ${id} is already cancelled`))
   if (ledger.refunded.has(id)) {
-    return refuse(rejected(GATEWAY_CODES.alreadyRefunded, `cancel refused: capture ${id} has refunds; refund the rest instead`))
+    return refuse(
+      rejected(GATEWAY_CODES.alreadyRefunded, `cancel refused: capture ${id} has refunds; refund the rest instead`),
+    )
   }
   if (target.record.operationTime.slice(0, 10) !== now.toISOString().slice(0, 10)) {
     return refuse(

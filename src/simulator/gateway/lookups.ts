@@ -110,7 +110,10 @@ function parseListQuery<S extends z.ZodObject>(query: URLSearchParams, schema: S
 }
 
 function isIsoDateTime(text: string): boolean {
-  return /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(text) && !Number.isNaN(Date.parse(text))
+  return (
+    /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(text) &&
+    !Number.isNaN(Date.parse(text))
+  )
 }
 
 function inInterval(time: string, fromTime?: string, toTime?: string): boolean {

@@ -21,7 +21,13 @@ export function createHostedOrder(context: GatewayContext, call: GatewayCall): S
   const problems = [
     ...orderProblems(context.store, call.merchantId, order, amountRule),
     ...sessionProblems(paymentSession, order),
-    ...recurrenceProblems({ store: context.store, merchantId: call.merchantId, order, session: paymentSession, now: context.clock.now() }),
+    ...recurrenceProblems({
+      store: context.store,
+      merchantId: call.merchantId,
+      order,
+      session: paymentSession,
+      now: context.clock.now(),
+    }),
   ]
   if (problems.length > 0) return errorsAnswer(400, problems)
   const securityToken = newSecret()

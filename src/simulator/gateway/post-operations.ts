@@ -41,7 +41,9 @@ function amountOperation(context: GatewayContext, call: GatewayCall, decide: Dec
   const unknownCurrency = currencyProblem("currency", currency)
   if (unknownCurrency) return errorsAnswer(400, [unknownCurrency])
   if (currency !== expected) {
-    return invalidRequest(`currency: must be ${expected}, the currency of operation ${target.record.operationId} (got ${currency})`)
+    return invalidRequest(
+      `currency: must be ${expected}, the currency of operation ${target.record.operationId} (got ${currency})`,
+    )
   }
   return record(context, target, decide(ledgerOfTarget(context, target), target, BigInt(amount)))
 }

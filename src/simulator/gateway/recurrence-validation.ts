@@ -39,8 +39,13 @@ export function recurrenceProblems(request: RecurrenceRequest): ErrorRecord[] {
 function creationProblems(request: RecurrenceRequest, recurrence: Recurrence): ErrorRecord[] {
   const { contractId, contractType } = recurrence
   const problems = [...ownerProblems(request, recurrence), ...scheduleProblems(recurrence, request.now)]
-  if (contractType === undefined) problems.push(required("contractType", recurrence, "MIT_UNSCHEDULED, MIT_SCHEDULED or CIT"))
-  if (contractId !== undefined && PRINTABLE_ID.test(contractId) && request.store.findContract(request.merchantId, contractId)) {
+  if (contractType === undefined)
+    problems.push(required("contractType", recurrence, "MIT_UNSCHEDULED, MIT_SCHEDULED or CIT"))
+  if (
+    contractId !== undefined &&
+    PRINTABLE_ID.test(contractId) &&
+    request.store.findContract(request.merchantId, contractId)
+  ) {
     problems.push({
       code: CONTRACT_CODES.contractIdUsed,
       description: `${FIELD}.contractId: "${contractId}" is already used by a contract of this merchant; use a new one for every contract`,
@@ -78,7 +83,12 @@ function existingContractProblems(request: RecurrenceRequest, recurrence: Recurr
   if (contract) return []
   // The same answer whether the id is unknown or another customer's: a shopper who learns
   // someone else's contractId must not be able to tell that it exists.
-  return [{ code: CONTRACT_CODES.contractNotFound, description: `${FIELD}.contractId: no active contract "${contractId}" for this customer` }]
+  return [
+    {
+      code: CONTRACT_CODES.contractNotFound,
+      description: `${FIELD}.contractId: no active contract "${contractId}" for this customer`,
+    },
+  ]
 }
 
 /** Every contract action names its contract and the customer it belongs to. */
@@ -86,9 +96,14 @@ function ownerProblems({ order }: RecurrenceRequest, recurrence: Recurrence): Er
   const problems: ErrorRecord[] = []
   const { contractId } = recurrence
   if (contractId === undefined) problems.push(required("contractId", recurrence, "1 to 255 printable characters"))
-  else if (!PRINTABLE_ID.test(contractId)) problems.push(invalid(`${FIELD}.contractId: must be 1 to 255 printable characters`))
+  else if (!PRINTABLE_ID.test(contractId))
+    problems.push(invalid(`${FIELD}.contractId: must be 1 to 255 printable characters`))
   if (!order.customerId) {
-    problems.push(invalid(`order.customerId: is required with ${FIELD}.action ${recurrence.action}: a contract belongs to one customer`))
+    problems.push(
+      invalid(
+        `order.customerId: is required with ${FIELD}.action ${recurrence.action}: a contract belongs to one customer`,
+      ),
+    )
   }
   return problems
 }
@@ -99,7 +114,9 @@ function scheduleProblems(recurrence: Recurrence, now: Date): ErrorRecord[] {
   const problems: ErrorRecord[] = []
   const { contractExpiryDate, contractFrequency } = recurrence
   if (contractExpiryDate === undefined) {
-    problems.push(invalid(`${FIELD}.contractExpiryDate: is required with contractType MIT_SCHEDULED (an ISO 8601 date-time)`))
+    problems.push(
+      invalid(`${FIELD}.contractExpiryDate: is required with contractType MIT_SCHEDULED (an ISO 8601 date-time)`),
+    )
   } else if (!ISO_DATE_TIME.test(contractExpiryDate) || Number.isNaN(Date.parse(contractExpiryDate))) {
     problems.push(invalid(`${FIELD}.contractExpiryDate: "${contractExpiryDate}" is not an ISO 8601 date-time`))
   } else if (Date.parse(contractExpiryDate) <= now.getTime()) {

@@ -36,14 +36,18 @@ export function orderProblems(
 ): ErrorRecord[] {
   const problems: (ErrorRecord | undefined)[] = [currencyProblem("order.currency", order.currency)]
   if (store.findOrder(merchantId, order.orderId)) {
-    problems.push(invalid(`order.orderId: "${order.orderId}" was already used by this merchant; use a new one for every payment`))
+    problems.push(
+      invalid(`order.orderId: "${order.orderId}" was already used by this merchant; use a new one for every payment`),
+    )
   }
   if (amountRule === "positive" && BigInt(order.amount) === 0n) problems.push(invalid("order.amount: must be above 0"))
   const info = order.customerInfo
   for (const address of ["billingAddress", "shippingAddress"] as const) {
     const country = info?.[address]?.country
     if (country !== undefined && !isCountryAlpha3(country)) {
-      problems.push(invalid(`order.customerInfo.${address}.country: "${country}" is not an ISO 3166-1 alpha-3 country code`))
+      problems.push(
+        invalid(`order.customerInfo.${address}.country: "${country}" is not an ISO 3166-1 alpha-3 country code`),
+      )
     }
   }
   const giftCardCurrency = info?.merchantRiskIndicator?.giftCardAmount?.currency
@@ -52,7 +56,9 @@ export function orderProblems(
   }
   order.transactionSummary?.forEach((summary, index) => {
     if (summary.language !== undefined && !isLanguageAlpha3(summary.language)) {
-      problems.push(invalid(`order.transactionSummary.${index}.language: "${summary.language}" is not an ISO 639-2 language code`))
+      problems.push(
+        invalid(`order.transactionSummary.${index}.language: "${summary.language}" is not an ISO 639-2 language code`),
+      )
     }
   })
   return problems.filter((problem) => problem !== undefined)

@@ -53,12 +53,18 @@ export function createGatewayHandler(context: GatewayContext, apiKeys: readonly 
     if (!lookup.found) return routeNotFound(lookup, req)
     const apiKey = req.headers["x-api-key"]
     if (!apiKey || !accepted.has(apiKey)) {
-      return errorAnswer(401, SIM_CODES.unauthorized, apiKey ? "X-API-KEY is not a known API key" : "X-API-KEY header is missing")
+      return errorAnswer(
+        401,
+        SIM_CODES.unauthorized,
+        apiKey ? "X-API-KEY is not a known API key" : "X-API-KEY header is missing",
+      )
     }
     const correlationId = req.headers["correlation-id"]
     if (!correlationId || !UUID.test(correlationId)) {
       return invalidRequest(
-        correlationId ? `Correlation-Id: must be a UUID (got "${correlationId}")` : "Correlation-Id header is missing (a fresh UUID per call)",
+        correlationId
+          ? `Correlation-Id: must be a UUID (got "${correlationId}")`
+          : "Correlation-Id header is missing (a fresh UUID per call)",
       )
     }
     const call: GatewayCall = { req, merchantId: merchantIdOf(apiKey), params: lookup.params }
@@ -69,7 +75,8 @@ export function createGatewayHandler(context: GatewayContext, apiKeys: readonly 
 
 function runIdempotently(context: GatewayContext, call: GatewayCall, handler: Handler): SimResponse {
   const key = call.req.headers["idempotency-key"]
-  if (!key) return rejected(GATEWAY_CODES.idempotencyKey, "Idempotency-Key header is missing (a UUID, the same on every retry)")
+  if (!key)
+    return rejected(GATEWAY_CODES.idempotencyKey, "Idempotency-Key header is missing (a UUID, the same on every retry)")
   if (!UUID.test(key)) return rejected(GATEWAY_CODES.idempotencyKey, `Idempotency-Key: must be a UUID (got "${key}")`)
   const remembered = context.store.rememberedAnswer(call.merchantId, key)
   if (remembered) return remembered

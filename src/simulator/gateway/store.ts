@@ -5,7 +5,14 @@
  * from the operations, so they cannot drift apart.
  */
 import { createHash, randomBytes } from "node:crypto"
-import type { CONTRACT_TYPES, Operation, OperationResult, OperationType, Order, PaymentSession } from "../../gateway/schemas"
+import type {
+  CONTRACT_TYPES,
+  Operation,
+  OperationResult,
+  OperationType,
+  Order,
+  PaymentSession,
+} from "../../gateway/schemas"
 import type { CheckedCard } from "../cards"
 import type { SimResponse } from "../http-types"
 
@@ -192,7 +199,9 @@ export class GatewayStore {
     this.operations = new Map(operations.map((operation) => [operation.record.operationId, operation]))
     this.idempotency = new Map(Object.entries(idempotency))
     // State files written before contracts existed have none.
-    this.contracts = new Map((contracts ?? []).map((contract) => [merchantKey(contract.merchantId, contract.contractId), contract]))
+    this.contracts = new Map(
+      (contracts ?? []).map((contract) => [merchantKey(contract.merchantId, contract.contractId), contract]),
+    )
   }
 
   reset(): void {

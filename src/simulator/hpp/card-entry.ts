@@ -30,7 +30,8 @@ export function payingCard(onFile: CardOnFile, entry: ShopperEntry, now: Date): 
  */
 function savedCard(card: CheckedCard, entry: ShopperEntry, now: Date): PayingCard {
   for (const field of ["pan", "expiryDate"] as const) {
-    if (entry[field] !== undefined) return refuse(field, "must not be sent: this order pays with the contract's saved card (send only the CVV)")
+    if (entry[field] !== undefined)
+      return refuse(field, "must not be sent: this order pays with the contract's saved card (send only the CVV)")
   }
   const problem = cvvProblem(card.circuit, entry.cvv, { cvvRequired: true })
   if (problem !== undefined) return refuse("cvv", problem)

@@ -76,11 +76,16 @@ export class HostedPayments {
       case "FAIL_3DS":
         return { kind: "done", outcome: this.finish(order, card, ["THREEDS_FAILED"], { threeDS: "FAILED" }) }
       case "DECLINE":
-        return { kind: "done", outcome: this.finish(order, card, ["THREEDS_VALIDATED", "DECLINED"], { threeDS: "FRICTIONLESS" }) }
+        return {
+          kind: "done",
+          outcome: this.finish(order, card, ["THREEDS_VALIDATED", "DECLINED"], { threeDS: "FRICTIONLESS" }),
+        }
       case "APPROVE":
         return {
           kind: "done",
-          outcome: this.finish(order, card, ["THREEDS_VALIDATED", this.approvedResult(order)], { threeDS: "FRICTIONLESS" }),
+          outcome: this.finish(order, card, ["THREEDS_VALIDATED", this.approvedResult(order)], {
+            threeDS: "FRICTIONLESS",
+          }),
         }
     }
   }
@@ -105,7 +110,12 @@ export class HostedPayments {
     return paymentStep(session.captureType, session.actionType).approvedResult
   }
 
-  private finish(order: StoredOrder, card: CheckedCard | undefined, results: OperationResult[], details: FinishDetails = {}): HostedOutcome {
+  private finish(
+    order: StoredOrder,
+    card: CheckedCard | undefined,
+    results: OperationResult[],
+    details: FinishDetails = {},
+  ): HostedOutcome {
     const hosted = order.hosted!
     const session = hosted.paymentSession
     const step = paymentStep(session.captureType, session.actionType)

@@ -16,7 +16,10 @@ export function createHostedPageHandler(store: GatewayStore, payments: HostedPay
     const token = req.query.get("token") ?? ""
     const order = token ? store.findOrderByPageToken(token) : undefined
     if (rest.length > 0 || !order || order.order.orderId !== orderId) {
-      return html(404, outcomePage(undefined, "Not found", "This payment page does not exist or its link is incomplete."))
+      return html(
+        404,
+        outcomePage(undefined, "Not found", "This payment page does not exist or its link is incomplete."),
+      )
     }
     const urls = pageUrls(orderId, token)
     const form = formFields(req.body)
@@ -66,11 +69,17 @@ function pageUrls(orderId: string, token: string): PageUrls {
 
 function currentStep(store: GatewayStore, order: StoredOrder, urls: PageUrls): SimResponse {
   const hosted = order.hosted!
-  if (hosted.state === "open") return html(200, paymentFormPage({ order: pageOrder(order), card: cardForm(store, order), ...urls }))
+  if (hosted.state === "open")
+    return html(200, paymentFormPage({ order: pageOrder(order), card: cardForm(store, order), ...urls }))
   if (hosted.state === "challenge") return html(200, challengePage(pageOrder(order), urls.challengeUrl))
   return html(
     409,
-    outcomePage(pageOrder(order), "Payment closed", "This payment is already completed or cancelled; it cannot be paid again.", hosted.paymentSession.resultUrl),
+    outcomePage(
+      pageOrder(order),
+      "Payment closed",
+      "This payment is already completed or cancelled; it cannot be paid again.",
+      hosted.paymentSession.resultUrl,
+    ),
   )
 }
 
@@ -78,7 +87,9 @@ function currentStep(store: GatewayStore, order: StoredOrder, urls: PageUrls): S
 function outcomeAnswer(order: StoredOrder, outcome: HostedOutcome): SimResponse {
   const shown = pageOrder(order)
   if (outcome.result === "CANCELED") {
-    return outcome.redirectUrl ? redirect(outcome.redirectUrl) : html(200, outcomePage(shown, "Cancelled", "The payment was cancelled."))
+    return outcome.redirectUrl
+      ? redirect(outcome.redirectUrl)
+      : html(200, outcomePage(shown, "Cancelled", "The payment was cancelled."))
   }
   if (isApproved(outcome)) {
     if (outcome.redirectUrl) return redirect(outcome.redirectUrl)

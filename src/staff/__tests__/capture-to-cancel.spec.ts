@@ -37,7 +37,9 @@ describe("findCaptureToCancel", () => {
     expect(() => findCaptureToCancel(capturedCancelledRecapturedRefunded(), "265008783561666")).toThrow(
       "operation_id: 265008783561666 is not a capture (its type is REFUND); only a capture can be cancelled",
     )
-    expect(() => findCaptureToCancel(motoAuthorizedJpy(), "283050910406843")).toThrow(/is not a capture \(its type is AUTHORIZATION\)/)
+    expect(() => findCaptureToCancel(motoAuthorizedJpy(), "283050910406843")).toThrow(
+      /is not a capture \(its type is AUTHORIZATION\)/,
+    )
   })
 
   it("refuses a capture that did not execute", () => {

@@ -34,7 +34,10 @@ describe("cardInputSchema", () => {
   })
 
   it("sends the gateway only what was typed", () => {
-    expect(gatewayCard({ pan: "4999340261977289", expiryDate: "1230" })).toEqual({ pan: "4999340261977289", expiryDate: "1230" })
+    expect(gatewayCard({ pan: "4999340261977289", expiryDate: "1230" })).toEqual({
+      pan: "4999340261977289",
+      expiryDate: "1230",
+    })
   })
 })
 
@@ -45,7 +48,9 @@ describe("cardRequestError", () => {
       details: [{ code: "SIM0400", description: "card.pan: 4999340261977289 is not accepted" }],
     })
     const error = cardRequestError(refusal, "MOTO payment")
-    expect(error.message).toBe("The Nexi gateway refused the MOTO payment: SIM0400: card.pan: [PAN ****7289] is not accepted. Nothing was charged.")
+    expect(error.message).toBe(
+      "The Nexi gateway refused the MOTO payment: SIM0400: card.pan: [PAN ****7289] is not accepted. Nothing was charged.",
+    )
     expect(error.type).toBe("not_allowed")
   })
 })

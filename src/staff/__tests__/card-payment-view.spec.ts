@@ -27,7 +27,14 @@ describe("cardPaymentView", () => {
 
   it("lists the timeline oldest first; neither the cancelled capture nor the refunded one is cancellable (PS0027)", () => {
     const { operations } = cardPaymentView(identity, capturedCancelledRecapturedRefunded())
-    expect(operations.map((operation) => [operation.type, operation.result, operation.amount?.amount, operation.cancellable])).toEqual([
+    expect(
+      operations.map((operation) => [
+        operation.type,
+        operation.result,
+        operation.amount?.amount,
+        operation.cancellable,
+      ]),
+    ).toEqual([
       ["AUTHORIZATION", "THREEDS_VALIDATED", "39.98", false],
       ["AUTHORIZATION", "AUTHORIZED", "39.98", false],
       ["CAPTURE", "EXECUTED", "25.50", false],
@@ -59,7 +66,12 @@ describe("cardPaymentView", () => {
 
   it("still names the card of a declined attempt, with nothing authorized", () => {
     const view = cardPaymentView(identity, declined())
-    expect(view).toMatchObject({ masked_card: "***8729", circuit: "MC", three_ds: "FRICTIONLESS", authorized: { amount: "0.00" } })
+    expect(view).toMatchObject({
+      masked_card: "***8729",
+      circuit: "MC",
+      three_ds: "FRICTIONLESS",
+      authorized: { amount: "0.00" },
+    })
     expect(view.operations.every((operation) => !operation.cancellable)).toBe(true)
   })
 
@@ -70,7 +82,13 @@ describe("cardPaymentView", () => {
       paymentLinks: [],
     }
     const view = cardPaymentView(identity, record)
-    expect(view).toMatchObject({ circuit: null, masked_card: null, three_ds: null, last_operation_type: null, operations: [] })
+    expect(view).toMatchObject({
+      circuit: null,
+      masked_card: null,
+      three_ds: null,
+      last_operation_type: null,
+      operations: [],
+    })
     expect(view.authorized).toEqual({ amount: "0.000", currency: "KWD" })
   })
 })
@@ -97,7 +115,10 @@ describe("cardPaymentView: what staff may do now", () => {
     const view = historyUpTo(2)
     expect(view).toMatchObject({ capturable: eur("39.98"), refundable: null })
     expect(cancellableIds(view)).toEqual([])
-    expect(cardPaymentView(identity, motoAuthorizedJpy())).toMatchObject({ capturable: { amount: "500", currency: "JPY" }, refundable: null })
+    expect(cardPaymentView(identity, motoAuthorizedJpy())).toMatchObject({
+      capturable: { amount: "500", currency: "JPY" },
+      refundable: null,
+    })
   })
 
   it("a partial capture: no second capture (one per authorization), refund what it took, cancel it", () => {
@@ -137,12 +158,23 @@ describe("cardPaymentView: what staff may do now", () => {
   })
 
   it("a capture still pending at the gateway: no second capture", () => {
-    const pending: Operation = { operationId: "c-pending", operationType: "CAPTURE", operationResult: "PENDING", operationAmount: "1000" }
+    const pending: Operation = {
+      operationId: "c-pending",
+      operationType: "CAPTURE",
+      operationResult: "PENDING",
+      operationAmount: "1000",
+    }
     expect(historyUpTo(2, [pending])).toMatchObject({ capturable: null, refundable: null })
   })
 
   it("a voided authorization and a declined payment: nothing at all", () => {
-    const voided: Operation = { operationId: "v1", operationType: "VOID", operationResult: "VOIDED", operationAmount: "3998", cancelledOperationId: "678105030543057" }
+    const voided: Operation = {
+      operationId: "v1",
+      operationType: "VOID",
+      operationResult: "VOIDED",
+      operationAmount: "3998",
+      cancelledOperationId: "678105030543057",
+    }
     const view = historyUpTo(2, [voided])
     expect(view).toMatchObject({ capturable: null, refundable: null })
     expect(cardPaymentView(identity, declined())).toMatchObject({ capturable: null, refundable: null })
@@ -151,7 +183,10 @@ describe("cardPaymentView: what staff may do now", () => {
 
 describe("cardPaymentView: timeline notes", () => {
   it("says which capture a cancel rolled back, on both rows, and nothing on the others", () => {
-    const notes = cardPaymentView(identity, capturedCancelledRecapturedRefunded()).operations.map((operation) => [operation.operation_id, operation.note])
+    const notes = cardPaymentView(identity, capturedCancelledRecapturedRefunded()).operations.map((operation) => [
+      operation.operation_id,
+      operation.note,
+    ])
     expect(notes).toEqual([
       ["867916744301998", null],
       ["678105030543057", null],
@@ -165,7 +200,12 @@ describe("cardPaymentView: timeline notes", () => {
 
   it("says which authorization a void released", () => {
     const record = motoAuthorizedJpy()
-    record.operations.push({ operationId: "v1", operationType: "VOID", operationResult: "VOIDED", cancelledOperationId: "283050910406843" })
+    record.operations.push({
+      operationId: "v1",
+      operationType: "VOID",
+      operationResult: "VOIDED",
+      cancelledOperationId: "283050910406843",
+    })
     const notes = cardPaymentView(identity, record).operations.map((operation) => operation.note)
     expect(notes).toEqual(["Voided by v1", "Voids 283050910406843"])
   })

@@ -30,16 +30,29 @@ const messages = (writes: MoneyWrite[]) => ledgerIssuesOf(writes, NOW).map((issu
 
 describe("ledgerIssuesOf", () => {
   it("warns not to repeat a write whose answer was lost, in the currency's own decimals", () => {
-    expect(messages([write({ outcome: "unknown" }), write({ kind: "capture", outcome: "unknown", amount_minor: "5000", currency: "jpy" })])).toEqual([
-      ["outcome_unknown", "Refund of 5.00 EUR: the gateway's answer was lost and its outcome is not known yet; do not refund again, the plugin checks every minute."],
-      ["outcome_unknown", "Capture of 5000 JPY: the gateway's answer was lost and its outcome is not known yet; do not capture again, the plugin checks every minute."],
+    expect(
+      messages([
+        write({ outcome: "unknown" }),
+        write({ kind: "capture", outcome: "unknown", amount_minor: "5000", currency: "jpy" }),
+      ]),
+    ).toEqual([
+      [
+        "outcome_unknown",
+        "Refund of 5.00 EUR: the gateway's answer was lost and its outcome is not known yet; do not refund again, the plugin checks every minute.",
+      ],
+      [
+        "outcome_unknown",
+        "Capture of 5000 JPY: the gateway's answer was lost and its outcome is not known yet; do not capture again, the plugin checks every minute.",
+      ],
     ])
   })
 
   it("counts a write still requested after any request could take as lost, and leaves one in flight alone", () => {
     const stale = write({ outcome: "requested", updated_at: new Date(NOW.getTime() - STALE_REQUEST_MS - 1) })
     const inFlight = write({ id: "nexwri_2", outcome: "requested", updated_at: new Date(NOW.getTime() - 1_000) })
-    expect(ledgerIssuesOf([stale, inFlight], NOW).map((issue) => [issue.write_id, issue.problem])).toEqual([["nexwri_1", "outcome_unknown"]])
+    expect(ledgerIssuesOf([stale, inFlight], NOW).map((issue) => [issue.write_id, issue.problem])).toEqual([
+      ["nexwri_1", "outcome_unknown"],
+    ])
   })
 
   it("says what is left to do after the scheme rejected a mobile refund or reversal Medusa recorded", () => {
@@ -53,13 +66,20 @@ describe("ledgerIssuesOf", () => {
         "scheme_rejected",
         "Refund of 5.00 EUR was rejected by the scheme: the transaction is ERROR; Medusa still counts it as refunded — refund the shopper another way.",
       ],
-      ["scheme_rejected", "Reversal of 12.50 EUR was rejected by the scheme; the payment was not reversed — reverse or refund it at the scheme."],
+      [
+        "scheme_rejected",
+        "Reversal of 12.50 EUR was rejected by the scheme; the payment was not reversed — reverse or refund it at the scheme.",
+      ],
     ])
   })
 
   it("shows a mobile refund the scheme has not settled yet, and nothing for settled writes", () => {
     const issues = ledgerIssuesOf(
-      [write({ kind: "apm_refund", follow_state: "following" }), write({ follow_state: "done" }), write({ outcome: "refused" })],
+      [
+        write({ kind: "apm_refund", follow_state: "following" }),
+        write({ follow_state: "done" }),
+        write({ outcome: "refused" }),
+      ],
       NOW,
     )
     expect(issues).toEqual([
@@ -69,7 +89,8 @@ describe("ledgerIssuesOf", () => {
         problem: "scheme_pending",
         amount: { amount: "5.00", currency: "EUR" },
         requested_at: "2026-03-01T11:50:00.000Z",
-        message: "Refund of 5.00 EUR is not settled by the scheme yet; the plugin checks every minute and shows here if the scheme rejects it.",
+        message:
+          "Refund of 5.00 EUR is not settled by the scheme yet; the plugin checks every minute and shows here if the scheme rejects it.",
       },
     ])
   })

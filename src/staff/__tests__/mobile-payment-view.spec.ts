@@ -55,6 +55,11 @@ describe("mobilePaymentView", () => {
       { method: "PSP_C", transaction_id: "9", amount_minor: "5000", currency: "JPY" },
       { valid: true, state: "PENDING" },
     )
-    expect(view).toMatchObject({ transaction_id: "9", state: "PENDING", amount: { amount: "5000", currency: "JPY" }, transitions: [] })
+    expect(view).toMatchObject({
+      transaction_id: "9",
+      state: "PENDING",
+      amount: { amount: "5000", currency: "JPY" },
+      transitions: [],
+    })
   })
 })

@@ -18,7 +18,10 @@ function collection(status: string, fields: Partial<MotoCollectionRow> = {}): Mo
 
 describe("planMoto", () => {
   it("pays a draft order's total through Medusa's collection workflow, even over an earlier unpaid collection", () => {
-    expect(planMoto(order({ is_draft_order: true, status: "draft" }), "draft_order_id")).toEqual({ collection: "prepare", isDraft: true })
+    expect(planMoto(order({ is_draft_order: true, status: "draft" }), "draft_order_id")).toEqual({
+      collection: "prepare",
+      isDraft: true,
+    })
     const edited = order({ is_draft_order: true, status: "draft", payment_collections: [collection("not_paid")] })
     expect(planMoto(edited, "draft_order_id")).toEqual({ collection: "prepare", isDraft: true })
   })
@@ -34,27 +37,43 @@ describe("planMoto", () => {
   })
 
   it("creates a collection for an order that has none but owes money", () => {
-    expect(planMoto(order({ payment_collections: [collection("canceled")] }), "order_id")).toEqual({ collection: "prepare", isDraft: false })
+    expect(planMoto(order({ payment_collections: [collection("canceled")] }), "order_id")).toEqual({
+      collection: "prepare",
+      isDraft: false,
+    })
   })
 
-  it.each(["authorized", "partially_authorized", "partially_captured", "completed"])("refuses an order already paid (%s)", (status) => {
-    expect(() => planMoto(order({ payment_collections: [collection(status)] }), "order_id")).toThrow(
-      `Order order_1 is already paid (payment collection paycol_${status} is ${status}); a MOTO payment would charge the customer twice.`,
-    )
-  })
+  it.each(["authorized", "partially_authorized", "partially_captured", "completed"])(
+    "refuses an order already paid (%s)",
+    (status) => {
+      expect(() => planMoto(order({ payment_collections: [collection(status)] }), "order_id")).toThrow(
+        `Order order_1 is already paid (payment collection paycol_${status} is ${status}); a MOTO payment would charge the customer twice.`,
+      )
+    },
+  )
 
   it("refuses a draft that was already paid, whatever else it has", () => {
-    const paidDraft = order({ is_draft_order: true, status: "draft", payment_collections: [collection("authorized"), collection("not_paid")] })
+    const paidDraft = order({
+      is_draft_order: true,
+      status: "draft",
+      payment_collections: [collection("authorized"), collection("not_paid")],
+    })
     expect(() => planMoto(paidDraft, "draft_order_id")).toThrow(/already paid/)
   })
 
   it("refuses an order that owes nothing, and a canceled one", () => {
-    expect(() => planMoto(order({ pending_difference: 0 }), "order_id")).toThrow("Order order_1 has nothing left to pay")
-    expect(() => planMoto(order({ status: "canceled" }), "order_id")).toThrow("Order order_1 is canceled: there is nothing to pay.")
+    expect(() => planMoto(order({ pending_difference: 0 }), "order_id")).toThrow(
+      "Order order_1 has nothing left to pay",
+    )
+    expect(() => planMoto(order({ status: "canceled" }), "order_id")).toThrow(
+      "Order order_1 is canceled: there is nothing to pay.",
+    )
   })
 
   it("refuses an id sent as the wrong kind, naming the field", () => {
-    expect(() => planMoto(order(), "draft_order_id")).toThrow("draft_order_id: order_1 is an order, not a draft order; send it as order_id")
+    expect(() => planMoto(order(), "draft_order_id")).toThrow(
+      "draft_order_id: order_1 is an order, not a draft order; send it as order_id",
+    )
     expect(() => planMoto(order({ is_draft_order: true, status: "draft" }), "order_id")).toThrow(
       "order_id: order_1 is a draft order; send it as draft_order_id",
     )
@@ -70,14 +89,29 @@ describe("resumableMotoSession", () => {
   })
 
   it("resumes the waiting MOTO session of the same amount only", () => {
-    const sessions = [moto("a", "error"), moto("b", "pending_authorization", "1000"), moto("c", "pending_authorization")]
-    expect(resumableMotoSession(collection("not_paid", { payment_sessions: sessions }), "pp_nexi_nexi", "3998")?.id).toBe("c")
-    expect(resumableMotoSession(collection("not_paid", { payment_sessions: sessions }), "pp_nexi_nexi", "5000")).toBeUndefined()
+    const sessions = [
+      moto("a", "error"),
+      moto("b", "pending_authorization", "1000"),
+      moto("c", "pending_authorization"),
+    ]
+    expect(
+      resumableMotoSession(collection("not_paid", { payment_sessions: sessions }), "pp_nexi_nexi", "3998")?.id,
+    ).toBe("c")
+    expect(
+      resumableMotoSession(collection("not_paid", { payment_sessions: sessions }), "pp_nexi_nexi", "5000"),
+    ).toBeUndefined()
   })
 
   it("never resumes a hosted-page session or another provider's", () => {
-    const hosted = { id: "h", provider_id: "pp_nexi_nexi", status: "pending_authorization", data: { amount_minor: "3998" } }
+    const hosted = {
+      id: "h",
+      provider_id: "pp_nexi_nexi",
+      status: "pending_authorization",
+      data: { amount_minor: "3998" },
+    }
     const other = moto("o", "pending_authorization", "3998", "pp_system_default")
-    expect(resumableMotoSession(collection("not_paid", { payment_sessions: [hosted, other, null] }), "pp_nexi_nexi", "3998")).toBeUndefined()
+    expect(
+      resumableMotoSession(collection("not_paid", { payment_sessions: [hosted, other, null] }), "pp_nexi_nexi", "3998"),
+    ).toBeUndefined()
   })
 })

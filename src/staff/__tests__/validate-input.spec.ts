@@ -26,7 +26,9 @@ describe("parseInput", () => {
     const error = failure({ operation_id: "x1", reason: "", nested: { count: 1.5 } })
     expect(error).toBeInstanceOf(MedusaError)
     expect(error.type).toBe(MedusaError.Types.INVALID_DATA)
-    expect(error.message).toBe("operation_id: must be digits; reason: must not be empty; nested.count: must be a whole number")
+    expect(error.message).toBe(
+      "operation_id: must be digits; reason: must not be empty; nested.count: must be a whole number",
+    )
   })
 
   it("names unknown fields themselves, and treats a missing body as empty", () => {

@@ -17,7 +17,10 @@ export function describeGatewayFailure(error: unknown, url: string): Finding {
     )
   }
   if (error instanceof GatewayUnavailableError) {
-    return fail(`GET ${url} answered ${error.status}: the gateway is failing.`, "Try again later; if it lasts, ask Nexi's support.")
+    return fail(
+      `GET ${url} answered ${error.status}: the gateway is failing.`,
+      "Try again later; if it lasts, ask Nexi's support.",
+    )
   }
   if (error instanceof UnexpectedResponseError || error instanceof NexiError) {
     const status = error.status === undefined ? "an answer" : `${error.status}`
@@ -38,6 +41,8 @@ export const apiKeyCheck: DoctorCheck = {
     const read = await context.paymentMethods()
     if (!read.ok) return describeGatewayFailure(read.error, url)
     const count = read.list.paymentMethods.length
-    return pass(`The gateway accepts the API key: GET ${url} answered 200 with ${count} payment method${count === 1 ? "" : "s"}.`)
+    return pass(
+      `The gateway accepts the API key: GET ${url} answered 200 with ${count} payment method${count === 1 ? "" : "s"}.`,
+    )
   },
 }

@@ -22,7 +22,9 @@ export const apmCredentialsCheck: DoctorCheck = {
       return pass(`The service accepts the consumer key and secret (GET ${url} answered 200).`)
     } catch (error) {
       if (error instanceof NotFoundError) {
-        return pass(`The service accepts the consumer key and secret: a status read of an unknown transaction (GET ${url}) answered 404.`)
+        return pass(
+          `The service accepts the consumer key and secret: a status read of an unknown transaction (GET ${url}) answered 404.`,
+        )
       }
       if (error instanceof AuthenticationError) {
         return fail(
@@ -31,9 +33,15 @@ export const apmCredentialsCheck: DoctorCheck = {
         )
       }
       if (error instanceof GatewayUnavailableError && error.status === undefined) {
-        return fail(`the service is unreachable at ${url}: ${error.message}`, "Check apm.environment (the service's base URL) and outgoing HTTPS from this machine.")
+        return fail(
+          `the service is unreachable at ${url}: ${error.message}`,
+          "Check apm.environment (the service's base URL) and outgoing HTTPS from this machine.",
+        )
       }
-      return fail(`GET ${url} failed: ${(error as Error).message}`, "Check that apm.environment is the service's base URL.")
+      return fail(
+        `GET ${url} failed: ${(error as Error).message}`,
+        "Check that apm.environment is the service's base URL.",
+      )
     }
   },
 }

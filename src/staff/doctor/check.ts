@@ -45,5 +45,6 @@ export interface DoctorCheck {
 }
 
 export const pass = (detail: string): Finding => ({ status: "pass", detail })
-export const warn = (detail: string, fix?: string): Finding => (fix ? { status: "warn", detail, fix } : { status: "warn", detail })
+export const warn = (detail: string, fix?: string): Finding =>
+  fix ? { status: "warn", detail, fix } : { status: "warn", detail }
 export const fail = (detail: string, fix: string): Finding => ({ status: "fail", detail, fix })

@@ -8,23 +8,91 @@ type Flag = { flag: string; env?: string; option?: string; apm?: boolean; help: 
 
 /** Every option flag, the environment variable read when it is absent, and the default. */
 export const FLAGS: readonly Flag[] = [
-  { flag: "api-key", env: "NEXI_API_KEY", option: "apiKey", help: "the gateway API key (never printed)", fallback: "from the config" },
-  { flag: "environment", env: "NEXI_ENVIRONMENT", option: "environment", help: "sandbox, production or a base URL", fallback: "from the config, else sandbox" },
-  { flag: "notification-url", env: "NEXI_NOTIFICATION_URL", option: "notificationUrl", help: "the store backend's public base URL", fallback: "from the config" },
-  { flag: "result-url", env: "NEXI_RESULT_URL", option: "resultUrl", help: "storefront page after payment", fallback: "from the config" },
-  { flag: "cancel-url", env: "NEXI_CANCEL_URL", option: "cancelUrl", help: "storefront page after giving up", fallback: "from the config" },
-  { flag: "capture-type", env: "NEXI_CAPTURE_TYPE", option: "captureType", help: "EXPLICIT or IMPLICIT", fallback: "from the config, else EXPLICIT" },
-  { flag: "apm-consumer-key", env: "NEXI_APM_CONSUMER_KEY", option: "consumerKey", apm: true, help: "mobile payments: consumer key", fallback: "from the config" },
-  { flag: "apm-consumer-secret", env: "NEXI_APM_CONSUMER_SECRET", option: "consumerSecret", apm: true, help: "mobile payments: consumer secret (never printed)", fallback: "from the config" },
-  { flag: "apm-merchant-id", env: "NEXI_APM_MERCHANT_ID", option: "merchantId", apm: true, help: "mobile payments: merchant id", fallback: "from the config" },
-  { flag: "apm-environment", env: "NEXI_APM_ENVIRONMENT", option: "environment", apm: true, help: "mobile payments: the service's base URL", fallback: "from the config" },
+  {
+    flag: "api-key",
+    env: "NEXI_API_KEY",
+    option: "apiKey",
+    help: "the gateway API key (never printed)",
+    fallback: "from the config",
+  },
+  {
+    flag: "environment",
+    env: "NEXI_ENVIRONMENT",
+    option: "environment",
+    help: "sandbox, production or a base URL",
+    fallback: "from the config, else sandbox",
+  },
+  {
+    flag: "notification-url",
+    env: "NEXI_NOTIFICATION_URL",
+    option: "notificationUrl",
+    help: "the store backend's public base URL",
+    fallback: "from the config",
+  },
+  {
+    flag: "result-url",
+    env: "NEXI_RESULT_URL",
+    option: "resultUrl",
+    help: "storefront page after payment",
+    fallback: "from the config",
+  },
+  {
+    flag: "cancel-url",
+    env: "NEXI_CANCEL_URL",
+    option: "cancelUrl",
+    help: "storefront page after giving up",
+    fallback: "from the config",
+  },
+  {
+    flag: "capture-type",
+    env: "NEXI_CAPTURE_TYPE",
+    option: "captureType",
+    help: "EXPLICIT or IMPLICIT",
+    fallback: "from the config, else EXPLICIT",
+  },
+  {
+    flag: "apm-consumer-key",
+    env: "NEXI_APM_CONSUMER_KEY",
+    option: "consumerKey",
+    apm: true,
+    help: "mobile payments: consumer key",
+    fallback: "from the config",
+  },
+  {
+    flag: "apm-consumer-secret",
+    env: "NEXI_APM_CONSUMER_SECRET",
+    option: "consumerSecret",
+    apm: true,
+    help: "mobile payments: consumer secret (never printed)",
+    fallback: "from the config",
+  },
+  {
+    flag: "apm-merchant-id",
+    env: "NEXI_APM_MERCHANT_ID",
+    option: "merchantId",
+    apm: true,
+    help: "mobile payments: merchant id",
+    fallback: "from the config",
+  },
+  {
+    flag: "apm-environment",
+    env: "NEXI_APM_ENVIRONMENT",
+    option: "environment",
+    apm: true,
+    help: "mobile payments: the service's base URL",
+    fallback: "from the config",
+  },
 ]
 
 const OTHER_FLAGS: ReadonlyArray<[string, string, string]> = [
   ["--config PATH", "the store's medusa-config.js or .ts", "./medusa-config.js, then ./medusa-config.ts, when present"],
   ["--no-config", "use flags and environment variables only", "off"],
   ["--entry ID", "which Nexi provider entry of the config (its id)", "the first Nexi entry"],
-  ["--currency CODE", "a currency the store's regions sell in; repeatable (NEXI_CURRENCIES=EUR,USD)", "none: the currency check is skipped"],
+  [
+    "--currency CODE",
+    "a currency the store's regions sell in; repeatable (NEXI_CURRENCIES=EUR,USD)",
+    "none: the currency check is skipped",
+  ],
   ["--timeout-ms N", "per request", "10000"],
   ["--json", "print the report as JSON", "off"],
   ["--help, -h", "print this help", ""],
@@ -36,8 +104,12 @@ export const USAGE = [
   "Checks a Nexi provider configuration before going live; exits 1 when a blocking check fails.",
   "Each option falls back to its environment variable, then to the store's medusa-config.",
   "",
-  ...FLAGS.map((entry) => `  ${`--${entry.flag} VALUE`.padEnd(30)} ${entry.help}; env ${entry.env}; default: ${entry.fallback}`),
-  ...OTHER_FLAGS.map(([flag, help, fallback]) => `  ${flag.padEnd(30)} ${help}${fallback ? `; default: ${fallback}` : ""}`),
+  ...FLAGS.map(
+    (entry) => `  ${`--${entry.flag} VALUE`.padEnd(30)} ${entry.help}; env ${entry.env}; default: ${entry.fallback}`,
+  ),
+  ...OTHER_FLAGS.map(
+    ([flag, help, fallback]) => `  ${flag.padEnd(30)} ${help}${fallback ? `; default: ${fallback}` : ""}`,
+  ),
 ].join("\n")
 
 export type DoctorCommand =
@@ -74,7 +146,9 @@ export function parseDoctorArguments(argv: string[], env: NodeJS.ProcessEnv): Do
   const overrides: Record<string, string> = {}
   const apmOverrides: Record<string, string> = {}
   for (const entry of FLAGS) {
-    const value = ((values as Record<string, unknown>)[entry.flag] as string | undefined) ?? (entry.env ? env[entry.env] : undefined)
+    const value =
+      ((values as Record<string, unknown>)[entry.flag] as string | undefined) ??
+      (entry.env ? env[entry.env] : undefined)
     if (value === undefined || value === "" || !entry.option) continue
     if (entry.apm) apmOverrides[entry.option] = value
     else overrides[entry.option] = value
@@ -83,7 +157,8 @@ export function parseDoctorArguments(argv: string[], env: NodeJS.ProcessEnv): Do
   const currencies = listed?.map((code) => code.trim()).filter((code) => code !== "")
   const timeoutText = values["timeout-ms"] as string | undefined
   const timeoutMs = timeoutText === undefined ? 10_000 : Number(timeoutText)
-  if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) throw new Error(`--timeout-ms must be a whole number above 0 (got "${timeoutText}")`)
+  if (!Number.isInteger(timeoutMs) || timeoutMs <= 0)
+    throw new Error(`--timeout-ms must be a whole number above 0 (got "${timeoutText}")`)
   return {
     kind: "run",
     config: values.config as string | undefined,

@@ -4,7 +4,10 @@ import { configPathOf, nexiEntryOptions } from "./store-config-file"
 
 type RunCommand = Extract<DoctorCommand, { kind: "run" }>
 
-export function doctorOptionsInput(command: RunCommand, cwd: string): { input: Record<string, unknown>; source: string } {
+export function doctorOptionsInput(
+  command: RunCommand,
+  cwd: string,
+): { input: Record<string, unknown>; source: string } {
   const file = command.noConfig ? undefined : configPathOf(command.config, cwd)
   const fromConfig = file ? nexiEntryOptions(file, command.entry) : {}
   const input: Record<string, unknown> = { ...fromConfig, ...command.overrides }
@@ -15,5 +18,8 @@ export function doctorOptionsInput(command: RunCommand, cwd: string): { input: R
   // An interactive check answers in seconds: one attempt per request.
   input.timeoutMs = command.timeoutMs
   input.retries = 0
-  return { input, source: file ? `${file}${command.entry ? ` (entry ${command.entry})` : ""}` : "flags and environment variables" }
+  return {
+    input,
+    source: file ? `${file}${command.entry ? ` (entry ${command.entry})` : ""}` : "flags and environment variables",
+  }
 }

@@ -19,12 +19,19 @@ export const clockCheck: DoctorCheck = {
     const sent = now()
     let received: number
     try {
-      const answer = await fetch(url, { method: "GET", headers: { "X-API-KEY": options.apiKey }, signal: AbortSignal.timeout(options.timeoutMs) })
+      const answer = await fetch(url, {
+        method: "GET",
+        headers: { "X-API-KEY": options.apiKey },
+        signal: AbortSignal.timeout(options.timeoutMs),
+      })
       received = now()
       date = answer.headers.get("date")
       await answer.body?.cancel()
     } catch (error) {
-      return warn(`Could not read the gateway's time from ${url}: ${(error as Error).message}.`, "Check that the gateway is reachable (see the API key check).")
+      return warn(
+        `Could not read the gateway's time from ${url}: ${(error as Error).message}.`,
+        "Check that the gateway is reachable (see the API key check).",
+      )
     }
     const gatewayTime = date === null ? Number.NaN : Date.parse(date)
     if (Number.isNaN(gatewayTime)) {

@@ -16,7 +16,8 @@ export function currenciesOfMethod(method: PaymentMethod): string[] | undefined 
   for (const field of CURRENCY_FIELDS) {
     const value = record[field]
     if (typeof value === "string" && value !== "") return [value.toUpperCase()]
-    if (Array.isArray(value) && value.every((item) => typeof item === "string")) return value.map((item) => item.toUpperCase())
+    if (Array.isArray(value) && value.every((item) => typeof item === "string"))
+      return value.map((item) => item.toUpperCase())
   }
   return undefined
 }
@@ -37,7 +38,10 @@ export const currenciesCheck: DoctorCheck = {
     const read = await paymentMethods()
     const cardMethods = read.ok ? read.list.paymentMethods.filter((method) => method.methodType === "CARD") : []
     const listed = cardMethods.map(currenciesOfMethod).filter((list): list is string[] => list !== undefined)
-    const unlisted = listed.length === 0 ? [] : codes.filter((code) => !unknown.includes(code) && !listed.some((list) => list.includes(code)))
+    const unlisted =
+      listed.length === 0
+        ? []
+        : codes.filter((code) => !unknown.includes(code) && !listed.some((list) => list.includes(code)))
     const problems = [
       ...unknown.map((code) => `${code} is not an ISO 4217 currency the plugin converts to minor units`),
       ...unlisted.map((code) => `the gateway lists no card payment method for ${code}`),

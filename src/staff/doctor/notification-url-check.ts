@@ -20,7 +20,9 @@ export const notificationUrlCheck: DoctorCheck = {
     const hostReason = nonPublicHostReason(url.hostname)
     if (hostReason) problems.push(hostReason)
     if (problems.length === 0) {
-      return pass(`${value} is https on port 443 with a public host name; the gateway notifies ${value.replace(/\/+$/, "")}/hooks/payment/nexi_<entry id>.`)
+      return pass(
+        `${value} is https on port 443 with a public host name; the gateway notifies ${value.replace(/\/+$/, "")}/hooks/payment/nexi_<entry id>.`,
+      )
     }
     return fail(
       `notificationUrl ${value} cannot receive the gateway's notifications: ${problems.join("; ")}.`,

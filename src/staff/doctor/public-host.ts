@@ -5,7 +5,18 @@
 import { isIP } from "node:net"
 
 /** Top-level names that never resolve on the public internet (RFC 2606, 6761, 6762, 8375). */
-const PRIVATE_SUFFIXES = ["localhost", "local", "internal", "lan", "home.arpa", "test", "invalid", "example", "intranet", "corp"]
+const PRIVATE_SUFFIXES = [
+  "localhost",
+  "local",
+  "internal",
+  "lan",
+  "home.arpa",
+  "test",
+  "invalid",
+  "example",
+  "intranet",
+  "corp",
+]
 
 function ipv4Range(address: string): string | undefined {
   const [a, b] = address.split(".").map(Number)
@@ -36,11 +47,16 @@ function ipv6Range(address: string): string | undefined {
  * and an address says nothing about which server answers after a move.
  */
 export function nonPublicHostReason(hostname: string): string | undefined {
-  const host = hostname.toLowerCase().replace(/\.$/, "").replace(/^\[|\]$/g, "")
+  const host = hostname
+    .toLowerCase()
+    .replace(/\.$/, "")
+    .replace(/^\[|\]$/g, "")
   const version = isIP(host)
   if (version !== 0) {
     const range = version === 4 ? ipv4Range(host) : ipv6Range(host)
-    return range ? `${host} is an IP address in a range the internet cannot reach (${range})` : `${host} is an IP address, not a host name`
+    return range
+      ? `${host} is an IP address in a range the internet cannot reach (${range})`
+      : `${host} is an IP address, not a host name`
   }
   if (host === "localhost") return "localhost is this machine, not a public host"
   if (!host.includes(".")) return `${host} is a single-label name, which resolves only inside a private network`

@@ -48,6 +48,8 @@ export const returnUrlsCheck: DoctorCheck = {
     if (advisory.length > 0) {
       return warn(`${advisory.join("; ")}.`, "Use the storefront's public https address before going live.")
     }
-    return pass(`resultUrl ${options.resultUrl} and cancelUrl ${options.cancelUrl} are https and carry the cart placeholder.`)
+    return pass(
+      `resultUrl ${options.resultUrl} and cancelUrl ${options.cancelUrl} are https and carry the cart placeholder.`,
+    )
   },
 }

@@ -29,11 +29,18 @@ async function runOne(check: DoctorCheck, context: DoctorContext): Promise<Findi
   try {
     return await check.run(context)
   } catch (error) {
-    return { status: "fail", detail: `The check could not run: ${(error as Error)?.message ?? String(error)}`, fix: "Report this with the message above." }
+    return {
+      status: "fail",
+      detail: `The check could not run: ${(error as Error)?.message ?? String(error)}`,
+      fix: "Report this with the message above.",
+    }
   }
 }
 
-export async function runDoctor(input: DoctorInput, checks: readonly DoctorCheck[] = DOCTOR_CHECKS): Promise<DoctorReport> {
+export async function runDoctor(
+  input: DoctorInput,
+  checks: readonly DoctorCheck[] = DOCTOR_CHECKS,
+): Promise<DoctorReport> {
   const context: DoctorContext = {
     options: input.options,
     clients: input.clients,

@@ -19,7 +19,9 @@ export function configPathOf(named: string | undefined, cwd: string): string | u
     if (!fs.existsSync(full)) throw new Error(`--config ${named}: no such file`)
     return full
   }
-  return ["medusa-config.js", "medusa-config.ts"].map((name) => path.join(cwd, name)).find((full) => fs.existsSync(full))
+  return ["medusa-config.js", "medusa-config.ts"]
+    .map((name) => path.join(cwd, name))
+    .find((full) => fs.existsSync(full))
 }
 
 function registerTypeScript(file: string): void {
@@ -28,16 +30,22 @@ function registerTypeScript(file: string): void {
   try {
     tsNode = requireFromStore("ts-node")
   } catch {
-    throw new Error(`${file} is TypeScript and ts-node is not installed in the store; install it, or pass the options as flags (--no-config, see --help)`)
+    throw new Error(
+      `${file} is TypeScript and ts-node is not installed in the store; install it, or pass the options as flags (--no-config, see --help)`,
+    )
   }
   tsNode.register({ transpileOnly: true, compilerOptions: { module: "commonjs", moduleResolution: "node" } })
 }
 
 function nexiEntriesOf(config: { modules?: unknown }): ProviderEntry[] {
-  const modules = (Array.isArray(config.modules) ? config.modules : Object.values(config.modules ?? {})) as ModuleEntry[]
+  const modules = (
+    Array.isArray(config.modules) ? config.modules : Object.values(config.modules ?? {})
+  ) as ModuleEntry[]
   return modules.flatMap((module) => {
     const providers = module && typeof module === "object" ? module.options?.providers : undefined
-    return Array.isArray(providers) ? (providers as ProviderEntry[]).filter((entry) => NEXI_RESOLVE.test(String(entry?.resolve))) : []
+    return Array.isArray(providers)
+      ? (providers as ProviderEntry[]).filter((entry) => NEXI_RESOLVE.test(String(entry?.resolve)))
+      : []
   })
 }
 

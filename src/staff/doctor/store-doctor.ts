@@ -12,12 +12,16 @@ import { runDoctor } from "./run-doctor"
 async function regionCurrencies(container: MedusaContainer): Promise<string[]> {
   const query = container.resolve(ContainerRegistrationKeys.QUERY)
   const { data } = await query.graph({ entity: "region", fields: ["currency_code"] })
-  const codes = (data as Array<{ currency_code?: string | null }>).map((region) => region.currency_code?.toUpperCase()).filter(Boolean)
+  const codes = (data as Array<{ currency_code?: string | null }>)
+    .map((region) => region.currency_code?.toUpperCase())
+    .filter(Boolean)
   return [...new Set(codes as string[])].sort()
 }
 
 export async function storeDoctorReport(container: MedusaContainer): Promise<DoctorReport> {
   const options = requireNexiOptions(container, await cardProviderIdOf(container))
-  const logger = container.hasRegistration(ContainerRegistrationKeys.LOGGER) ? container.resolve<Logger>(ContainerRegistrationKeys.LOGGER) : undefined
+  const logger = container.hasRegistration(ContainerRegistrationKeys.LOGGER)
+    ? container.resolve<Logger>(ContainerRegistrationKeys.LOGGER)
+    : undefined
   return runDoctor({ options, clients: clientsFor(options, logger), currencies: await regionCurrencies(container) })
 }

@@ -7,7 +7,10 @@ import { BACKEND, fakeFetch, PUBLISHABLE_KEY } from "./fake-fetch.js"
 describe("storeClientFromFetch", () => {
   it("sends a GET with the query, the publishable key and the call's headers, and answers the JSON", async () => {
     const { client, requests } = fakeFetch([{ body: { ok: true } }])
-    const answer = await client.fetch<{ ok: boolean }>("/store/things", { query: { a: "1 2", b: "x&y" }, headers: { authorization: "Bearer t" } })
+    const answer = await client.fetch<{ ok: boolean }>("/store/things", {
+      query: { a: "1 2", b: "x&y" },
+      headers: { authorization: "Bearer t" },
+    })
     expect(answer).toEqual({ ok: true })
     expect(requests).toEqual([
       {
@@ -24,7 +27,11 @@ describe("storeClientFromFetch", () => {
     expect(requests[0]).toEqual({
       method: "POST",
       url: `${BACKEND}/store/things`,
-      headers: { accept: "application/json", "x-publishable-api-key": PUBLISHABLE_KEY, "content-type": "application/json" },
+      headers: {
+        accept: "application/json",
+        "x-publishable-api-key": PUBLISHABLE_KEY,
+        "content-type": "application/json",
+      },
       body: { n: "100" },
     })
   })
@@ -49,10 +56,13 @@ describe("storeClientFromFetch", () => {
   })
 
   it("throws the status when the error answer is not Medusa's JSON", async () => {
-    const client = storeClientFromFetch(async () => new Response("<html>bad gateway</html>", { status: 502, statusText: "Bad Gateway" }), {
-      baseUrl: BACKEND,
-      publishableKey: PUBLISHABLE_KEY,
-    })
+    const client = storeClientFromFetch(
+      async () => new Response("<html>bad gateway</html>", { status: 502, statusText: "Bad Gateway" }),
+      {
+        baseUrl: BACKEND,
+        publishableKey: PUBLISHABLE_KEY,
+      },
+    )
     await expect(client.fetch("/store/things")).rejects.toMatchObject({ status: 502, message: "502 Bad Gateway" })
   })
 

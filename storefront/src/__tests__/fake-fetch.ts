@@ -19,7 +19,11 @@ export interface Answer {
   body: unknown
 }
 
-export function fakeFetch(answers: Answer[]): { fetch: FetchFunction; client: NexiStoreClient; requests: RecordedRequest[] } {
+export function fakeFetch(answers: Answer[]): {
+  fetch: FetchFunction
+  client: NexiStoreClient
+  requests: RecordedRequest[]
+} {
   const queue = [...answers]
   const requests: RecordedRequest[] = []
   const fetch: FetchFunction = async (url, init) => {
@@ -32,7 +36,10 @@ export function fakeFetch(answers: Answer[]): { fetch: FetchFunction; client: Ne
     })
     const answer = queue.shift()
     if (!answer) throw new Error(`fake fetch: no answer left for ${init.method} ${url}`)
-    return new Response(JSON.stringify(answer.body), { status: answer.status ?? 200, headers: { "content-type": "application/json" } })
+    return new Response(JSON.stringify(answer.body), {
+      status: answer.status ?? 200,
+      headers: { "content-type": "application/json" },
+    })
   }
   return { fetch, requests, client: storeClientFromFetch(fetch, { baseUrl: BACKEND, publishableKey: PUBLISHABLE_KEY }) }
 }

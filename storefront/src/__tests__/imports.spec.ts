@@ -24,7 +24,9 @@ describe("what the kit imports", () => {
   const files = sourcesUnder(KIT_SOURCE)
 
   it("finds the kit's modules", () => {
-    expect(files.map((file) => relative(KIT_SOURCE, file))).toEqual(expect.arrayContaining(["index.ts", "react/index.ts"]))
+    expect(files.map((file) => relative(KIT_SOURCE, file))).toEqual(
+      expect.arrayContaining(["index.ts", "react/index.ts"]),
+    )
   })
 
   it("imports only its own modules, and react from the hooks entry point", () => {

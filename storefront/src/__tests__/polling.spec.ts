@@ -23,7 +23,9 @@ describe("pollDelays", () => {
 
   it("refuses a pause that is not a positive number, naming it", () => {
     expect(() => pollDelays({ maxDelayMs: 0 })).toThrow("maxDelayMs: must be a positive number of milliseconds")
-    expect(() => pollDelays({ giveUpAfterMs: Number.NaN })).toThrow("giveUpAfterMs: must be a positive number of milliseconds")
+    expect(() => pollDelays({ giveUpAfterMs: Number.NaN })).toThrow(
+      "giveUpAfterMs: must be a positive number of milliseconds",
+    )
   })
 })
 
@@ -64,18 +66,39 @@ describe("pollPaymentOutcome", () => {
   })
 
   it("lets a failing check's error through", async () => {
-    await expect(pollPaymentOutcome(async () => Promise.reject(new Error("store down")), { poll: QUICK })).rejects.toThrow("store down")
+    await expect(
+      pollPaymentOutcome(async () => Promise.reject(new Error("store down")), { poll: QUICK }),
+    ).rejects.toThrow("store down")
   })
 })
 
 describe("waitForPaymentOutcome", () => {
   it("polls the status route with the caller's headers until the order exists", async () => {
-    const pendingStatus = { payment_session: { id: "payses_1", status: "pending", provider_id: "pp_nexi-apm-psp-b_nexi", data: { reason: null } }, cart_completed: false }
+    const pendingStatus = {
+      payment_session: {
+        id: "payses_1",
+        status: "pending",
+        provider_id: "pp_nexi-apm-psp-b_nexi",
+        data: { reason: null },
+      },
+      cart_completed: false,
+    }
     const { client, requests } = fakeFetch([
       { body: pendingStatus },
-      { body: { ...pendingStatus, payment_session: { ...pendingStatus.payment_session, status: "authorized" }, cart_completed: true, order_id: "order_1" } },
+      {
+        body: {
+          ...pendingStatus,
+          payment_session: { ...pendingStatus.payment_session, status: "authorized" },
+          cart_completed: true,
+          order_id: "order_1",
+        },
+      },
     ])
-    const outcome = await waitForPaymentOutcome(client, { cartId: "cart_1", sessionId: "payses_1" }, { poll: QUICK, headers: { authorization: "Bearer jwt" } })
+    const outcome = await waitForPaymentOutcome(
+      client,
+      { cartId: "cart_1", sessionId: "payses_1" },
+      { poll: QUICK, headers: { authorization: "Bearer jwt" } },
+    )
     expect(outcome).toEqual(placed)
     const url = `GET ${BACKEND}/store/nexi/payment-sessions/payses_1?cart_id=cart_1`
     expect(calls(requests)).toEqual([url, url])

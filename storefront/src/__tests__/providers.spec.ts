@@ -4,11 +4,20 @@ import { isNexiCardProvider, isNexiMobileProvider, isNexiProvider, parseNexiProv
 describe("parseNexiProviderId", () => {
   it("reads a card provider and its store entry", () => {
     expect(parseNexiProviderId("pp_nexi_nexi")).toEqual({ kind: "card", providerId: "pp_nexi_nexi", entryId: "nexi" })
-    expect(parseNexiProviderId("pp_nexi_shop_eu")).toEqual({ kind: "card", providerId: "pp_nexi_shop_eu", entryId: "shop_eu" })
+    expect(parseNexiProviderId("pp_nexi_shop_eu")).toEqual({
+      kind: "card",
+      providerId: "pp_nexi_shop_eu",
+      entryId: "shop_eu",
+    })
   })
 
   it("reads each mobile scheme and its store entry", () => {
-    expect(parseNexiProviderId("pp_nexi-apm-psp-b_nexi")).toEqual({ kind: "mobile", providerId: "pp_nexi-apm-psp-b_nexi", entryId: "nexi", scheme: "psp-b" })
+    expect(parseNexiProviderId("pp_nexi-apm-psp-b_nexi")).toEqual({
+      kind: "mobile",
+      providerId: "pp_nexi-apm-psp-b_nexi",
+      entryId: "nexi",
+      scheme: "psp-b",
+    })
     expect(parseNexiProviderId("pp_nexi-apm-psp-a-e-com_shop")).toEqual({
       kind: "mobile",
       providerId: "pp_nexi-apm-psp-a-e-com_shop",
@@ -18,7 +27,16 @@ describe("parseNexiProviderId", () => {
   })
 
   it("answers nothing for other providers and non-strings", () => {
-    for (const other of ["pp_stripe_stripe", "pp_system_default", "pp_nexi", "nexi_nexi", "pp_nexix_nexi", "", undefined, 42]) {
+    for (const other of [
+      "pp_stripe_stripe",
+      "pp_system_default",
+      "pp_nexi",
+      "nexi_nexi",
+      "pp_nexix_nexi",
+      "",
+      undefined,
+      42,
+    ]) {
       expect(parseNexiProviderId(other)).toBeUndefined()
     }
   })

@@ -44,8 +44,18 @@ describe("deleteSavedCard", () => {
 describe("listPaymentMethods", () => {
   it("reads the region's Nexi methods with their logos", async () => {
     const methods = [
-      { provider_id: "pp_nexi_nexi", kind: "card", name: "Card (Visa, Mastercard, Maestro, Amex)", logo_url: "data:image/svg+xml;utf8,%3Csvg%3E" },
-      { provider_id: "pp_nexi-apm-psp-b_nexi", kind: "mobile", name: "Mobile payment B", logo_url: "https://cdn.shop.test/b.svg" },
+      {
+        provider_id: "pp_nexi_nexi",
+        kind: "card",
+        name: "Card (Visa, Mastercard, Maestro, Amex)",
+        logo_url: "data:image/svg+xml;utf8,%3Csvg%3E",
+      },
+      {
+        provider_id: "pp_nexi-apm-psp-b_nexi",
+        kind: "mobile",
+        name: "Mobile payment B",
+        logo_url: "https://cdn.shop.test/b.svg",
+      },
     ]
     const { client, requests } = fakeFetch([{ body: { payment_methods: methods } }])
     expect(await listPaymentMethods(client, "reg_01")).toEqual(methods)
@@ -54,7 +64,10 @@ describe("listPaymentMethods", () => {
 })
 
 describe("startSavingCard", () => {
-  const started = { saved_card: { id: "nexcard_9", state: "pending", provider_id: "pp_nexi_nexi" }, hosted_page: "https://xpay.test/hpp/9" }
+  const started = {
+    saved_card: { id: "nexcard_9", state: "pending", provider_id: "pp_nexi_nexi" },
+    hosted_page: "https://xpay.test/hpp/9",
+  }
 
   it("asks for a verification page with the currency, the return page and the provider", async () => {
     const { client, requests } = fakeFetch([{ status: 201, body: started }])
@@ -82,7 +95,9 @@ describe("startSavingCard", () => {
 
   it("refuses a currency or a return page the plugin would refuse, naming the field, before any request", async () => {
     const { client, requests } = fakeFetch([])
-    await expect(startSavingCard(client, { currencyCode: "euro" })).rejects.toThrow(new NexiInputError("currency_code", "must be an ISO 4217 code such as eur"))
+    await expect(startSavingCard(client, { currencyCode: "euro" })).rejects.toThrow(
+      new NexiInputError("currency_code", "must be an ISO 4217 code such as eur"),
+    )
     await expect(startSavingCard(client, { currencyCode: "eur", returnUrl: "/account" })).rejects.toThrow(
       new NexiInputError("return_url", "must be an absolute URL of the storefront"),
     )

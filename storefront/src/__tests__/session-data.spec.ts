@@ -67,7 +67,10 @@ describe("mobileSessionData", () => {
   })
 
   it("carries the language", () => {
-    expect(mobileSessionData({ mobileNumber: "+4712345678", language: "nb" })).toEqual({ consumer_id: "+4712345678", language: "nb" })
+    expect(mobileSessionData({ mobileNumber: "+4712345678", language: "nb" })).toEqual({
+      consumer_id: "+4712345678",
+      language: "nb",
+    })
   })
 
   it("refuses a missing number, naming consumer_id", () => {

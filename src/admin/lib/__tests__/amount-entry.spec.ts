@@ -5,7 +5,11 @@ const EUR = (amount: string) => ({ amount, currency: "EUR" })
 describe("readAmountEntry", () => {
   it("accepts an amount up to what is left, as the exact number Medusa's route takes", () => {
     expect(readAmountEntry("12.34", EUR("29.89"), "capture")).toEqual({ ok: true, amount: 12.34, money: EUR("12.34") })
-    expect(readAmountEntry(" 29.89 ", EUR("29.89"), "capture")).toEqual({ ok: true, amount: 29.89, money: EUR("29.89") })
+    expect(readAmountEntry(" 29.89 ", EUR("29.89"), "capture")).toEqual({
+      ok: true,
+      amount: 29.89,
+      money: EUR("29.89"),
+    })
     expect(readAmountEntry("5.5", EUR("20.00"), "refund")).toEqual({ ok: true, amount: 5.5, money: EUR("5.50") })
     expect(readAmountEntry("0.01", EUR("0.01"), "refund")).toEqual({ ok: true, amount: 0.01, money: EUR("0.01") })
   })
@@ -16,12 +20,21 @@ describe("readAmountEntry", () => {
       amount: 1200,
       money: { amount: "1200", currency: "JPY" },
     })
-    expect(readAmountEntry("1.234", { amount: "9.999", currency: "KWD" }, "refund")).toMatchObject({ ok: true, amount: 1.234 })
+    expect(readAmountEntry("1.234", { amount: "9.999", currency: "KWD" }, "refund")).toMatchObject({
+      ok: true,
+      amount: 1.234,
+    })
   })
 
   it("refuses an empty amount, naming the field and what to enter", () => {
-    expect(readAmountEntry("", EUR("29.89"), "capture")).toEqual({ ok: false, problem: "Amount: enter the amount to capture, in EUR." })
-    expect(readAmountEntry("   ", EUR("29.89"), "refund")).toEqual({ ok: false, problem: "Amount: enter the amount to refund, in EUR." })
+    expect(readAmountEntry("", EUR("29.89"), "capture")).toEqual({
+      ok: false,
+      problem: "Amount: enter the amount to capture, in EUR.",
+    })
+    expect(readAmountEntry("   ", EUR("29.89"), "refund")).toEqual({
+      ok: false,
+      problem: "Amount: enter the amount to refund, in EUR.",
+    })
   })
 
   it.each(["abc", "12.", ".5", "1e3", "12.3.4", "€12", "1 234"])("refuses %j as not a number", (typed) => {
@@ -39,8 +52,14 @@ describe("readAmountEntry", () => {
   })
 
   it("refuses more decimals than the currency has instead of rounding", () => {
-    expect(readAmountEntry("12.345", EUR("29.89"), "capture")).toEqual({ ok: false, problem: "Amount: EUR has 2 decimals; 12.345 has 3." })
-    expect(readAmountEntry("12.340", EUR("29.89"), "capture")).toEqual({ ok: false, problem: "Amount: EUR has 2 decimals; 12.340 has 3." })
+    expect(readAmountEntry("12.345", EUR("29.89"), "capture")).toEqual({
+      ok: false,
+      problem: "Amount: EUR has 2 decimals; 12.345 has 3.",
+    })
+    expect(readAmountEntry("12.340", EUR("29.89"), "capture")).toEqual({
+      ok: false,
+      problem: "Amount: EUR has 2 decimals; 12.340 has 3.",
+    })
     expect(readAmountEntry("100.5", { amount: "5000", currency: "JPY" }, "refund")).toEqual({
       ok: false,
       problem: "Amount: JPY has no decimals; 100.5 has 1.",
@@ -48,9 +67,18 @@ describe("readAmountEntry", () => {
   })
 
   it("refuses zero and negative amounts", () => {
-    expect(readAmountEntry("0", EUR("29.89"), "capture")).toEqual({ ok: false, problem: "Amount: must be more than 0." })
-    expect(readAmountEntry("0.00", EUR("29.89"), "refund")).toEqual({ ok: false, problem: "Amount: must be more than 0." })
-    expect(readAmountEntry("-5", EUR("29.89"), "refund")).toEqual({ ok: false, problem: "Amount: must be more than 0 (got -5)." })
+    expect(readAmountEntry("0", EUR("29.89"), "capture")).toEqual({
+      ok: false,
+      problem: "Amount: must be more than 0.",
+    })
+    expect(readAmountEntry("0.00", EUR("29.89"), "refund")).toEqual({
+      ok: false,
+      problem: "Amount: must be more than 0.",
+    })
+    expect(readAmountEntry("-5", EUR("29.89"), "refund")).toEqual({
+      ok: false,
+      problem: "Amount: must be more than 0 (got -5).",
+    })
   })
 
   it("refuses more than is left, by one minor unit, saying how much is left", () => {
@@ -75,6 +103,10 @@ describe("readAmountEntry", () => {
       ok: false,
       problem: "Amount: 1000000000000000000000 has too many digits to be sent exactly.",
     })
-    expect(readAmountEntry("9007199254740.99", huge, "capture")).toEqual({ ok: true, amount: 9007199254740.99, money: EUR("9007199254740.99") })
+    expect(readAmountEntry("9007199254740.99", huge, "capture")).toEqual({
+      ok: true,
+      amount: 9007199254740.99,
+      money: EUR("9007199254740.99"),
+    })
   })
 })

@@ -3,7 +3,13 @@ import { adminApiUrl, backendUrl } from "../api-url"
 
 describe("requestErrorOf", () => {
   it("keeps the route's message and type, which already say what the gateway refused", () => {
-    const error = requestErrorOf(409, JSON.stringify({ type: "not_allowed", message: "Nexi refused the cancel: PS0002 cancel allowed only on the same day" }))
+    const error = requestErrorOf(
+      409,
+      JSON.stringify({
+        type: "not_allowed",
+        message: "Nexi refused the cancel: PS0002 cancel allowed only on the same day",
+      }),
+    )
     expect(error).toBeInstanceOf(NexiAdminRequestError)
     expect(error.status).toBe(409)
     expect(error.type).toBe("not_allowed")
@@ -17,7 +23,9 @@ describe("requestErrorOf", () => {
 
   it("names the status when the body says nothing usable", () => {
     expect(requestErrorOf(502, "").message).toBe("The server answered 502 without an explanation.")
-    expect(requestErrorOf(500, JSON.stringify({ type: "unknown_error", message: "  " })).message).toMatch(/answered 500/)
+    expect(requestErrorOf(500, JSON.stringify({ type: "unknown_error", message: "  " })).message).toMatch(
+      /answered 500/,
+    )
     expect(requestErrorOf(500, "null").type).toBeNull()
   })
 
@@ -32,7 +40,11 @@ describe("adminApiUrl", () => {
     ["", "/admin/nexi/payment-methods", "/admin/nexi/payment-methods"],
     ["/", "/admin/nexi/payment-methods", "/admin/nexi/payment-methods"],
     ["https://shop.example.com", "/admin/nexi/payment-methods", "https://shop.example.com/admin/nexi/payment-methods"],
-    ["https://shop.example.com/api/", "admin/nexi/payment-methods", "https://shop.example.com/api/admin/nexi/payment-methods"],
+    [
+      "https://shop.example.com/api/",
+      "admin/nexi/payment-methods",
+      "https://shop.example.com/api/admin/nexi/payment-methods",
+    ],
   ])("joins %j and %j without a protocol-relative //", (base, path, url) => {
     expect(adminApiUrl(base, path)).toBe(url)
   })

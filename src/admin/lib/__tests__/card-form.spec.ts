@@ -10,7 +10,10 @@ describe("cardPayload", () => {
   })
 
   it("leaves out an empty CVV (card verification may go without one)", () => {
-    expect(cardPayload({ ...EMPTY_CARD, pan: "4349940199004549", expiry: "1230", cvv: "  " })).toEqual({ pan: "4349940199004549", expiryDate: "1230" })
+    expect(cardPayload({ ...EMPTY_CARD, pan: "4349940199004549", expiry: "1230", cvv: "  " })).toEqual({
+      pan: "4349940199004549",
+      expiryDate: "1230",
+    })
   })
 
   it("passes anything that is not a number unchanged, so the route names the field", () => {

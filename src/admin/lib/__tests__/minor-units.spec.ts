@@ -20,7 +20,8 @@ describe("toMinor", () => {
   })
 
   it("reads only plain non-negative decimals", () => {
-    for (const text of ["", "-1", "1e3", "0x1F", "12,50", " 12", ".5", "12."]) expect(toMinor(text, "EUR")).toBeUndefined()
+    for (const text of ["", "-1", "1e3", "0x1F", "12,50", " 12", ".5", "12."])
+      expect(toMinor(text, "EUR")).toBeUndefined()
   })
 
   it("refuses a currency whose exponent it does not know instead of guessing", () => {

@@ -23,7 +23,10 @@ describe("keepDocumentedSessionData", () => {
   })
 
   it("keeps only consumer_id of a mobile session's data", () => {
-    const data = filtered({ provider_id: "pp_nexi-apm-psp-b_nexi", data: { ...HOSTILE } }).data as Record<string, unknown>
+    const data = filtered({ provider_id: "pp_nexi-apm-psp-b_nexi", data: { ...HOSTILE } }).data as Record<
+      string,
+      unknown
+    >
     expect(data).toEqual({ consumer_id: "+4712345678" })
     expect(Object.getPrototypeOf(data)).toBe(Object.prototype)
     expect((data as { polluted?: unknown }).polluted).toBeUndefined()

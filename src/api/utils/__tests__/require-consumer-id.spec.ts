@@ -16,7 +16,10 @@ describe("requireConsumerId", () => {
   it.each([
     ["no data", { provider_id: "pp_nexi-apm-psp-b_nexi" }],
     ["an empty consumer id", { provider_id: "pp_nexi-apm-psp-b_nexi", data: { consumer_id: "  " } }],
-    ["a consumer id that is an object", { provider_id: "pp_nexi-apm-psp-c_nexi", data: { consumer_id: { phone: "+46" } } }],
+    [
+      "a consumer id that is an object",
+      { provider_id: "pp_nexi-apm-psp-c_nexi", data: { consumer_id: { phone: "+46" } } },
+    ],
     ["data that is text", { provider_id: "pp_nexi-apm-psp-a-e-com_nexi", data: "+4712345678" }],
   ])("refuses a mobile payment session with %s, naming data.consumer_id", (_case, body) => {
     const refusal = outcome(body) as MedusaError

@@ -13,7 +13,11 @@ export interface RecordedRequest {
   body: string
 }
 
-export type Handler = (request: RecordedRequest, response: http.ServerResponse, socket: import("node:net").Socket) => void
+export type Handler = (
+  request: RecordedRequest,
+  response: http.ServerResponse,
+  socket: import("node:net").Socket,
+) => void
 
 export interface TinyServer {
   url: string

@@ -28,12 +28,26 @@ describe("parseNexiOptions", () => {
     ["production", { environment: "production" }],
     ["the simulator on 127.0.0.1", { environment: "http://127.0.0.1:4010/api/phoenix-0.0/psp/api/v1" }],
     ["another loopback address", { environment: "http://127.5.6.7:4010" }],
-    ["localhost everywhere", { environment: "http://localhost:4010", notificationUrl: "http://localhost:9000", resultUrl: "http://localhost:8000/r?c={cart_id}", cancelUrl: "http://LOCALHOST:8000/c" }],
+    [
+      "localhost everywhere",
+      {
+        environment: "http://localhost:4010",
+        notificationUrl: "http://localhost:9000",
+        resultUrl: "http://localhost:8000/r?c={cart_id}",
+        cancelUrl: "http://LOCALHOST:8000/c",
+      },
+    ],
     ["IPv6 loopback", { environment: "http://[::1]:4010/api" }],
     ["an https gateway base URL", { environment: "https://proxy.example/xpay/" }],
     ["a notification URL with a path and trailing slash", { notificationUrl: "https://api.shop.example/medusa/" }],
-    ["templates in the query of the result page", { resultUrl: "https://shop.example/r?cart={cart_id}&s={session_id}#top" }],
-    ["apm on loopback with logos over https", { apm: { ...APM, environment: "http://127.0.0.1:4010/apm", logoUrls: { PSP_B: "https://cdn.example/b.svg" } } }],
+    [
+      "templates in the query of the result page",
+      { resultUrl: "https://shop.example/r?cart={cart_id}&s={session_id}#top" },
+    ],
+    [
+      "apm on loopback with logos over https",
+      { apm: { ...APM, environment: "http://127.0.0.1:4010/apm", logoUrls: { PSP_B: "https://cdn.example/b.svg" } } },
+    ],
   ])("accepts %s", (_case, overrides) => expect(() => parseNexiOptions({ ...BASE, ...overrides })).not.toThrow())
 
   it.each([
@@ -61,7 +75,9 @@ describe("parseNexiOptions", () => {
     ["a number", 42],
     ["an empty string", ""],
   ])("names the accepted environments for %s", (_case, environment) =>
-    expect(problem({ ...BASE, environment })).toMatch(/environment: must be "sandbox", "production" or an http\(s\) base URL/),
+    expect(problem({ ...BASE, environment })).toMatch(
+      /environment: must be "sandbox", "production" or an http\(s\) base URL/,
+    ),
   )
 
   it.each([
@@ -86,14 +102,26 @@ describe("parseNexiOptions", () => {
 
   it.each([
     ["apm.environment", { environment: "http://apm.example/api" }, /apm\.environment: must be an https URL/],
-    ["apm.environment", { environment: "https://apm.example/api#x" }, /apm\.environment: must be a base URL without a fragment/],
+    [
+      "apm.environment",
+      { environment: "https://apm.example/api#x" },
+      /apm\.environment: must be a base URL without a fragment/,
+    ],
     ["apm.environment", { environment: "javascript:alert(1)" }, /apm\.environment: must be an http\(s\) URL/],
     ["apm.logoUrls", { logoUrls: { PSP_B: "http://cdn.example/b.svg" } }, /apm\.logoUrls\.PSP_B: must be an https URL/],
-    ["apm.logoUrls", { logoUrls: { PSP_C: "data:image/svg+xml,<svg/>" } }, /apm\.logoUrls\.PSP_C: must be an http\(s\) URL, not data:/],
-  ])("refuses a bad %s", (_option, overrides, message) => expect(problem({ ...BASE, apm: { ...APM, ...overrides } })).toMatch(message))
+    [
+      "apm.logoUrls",
+      { logoUrls: { PSP_C: "data:image/svg+xml,<svg/>" } },
+      /apm\.logoUrls\.PSP_C: must be an http\(s\) URL, not data:/,
+    ],
+  ])("refuses a bad %s", (_option, overrides, message) =>
+    expect(problem({ ...BASE, apm: { ...APM, ...overrides } })).toMatch(message),
+  )
 
   it("never puts the API key in its message", () => {
-    expect(problem({ ...BASE, apiKey: "secret-key-value", environment: "http://xpay.example" })).not.toContain("secret-key-value")
+    expect(problem({ ...BASE, apiKey: "secret-key-value", environment: "http://xpay.example" })).not.toContain(
+      "secret-key-value",
+    )
   })
 })
 
@@ -101,8 +129,13 @@ describe("isLoopbackHost", () => {
   it.each(["localhost", "LOCALHOST", "localhost.", "127.0.0.1", "127.255.0.9", "[::1]"])("%s is loopback", (host) =>
     expect(isLoopbackHost(host)).toBe(true),
   )
-  it.each(["example.com", "localhost.example.com", "128.0.0.1", "10.0.0.1", "[::2]", "0.0.0.0", "127.0.0.1.example.com"])(
-    "%s is not",
-    (host) => expect(isLoopbackHost(host)).toBe(false),
-  )
+  it.each([
+    "example.com",
+    "localhost.example.com",
+    "128.0.0.1",
+    "10.0.0.1",
+    "[::2]",
+    "0.0.0.0",
+    "127.0.0.1.example.com",
+  ])("%s is not", (host) => expect(isLoopbackHost(host)).toBe(false))
 })

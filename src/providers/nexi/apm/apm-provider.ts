@@ -111,7 +111,9 @@ export abstract class NexiApmProviderService extends NexiProviderBase<MobileTran
     await this.transactions.reverseIfStillPending(data)
     const sessionId = data.session_id
     if (sessionId) {
-      await this.inLedger("delete the payment", (ledger) => ledger.supersedeAttempts(sessionId, undefined, "Its payment session was deleted"))
+      await this.inLedger("delete the payment", (ledger) =>
+        ledger.supersedeAttempts(sessionId, undefined, "Its payment session was deleted"),
+      )
     }
     return { data: input.data }
   }
@@ -141,13 +143,20 @@ export abstract class NexiApmProviderService extends NexiProviderBase<MobileTran
     const data = readApmSessionData(input.data)
     const refundId = input.context?.idempotency_key
     try {
-      if (!refundId) throw new MedusaError(MedusaError.Types.INVALID_DATA, `Could not ${action}: Medusa passed no refund id to key it by.`)
+      if (!refundId)
+        throw new MedusaError(
+          MedusaError.Types.INVALID_DATA,
+          `Could not ${action}: Medusa passed no refund id to key it by.`,
+        )
       // A refund recorded from outside Medusa (the service's back office) is already done there.
       if (recordedOperationIds(await this.records.refundMetadata(refundId)).length) return { data: input.data }
 
       const followUps = this.transactions.followUps(action)
       const original = this.transactions.originalOf(data, action)
-      const refunded: RefundTotals = { totalMinor: BigInt(data.refunded_minor ?? "0"), vatMinor: BigInt(data.refunded_vat_minor ?? "0") }
+      const refunded: RefundTotals = {
+        totalMinor: BigInt(data.refunded_minor ?? "0"),
+        vatMinor: BigInt(data.refunded_vat_minor ?? "0"),
+      }
       const refundMinor = minorUnitsToSend({
         amount: input.amount as never,
         before: await this.records.refundedBefore(refundId),
@@ -177,7 +186,8 @@ export abstract class NexiApmProviderService extends NexiProviderBase<MobileTran
     try {
       if (!data.transaction_id) return { data: { ...input.data, status: "canceled" } }
       const state = await this.transactions.readTransaction(data)
-      if (state.status === "error" || state.status === "canceled") return { data: { ...input.data, status: "canceled" } }
+      if (state.status === "error" || state.status === "canceled")
+        return { data: { ...input.data, status: "canceled" } }
       const reversalId = await this.transactions.reverse(data)
       return { data: { ...input.data, status: "canceled", state: "CANCELLED", reversal_transaction_id: reversalId } }
     } catch (error) {
@@ -185,7 +195,10 @@ export abstract class NexiApmProviderService extends NexiProviderBase<MobileTran
     }
   }
 
-  private async startPayment(sessionId: string, input: InitiatePaymentInput | UpdatePaymentInput): Promise<ApmSessionData> {
+  private async startPayment(
+    sessionId: string,
+    input: InitiatePaymentInput | UpdatePaymentInput,
+  ): Promise<ApmSessionData> {
     const { apm, client } = this.transactions.configured("start the payment", { starting: true })
     const consumerId = readConsumerId(input.data)
     const currency = input.currency_code.toUpperCase()
@@ -204,7 +217,14 @@ export abstract class NexiApmProviderService extends NexiProviderBase<MobileTran
     } catch (error) {
       throw toMedusaError(error, "start the payment")
     }
-    const request = buildPaymentRequest({ method: this.method, merchantId: apm.merchantId, sessionId, consumer, purchase, cart })
+    const request = buildPaymentRequest({
+      method: this.method,
+      merchantId: apm.merchantId,
+      sessionId,
+      consumer,
+      purchase,
+      cart,
+    })
     const base = {
       ...withoutCartContext(input.data),
       session_id: sessionId,
@@ -238,7 +258,10 @@ export abstract class NexiApmProviderService extends NexiProviderBase<MobileTran
       // 201 "created but rejected": a decline. The session is kept, showing why, so the
       // storefront can tell the shopper and let them try again with a new session.
       if (!(error instanceof TransactionRejectedError)) throw toMedusaError(error, "start the payment")
-      const state = readMobileTransaction({ ...error.envelope, state: error.envelope.response?.request?.transaction?.state ?? "REJECTED" })
+      const state = readMobileTransaction({
+        ...error.envelope,
+        state: error.envelope.response?.request?.transaction?.state ?? "REJECTED",
+      })
       const reason = state.status === "error" || state.status === "canceled" ? state.reason : undefined
       data = {
         ...base,
@@ -289,7 +312,10 @@ export abstract class NexiApmProviderService extends NexiProviderBase<MobileTran
   }
 
   /** Reads the transaction and folds its state into the session data. */
-  protected async readState(raw: Record<string, unknown> | undefined, action: string): Promise<{ state: MobileTransaction; data: Record<string, unknown> }> {
+  protected async readState(
+    raw: Record<string, unknown> | undefined,
+    action: string,
+  ): Promise<{ state: MobileTransaction; data: Record<string, unknown> }> {
     const data = readApmSessionData(raw)
     try {
       this.require(data.transaction_id, "transaction_id", action)

@@ -12,7 +12,13 @@ import type { MoneyWrite, NewWrite, PaymentLedger } from "../../../modules/nexi-
 import { minorToMajorString } from "../../../money/amount"
 import { idempotencyUuid } from "../shared/idempotency"
 import type { ApmWrites, RequestOfWrite } from "./apm-writes"
-import { type OriginalPayment, type RefundTotals, refundRequest, refundsBefore, type Sender } from "./follow-up-requests"
+import {
+  type OriginalPayment,
+  type RefundTotals,
+  refundRequest,
+  refundsBefore,
+  type Sender,
+} from "./follow-up-requests"
 
 const ACTION = "refund the payment"
 
@@ -41,7 +47,12 @@ export async function refundOnce(order: RefundOrder): Promise<RefundDone> {
   const writes = await settleEarlier(order, key)
   const { before, vatOf } = refundsBefore(writes, key, original.amount, order.refunded)
   // Refunds the service made whose Medusa refund is gone, taken over up to this refund's amount.
-  const claimed = await claimOrphans(order.ledger, writes, { kind: "apm_refund", amountMinor: refundMinor, claimant: refundId, ownKey: key })
+  const claimed = await claimOrphans(order.ledger, writes, {
+    kind: "apm_refund",
+    amountMinor: refundMinor,
+    claimant: refundId,
+    ownKey: key,
+  })
   const claimedMinor = totalMinor(claimed)
   const done: RefundDone = {
     transactionIds: claimed.flatMap((write) => (write.gateway_operation_id ? [write.gateway_operation_id] : [])),
@@ -64,7 +75,10 @@ export async function refundOnce(order: RefundOrder): Promise<RefundDone> {
     const label = `refund of ${minorToMajorString(remainder, currency)} ${currency}`
     const transactionId = await order.writes.send({ write, request, label, action: ACTION })
     await holdOwn(order, write)
-    return { transactionIds: [...done.transactionIds, transactionId], vatMinor: done.vatMinor + BigInt(request.purchaseAmount.vatAmount) }
+    return {
+      transactionIds: [...done.transactionIds, transactionId],
+      vatMinor: done.vatMinor + BigInt(request.purchaseAmount.vatAmount),
+    }
   } catch (error) {
     await releaseClaims(order.ledger, claimed, ACTION)
     throw error

@@ -74,7 +74,14 @@ export class ApmTransactions implements MobileServicePort {
 
   followUps(action: string): FollowUps {
     const { apm, client } = this.configured(action, { starting: false })
-    return new FollowUps({ apm, client, ledger: this.deps.ledger(action), rows: this.deps.rows, method: this.deps.method, logger: this.deps.logger })
+    return new FollowUps({
+      apm,
+      client,
+      ledger: this.deps.ledger(action),
+      rows: this.deps.rows,
+      method: this.deps.method,
+      logger: this.deps.logger,
+    })
   }
 
   /** The payment as it was sent: refunds and reversals go back the same way. */
@@ -83,8 +90,16 @@ export class ApmTransactions implements MobileServicePort {
     const vat = Number(data.vat_minor ?? "0")
     return {
       transactionId: this.require(data.transaction_id, "transaction_id", action),
-      amount: { currencyCode: this.require(data.currency, "currency", action), totalAmount: total, vatAmount: vat, nominalAmount: total - vat },
-      consumer: { consumerId: this.require(data.consumer_id, "consumer_id", action), name: data.consumer_name || "Customer" },
+      amount: {
+        currencyCode: this.require(data.currency, "currency", action),
+        totalAmount: total,
+        vatAmount: vat,
+        nominalAmount: total - vat,
+      },
+      consumer: {
+        consumerId: this.require(data.consumer_id, "consumer_id", action),
+        name: data.consumer_name || "Customer",
+      },
     }
   }
 
@@ -106,19 +121,28 @@ export class ApmTransactions implements MobileServicePort {
       const state = await this.readTransaction(data)
       if (state.status === "pending") await this.reverse(data)
     } catch (error) {
-      this.deps.logger?.warn(`nexi: could not reverse pending ${this.deps.method} transaction ${data.transaction_id}: ${(error as Error).message}`)
+      this.deps.logger?.warn(
+        `nexi: could not reverse pending ${this.deps.method} transaction ${data.transaction_id}: ${(error as Error).message}`,
+      )
     }
   }
 
   async readTransaction(data: Data): Promise<MobileTransaction> {
     const { client } = this.configured("read the payment status", { starting: false })
-    const envelope = await client.getTransaction(this.require(data.transaction_id, "transaction_id", "read the payment status"), data.next_link)
+    const envelope = await client.getTransaction(
+      this.require(data.transaction_id, "transaction_id", "read the payment status"),
+      data.next_link,
+    )
     const state = readMobileTransaction(envelope)
     const paid = state.status === "authorized" || state.status === "captured"
     const held = envelope.response?.request?.transaction?.amount
-    const short = held && data.amount_minor && (held.currencyCode !== data.currency || BigInt(held.totalAmount) < BigInt(data.amount_minor))
+    const short =
+      held &&
+      data.amount_minor &&
+      (held.currencyCode !== data.currency || BigInt(held.totalAmount) < BigInt(data.amount_minor))
     // Never let Medusa record more than the service holds.
-    if (paid && short) return { ...state, status: "error", reason: "The mobile payment service holds less than the session amount." }
+    if (paid && short)
+      return { ...state, status: "error", reason: "The mobile payment service holds less than the session amount." }
     return state
   }
 
@@ -140,7 +164,13 @@ export class ApmTransactions implements MobileServicePort {
       throw error
     }
     if (state.status === "pending" && this.pollTimedOut(session)) state = await this.timeOut(data, state)
-    return { transactionId, status: state.status, reason: state.reason, amountMinor: data.amount_minor ?? "0", currency: data.currency ?? "EUR" }
+    return {
+      transactionId,
+      status: state.status,
+      reason: state.reason,
+      amountMinor: data.amount_minor ?? "0",
+      currency: data.currency ?? "EUR",
+    }
   }
 
   /**
@@ -154,7 +184,11 @@ export class ApmTransactions implements MobileServicePort {
     const requestOf: RequestOfWrite = owner
       ? followUps.requestOf(this.originalOf(readApmSessionData(owner.data), RECONCILE))
       : async (write, writes) => {
-          const original = followUps.heldAtService(transactionId, await followUps.deps.client.getTransaction(transactionId), RECONCILE)
+          const original = followUps.heldAtService(
+            transactionId,
+            await followUps.deps.client.getTransaction(transactionId),
+            RECONCILE,
+          )
           return followUps.requestOf(original)(write, writes)
         }
     await followUps.writes.settleUnsettled(transactionId, requestOf)
@@ -181,9 +215,15 @@ export class ApmTransactions implements MobileServicePort {
     try {
       await this.reverse(data)
     } catch (error) {
-      this.deps.logger?.warn(`nexi: could not reverse timed-out ${this.deps.method} transaction ${data.transaction_id}: ${(error as Error).message}`)
+      this.deps.logger?.warn(
+        `nexi: could not reverse timed-out ${this.deps.method} transaction ${data.transaction_id}: ${(error as Error).message}`,
+      )
       return state
     }
-    return { ...state, status: "error", reason: `The payment was not approved in the mobile payment app within ${apm.pollTimeoutSeconds} seconds.` }
+    return {
+      ...state,
+      status: "error",
+      reason: `The payment was not approved in the mobile payment app within ${apm.pollTimeoutSeconds} seconds.`,
+    }
   }
 }

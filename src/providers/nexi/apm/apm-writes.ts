@@ -77,7 +77,12 @@ export class ApmWrites {
   }
 
   private recoveryOf(write: Pick<MoneyWrite, "kind" | "idempotency_key">, request: InitializeRequest): ByRequestKey {
-    return new ByRequestKey(this.deps.client, TRANSACTION_TYPE[write.kind as ApmWriteKind], request, write.idempotency_key)
+    return new ByRequestKey(
+      this.deps.client,
+      TRANSACTION_TYPE[write.kind as ApmWriteKind],
+      request,
+      write.idempotency_key,
+    )
   }
 
   /** The new transaction's id. Made at most once, however often this is called. */
@@ -92,7 +97,8 @@ export class ApmWrites {
       recover,
     })
     // No answer means the ledger already knew the outcome: nothing new about the transaction.
-    if (recover.answer) await this.track({ ...plan.write, follow_state: "none", gateway_operation_id: operationId }, recover.answer)
+    if (recover.answer)
+      await this.track({ ...plan.write, follow_state: "none", gateway_operation_id: operationId }, recover.answer)
     return operationId
   }
 
@@ -102,7 +108,12 @@ export class ApmWrites {
    * each to its Medusa refund row by id: a write whose row stands is that row's; only one
    * whose row is gone may be taken over by the next refund.
    */
-  async settleUnsettled(gatewayRef: string, requestOf: RequestOfWrite, exceptKey?: string, action = "settle the refund"): Promise<MoneyWrite[]> {
+  async settleUnsettled(
+    gatewayRef: string,
+    requestOf: RequestOfWrite,
+    exceptKey?: string,
+    action = "settle the refund",
+  ): Promise<MoneyWrite[]> {
     const recoveries: Array<{ write: MoneyWrite; recover: ByRequestKey }> = []
     const writes = await settledWritesOf(
       {
@@ -137,7 +148,10 @@ export class ApmWrites {
   }
 
   private async track(
-    write: Pick<MoneyWrite, "kind" | "idempotency_key" | "gateway_ref" | "amount_minor" | "currency" | "follow_state" | "gateway_operation_id">,
+    write: Pick<
+      MoneyWrite,
+      "kind" | "idempotency_key" | "gateway_ref" | "amount_minor" | "currency" | "follow_state" | "gateway_operation_id"
+    >,
     envelope: Envelope,
   ): Promise<void> {
     const state = readMobileTransaction(envelope)

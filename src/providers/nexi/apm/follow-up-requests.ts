@@ -27,7 +27,10 @@ export interface RefundTotals {
 }
 
 /** Only the members the request defines: a loose answer's extra members would change the body. */
-export function originalFromTransaction(transactionId: string, envelope: ExtendedEnvelope): OriginalPayment | undefined {
+export function originalFromTransaction(
+  transactionId: string,
+  envelope: ExtendedEnvelope,
+): OriginalPayment | undefined {
   const transaction = envelope.response?.request?.transaction
   if (!transaction?.consumer) return undefined
   const { currencyCode, vatAmount, nominalAmount, totalAmount } = transaction.amount
@@ -38,7 +41,12 @@ export function originalFromTransaction(transactionId: string, envelope: Extende
   }
 }
 
-function followUp(sender: Sender, original: OriginalPayment, purchaseAmount: ApmAmount, references: Partial<InitializeRequest>): InitializeRequest {
+function followUp(
+  sender: Sender,
+  original: OriginalPayment,
+  purchaseAmount: ApmAmount,
+  references: Partial<InitializeRequest>,
+): InitializeRequest {
   return {
     merchantId: sender.merchantId,
     method: sender.method,
@@ -49,12 +57,26 @@ function followUp(sender: Sender, original: OriginalPayment, purchaseAmount: Apm
   }
 }
 
-export function reversalRequest(sender: Sender, original: OriginalPayment, terminalReference: string): InitializeRequest {
+export function reversalRequest(
+  sender: Sender,
+  original: OriginalPayment,
+  terminalReference: string,
+): InitializeRequest {
   return followUp(sender, original, original.amount, { terminalReference })
 }
 
-export function refundRequest(sender: Sender, original: OriginalPayment, refundMinor: bigint, before: RefundTotals): InitializeRequest {
-  return followUp(sender, original, refundPurchaseAmount({ refundMinor, original: original.amount, refundedBefore: before }), {})
+export function refundRequest(
+  sender: Sender,
+  original: OriginalPayment,
+  refundMinor: bigint,
+  before: RefundTotals,
+): InitializeRequest {
+  return followUp(
+    sender,
+    original,
+    refundPurchaseAmount({ refundMinor, original: original.amount, refundedBefore: before }),
+    {},
+  )
 }
 
 /**

@@ -47,7 +47,13 @@ export class FollowUps {
   private readonly sender: Sender
 
   constructor(readonly deps: FollowUpDeps) {
-    this.writes = new ApmWrites({ client: deps.client, ledger: deps.ledger, rows: deps.rows, method: deps.method, logger: deps.logger })
+    this.writes = new ApmWrites({
+      client: deps.client,
+      ledger: deps.ledger,
+      rows: deps.rows,
+      method: deps.method,
+      logger: deps.logger,
+    })
     this.sender = { merchantId: deps.apm.merchantId, method: deps.method }
   }
 
@@ -56,12 +62,23 @@ export class FollowUps {
     return (write, writes) =>
       write.kind === "apm_reversal"
         ? reversalRequest(this.sender, original, this.terminalReference("settle the reversal"))
-        : refundRequest(this.sender, original, BigInt(write.amount_minor), refundsBefore(writes, write.idempotency_key, original.amount, refunded).before)
+        : refundRequest(
+            this.sender,
+            original,
+            BigInt(write.amount_minor),
+            refundsBefore(writes, write.idempotency_key, original.amount, refunded).before,
+          )
   }
 
   refund(order: Pick<RefundOrder, "original" | "refundId" | "refundMinor" | "refunded">): Promise<RefundDone> {
     const { ledger } = this.deps
-    return refundOnce({ ...order, writes: this.writes, ledger, sender: this.sender, requestOf: this.requestOf(order.original, order.refunded) })
+    return refundOnce({
+      ...order,
+      writes: this.writes,
+      ledger,
+      sender: this.sender,
+      requestOf: this.requestOf(order.original, order.refunded),
+    })
   }
 
   /** Reverses the whole payment; the reversal's transaction id. */

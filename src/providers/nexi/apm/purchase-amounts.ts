@@ -98,7 +98,11 @@ function exactLine(line: CartLine, toMinor: (amount: AmountInput, field: string)
   }
   if (line.total !== null && line.total !== undefined && line.tax_total !== null && line.tax_total !== undefined) {
     // Medusa's own line totals: after discounts, whether prices include tax or not.
-    return { ...identity, gross: toMinor(line.total, `${field}.total`), tax: toMinor(line.tax_total, `${field}.tax_total`) }
+    return {
+      ...identity,
+      gross: toMinor(line.total, `${field}.total`),
+      tax: toMinor(line.tax_total, `${field}.tax_total`),
+    }
   }
   const amount = toMinor(line.unit_price, `${field}.unit_price`).times(line.quantity)
   if (line.is_tax_inclusive) {
@@ -108,7 +112,10 @@ function exactLine(line: CartLine, toMinor: (amount: AmountInput, field: string)
   return { ...identity, gross: amount.plus(tax), tax }
 }
 
-function exactShippingLine(cart: CartContext, toMinor: (amount: AmountInput, field: string) => BigNumber): ExactLine | undefined {
+function exactShippingLine(
+  cart: CartContext,
+  toMinor: (amount: AmountInput, field: string) => BigNumber,
+): ExactLine | undefined {
   if (cart.shipping_total === null || cart.shipping_total === undefined) return undefined
   const gross = toMinor(cart.shipping_total, "nexi_cart.shipping_total")
   if (gross.isZero()) return undefined
@@ -147,7 +154,12 @@ function toOrderItems(lines: ExactLine[]): OrderItem[] {
  * The VAT of the cart, in minor units, for a session of `totalMinor`. A session for another
  * amount than the cart's total (a split payment) carries VAT in the cart's proportion.
  */
-function vatMinor(totalMinor: bigint, cart: CartContext, lines: ExactLine[], toMinor: (amount: AmountInput, field: string) => BigNumber): bigint {
+function vatMinor(
+  totalMinor: bigint,
+  cart: CartContext,
+  lines: ExactLine[],
+  toMinor: (amount: AmountInput, field: string) => BigNumber,
+): bigint {
   const cartVat =
     cart.tax_total === null || cart.tax_total === undefined
       ? lines.reduce((sum, line) => sum.plus(line.tax), new BigNumber(0))
@@ -209,7 +221,10 @@ export function refundPurchaseAmount(input: {
 }): ApmAmount {
   const { refundMinor, original, refundedBefore } = input
   const originalTotal = BigInt(original.totalAmount)
-  const vatAfter = originalTotal === 0n ? 0n : divideHalfUp((refundedBefore.totalMinor + refundMinor) * BigInt(original.vatAmount), originalTotal)
+  const vatAfter =
+    originalTotal === 0n
+      ? 0n
+      : divideHalfUp((refundedBefore.totalMinor + refundMinor) * BigInt(original.vatAmount), originalTotal)
   let vat = vatAfter - refundedBefore.vatMinor
   if (vat < 0n) vat = 0n
   if (vat > refundMinor) vat = refundMinor

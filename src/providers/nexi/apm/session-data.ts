@@ -99,7 +99,9 @@ export function readConsumerId(data: unknown): string {
 }
 
 /** What an answer tells about its transaction; the approval link only while it is pending. */
-export function transactionFields(envelope: Envelope): Pick<ApmSessionData, "transaction_id" | "state" | "account_state" | "next_link" | "approval_url"> {
+export function transactionFields(
+  envelope: Envelope,
+): Pick<ApmSessionData, "transaction_id" | "state" | "account_state" | "next_link" | "approval_url"> {
   const transaction = readMobileTransaction(envelope)
   const link = envelope.nextLink
   const linkId = link?.params?.transactionId

@@ -54,7 +54,8 @@ export function newContractId(): string {
 /** The account holder's gateway customerId: Medusa's `external_id`, or the copy in its `data`. */
 export function customerRefOf(accountHolder: unknown): string | undefined {
   const holder = accountHolder as { external_id?: unknown; data?: { customer_ref?: unknown } } | undefined
-  const ref = typeof holder?.external_id === "string" && holder.external_id ? holder.external_id : holder?.data?.customer_ref
+  const ref =
+    typeof holder?.external_id === "string" && holder.external_id ? holder.external_id : holder?.data?.customer_ref
   return typeof ref === "string" && ref ? ref : undefined
 }
 
@@ -71,10 +72,16 @@ function noSuchCard(id: string): MedusaError {
  * The saved card a customer may pay with: theirs, on this provider, and confirmed by the
  * gateway. Each other case is refused with what the shopper can do about it.
  */
-export async function cardToPayWith(book: SavedCardBook, id: string, customerRef: string, providerKey: string): Promise<SavedCard> {
+export async function cardToPayWith(
+  book: SavedCardBook,
+  id: string,
+  customerRef: string,
+  providerKey: string,
+): Promise<SavedCard> {
   const card = await book.findSavedCard(id)
   if (!card || card.customer_ref !== customerRef || card.provider_identifier !== providerKey) throw noSuchCard(id)
-  if (card.state === "deleted") throw invalid(`payment_method_id: the saved card ${id} was deleted. Choose another card or enter a new one.`)
+  if (card.state === "deleted")
+    throw invalid(`payment_method_id: the saved card ${id} was deleted. Choose another card or enter a new one.`)
   if (card.state !== "active") {
     throw invalid(`payment_method_id: the saved card ${id} was never confirmed by the gateway. Enter the card again.`)
   }
@@ -97,7 +104,8 @@ export async function cardOnFileOfNewSession(
   if (methodId !== undefined && (typeof methodId !== "string" || !methodId.trim())) {
     throw invalid("payment_method_id: must be the id of one of the customer's saved cards.")
   }
-  if (save === true && methodId !== undefined) throw invalid("save_card: cannot be combined with payment_method_id, whose card is saved already.")
+  if (save === true && methodId !== undefined)
+    throw invalid("save_card: cannot be combined with payment_method_id, whose card is saved already.")
   if (save !== true && methodId === undefined) return { kind: "none" }
   const customerRef = customerRefOf(context?.account_holder)
   if (!customerRef) {
@@ -115,7 +123,11 @@ export async function cardOnFileOfNewSession(
  * The same choice when Medusa moves the session to a new hosted order (a new amount): the
  * customer was checked when the session was created; the saved card must still be usable.
  */
-export async function cardOnFileOfSession(book: SavedCardBook, data: Record<string, unknown>, orderId: string | undefined): Promise<CardOnFile> {
+export async function cardOnFileOfSession(
+  book: SavedCardBook,
+  data: Record<string, unknown>,
+  orderId: string | undefined,
+): Promise<CardOnFile> {
   const methodId = data[PAYMENT_METHOD_KEY]
   if (typeof methodId === "string" && methodId) {
     const card = await book.findSavedCard(methodId)
@@ -130,7 +142,8 @@ export async function cardOnFileOfSession(book: SavedCardBook, data: Record<stri
 
 /** The hosted order's `recurrence` for a saved-card choice; undefined for an ordinary payment. */
 export function recurrenceOf(choice: CardOnFile, contractId: string | undefined): Recurrence | undefined {
-  if (choice.kind === "pay_with") return { action: "SUBSEQUENT_PAYMENT", contractId: choice.card.contract_id, contractType: "CIT" }
+  if (choice.kind === "pay_with")
+    return { action: "SUBSEQUENT_PAYMENT", contractId: choice.card.contract_id, contractType: "CIT" }
   if (choice.kind === "save") return { action: "CONTRACT_CREATION", contractId, contractType: "CIT" }
   return undefined
 }
@@ -138,7 +151,10 @@ export function recurrenceOf(choice: CardOnFile, contractId: string | undefined)
 /** Session data that tells the storefront what the session does with a saved card. */
 export function sessionDataOf(choice: CardOnFile): Record<string, unknown> {
   if (choice.kind === "pay_with") {
-    return { [PAYMENT_METHOD_KEY]: choice.card.id, saved_card: { circuit: choice.card.circuit, masked_pan: choice.card.masked_pan } }
+    return {
+      [PAYMENT_METHOD_KEY]: choice.card.id,
+      saved_card: { circuit: choice.card.circuit, masked_pan: choice.card.masked_pan },
+    }
   }
   if (choice.kind === "save") return { [SAVE_CARD_KEY]: true }
   return {}
@@ -152,7 +168,8 @@ export interface CardOutcome {
 
 /** A payment that saves the card confirms it once authorized or captured. */
 export function outcomeOfPayment(state: CardOrder): CardOutcome {
-  if (state.status === "authorized" || state.status === "captured") return { result: "confirmed", instrument: state.paymentInstrument }
+  if (state.status === "authorized" || state.status === "captured")
+    return { result: "confirmed", instrument: state.paymentInstrument }
   return { result: state.status === "error" || state.status === "canceled" ? "failed" : "pending" }
 }
 

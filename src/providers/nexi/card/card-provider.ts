@@ -136,10 +136,21 @@ export class NexiCardProviderService extends NexiProviderBase<CardOrder> {
       // Staff charge the card through the admin route; only the gateway order id is reserved here.
       const currency = input.currency_code.toUpperCase()
       const amountMinor = this.minor(input.amount, currency, "start the MOTO payment")
-      const data = motoSessionData({ sessionId, orderId: newOrderId(this.options_.orderIdPrefix), amountMinor, currency })
+      const data = motoSessionData({
+        sessionId,
+        orderId: newOrderId(this.options_.orderIdPrefix),
+        amountMinor,
+        currency,
+      })
       // Watched like a hosted order: if the charge's answer is lost, the job still finds it.
       // Until the card is charged the gateway knows no such order, which the job reads as pending.
-      await this.openAttempt(data.order_id, sessionId, input, { amountMinor, currency, nextCheckAt: this.pollAfter() }, "start the MOTO payment")
+      await this.openAttempt(
+        data.order_id,
+        sessionId,
+        input,
+        { amountMinor, currency, nextCheckAt: this.pollAfter() },
+        "start the MOTO payment",
+      )
       return { id: data.order_id, data, status: "pending_authorization" }
     }
     const cardOnFile = await this.cardOnFileOf(() =>
@@ -181,13 +192,22 @@ export class NexiCardProviderService extends NexiProviderBase<CardOrder> {
     }
     if (current.moto === true) {
       // Its gateway order may already be charged: a new amount needs a new MOTO payment.
-      throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "Could not update the payment: a MOTO payment's amount cannot change. Start a new MOTO payment.")
+      throw new MedusaError(
+        MedusaError.Types.NOT_ALLOWED,
+        "Could not update the payment: a MOTO payment's amount cannot change. Start a new MOTO payment.",
+      )
     }
     const sessionId = String(current.session_id ?? input.context?.idempotency_key ?? "")
-    const cardOnFile = await this.cardOnFileOf(() => cardOnFileOfSession(this.savedCards("update the payment"), input.data ?? {}, current.order_id))
+    const cardOnFile = await this.cardOnFileOf(() =>
+      cardOnFileOfSession(this.savedCards("update the payment"), input.data ?? {}, current.order_id),
+    )
     const data = await this.startHostedOrder(sessionId, input, cardOnFile)
     // The old hosted page may still be open in a tab: a payment made there is released.
-    await this.ledger("update the payment").supersedeAttempts(sessionId, data.order_id, "a hosted order the cart had replaced")
+    await this.ledger("update the payment").supersedeAttempts(
+      sessionId,
+      data.order_id,
+      "a hosted order the cart had replaced",
+    )
     if (current.order_id) await this.dropCardToSave(current.order_id)
     return { data, status: "pending" }
   }
@@ -196,7 +216,11 @@ export class NexiCardProviderService extends NexiProviderBase<CardOrder> {
   async deletePayment(input: DeletePaymentInput): Promise<DeletePaymentOutput> {
     const data = readCardSessionData(input.data)
     if (data.session_id && data.order_id) {
-      await this.ledger("delete the payment").supersedeAttempts(data.session_id, undefined, "a hosted order whose payment session was deleted")
+      await this.ledger("delete the payment").supersedeAttempts(
+        data.session_id,
+        undefined,
+        "a hosted order whose payment session was deleted",
+      )
       await this.dropCardToSave(data.order_id)
     }
     return { data: input.data }
@@ -224,9 +248,23 @@ export class NexiCardProviderService extends NexiProviderBase<CardOrder> {
       const [orphan] = orphanedWrites(writes, "capture")
       if (orphan && orphan.amount_minor !== amountMinor) throw capturedByLostAnswer(orphan.amount_minor, currency)
       const key = idempotencyUuid(captureId)
-      const [claimed] = await claimOrphans(context.ledger, writes, { kind: "capture", amountMinor: BigInt(amountMinor), claimant: captureId, ownKey: key })
-      if (claimed) return { data: { ...input.data, capture_operation_id: claimed.gateway_operation_id, status: "captured" } }
-      const write = { kind: "capture" as const, idempotency_key: key, gateway_ref: orderId, target_ref: operationId, amount_minor: amountMinor, currency, medusa_ref: captureId }
+      const [claimed] = await claimOrphans(context.ledger, writes, {
+        kind: "capture",
+        amountMinor: BigInt(amountMinor),
+        claimant: captureId,
+        ownKey: key,
+      })
+      if (claimed)
+        return { data: { ...input.data, capture_operation_id: claimed.gateway_operation_id, status: "captured" } }
+      const write = {
+        kind: "capture" as const,
+        idempotency_key: key,
+        gateway_ref: orderId,
+        target_ref: operationId,
+        amount_minor: amountMinor,
+        currency,
+        medusa_ref: captureId,
+      }
       try {
         const captureOperationId = await sendCardWrite(context, write, requestOf(this.gateway, write))
         return { data: { ...input.data, capture_operation_id: captureOperationId, status: "captured" } }
@@ -281,9 +319,19 @@ export class NexiCardProviderService extends NexiProviderBase<CardOrder> {
       // be read now still judges the refund itself: the read must not stop one it would make.
       const state = await this.gateway.getOrder(orderId).then(readCardOrder, () => undefined)
       const leftMinor = state && BigInt(state.refundableMinor)
-      const amountMinor = minorUnitsToSend({ amount: input.amount as never, before: await this.records.refundedBefore(refundId), currencyCode: currency, leftMinor })
+      const amountMinor = minorUnitsToSend({
+        amount: input.amount as never,
+        before: await this.records.refundedBefore(refundId),
+        currencyCode: currency,
+        leftMinor,
+      })
       const key = idempotencyUuid(refundId)
-      const claimed = await claimOrphans(context.ledger, writes, { kind: "refund", amountMinor, claimant: refundId, ownKey: key })
+      const claimed = await claimOrphans(context.ledger, writes, {
+        kind: "refund",
+        amountMinor,
+        claimant: refundId,
+        ownKey: key,
+      })
       const remainingMinor = amountMinor - totalMinor(claimed)
       if (remainingMinor === 0n) return { data: input.data }
       // This refund's own write, if an earlier call of it sent it, is in what the gateway no longer has.
@@ -292,8 +340,20 @@ export class NexiCardProviderService extends NexiProviderBase<CardOrder> {
         await releaseClaims(context.ledger, claimed, action)
         throw moreThanRefundable(remainingMinor, leftMinor, currency)
       }
-      const target = this.require(data.capture_operation_id ?? state?.captureOperationId, "capture_operation_id", action)
-      const write = { kind: "refund" as const, idempotency_key: key, gateway_ref: orderId, target_ref: target, amount_minor: remainingMinor.toString(), currency, medusa_ref: refundId }
+      const target = this.require(
+        data.capture_operation_id ?? state?.captureOperationId,
+        "capture_operation_id",
+        action,
+      )
+      const write = {
+        kind: "refund" as const,
+        idempotency_key: key,
+        gateway_ref: orderId,
+        target_ref: target,
+        amount_minor: remainingMinor.toString(),
+        currency,
+        medusa_ref: refundId,
+      }
       try {
         await sendCardWrite(context, write, requestOf(this.gateway, write))
       } catch (error) {
@@ -306,10 +366,20 @@ export class NexiCardProviderService extends NexiProviderBase<CardOrder> {
     }
   }
 
-  private async claimRecordedRefunds(context: CardWriteContext, orderId: string, operationIds: string[], refundId: string): Promise<void> {
+  private async claimRecordedRefunds(
+    context: CardWriteContext,
+    orderId: string,
+    operationIds: string[],
+    refundId: string,
+  ): Promise<void> {
     const recorded = new Set(operationIds)
     for (const write of await context.ledger.writesOf(orderId)) {
-      if (write.kind === "refund" && !write.claimed_by && write.gateway_operation_id && recorded.has(write.gateway_operation_id)) {
+      if (
+        write.kind === "refund" &&
+        !write.claimed_by &&
+        write.gateway_operation_id &&
+        recorded.has(write.gateway_operation_id)
+      ) {
         await context.ledger.claimWrite(write.id, refundId)
       }
     }
@@ -336,9 +406,18 @@ export class NexiCardProviderService extends NexiProviderBase<CardOrder> {
       if (state.status === "captured" && state.captureOperationId && state.paymentOperationId) {
         const paymentOperationId = state.paymentOperationId
         await this.undoCapture(context, data.order_id, state, currency, key)
-        await releaseHeldAuthorization(context, { orderId: data.order_id, paymentOperationId, currency, medusaRef: key })
+        await releaseHeldAuthorization(context, {
+          orderId: data.order_id,
+          paymentOperationId,
+          currency,
+          medusaRef: key,
+        })
       } else if (state.status === "authorized" && state.paymentOperationId) {
-        const authorization = { orderId: data.order_id, paymentOperationId: state.paymentOperationId, amountMinor: state.authorizedMinor }
+        const authorization = {
+          orderId: data.order_id,
+          paymentOperationId: state.paymentOperationId,
+          amountMinor: state.authorizedMinor,
+        }
         await voidAuthorization(context, { ...authorization, currency, medusaRef: key })
       }
       return { data: { ...input.data, status: "canceled" } }
@@ -347,13 +426,31 @@ export class NexiCardProviderService extends NexiProviderBase<CardOrder> {
     }
   }
 
-  private async undoCapture(context: CardWriteContext, orderId: string, state: CardOrder, currency: string, key: string): Promise<void> {
+  private async undoCapture(
+    context: CardWriteContext,
+    orderId: string,
+    state: CardOrder,
+    currency: string,
+    key: string,
+  ): Promise<void> {
     const captureOperationId = state.captureOperationId as string
     // The gateway takes no idempotency key on cancels; the ledger's key is ours alone.
-    const cancel = { kind: "cancel_capture" as const, idempotency_key: idempotencyUuid(`${key}:cancel`), gateway_ref: orderId, target_ref: captureOperationId, amount_minor: state.capturedMinor, currency, medusa_ref: key }
+    const cancel = {
+      kind: "cancel_capture" as const,
+      idempotency_key: idempotencyUuid(`${key}:cancel`),
+      gateway_ref: orderId,
+      target_ref: captureOperationId,
+      amount_minor: state.capturedMinor,
+      currency,
+      medusa_ref: key,
+    }
     try {
-      await sendCardWrite(context, cancel, async () =>
-        (await this.gateway.cancelCapture(captureOperationId, { description: "Payment cancelled in Medusa" })).operationId,
+      await sendCardWrite(
+        context,
+        cancel,
+        async () =>
+          (await this.gateway.cancelCapture(captureOperationId, { description: "Payment cancelled in Medusa" }))
+            .operationId,
       )
     } catch (error) {
       if (!(error instanceof InvalidRequestError)) throw error
@@ -361,9 +458,30 @@ export class NexiCardProviderService extends NexiProviderBase<CardOrder> {
       const remaining = BigInt(state.refundableMinor)
       if (remaining <= 0n) return
       const refundKey = idempotencyUuid(`${key}:cancel-refund`)
-      const refund = { kind: "refund" as const, idempotency_key: refundKey, gateway_ref: orderId, target_ref: captureOperationId, amount_minor: remaining.toString(), currency, medusa_ref: key }
-      await sendCardWrite(context, refund, async () =>
-        (await this.gateway.refund(captureOperationId, { amount: remaining.toString(), currency, description: "Refund of a capture that can no longer be cancelled" }, refundKey)).operationId,
+      const refund = {
+        kind: "refund" as const,
+        idempotency_key: refundKey,
+        gateway_ref: orderId,
+        target_ref: captureOperationId,
+        amount_minor: remaining.toString(),
+        currency,
+        medusa_ref: key,
+      }
+      await sendCardWrite(
+        context,
+        refund,
+        async () =>
+          (
+            await this.gateway.refund(
+              captureOperationId,
+              {
+                amount: remaining.toString(),
+                currency,
+                description: "Refund of a capture that can no longer be cancelled",
+              },
+              refundKey,
+            )
+          ).operationId,
       )
     }
   }
@@ -436,7 +554,13 @@ export class NexiCardProviderService extends NexiProviderBase<CardOrder> {
       // does only once both records exist. An order whose answer was lost, or whose records
       // failed, is one nobody can pay.
       const records: Promise<unknown>[] = [
-        this.openAttempt(orderId, sessionId, input, { amountMinor, currency, nextCheckAt: pollAfter, securityTokenHash }, "start the payment"),
+        this.openAttempt(
+          orderId,
+          sessionId,
+          input,
+          { amountMinor, currency, nextCheckAt: pollAfter, securityTokenHash },
+          "start the payment",
+        ),
       ]
       if (cardOnFile.kind === "save" && contractId) {
         records.push(

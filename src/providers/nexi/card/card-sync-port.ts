@@ -33,7 +33,14 @@ export function cardSyncPort(deps: CardSyncPortDeps): CardGatewayPort {
   const { gateway, ledger, logger } = deps
   const book = ledger as unknown as SavedCardBook
   const context = { gateway, ledger, action: ACTION, records: deps.records, logger }
-  const wallet = new CardWallet({ gateway, book: () => book, options: deps.options, entryId: deps.entryId, providerKey: deps.providerKey, logger })
+  const wallet = new CardWallet({
+    gateway,
+    book: () => book,
+    options: deps.options,
+    entryId: deps.entryId,
+    providerKey: deps.providerKey,
+    logger,
+  })
 
   /** 404 means "no such order" (nothing to do); an unreachable gateway throws, so the caller tries again. */
   async function readOrder(orderId: string): Promise<CardOrderRead | undefined> {

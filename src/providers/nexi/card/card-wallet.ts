@@ -27,7 +27,14 @@ import type { SavedCard, SavedCardBook } from "../../../modules/nexi-ledger/type
 import { isKnownCurrency } from "../../../money/currencies"
 import type { NexiOptions } from "../options"
 import { toMedusaError } from "../shared/medusa-errors"
-import { customerRefOf, newContractId, newCustomerRef, outcomeOfVerification, settleSavedCard, viewOf } from "./card-on-file"
+import {
+  customerRefOf,
+  newContractId,
+  newCustomerRef,
+  outcomeOfVerification,
+  settleSavedCard,
+  viewOf,
+} from "./card-on-file"
 import { buildHostedOrderRequest } from "./hosted-order"
 
 export interface CardWalletDeps {
@@ -52,7 +59,8 @@ function invalid(message: string): MedusaError {
 /** The currency of a verification: the ISO 4217 code, upper case, of a currency the gateway knows. */
 export function verificationCurrency(value: unknown): string {
   const currency = String(value ?? "").toUpperCase()
-  if (!isKnownCurrency(currency)) throw invalid("currency_code: must be the ISO 4217 code of the store's currency, such as eur.")
+  if (!isKnownCurrency(currency))
+    throw invalid("currency_code: must be the ISO 4217 code of the store's currency, such as eur.")
   return currency
 }
 
@@ -66,7 +74,10 @@ export function verificationReturnUrl(options: Pick<NexiOptions, "resultUrl">, v
   } catch {
     throw invalid(`return_url: must be an absolute URL of the storefront (${storefront.origin}).`)
   }
-  if (url.origin !== storefront.origin) throw invalid(`return_url: must be a page of the storefront (${storefront.origin}), the origin of the resultUrl option.`)
+  if (url.origin !== storefront.origin)
+    throw invalid(
+      `return_url: must be a page of the storefront (${storefront.origin}), the origin of the resultUrl option.`,
+    )
   return url.toString()
 }
 
@@ -154,7 +165,10 @@ export class CardWallet {
     const book = this.deps.book("delete the saved card")
     const card = await book.findSavedCard(String(input.data?.id ?? ""))
     if (!card || !customerRef || card.customer_ref !== customerRef || card.state === "deleted") {
-      throw new MedusaError(MedusaError.Types.NOT_FOUND, `id: there is no saved card ${String(input.data?.id ?? "")} for this customer.`)
+      throw new MedusaError(
+        MedusaError.Types.NOT_FOUND,
+        `id: there is no saved card ${String(input.data?.id ?? "")} for this customer.`,
+      )
     }
     await book.updateSavedCard(card.id, { state: "deleted", removed_at: new Date() })
     return { data: { id: card.id, deleted: true } }
@@ -174,7 +188,9 @@ export class CardWallet {
     const card = await book.findSavedCardOfOrder(orderId)
     if (card?.purpose !== "verify") return false
     if (!securityTokenMatches(securityToken, card.security_token_hash)) {
-      this.deps.logger?.warn(`nexi: ignored a notification for card verification ${orderId} whose security token does not match`)
+      this.deps.logger?.warn(
+        `nexi: ignored a notification for card verification ${orderId} whose security token does not match`,
+      )
       return true
     }
     const details = await readOrder()
@@ -190,10 +206,18 @@ export class CardWallet {
       .slice(0, CONFIRMED_PER_LISTING)
     for (const card of pending) {
       try {
-        await settleSavedCard(book, this.deps.gateway, card, outcomeOfVerification(await this.deps.gateway.getOrder(card.gateway_ref)))
+        await settleSavedCard(
+          book,
+          this.deps.gateway,
+          card,
+          outcomeOfVerification(await this.deps.gateway.getOrder(card.gateway_ref)),
+        )
       } catch (error) {
         // Not confirmed yet is what the shopper sees; the notification confirms it later.
-        if (!(error instanceof NotFoundError)) this.deps.logger?.warn(`nexi: could not read card verification ${card.gateway_ref}: ${(error as Error).message}`)
+        if (!(error instanceof NotFoundError))
+          this.deps.logger?.warn(
+            `nexi: could not read card verification ${card.gateway_ref}: ${(error as Error).message}`,
+          )
       }
     }
   }

@@ -72,7 +72,9 @@ export function cutText(text: string, max: number = DESCRIPTION_MAX_LENGTH): str
 
 /** "2 × Moka pot, 1 × Coffee beans", or with the tail as ", +3 more" when all lines do not fit in `budget`. */
 export function describeItems(items: CartContext["items"], budget: number): string {
-  const parts = items.map((line) => `${line.quantity} × ${plainText(line.title ?? "") || plainText(line.variant_sku ?? "") || "item"}`)
+  const parts = items.map(
+    (line) => `${line.quantity} × ${plainText(line.title ?? "") || plainText(line.variant_sku ?? "") || "item"}`,
+  )
   const listed = (count: number) => {
     const rest = parts.length - count
     return parts.slice(0, count).join(", ") + (rest > 0 ? `${count ? ", " : ""}+${rest} more` : "")
@@ -157,7 +159,11 @@ export function buildHostedOrderRequest(input: HostedOrderInput): HppRequest {
     amount: input.amountMinor,
     currency: input.currencyCode.toUpperCase(),
     customerId: input.customerRef ?? input.customer?.id ?? cart?.customer_id ?? undefined,
-    description: fillDescription(options.description, { ...placeholders, store_name: options.storeName, items: cart?.items }),
+    description: fillDescription(options.description, {
+      ...placeholders,
+      store_name: options.storeName,
+      items: cart?.items,
+    }),
     // The session id on the gateway order lets any order be traced back to its session.
     customField: input.sessionId,
     customerInfo: customerInfo(input),

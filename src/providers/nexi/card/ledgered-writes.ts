@@ -29,7 +29,10 @@ export interface SettleContext extends CardWriteContext {
   logger?: Logger
 }
 
-type SentWrite = Pick<MoneyWrite, "kind" | "idempotency_key" | "target_ref" | "amount_minor" | "currency" | "medusa_ref">
+type SentWrite = Pick<
+  MoneyWrite,
+  "kind" | "idempotency_key" | "target_ref" | "amount_minor" | "currency" | "medusa_ref"
+>
 
 const KIND_WORDS: Partial<Record<WriteKind, string>> = {
   capture: "capture",
@@ -55,17 +58,32 @@ export function requestOf(gateway: GatewayClient, write: SentWrite): () => Promi
   const target = write.target_ref ?? ""
   const body = { amount: write.amount_minor, currency: write.currency }
   if (write.kind === "capture") {
-    return async () => (await gateway.capture(target, { ...body, description: `Capture ${write.medusa_ref}` }, write.idempotency_key)).operationId
+    return async () =>
+      (await gateway.capture(target, { ...body, description: `Capture ${write.medusa_ref}` }, write.idempotency_key))
+        .operationId
   }
   if (write.kind === "refund") {
-    return async () => (await gateway.refund(target, { ...body, description: `Refund ${write.medusa_ref}` }, write.idempotency_key)).operationId
+    return async () =>
+      (await gateway.refund(target, { ...body, description: `Refund ${write.medusa_ref}` }, write.idempotency_key))
+        .operationId
   }
   throw new Error(`nexi: a ${write.kind} is not sent on behalf of a Medusa capture or refund`)
 }
 
 /** Sends one write through the ledger; the gateway's operation id. */
-export function sendCardWrite(context: CardWriteContext, write: NewWrite, send: () => Promise<string>): Promise<string> {
-  return sendOnce({ ledger: context.ledger, write, label: writeLabel(write), action: context.action, send, recover: recoveryOf(context, write.kind) })
+export function sendCardWrite(
+  context: CardWriteContext,
+  write: NewWrite,
+  send: () => Promise<string>,
+): Promise<string> {
+  return sendOnce({
+    ledger: context.ledger,
+    write,
+    label: writeLabel(write),
+    action: context.action,
+    send,
+    recover: recoveryOf(context, write.kind),
+  })
 }
 
 /** The kinds of write a later card write settles: those Medusa asked for and may have lost the answer of. */
@@ -95,7 +113,8 @@ export function settledWritesOf(context: SettleContext, orderId: string): Promis
       logger: context.logger,
       label: writeLabel,
       resendOf: async (write) => {
-        if (write.kind === "moto") return { send: () => requestOf(context.gateway, write)(), recover: motoRecovery(context, write) }
+        if (write.kind === "moto")
+          return { send: () => requestOf(context.gateway, write)(), recover: motoRecovery(context, write) }
         if (!SETTLED_KINDS.includes(write.kind)) return undefined
         // Only a capture or refund has a Medusa row of its own to be sent again for; the others are only found.
         return { send: () => requestOf(context.gateway, write)(), recover: recoveryOf(context, write.kind) }
@@ -130,9 +149,17 @@ export function voidAuthorization(context: CardWriteContext, authorization: Auth
     currency,
     medusa_ref: medusaRef,
   }
-  return sendCardWrite(context, write, async () =>
-    (await context.gateway.refund(paymentOperationId, { amount: amountMinor, currency, description: "Void of an uncaptured authorization" }, key))
-      .operationId,
+  return sendCardWrite(
+    context,
+    write,
+    async () =>
+      (
+        await context.gateway.refund(
+          paymentOperationId,
+          { amount: amountMinor, currency, description: "Void of an uncaptured authorization" },
+          key,
+        )
+      ).operationId,
   )
 }
 

@@ -28,7 +28,12 @@ export function isMotoRequest(context: unknown): boolean {
   return (context as Record<string, unknown> | undefined)?.[MOTO_CONTEXT_KEY] === true
 }
 
-export function motoSessionData(input: { sessionId: string; orderId: string; amountMinor: string; currency: string }): MotoSessionData {
+export function motoSessionData(input: {
+  sessionId: string
+  orderId: string
+  amountMinor: string
+  currency: string
+}): MotoSessionData {
   return {
     session_id: input.sessionId,
     order_id: input.orderId,

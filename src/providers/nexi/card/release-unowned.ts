@@ -30,8 +30,23 @@ export async function releaseUnowned(
   if (state.status === "authorized" && state.paymentOperationId) {
     const target = state.paymentOperationId
     amountMinor = state.authorizedMinor
-    await sendCardWrite(context, { ...base, kind: "void", idempotency_key: idempotencyUuid(`${orderId}:release`), target_ref: target, amount_minor: amountMinor }, async () =>
-      (await context.gateway.refund(target, { amount: amountMinor, currency, description: "Release of a payment no order owns" }, idempotencyUuid(`${orderId}:release`))).operationId,
+    await sendCardWrite(
+      context,
+      {
+        ...base,
+        kind: "void",
+        idempotency_key: idempotencyUuid(`${orderId}:release`),
+        target_ref: target,
+        amount_minor: amountMinor,
+      },
+      async () =>
+        (
+          await context.gateway.refund(
+            target,
+            { amount: amountMinor, currency, description: "Release of a payment no order owns" },
+            idempotencyUuid(`${orderId}:release`),
+          )
+        ).operationId,
     )
     outcome = "voided"
   } else if (state.status === "captured" && state.captureOperationId) {
@@ -40,8 +55,17 @@ export async function releaseUnowned(
     amountMinor = left.toString()
     if (left > 0n) {
       const key = idempotencyUuid(`${orderId}:release-refund`)
-      await sendCardWrite(context, { ...base, kind: "refund", idempotency_key: key, target_ref: target, amount_minor: amountMinor }, async () =>
-        (await context.gateway.refund(target, { amount: amountMinor, currency, description: "Release of a payment no order owns" }, key)).operationId,
+      await sendCardWrite(
+        context,
+        { ...base, kind: "refund", idempotency_key: key, target_ref: target, amount_minor: amountMinor },
+        async () =>
+          (
+            await context.gateway.refund(
+              target,
+              { amount: amountMinor, currency, description: "Release of a payment no order owns" },
+              key,
+            )
+          ).operationId,
       )
     }
     outcome = "refunded"
@@ -50,6 +74,8 @@ export async function releaseUnowned(
   const amount = `${minorToMajorString(amountMinor, currency)} ${currency}`
   const note = `Payment of ${amount} on ${why}; ${outcome} automatically.`
   await context.ledger.updateAttempt(orderId, { state: "released", released_at: new Date(), next_check_at: null, note })
-  logger?.error(`nexi: payment on ${why}, ${outcome}: gateway order ${orderId}, cart ${attempt.cart_id ?? "unknown"}, ${amount}`)
+  logger?.error(
+    `nexi: payment on ${why}, ${outcome}: gateway order ${orderId}, cart ${attempt.cart_id ?? "unknown"}, ${amount}`,
+  )
   return outcome
 }

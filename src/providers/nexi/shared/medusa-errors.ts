@@ -20,7 +20,9 @@ function gatewayName(error: NexiError): string {
 }
 
 function detailText(error: NexiError): string {
-  const details = error.details.map((detail) => (detail.code ? `${detail.code}: ${detail.description}` : detail.description))
+  const details = error.details.map((detail) =>
+    detail.code ? `${detail.code}: ${detail.description}` : detail.description,
+  )
   return details.length ? ` (${details.join("; ")})` : ""
 }
 
@@ -41,10 +43,16 @@ export function toMedusaError(error: unknown, action: string): MedusaError {
     )
   }
   if (error instanceof InvalidRequestError) {
-    return new MedusaError(MedusaError.Types.NOT_ALLOWED, `Could not ${action}: ${name} refused the request${detailText(error)}.`)
+    return new MedusaError(
+      MedusaError.Types.NOT_ALLOWED,
+      `Could not ${action}: ${name} refused the request${detailText(error)}.`,
+    )
   }
   if (error instanceof NotFoundError) {
-    return new MedusaError(MedusaError.Types.NOT_FOUND, `Could not ${action}: ${name} does not know this payment${detailText(error)}.`)
+    return new MedusaError(
+      MedusaError.Types.NOT_FOUND,
+      `Could not ${action}: ${name} does not know this payment${detailText(error)}.`,
+    )
   }
   if (error instanceof OutcomeUnknownError) {
     return new MedusaError(
@@ -62,10 +70,16 @@ export function toMedusaError(error: unknown, action: string): MedusaError {
   if (error instanceof GatewayUnavailableError) {
     // Money writes settle their outcome from the gateway's record before they get here
     // (send-once.ts); what reaches this line is a read, or a write that moves no money.
-    return new MedusaError(MedusaError.Types.UNEXPECTED_STATE, `Could not ${action}: ${name} is unavailable. Nothing was changed; try again shortly.`)
+    return new MedusaError(
+      MedusaError.Types.UNEXPECTED_STATE,
+      `Could not ${action}: ${name} is unavailable. Nothing was changed; try again shortly.`,
+    )
   }
   if (error instanceof UnexpectedResponseError) {
-    return new MedusaError(MedusaError.Types.UNEXPECTED_STATE, `Could not ${action}: ${name} answered in an unexpected form: ${error.message}`)
+    return new MedusaError(
+      MedusaError.Types.UNEXPECTED_STATE,
+      `Could not ${action}: ${name} answered in an unexpected form: ${error.message}`,
+    )
   }
   return new MedusaError(MedusaError.Types.UNEXPECTED_STATE, `Could not ${action}: ${error.message}`)
 }

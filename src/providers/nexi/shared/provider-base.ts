@@ -61,7 +61,9 @@ export function storeEntryIdFor(cradle: ProviderCradle, options: unknown): strin
   return typeof entry?.id === "string" && entry.id ? entry.id : DEFAULT_STORE_ENTRY_ID
 }
 
-export abstract class NexiProviderBase<State extends { status: PaymentStatus }> extends AbstractPaymentProvider<NexiOptions> {
+export abstract class NexiProviderBase<
+  State extends { status: PaymentStatus },
+> extends AbstractPaymentProvider<NexiOptions> {
   protected readonly options_: NexiOptions
   protected readonly records: PaymentRecords
   protected readonly logger_?: Logger

@@ -32,5 +32,9 @@ export function cardWebhookProviderOf(entryId: string): string {
 
 /** The card provider of any entry (nexi_<id>), as a payment.webhook_received event names it; not a mobile scheme's. */
 export function isNexiCardWebhookProvider(provider: unknown): provider is string {
-  return typeof provider === "string" && provider.startsWith(`${CARD_IDENTIFIER}_`) && provider.length > CARD_IDENTIFIER.length + 1
+  return (
+    typeof provider === "string" &&
+    provider.startsWith(`${CARD_IDENTIFIER}_`) &&
+    provider.length > CARD_IDENTIFIER.length + 1
+  )
 }

@@ -25,7 +25,11 @@ export class SimulatorHarness {
   sim!: RunningSimulator
   private orderCounter = 0
 
-  async call(method: string, url: string, init: { body?: unknown; headers?: Record<string, string> } = {}): Promise<Answer> {
+  async call(
+    method: string,
+    url: string,
+    init: { body?: unknown; headers?: Record<string, string> } = {},
+  ): Promise<Answer> {
     const headers: Record<string, string> = { ...init.headers }
     let payload: string | undefined
     if (init.body !== undefined) {
@@ -84,7 +88,9 @@ export class SimulatorHarness {
   }
 
   /** A MOTO payment; returns its operation. */
-  async moto(options: { amount?: string; currency?: string; captureType?: string; card?: object } = {}): Promise<OperationRecord> {
+  async moto(
+    options: { amount?: string; currency?: string; captureType?: string; card?: object } = {},
+  ): Promise<OperationRecord> {
     const answer = await this.gateway("POST", "/orders/moto", {
       body: {
         order: { orderId: this.newOrderId(), amount: options.amount ?? "1000", currency: options.currency ?? "EUR" },
@@ -129,6 +135,8 @@ export function setUpSimulator(options: SimulatorOptions = {}): SimulatorHarness
 }
 
 /** [type, result] pairs of an order's operations, in order: the shape the plugin maps to a status. */
-export function operationSteps(orderBody: { operations: { operationType: string; operationResult: string }[] }): string[] {
+export function operationSteps(orderBody: {
+  operations: { operationType: string; operationResult: string }[]
+}): string[] {
   return orderBody.operations.map((operation) => `${operation.operationType}/${operation.operationResult}`)
 }

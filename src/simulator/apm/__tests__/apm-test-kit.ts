@@ -117,12 +117,16 @@ export function faultFields(response: SimResponse): string[] {
 
 export async function createPayment(sim: ApmSimulator, overrides: Record<string, unknown> = {}): Promise<number> {
   const response = await postInitialize(sim, "payment", paymentBody(overrides))
-  if (response.status !== 202 && response.status !== 201) throw new Error(`payment refused: ${JSON.stringify(response.body)}`)
+  if (response.status !== 202 && response.status !== 201)
+    throw new Error(`payment refused: ${JSON.stringify(response.body)}`)
   return Number(transactionOf(response).transactionId)
 }
 
 /** A payment the consumer approved: FINALIZED with COMMIT. */
-export async function createFinalizedPayment(sim: ApmSimulator, overrides: Record<string, unknown> = {}): Promise<number> {
+export async function createFinalizedPayment(
+  sim: ApmSimulator,
+  overrides: Record<string, unknown> = {},
+): Promise<number> {
   const transactionId = await createPayment(sim, overrides)
   const approval = sim.control("approve", String(transactionId))
   if (approval.status !== 200) throw new Error(`approval failed: ${JSON.stringify(approval.body)}`)

@@ -22,7 +22,11 @@ describe("APM simulator: credentials and routing", () => {
     { case: "not Bearer", authorization: "Basic abc", text: "must be: Bearer" },
     { case: "wrong secret", authorization: bearer("merchant-key", "wrong"), text: "does not carry valid" },
     { case: "unknown key", authorization: bearer("other-key", "merchant-secret"), text: "does not carry valid" },
-    { case: "raw key:secret without base64", authorization: "Bearer merchant-key:merchant-secret", text: "does not carry valid" },
+    {
+      case: "raw key:secret without base64",
+      authorization: "Bearer merchant-key:merchant-secret",
+      text: "does not carry valid",
+    },
   ]
 
   for (const operation of merchantOperations) {
@@ -61,7 +65,10 @@ describe("APM simulator: credentials and routing", () => {
     const { sim } = makeSimulator()
     const transactionId = await createPayment(sim)
     const response = await sim.handle(
-      simRequest({ path: `${BASE}/${transactionId}`, headers: { authorization: bearer().replace("Bearer", "bearer") } }),
+      simRequest({
+        path: `${BASE}/${transactionId}`,
+        headers: { authorization: bearer().replace("Bearer", "bearer") },
+      }),
     )
     expect(response.status).toBe(200)
   })

@@ -82,7 +82,9 @@ describe("APM simulator: initializeWithIdempotency", () => {
     const { sim, changes } = makeSimulator()
     await postInitialize(sim, "payment", paymentBody(), { idempotencyKey: "key-1" })
     const before = changes()
-    const otherAmount = paymentBody({ purchaseAmount: { currencyCode: "EUR", nominalAmount: 1, vatAmount: 0, totalAmount: 1 } })
+    const otherAmount = paymentBody({
+      purchaseAmount: { currencyCode: "EUR", nominalAmount: 1, vatAmount: 0, totalAmount: 1 },
+    })
     const response = await postInitialize(sim, "payment", otherAmount, { idempotencyKey: "key-1" })
     expect(response.status).toBe(400)
     expect(faultsOf(response)[0]?.explanationText).toBe("This Idempotency-Key was already used for a different request")
@@ -91,7 +93,9 @@ describe("APM simulator: initializeWithIdempotency", () => {
 
   it("does not remember a 400, so the corrected request can be sent under the same key", async () => {
     const { sim } = makeSimulator()
-    const wrong = paymentBody({ purchaseAmount: { currencyCode: "EUR", nominalAmount: 1000, vatAmount: 250, totalAmount: 1 } })
+    const wrong = paymentBody({
+      purchaseAmount: { currencyCode: "EUR", nominalAmount: 1000, vatAmount: 250, totalAmount: 1 },
+    })
     expect((await postInitialize(sim, "payment", wrong, { idempotencyKey: "key-1" })).status).toBe(400)
     expect((await postInitialize(sim, "payment", paymentBody(), { idempotencyKey: "key-1" })).status).toBe(202)
   })

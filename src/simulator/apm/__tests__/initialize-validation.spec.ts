@@ -11,7 +11,7 @@ describe("APM simulator: initialize request validation", () => {
       ["application/json", 202],
       ["application/json;charset=utf-8;version=2.0", 202],
       ["Application/JSON; charset=UTF-8; version=2.0", 202],
-      ["application/json; version=\"2.0\"", 202],
+      ['application/json; version="2.0"', 202],
       ["text/plain", 400],
       ["application/x-www-form-urlencoded", 400],
       ["application/json;charset=iso-8859-1", 400],
@@ -88,12 +88,19 @@ describe("APM simulator: initialize request validation", () => {
       )
     })
 
-    it.each(["PSP_A_E_COM", "PSP_B", "PSP_C", "PSP_D"])("accepts method %s with a currency it takes", async (method) => {
-      const { sim } = makeSimulator()
-      const currency = SCHEMES[method as keyof typeof SCHEMES].currencies[0]
-      const response = await postInitialize(sim, "payment", paymentBody({ method, ...withAmount(currency, 100, 25, 125) }))
-      expect(response.status).toBe(202)
-    })
+    it.each(["PSP_A_E_COM", "PSP_B", "PSP_C", "PSP_D"])(
+      "accepts method %s with a currency it takes",
+      async (method) => {
+        const { sim } = makeSimulator()
+        const currency = SCHEMES[method as keyof typeof SCHEMES].currencies[0]
+        const response = await postInitialize(
+          sim,
+          "payment",
+          paymentBody({ method, ...withAmount(currency, 100, 25, 125) }),
+        )
+        expect(response.status).toBe(202)
+      },
+    )
 
     it.each([
       ["consumer.consumerId", { consumer: { name: "Kari" } }],
@@ -117,7 +124,8 @@ describe("APM simulator: initialize request validation", () => {
       expect(response.status).toBe(400)
       expect(faultsOf(response)).toEqual([
         {
-          explanationText: "purchaseAmount.totalAmount must equal purchaseAmount.nominalAmount + purchaseAmount.vatAmount",
+          explanationText:
+            "purchaseAmount.totalAmount must equal purchaseAmount.nominalAmount + purchaseAmount.vatAmount",
           params: {
             field: "purchaseAmount.totalAmount",
             totalAmount: "1200",
@@ -166,13 +174,21 @@ describe("APM simulator: initialize request validation", () => {
     for (const [method, accepted, refused] of table) {
       it.each(accepted)(`${method} accepts %s`, async (currencyCode) => {
         const { sim } = makeSimulator()
-        const response = await postInitialize(sim, "payment", paymentBody({ method, ...withAmount(currencyCode, 100, 0, 100) }))
+        const response = await postInitialize(
+          sim,
+          "payment",
+          paymentBody({ method, ...withAmount(currencyCode, 100, 0, 100) }),
+        )
         expect(response.status).toBe(202)
       })
 
       it.each(refused)(`${method} refuses %s with a fault naming it`, async (currencyCode) => {
         const { sim } = makeSimulator()
-        const response = await postInitialize(sim, "payment", paymentBody({ method, ...withAmount(currencyCode, 100, 0, 100) }))
+        const response = await postInitialize(
+          sim,
+          "payment",
+          paymentBody({ method, ...withAmount(currencyCode, 100, 0, 100) }),
+        )
         expect(response.status).toBe(400)
         expect(faultsOf(response)).toEqual([
           {
@@ -185,8 +201,17 @@ describe("APM simulator: initialize request validation", () => {
   })
 
   describe("order lines", () => {
-    const line = { name: "Mug", quantity: 2, unitPrice: 500, taxRate: 2500, taxAmount: 250, netTotalAmount: 1000, grossTotalAmount: 1250 }
-    const withLines = (...items: unknown[]) => paymentBody({ ecr2Naa: { order: { items, amount: 1250, currency: "EUR" } } })
+    const line = {
+      name: "Mug",
+      quantity: 2,
+      unitPrice: 500,
+      taxRate: 2500,
+      taxAmount: 250,
+      netTotalAmount: 1000,
+      grossTotalAmount: 1250,
+    }
+    const withLines = (...items: unknown[]) =>
+      paymentBody({ ecr2Naa: { order: { items, amount: 1250, currency: "EUR" } } })
 
     it("accepts lines whose gross is net plus tax, and lines without totals", async () => {
       const { sim } = makeSimulator()

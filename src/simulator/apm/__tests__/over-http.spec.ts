@@ -8,7 +8,12 @@ describe("APM simulator over HTTP", () => {
   let simulator: RunningSimulator
 
   beforeAll(async () => {
-    simulator = await startSimulator({ port: 0, control: true, apmConsumerKey: "smoke-key", apmConsumerSecret: "smoke-secret" })
+    simulator = await startSimulator({
+      port: 0,
+      control: true,
+      apmConsumerKey: "smoke-key",
+      apmConsumerSecret: "smoke-secret",
+    })
   })
 
   afterAll(() => simulator.close())
@@ -38,14 +43,20 @@ describe("APM simulator over HTTP", () => {
     const page = await fetch(envelope.nextLink.params.approvalUrl)
     expect(page.headers.get("content-type")).toMatch(/^text\/html/)
     expect(await page.text()).toContain("10.00 EUR")
-    const approved = await fetch(new URL(`${transactionId}/approve`, envelope.nextLink.params.approvalUrl), { method: "POST" })
+    const approved = await fetch(new URL(`${transactionId}/approve`, envelope.nextLink.params.approvalUrl), {
+      method: "POST",
+    })
     expect(approved.status).toBe(200)
 
     const status = await fetch(envelope.nextLink.uri, { headers: { authorization } })
     expect(status.status).toBe(200)
     expect(await status.json()).toMatchObject({ state: "FINALIZED", accountState: "COMMIT" })
 
-    const refund = await initialize("refund", { ...payment, originalReference: String(transactionId) }, { "idempotency-key": "smoke-2" })
+    const refund = await initialize(
+      "refund",
+      { ...payment, originalReference: String(transactionId) },
+      { "idempotency-key": "smoke-2" },
+    )
     expect(refund.status).toBe(202)
   })
 

@@ -165,7 +165,11 @@ describe("APM simulator: payments", () => {
   describe("consumerId rules", () => {
     it("…0000: the scheme refuses the consumer at initialize: 201, valid false, transaction REJECTED", async () => {
       const { sim, changes } = makeSimulator()
-      const response = await postInitialize(sim, "payment", paymentBody({ consumer: { consumerId: "+4799990000", name: "No Money" } }))
+      const response = await postInitialize(
+        sim,
+        "payment",
+        paymentBody({ consumer: { consumerId: "+4799990000", name: "No Money" } }),
+      )
       expect(response.status).toBe(201)
       const envelope = envelopeOf(response)
       expect(envelope.valid).toBe(false)
@@ -173,7 +177,10 @@ describe("APM simulator: payments", () => {
         message: "The transaction was created but rejected; no further processing is possible",
         componsiteFault: {
           faults: [
-            { explanationText: "The scheme refused the consumer", params: { transactionId: "7000000001", state: "REJECTED" } },
+            {
+              explanationText: "The scheme refused the consumer",
+              params: { transactionId: "7000000001", state: "REJECTED" },
+            },
           ],
         },
       })
@@ -197,17 +204,22 @@ describe("APM simulator: payments", () => {
       ["+4790001111", "FINALIZED", "COMMIT", 0, ["CREATE", "RESEND", "AUTHORIZE", "FINALIZE"]],
       ["+4790002222", "REJECTED", "ROLLBACK", -1, ["CREATE", "RESEND", "REJECT"]],
       ["+4790009999", "TIMEDOUT", "ROLLBACK", -2, ["CREATE", "RESEND", "TIMEOUT"]],
-    ])("%s: the consumer decides at the first status read, which shows %s", async (consumerId, state, accountState, code, events) => {
-      const { sim, changes, tick } = makeSimulator()
-      const transactionId = await createPayment(sim, { consumer: { consumerId, name: "Scripted" } })
-      const firstRead = extendedOf(await getStatus(sim, transactionId))
-      tick(5)
-      const secondRead = extendedOf(await getStatus(sim, transactionId))
-      expect(firstRead).toMatchObject({ state, accountState })
-      expect(secondRead).toMatchObject({ state, accountState, response: { responseCode: code } })
-      expect(secondRead.response?.request?.transaction?.transitions?.map((transition) => transition.event)).toEqual(events)
-      expect(changes()).toBe(2)
-    })
+    ])(
+      "%s: the consumer decides at the first status read, which shows %s",
+      async (consumerId, state, accountState, code, events) => {
+        const { sim, changes, tick } = makeSimulator()
+        const transactionId = await createPayment(sim, { consumer: { consumerId, name: "Scripted" } })
+        const firstRead = extendedOf(await getStatus(sim, transactionId))
+        tick(5)
+        const secondRead = extendedOf(await getStatus(sim, transactionId))
+        expect(firstRead).toMatchObject({ state, accountState })
+        expect(secondRead).toMatchObject({ state, accountState, response: { responseCode: code } })
+        expect(secondRead.response?.request?.transaction?.transitions?.map((transition) => transition.event)).toEqual(
+          events,
+        )
+        expect(changes()).toBe(2)
+      },
+    )
 
     it("another consumerId stays PENDING until someone decides", async () => {
       const { sim } = makeSimulator()
@@ -270,11 +282,21 @@ describe("APM simulator: payments", () => {
       const transactionId = await createPayment(sim)
       const response = sim.control(action, String(transactionId))
       expect(response.status).toBe(200)
-      expect(response.body).toMatchObject({ ok: true, action, previousState: "PENDING", state, accountState: "ROLLBACK" })
+      expect(response.body).toMatchObject({
+        ok: true,
+        action,
+        previousState: "PENDING",
+        state,
+        accountState: "ROLLBACK",
+      })
       const status = extendedOf(await getStatus(sim, transactionId))
       expect(status).toMatchObject({ state, accountState: "ROLLBACK", response: { responseCode: code } })
       expect(status.receipt).toBeUndefined()
-      expect(status.response?.request?.transaction?.transitions?.at(-1)).toMatchObject({ from: "PENDING", to: state, event })
+      expect(status.response?.request?.transaction?.transitions?.at(-1)).toMatchObject({
+        from: "PENDING",
+        to: state,
+        event,
+      })
     })
 
     it("answers 409 with the current state when the payment is no longer pending, and changes nothing", async () => {
@@ -303,7 +325,10 @@ describe("APM simulator: payments", () => {
     it("answers 400 for an action it does not know", () => {
       const { sim } = makeSimulator()
       const response = sim.control("capture" as "approve", "7000000001")
-      expect(response).toMatchObject({ status: 400, body: { ok: false, error: expect.stringContaining("Unknown action") } })
+      expect(response).toMatchObject({
+        status: 400,
+        body: { ok: false, error: expect.stringContaining("Unknown action") },
+      })
     })
   })
 })

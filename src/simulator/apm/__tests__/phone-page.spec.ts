@@ -63,7 +63,10 @@ describe("APM simulator: the consumer's phone page", () => {
     expect(outcome.html).toContain('data-testid="state">FINALIZED<')
     expect(outcome.html).not.toContain("<form")
     expect(changes()).toBe(2)
-    expect(extendedOf(await getStatus(sim, transactionId))).toMatchObject({ state: "FINALIZED", accountState: "COMMIT" })
+    expect(extendedOf(await getStatus(sim, transactionId))).toMatchObject({
+      state: "FINALIZED",
+      accountState: "COMMIT",
+    })
   })
 
   it("Reject rejects the payment", async () => {
@@ -72,7 +75,10 @@ describe("APM simulator: the consumer's phone page", () => {
     const outcome = await press(sim, transactionId, "reject")
     expect(outcome.status).toBe(200)
     expect(outcome.html).toContain("You rejected the payment")
-    expect(extendedOf(await getStatus(sim, transactionId))).toMatchObject({ state: "REJECTED", accountState: "ROLLBACK" })
+    expect(extendedOf(await getStatus(sim, transactionId))).toMatchObject({
+      state: "REJECTED",
+      accountState: "ROLLBACK",
+    })
   })
 
   it("answers 409 with the reason when the payment was already decided, and changes nothing", async () => {

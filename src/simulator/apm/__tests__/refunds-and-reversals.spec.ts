@@ -88,7 +88,9 @@ describe("APM simulator: refunds", () => {
   it("refuses an originalReference that names a refund instead of a payment", async () => {
     const { sim } = makeSimulator()
     const paymentId = await createFinalizedPayment(sim)
-    const refundId = Number(transactionOf(await postInitialize(sim, "refund", refundBody(paymentId, 100))).transactionId)
+    const refundId = Number(
+      transactionOf(await postInitialize(sim, "refund", refundBody(paymentId, 100))).transactionId,
+    )
     const response = await postInitialize(sim, "refund", refundBody(refundId, 100))
     expect(response.status).toBe(400)
     expect(explanation(response)).toContain("is not the transactionId of a payment")
@@ -97,7 +99,10 @@ describe("APM simulator: refunds", () => {
   it.each([
     ["merchantId", { merchantId: "M-200" }],
     ["method", { method: "PSP_A_E_COM" }],
-    ["purchaseAmount.currencyCode", { purchaseAmount: { currencyCode: "SEK", nominalAmount: 100, vatAmount: 0, totalAmount: 100 } }],
+    [
+      "purchaseAmount.currencyCode",
+      { purchaseAmount: { currencyCode: "SEK", nominalAmount: 100, vatAmount: 0, totalAmount: 100 } },
+    ],
   ])("refuses a refund whose %s differs from the payment's", async (field, overrides) => {
     const { sim } = makeSimulator()
     const paymentId = await createFinalizedPayment(sim)
@@ -117,9 +122,17 @@ describe("APM simulator: held refunds (consumerId ending in 3333)", () => {
     expect(response.status).toBe(202)
     const refundId = transactionOf(response).transactionId!
     expect(transactionOf(response)).toMatchObject({ state: "INITIALIZED" })
-    expect(extendedOf(await getStatus(sim, refundId)).naa2Ecr?.additionalInfo).toBe(`Refund of payment ${paymentId} is waiting for the scheme`)
-    expect(sim.control("approve", String(refundId))).toMatchObject({ status: 200, body: { state: "FINALIZED", accountState: "COMMIT" } })
-    expect(sim.control("reject", String(refundId))).toMatchObject({ status: 409, body: { ok: false, state: "FINALIZED" } })
+    expect(extendedOf(await getStatus(sim, refundId)).naa2Ecr?.additionalInfo).toBe(
+      `Refund of payment ${paymentId} is waiting for the scheme`,
+    )
+    expect(sim.control("approve", String(refundId))).toMatchObject({
+      status: 200,
+      body: { state: "FINALIZED", accountState: "COMMIT" },
+    })
+    expect(sim.control("reject", String(refundId))).toMatchObject({
+      status: 409,
+      body: { ok: false, state: "FINALIZED" },
+    })
   })
 
   it("gives the scheme's reason for a rejected refund, whose amount becomes refundable again", async () => {
@@ -127,7 +140,10 @@ describe("APM simulator: held refunds (consumerId ending in 3333)", () => {
     const paymentId = await createFinalizedPayment(sim, HELD)
     const refundId = transactionOf(await postInitialize(sim, "refund", refundBody(paymentId, 1250))).transactionId!
     expect((await postInitialize(sim, "refund", refundBody(paymentId, 1))).status).toBe(400)
-    expect(sim.control("reject", String(refundId))).toMatchObject({ status: 200, body: { state: "REJECTED", accountState: "ROLLBACK" } })
+    expect(sim.control("reject", String(refundId))).toMatchObject({
+      status: 200,
+      body: { state: "REJECTED", accountState: "ROLLBACK" },
+    })
     const refund = extendedOf(await getStatus(sim, refundId))
     expect(refund.naa2Ecr?.additionalInfo).toBe("The payer's account cannot receive refunds")
     expect((await postInitialize(sim, "refund", refundBody(paymentId, 1250))).status).toBe(202)
@@ -220,6 +236,10 @@ describe("APM simulator: reversals", () => {
     })
     const response = await postInitialize(sim, "reversal", partial)
     expect(response.status).toBe(400)
-    expect(faultsOf(response)[0]?.params).toEqual({ field: "purchaseAmount.totalAmount", totalAmount: "100", expected: "1250" })
+    expect(faultsOf(response)[0]?.params).toEqual({
+      field: "purchaseAmount.totalAmount",
+      totalAmount: "100",
+      expected: "1250",
+    })
   })
 })

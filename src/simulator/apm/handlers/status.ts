@@ -16,7 +16,9 @@ import type { TransactionRecord } from "../transaction-record"
 export function readStatus(ctx: ApmContext, req: SimRequest, idParam: string, owner: string): SimResponse {
   const transactionId = parseTransactionId(idParam)
   if (transactionId === undefined) {
-    return badRequest([fault(`transactionId ${idParam} is not a number`, { field: "transactionId", transactionId: idParam })])
+    return badRequest([
+      fault(`transactionId ${idParam} is not a number`, { field: "transactionId", transactionId: idParam }),
+    ])
   }
   const record = ctx.store.get(transactionId)
   // Another merchant's transaction is answered exactly like a missing one, so ids cannot be probed.

@@ -7,7 +7,9 @@ describe("API key check, against the simulator", () => {
   it("passes when GET /payment_methods answers 200", async () => {
     const finding = await apiKeyCheck.run(doctor.context())
     expect(finding.status).toBe("pass")
-    expect(finding.detail).toBe(`The gateway accepts the API key: GET ${doctor.simulator().gatewayUrl}/payment_methods answered 200 with 8 payment methods.`)
+    expect(finding.detail).toBe(
+      `The gateway accepts the API key: GET ${doctor.simulator().gatewayUrl}/payment_methods answered 200 with 8 payment methods.`,
+    )
   })
 
   it("fails a wrong key (401) with the fix, never printing a key", async () => {
@@ -23,7 +25,9 @@ describe("API key check, against the simulator", () => {
     const url = `http://127.0.0.1:${await closedPort()}/api/phoenix-0.0/psp/api/v1`
     const finding = await apiKeyCheck.run(doctor.context({ environment: url }))
     expect(finding.status).toBe("fail")
-    expect(finding.detail).toMatch(new RegExp(`^the gateway is unreachable at ${url.replace(/\./g, "\\.")}/payment_methods: `))
+    expect(finding.detail).toMatch(
+      new RegExp(`^the gateway is unreachable at ${url.replace(/\./g, "\\.")}/payment_methods: `),
+    )
     expect(finding.fix).toMatch(/environment option/)
   })
 

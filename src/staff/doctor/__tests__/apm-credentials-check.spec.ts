@@ -9,7 +9,9 @@ describe("APM credentials check, against the simulator", () => {
   it("passes when a status read of an unknown transaction answers 404", async () => {
     const finding = await apmCredentialsCheck.run(doctor.context())
     expect(finding.status).toBe("pass")
-    expect(finding.detail).toMatch(/accepts the consumer key and secret: a status read of an unknown transaction \(GET \S+\/ms\/aapay\/v2\/transaction\/999999999999999999\) answered 404\.$/)
+    expect(finding.detail).toMatch(
+      /accepts the consumer key and secret: a status read of an unknown transaction \(GET \S+\/ms\/aapay\/v2\/transaction\/999999999999999999\) answered 404\.$/,
+    )
   })
 
   it("logs nothing above debug when it passes: the 404 is the answer it asked for", async () => {
@@ -39,6 +41,9 @@ describe("APM credentials check, against the simulator", () => {
 
   it("passes, saying so, when mobile payments are not configured", async () => {
     const finding = await apmCredentialsCheck.run(doctor.context({ apm: null }))
-    expect(finding).toEqual({ status: "pass", detail: "apm is not configured: mobile payments are off, nothing to check." })
+    expect(finding).toEqual({
+      status: "pass",
+      detail: "apm is not configured: mobile payments are off, nothing to check.",
+    })
   })
 })

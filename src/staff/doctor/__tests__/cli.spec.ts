@@ -32,11 +32,21 @@ afterAll(async () => {
 })
 
 function doctor(args: string[], env: Record<string, string> = {}, dir = cwd): Promise<Run> {
-  const childEnv: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, TS_NODE_PROJECT: path.join(ROOT, "tsconfig.json"), ...env }
+  const childEnv: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    TS_NODE_PROJECT: path.join(ROOT, "tsconfig.json"),
+    ...env,
+  }
   return new Promise((resolve) => {
-    execFile(process.execPath, ["-r", require.resolve("ts-node/register/transpile-only"), CLI, ...args], { cwd: dir, env: childEnv }, (error, stdout, stderr) => {
-      resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr })
-    })
+    execFile(
+      process.execPath,
+      ["-r", require.resolve("ts-node/register/transpile-only"), CLI, ...args],
+      { cwd: dir, env: childEnv },
+      (error, stdout, stderr) => {
+        resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr })
+      },
+    )
   })
 }
 
@@ -89,11 +99,27 @@ describe("nexi-doctor", () => {
 
   it.each([
     ["a wrong API key", ["--api-key", "wrong-key"], "FAIL  API key: the API key is refused"],
-    ["a localhost notification URL", ["--notification-url", "http://localhost:9000"], "FAIL  Notification URL: notificationUrl http://localhost:9000"],
-    ["an http result URL", ["--result-url", "http://localhost:8000/r?cart_id={cart_id}"], "FAIL  Return URLs: resultUrl http://localhost:8000"],
-    ["a cancel URL without placeholder", ["--cancel-url", "https://shop.example.com/checkout"], "FAIL  Return URLs: cancelUrl"],
+    [
+      "a localhost notification URL",
+      ["--notification-url", "http://localhost:9000"],
+      "FAIL  Notification URL: notificationUrl http://localhost:9000",
+    ],
+    [
+      "an http result URL",
+      ["--result-url", "http://localhost:8000/r?cart_id={cart_id}"],
+      "FAIL  Return URLs: resultUrl http://localhost:8000",
+    ],
+    [
+      "a cancel URL without placeholder",
+      ["--cancel-url", "https://shop.example.com/checkout"],
+      "FAIL  Return URLs: cancelUrl",
+    ],
     ["an unknown currency", ["--currency", "XYZ"], "FAIL  Region currencies: XYZ is not an ISO 4217 currency"],
-    ["a wrong APM secret", ["--apm-consumer-secret", "wrong-secret"], "FAIL  Mobile payment credentials: the consumer key and secret are refused"],
+    [
+      "a wrong APM secret",
+      ["--apm-consumer-secret", "wrong-secret"],
+      "FAIL  Mobile payment credentials: the consumer key and secret are refused",
+    ],
   ])("exits 1 with %s, with the fix on the line", async (_case, bad, line) => {
     const run = await doctor([...goodFlags(), ...bad])
     expect(run.code).toBe(1)
@@ -128,7 +154,14 @@ describe("nexi-doctor", () => {
       id,
       options: { apiKey, environment: simulator.gatewayUrl, ...GOOD_URLS },
     })
-    const config = { modules: [{ resolve: "@medusajs/medusa/payment", options: { providers: [entry("nexi", "wrong-key"), entry("nexi-it", SIM_API_KEY)] } }] }
+    const config = {
+      modules: [
+        {
+          resolve: "@medusajs/medusa/payment",
+          options: { providers: [entry("nexi", "wrong-key"), entry("nexi-it", SIM_API_KEY)] },
+        },
+      ],
+    }
     fs.writeFileSync(path.join(store, "medusa-config.js"), `module.exports = ${JSON.stringify(config)}\n`)
 
     const first = await doctor(["--currency", "EUR"], {}, store)
@@ -140,7 +173,11 @@ describe("nexi-doctor", () => {
     expect(named.stdout).toMatch(/^PASS {2}API key/m)
     expect(named.code).toBe(0)
 
-    const overridden = await doctor(["--config", "medusa-config.js", "--api-key", SIM_API_KEY, "--currency", "EUR"], {}, store)
+    const overridden = await doctor(
+      ["--config", "medusa-config.js", "--api-key", SIM_API_KEY, "--currency", "EUR"],
+      {},
+      store,
+    )
     expect(overridden.code).toBe(0)
 
     const missing = await doctor(["--entry", "nexi-fr"], {}, store)
@@ -166,20 +203,26 @@ describe("nexi-doctor", () => {
     fs.writeFileSync(path.join(bare, "medusa-config.ts"), config(SIM_API_KEY))
     const refused = await doctor([], {}, bare)
     expect(refused.code).toBe(1)
-    expect(refused.stderr).toContain("is TypeScript and ts-node is not installed in the store; install it, or pass the options as flags")
+    expect(refused.stderr).toContain(
+      "is TypeScript and ts-node is not installed in the store; install it, or pass the options as flags",
+    )
   })
 
   it("fails on options the provider would refuse at boot, naming them", async () => {
     const run = await doctor(["--no-config", "--environment", simulator.gatewayUrl])
     expect(run.code).toBe(1)
-    expect(run.stdout).toMatch(/^FAIL {2}Options \(flags and environment variables\): .*apiKey: is required.*resultUrl: is required/)
+    expect(run.stdout).toMatch(
+      /^FAIL {2}Options \(flags and environment variables\): .*apiKey: is required.*resultUrl: is required/,
+    )
   })
 
   it("prints every flag with its default on --help, and refuses an unknown flag", async () => {
     const help = await doctor(["--help"])
     expect(help.code).toBe(0)
-    for (const flag of FLAGS) expect(help.stdout).toMatch(new RegExp(`--${flag.flag} VALUE .*env ${flag.env}; default: `))
-    for (const flag of ["--config", "--no-config", "--entry", "--currency", "--timeout-ms", "--json"]) expect(help.stdout).toContain(flag)
+    for (const flag of FLAGS)
+      expect(help.stdout).toMatch(new RegExp(`--${flag.flag} VALUE .*env ${flag.env}; default: `))
+    for (const flag of ["--config", "--no-config", "--entry", "--currency", "--timeout-ms", "--json"])
+      expect(help.stdout).toContain(flag)
     const unknown = await doctor(["--apikey", "x"])
     expect(unknown.code).toBe(2)
     expect(unknown.stderr).toMatch(/Unknown option '--apikey'/)

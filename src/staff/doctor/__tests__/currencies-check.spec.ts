@@ -64,7 +64,9 @@ describe("currencies check, with per-currency data", () => {
 
   it("reads the currencies a method lists under the names a gateway might use", () => {
     expect(currenciesOfMethod({ circuit: "VISA", methodType: "CARD" })).toBeUndefined()
-    expect(currenciesOfMethod({ circuit: "VISA", methodType: "CARD", supportedCurrencies: ["eur"] } as never)).toEqual(["EUR"])
+    expect(currenciesOfMethod({ circuit: "VISA", methodType: "CARD", supportedCurrencies: ["eur"] } as never)).toEqual([
+      "EUR",
+    ])
     expect(currenciesOfMethod({ circuit: "VISA", methodType: "CARD", currency: "chf" } as never)).toEqual(["CHF"])
   })
 })

@@ -17,7 +17,9 @@ describe("environment check", () => {
   })
 
   it("warns about a custom URL such as the simulator's", async () => {
-    const finding = await environmentCheck.run(withOptions({ environment: "http://127.0.0.1:4010/api/phoenix-0.0/psp/api/v1/" }))
+    const finding = await environmentCheck.run(
+      withOptions({ environment: "http://127.0.0.1:4010/api/phoenix-0.0/psp/api/v1/" }),
+    )
     expect(finding.status).toBe("warn")
     expect(finding.detail).toContain("a custom URL (http://127.0.0.1:4010/api/phoenix-0.0/psp/api/v1)")
     expect(finding.fix).toMatch(/"sandbox".*"production"/)
@@ -27,8 +29,12 @@ describe("environment check", () => {
 
 describe("capture type check", () => {
   it("says what EXPLICIT and IMPLICIT mean", async () => {
-    expect((await captureTypeCheck.run(withOptions({ captureType: "EXPLICIT" }))).detail).toMatch(/^EXPLICIT: .*only authorized.*capture/)
-    expect((await captureTypeCheck.run(withOptions({ captureType: "IMPLICIT" }))).detail).toMatch(/^IMPLICIT: the money is taken when the shopper pays/)
+    expect((await captureTypeCheck.run(withOptions({ captureType: "EXPLICIT" }))).detail).toMatch(
+      /^EXPLICIT: .*only authorized.*capture/,
+    )
+    expect((await captureTypeCheck.run(withOptions({ captureType: "IMPLICIT" }))).detail).toMatch(
+      /^IMPLICIT: the money is taken when the shopper pays/,
+    )
     expect(captureTypeCheck.blocking).toBe(false)
   })
 })

@@ -3,7 +3,8 @@ import type { DoctorContext } from "../check"
 import { notificationUrlCheck } from "../notification-url-check"
 
 // A pure check: it reads one option, so a context holding only that option is enough.
-const run = (notificationUrl: string) => notificationUrlCheck.run({ options: { notificationUrl } as NexiOptions } as DoctorContext)
+const run = (notificationUrl: string) =>
+  notificationUrlCheck.run({ options: { notificationUrl } as NexiOptions } as DoctorContext)
 
 describe("notification URL check", () => {
   it("passes https on 443 with a public host, naming where notifications go", async () => {

@@ -24,9 +24,12 @@ describe("nonPublicHostReason", () => {
     expect(nonPublicHostReason(host)).toMatch(reason)
   })
 
-  it.each(["api.shop.example.com", "shop.it", "172.15.0.1.nip.example.org", "xn--80ak6aa92e.com", "shop.com."])("accepts %s", (host) => {
-    expect(nonPublicHostReason(host)).toBeUndefined()
-  })
+  it.each(["api.shop.example.com", "shop.it", "172.15.0.1.nip.example.org", "xn--80ak6aa92e.com", "shop.com."])(
+    "accepts %s",
+    (host) => {
+      expect(nonPublicHostReason(host)).toBeUndefined()
+    },
+  )
 
   it("leaves the public neighbours of private ranges to the IP-literal rule", () => {
     expect(nonPublicHostReason("172.32.0.1")).toBe("172.32.0.1 is an IP address, not a host name")

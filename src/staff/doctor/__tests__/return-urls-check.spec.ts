@@ -3,7 +3,8 @@ import type { DoctorContext } from "../check"
 import { returnUrlsCheck } from "../return-urls-check"
 
 // A pure check: it reads two options, so a context holding only those is enough.
-const run = (resultUrl: string, cancelUrl: string) => returnUrlsCheck.run({ options: { resultUrl, cancelUrl } as NexiOptions } as DoctorContext)
+const run = (resultUrl: string, cancelUrl: string) =>
+  returnUrlsCheck.run({ options: { resultUrl, cancelUrl } as NexiOptions } as DoctorContext)
 
 const RESULT = "https://shop.example.com/checkout/nexi/result?cart_id={cart_id}"
 const CANCEL = "https://shop.example.com/checkout?cart_id={cart_id}"
@@ -25,7 +26,9 @@ describe("return URLs check", () => {
   it("fails a cancel URL without a placeholder", async () => {
     const finding = await run(RESULT, "https://shop.example.com/checkout")
     expect(finding.status).toBe("fail")
-    expect(finding.detail).toBe("cancelUrl https://shop.example.com/checkout carries neither {cart_id} nor {session_id}.")
+    expect(finding.detail).toBe(
+      "cancelUrl https://shop.example.com/checkout carries neither {cart_id} nor {session_id}.",
+    )
   })
 
   it("warns about an https URL on a host shoppers cannot reach", async () => {

@@ -3,7 +3,8 @@ import { doctorFixture, SIM_API_KEY } from "./support/doctor-fixture"
 
 const doctor = doctorFixture()
 
-const statuses = (report: Awaited<ReturnType<typeof runDoctor>>) => Object.fromEntries(report.checks.map((check) => [check.id, check.status]))
+const statuses = (report: Awaited<ReturnType<typeof runDoctor>>) =>
+  Object.fromEntries(report.checks.map((check) => [check.id, check.status]))
 
 describe("runDoctor, against the simulator over HTTP", () => {
   it("answers every check in order and no blocking problem for a good configuration", async () => {

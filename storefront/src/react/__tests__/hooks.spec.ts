@@ -69,9 +69,13 @@ describe("usePaymentOutcome", () => {
 
   it("uses the latest check without restarting when only the function changes", async () => {
     let answerFirst: (outcome: PaymentOutcome) => void = () => undefined
-    const first = jest.fn<Promise<PaymentOutcome>, [AbortSignal?]>().mockReturnValueOnce(new Promise((resolve) => (answerFirst = resolve)))
+    const first = jest
+      .fn<Promise<PaymentOutcome>, [AbortSignal?]>()
+      .mockReturnValueOnce(new Promise((resolve) => (answerFirst = resolve)))
     const second = answering(placed)
-    const hook = await renderHook(({ check }: { check: typeof first }) => usePaymentOutcome("cart_1", check, QUICK), { check: first })
+    const hook = await renderHook(({ check }: { check: typeof first }) => usePaymentOutcome("cart_1", check, QUICK), {
+      check: first,
+    })
     await hook.rerender({ check: second })
     await perform(() => answerFirst(pending))
     await settleUntil(() => !hook.current().polling)
@@ -91,7 +95,14 @@ describe("usePaymentOutcome", () => {
   })
 })
 
-const visa: SavedCard = { id: "nexcard_1", circuit: "VISA", masked_pan: "453997******4549", expiry: null, created_at: "2026-11-20T10:00:00.000Z", provider_id: "pp_nexi_nexi" }
+const visa: SavedCard = {
+  id: "nexcard_1",
+  circuit: "VISA",
+  masked_pan: "453997******4549",
+  expiry: null,
+  created_at: "2026-11-20T10:00:00.000Z",
+  provider_id: "pp_nexi_nexi",
+}
 const mastercard: SavedCard = { ...visa, id: "nexcard_2", circuit: "MC", masked_pan: "525599******0001" }
 
 describe("useSavedCards", () => {
@@ -111,7 +122,10 @@ describe("useSavedCards", () => {
 
   it("keeps a card whose deletion failed and shows why", async () => {
     const failure = new Error("Saved card not found")
-    const hook = await renderHook(() => useSavedCards({ list: async () => [visa], remove: async () => Promise.reject(failure) }), {})
+    const hook = await renderHook(
+      () => useSavedCards({ list: async () => [visa], remove: async () => Promise.reject(failure) }),
+      {},
+    )
     await perform(() => hook.current().remove("nexcard_1"))
     expect(hook.current()).toMatchObject({ cards: [visa], error: failure })
     await hook.unmount()

@@ -14,7 +14,15 @@ globals.window ??= { HTMLIFrameElement: class {} }
 function fakeElement(): Element {
   const events = { addEventListener() {}, removeEventListener() {} }
   const document = { nodeType: 9, nodeName: "#document", ...events }
-  return { nodeType: 1, nodeName: "DIV", tagName: "DIV", namespaceURI: "http://www.w3.org/1999/xhtml", textContent: "", ownerDocument: document, ...events } as unknown as Element
+  return {
+    nodeType: 1,
+    nodeName: "DIV",
+    tagName: "DIV",
+    namespaceURI: "http://www.w3.org/1999/xhtml",
+    textContent: "",
+    ownerDocument: document,
+    ...events,
+  } as unknown as Element
 }
 
 export interface RenderedHook<Props, Result> {
@@ -35,13 +43,17 @@ function HookProbe<Props, Result>({ hook, props, report }: ProbeProps<Props, Res
   return null
 }
 
-export async function renderHook<Props, Result>(hook: (props: Props) => Result, props: Props): Promise<RenderedHook<Props, Result>> {
+export async function renderHook<Props, Result>(
+  hook: (props: Props) => Result,
+  props: Props,
+): Promise<RenderedHook<Props, Result>> {
   let result: Result | undefined
   const report = (latest: Result) => {
     result = latest
   }
   const root = createRoot(fakeElement())
-  const render = (next: Props) => act(async () => root.render(createElement(HookProbe<Props, Result>, { hook, props: next, report })))
+  const render = (next: Props) =>
+    act(async () => root.render(createElement(HookProbe<Props, Result>, { hook, props: next, report })))
   await render(props)
   return {
     current: () => result as Result,

@@ -20,12 +20,18 @@ export function h(tag, props = {}, ...children) {
 
 /** Replaces the page's content; null, undefined and false stand for "nothing here". */
 export function render(...nodes) {
-  document.getElementById("app").replaceChildren(...nodes.flat().filter((node) => node !== null && node !== undefined && node !== false))
+  document
+    .getElementById("app")
+    .replaceChildren(...nodes.flat().filter((node) => node !== null && node !== undefined && node !== false))
 }
 
 /** kind: "error", "info" or "success"; tests find it by data-testid. */
 export function alertBox(kind, message, testId = "alert") {
-  return h("div", { class: `alert ${kind}`, role: kind === "error" ? "alert" : "status", "data-testid": testId }, message)
+  return h(
+    "div",
+    { class: `alert ${kind}`, role: kind === "error" ? "alert" : "status", "data-testid": testId },
+    message,
+  )
 }
 
 export function showError(error) {

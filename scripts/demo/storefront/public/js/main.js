@@ -32,10 +32,12 @@ async function main() {
     api: createStoreApi({ ...config, customerToken }),
     params: new URLSearchParams(location.search),
   }
-  document.getElementById("footer-links").append(
-    config.adminUrl ? h("a", { href: config.adminUrl, target: "_blank", rel: "noopener" }, "Admin") : "",
-    h("a", { href: config.simulatorUrl, target: "_blank", rel: "noopener" }, "Simulator"),
-  )
+  document
+    .getElementById("footer-links")
+    .append(
+      config.adminUrl ? h("a", { href: config.adminUrl, target: "_blank", rel: "noopener" }, "Admin") : "",
+      h("a", { href: config.simulatorUrl, target: "_blank", rel: "noopener" }, "Simulator"),
+    )
   const view = VIEWS[location.pathname.replace(/\/+$/, "") || "/"]
   if (!view) {
     render(h("h1", {}, "Page not found"), h("a", { href: "/" }, "Back to the shop"))

@@ -17,15 +17,19 @@ export function renderNav({ regions, regionId, onRegionChange, cart }) {
       h(
         "select",
         { "aria-label": "Region", "data-testid": "region", onchange: (event) => onRegionChange(event.target.value) },
-        regions.map((region) =>
-          h("option", { value: region.id, selected: region.id === regionId }, `${region.name}`),
-        ),
+        regions.map((region) => h("option", { value: region.id, selected: region.id === regionId }, `${region.name}`)),
       ),
     )
   }
   const count = (cart?.items ?? []).reduce((sum, item) => sum + Number(item.quantity), 0)
   if (cart && !cart.completed_at) {
-    items.push(h("a", { href: `/checkout?step=cart&cart_id=${encodeURIComponent(cart.id)}`, "data-testid": "cart-link" }, `Cart (${count})`))
+    items.push(
+      h(
+        "a",
+        { href: `/checkout?step=cart&cart_id=${encodeURIComponent(cart.id)}`, "data-testid": "cart-link" },
+        `Cart (${count})`,
+      ),
+    )
   }
   items.push(accountLink())
   nav.replaceChildren(...items)

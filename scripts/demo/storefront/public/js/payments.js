@@ -15,7 +15,9 @@ export function nexiSessionOf(cart) {
  * payment. Answers the session, whose data holds `hosted_page` for a card payment.
  */
 export async function startPaymentSession(api, cart, providerId, data) {
-  const collectionId = cart.payment_collection?.id ?? (await api.post("/store/payment-collections", { cart_id: cart.id })).payment_collection.id
+  const collectionId =
+    cart.payment_collection?.id ??
+    (await api.post("/store/payment-collections", { cart_id: cart.id })).payment_collection.id
   const { payment_collection } = await api.post(`/store/payment-collections/${collectionId}/payment-sessions`, {
     provider_id: providerId,
     ...(data ? { data } : {}),
@@ -39,6 +41,7 @@ export function failed(status) {
 
 export function failureMessage(status) {
   const reason = status.payment_session.data?.reason
-  const what = status.payment_session.status === "canceled" ? "The payment was cancelled" : "The payment did not go through"
+  const what =
+    status.payment_session.status === "canceled" ? "The payment was cancelled" : "The payment did not go through"
   return reason ? `${what}: ${reason}` : `${what}.`
 }

@@ -27,7 +27,8 @@ export function createStoreApi({ backendUrl, publishableKey, customerToken }) {
     })
     const text = await response.text()
     const data = text ? JSON.parse(text) : {}
-    if (!response.ok) throw new StoreApiError(data.message ?? `${method} ${path} answered ${response.status}`, response.status, data)
+    if (!response.ok)
+      throw new StoreApiError(data.message ?? `${method} ${path} answered ${response.status}`, response.status, data)
     return data
   }
   return {

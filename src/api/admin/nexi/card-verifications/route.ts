@@ -12,7 +12,10 @@ import { parseInput } from "../../../../staff/validate-input"
 
 const BodySchema = z.strictObject({
   card: cardInputSchema(),
-  customer_email: z.email({ message: "must be an email address" }).max(255, "must be at most 255 characters").optional(),
+  customer_email: z
+    .email({ message: "must be an email address" })
+    .max(255, "must be at most 255 characters")
+    .optional(),
 })
 
 export async function POST(req: AuthenticatedMedusaRequest, res: MedusaResponse<NexiCardVerificationResponse>) {

@@ -11,14 +11,20 @@ import type { NexiMotoResponse } from "../../../../staff/contract"
 import { payByMoto } from "../../../../staff/moto-payment"
 import { parseInput } from "../../../../staff/validate-input"
 
-const orderId = (prefix: string) => z.string().regex(new RegExp(`^${prefix}_[A-Za-z0-9]+$`), `must be an order id (${prefix}_...)`)
+const orderId = (prefix: string) =>
+  z.string().regex(new RegExp(`^${prefix}_[A-Za-z0-9]+$`), `must be an order id (${prefix}_...)`)
 
 const BodySchema = z
   .strictObject({
     draft_order_id: orderId("order").optional(),
     order_id: orderId("order").optional(),
     card: cardInputSchema(),
-    card_holder_name: z.string().trim().min(1, "must not be empty").max(255, "must be at most 255 characters").optional(),
+    card_holder_name: z
+      .string()
+      .trim()
+      .min(1, "must not be empty")
+      .max(255, "must be at most 255 characters")
+      .optional(),
   })
   .refine((body) => Boolean(body.draft_order_id) !== Boolean(body.order_id), {
     path: ["order_id"],

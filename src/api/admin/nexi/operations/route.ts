@@ -10,7 +10,10 @@ import { CHANNELS, OPERATION_TYPES } from "../../../../gateway/schemas"
 import { fromGateway, merchantGateway } from "../../../../staff/merchant-gateway"
 import { parseInput } from "../../../../staff/validate-input"
 
-const isoTime = z.iso.datetime({ offset: true, message: "must be an ISO 8601 date-time, for example 2025-01-31T00:00:00Z" })
+const isoTime = z.iso.datetime({
+  offset: true,
+  message: "must be an ISO 8601 date-time, for example 2025-01-31T00:00:00Z",
+})
 
 const QuerySchema = z
   .strictObject({

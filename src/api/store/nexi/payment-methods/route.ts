@@ -28,9 +28,13 @@ export async function GET(req: MedusaRequest, res: MedusaResponse) {
   const region = data[0] as RegionRow | undefined
   if (!region) throw new MedusaError(MedusaError.Types.NOT_FOUND, `region_id: no region ${regionId}`)
   const providerIds = (region.payment_providers ?? [])
-    .flatMap((provider) => (provider && provider.is_enabled !== false && isNexiProviderId(provider.id) ? [provider.id] : []))
+    .flatMap((provider) =>
+      provider && provider.is_enabled !== false && isNexiProviderId(provider.id) ? [provider.id] : [],
+    )
     .sort()
   res.json({
-    payment_methods: providerIds.map((providerId) => describeNexiPaymentMethod(providerId, nexiOptionsOf(req.scope, providerId))),
+    payment_methods: providerIds.map((providerId) =>
+      describeNexiPaymentMethod(providerId, nexiOptionsOf(req.scope, providerId)),
+    ),
   })
 }

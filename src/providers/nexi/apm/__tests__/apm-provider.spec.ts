@@ -18,7 +18,11 @@ import { type NexiOptions, type NexiOptionsInput, parseNexiOptions } from "../..
 import { CART_CONTEXT_KEY } from "../../shared/cart-context"
 import type { NexiApmProviderService } from "../apm-provider"
 import { ApmTransactions } from "../apm-transactions"
-import { NexiApmPspAEComProviderService, NexiApmPspBProviderService, NexiApmPspCProviderService } from "../scheme-providers"
+import {
+  NexiApmPspAEComProviderService,
+  NexiApmPspBProviderService,
+  NexiApmPspCProviderService,
+} from "../scheme-providers"
 
 let sim: RunningSimulator
 let reader: HttpApmClient
@@ -110,14 +114,26 @@ beforeEach(() => {
 function sync(method: ApmMethod = "PSP_B", apm?: Parameters<typeof options>[0]): MobileSync {
   const logger = cradle.logger as never
   // Parsed as the provider parses its own, defaults included.
-  const service = new ApmTransactions({ options: parseNexiOptions(options(apm)), method, ledger: () => ledger, rows: new PaymentRecords(cradle), logger })
+  const service = new ApmTransactions({
+    options: parseNexiOptions(options(apm)),
+    method,
+    ledger: () => ledger,
+    rows: new PaymentRecords(cradle),
+    logger,
+  })
   const medusa = {
     apply: async (session: SessionRecord, payment: GatewayPayment) => {
       applied.push({ session, payment })
       return "unchanged" as const
     },
   }
-  return new MobileSync({ service, ledger, sessions: new PaymentRecords(cradle), medusa, providerKey: `nexi-apm-${method.toLowerCase().replaceAll("_", "-")}_nexi` })
+  return new MobileSync({
+    service,
+    ledger,
+    sessions: new PaymentRecords(cradle),
+    medusa,
+    providerKey: `nexi-apm-${method.toLowerCase().replaceAll("_", "-")}_nexi`,
+  })
 }
 
 function provider<T extends NexiApmProviderService>(
@@ -128,7 +144,9 @@ function provider<T extends NexiApmProviderService>(
 }
 
 let sessionCounter = 0
-function paymentInput(overrides: Partial<InitiatePaymentInput> & { consumerId?: string | null } = {}): InitiatePaymentInput {
+function paymentInput(
+  overrides: Partial<InitiatePaymentInput> & { consumerId?: string | null } = {},
+): InitiatePaymentInput {
   const sessionId = `payses_test_${++sessionCounter}`
   const { consumerId = "+4712345678", ...rest } = overrides
   return {
@@ -171,7 +189,14 @@ describe("initiatePayment", () => {
   it("starts a pending payment with the cart's VAT and lines, and gives the storefront the approval link", async () => {
     const { data, status } = await provider(NexiApmPspBProviderService).initiatePayment(paymentInput())
     expect(status).toBe("pending")
-    expect(data).toMatchObject({ method: "PSP_B", state: "PENDING", status: "pending", amount_minor: "2440", vat_minor: "440", currency: "EUR" })
+    expect(data).toMatchObject({
+      method: "PSP_B",
+      state: "PENDING",
+      status: "pending",
+      amount_minor: "2440",
+      vat_minor: "440",
+      currency: "EUR",
+    })
     expect(data?.approval_url).toBe(`${sim.url}/apm/phone/${data?.transaction_id}`)
     expect(data).not.toHaveProperty(CART_CONTEXT_KEY, expect.anything())
     expect(JSON.stringify(data)).not.toContain("sim-secret")
@@ -180,7 +205,14 @@ describe("initiatePayment", () => {
     expect(transaction?.amount).toEqual({ currencyCode: "EUR", nominalAmount: 2000, vatAmount: 440, totalAmount: 2440 })
     expect(transaction?.consumer).toEqual({ consumerId: "+4712345678", name: "Anna Rossi" })
     expect(transaction?.order?.items).toEqual([
-      expect.objectContaining({ quantity: 2, unitPrice: 1000, taxRate: 2200, taxAmount: 440, grossTotalAmount: 2440, netTotalAmount: 2000 }),
+      expect.objectContaining({
+        quantity: 2,
+        unitPrice: 1000,
+        taxRate: 2200,
+        taxAmount: 440,
+        grossTotalAmount: 2440,
+        netTotalAmount: 2000,
+      }),
     ])
   })
 
@@ -204,7 +236,9 @@ describe("initiatePayment", () => {
   })
 
   it("keeps a declined payment (201) as a session in error with the scheme's reason, not a throw", async () => {
-    const { data, status } = await provider(NexiApmPspBProviderService).initiatePayment(paymentInput({ consumerId: "+4700000000" }))
+    const { data, status } = await provider(NexiApmPspBProviderService).initiatePayment(
+      paymentInput({ consumerId: "+4700000000" }),
+    )
     expect(status).toBe("error")
     expect(data).toMatchObject({ status: "error", state: "REJECTED" })
     expect(data?.reason).toBe("The mobile payment scheme rejected the payment. The scheme refused the consumer.")
@@ -285,7 +319,12 @@ describe("status reads", () => {
     expect(applied).toEqual([
       {
         session: expect.objectContaining({ id: sessionId }),
-        payment: expect.objectContaining({ status: "captured", currency: "EUR", capturedMinor: "2440", authorizedMinor: "2440" }),
+        payment: expect.objectContaining({
+          status: "captured",
+          currency: "EUR",
+          capturedMinor: "2440",
+          authorizedMinor: "2440",
+        }),
       },
     ])
     expect(data.transaction_id).toBeDefined()
@@ -311,7 +350,11 @@ describe("status reads", () => {
   })
 
   it("answers Medusa's webhook route not_supported: the service sends no notifications", async () => {
-    const result = await provider(NexiApmPspBProviderService).getWebhookActionAndData({ data: { transactionId: 1 }, rawData: "", headers: {} })
+    const result = await provider(NexiApmPspBProviderService).getWebhookActionAndData({
+      data: { transactionId: 1 },
+      rawData: "",
+      headers: {},
+    })
     expect(result.action).toBe("not_supported")
   })
 })
@@ -320,7 +363,10 @@ describe("capture, refund and cancel", () => {
   it("confirms the capture of a finalized payment and refuses one that is not finalized", async () => {
     const captured = await startedPayment("+4711111111")
     expect((await captured.service.authorizePayment({ data: captured.data })).status).toBe("captured")
-    await expect(captured.service.capturePayment({ data: captured.data })).resolves.toHaveProperty("data.state", "FINALIZED")
+    await expect(captured.service.capturePayment({ data: captured.data })).resolves.toHaveProperty(
+      "data.state",
+      "FINALIZED",
+    )
 
     const pending = await startedPayment()
     await expectMedusaError(
@@ -333,19 +379,31 @@ describe("capture, refund and cancel", () => {
   it("refunds in parts, VAT in the payment's proportion, each refund linked to the payment", async () => {
     const { service, data } = await startedPayment("+4711111111")
     await service.authorizePayment({ data })
-    const first = await service.refundPayment({ data, amount: { value: "12.2", precision: 20 } as never, context: { idempotency_key: "ref_1" } })
+    const first = await service.refundPayment({
+      data,
+      amount: { value: "12.2", precision: 20 } as never,
+      context: { idempotency_key: "ref_1" },
+    })
     expect(first.data).toMatchObject({ refunded_minor: "1220", refunded_vat_minor: "220" })
-    const second = await service.refundPayment({ data: first.data!, amount: 12.2, context: { idempotency_key: "ref_2" } })
+    const second = await service.refundPayment({
+      data: first.data!,
+      amount: 12.2,
+      context: { idempotency_key: "ref_2" },
+    })
     expect(second.data).toMatchObject({ refunded_minor: "2440", refunded_vat_minor: "440" })
     const refunds = await Promise.all(
-      ((second.data?.refund_transaction_ids ?? []) as string[]).map(async (id) => (await reader.getTransaction(id)).response?.request?.transaction),
+      ((second.data?.refund_transaction_ids ?? []) as string[]).map(
+        async (id) => (await reader.getTransaction(id)).response?.request?.transaction,
+      ),
     )
     expect(refunds.map((refund) => [refund?.originalReference, refund?.amount])).toEqual([
       [String(data.transaction_id), { currencyCode: "EUR", nominalAmount: 1000, vatAmount: 220, totalAmount: 1220 }],
       [String(data.transaction_id), { currencyCode: "EUR", nominalAmount: 1000, vatAmount: 220, totalAmount: 1220 }],
     ])
     // A retry of the same refund is not sent twice: the service would refuse a refund beyond the payment.
-    await expect(service.refundPayment({ data: first.data!, amount: 12.2, context: { idempotency_key: "ref_2" } })).resolves.toBeDefined()
+    await expect(
+      service.refundPayment({ data: first.data!, amount: 12.2, context: { idempotency_key: "ref_2" } }),
+    ).resolves.toBeDefined()
     await expectMedusaError(
       service.refundPayment({ data: second.data!, amount: 1, context: { idempotency_key: "ref_3" } }),
       MedusaError.Types.NOT_ALLOWED,
@@ -361,16 +419,26 @@ describe("capture, refund and cancel", () => {
     const original = await reader.getTransaction(String(data.transaction_id))
     expect(original.state).toBe("CANCELLED")
     const reversal = await reader.getTransaction(String(canceled.data?.reversal_transaction_id))
-    expect(reversal.response?.request?.transaction).toMatchObject({ originalReference: String(data.transaction_id), terminalReference: "T-1" })
+    expect(reversal.response?.request?.transaction).toMatchObject({
+      originalReference: String(data.transaction_id),
+      terminalReference: "T-1",
+    })
 
     const rejected = await startedPayment("+4711112222")
     await rejected.service.authorizePayment({ data: rejected.data })
-    await expect(rejected.service.cancelPayment({ data: rejected.data })).resolves.toHaveProperty("data.status", "canceled")
+    await expect(rejected.service.cancelPayment({ data: rejected.data })).resolves.toHaveProperty(
+      "data.status",
+      "canceled",
+    )
   })
 
   it("keeps the transaction for an update of the same amount, and replaces (reversing) it for a new amount", async () => {
     const { service, data } = await startedPayment()
-    const marked = await service.updatePayment({ data: { ...data, status: "error", reason: "x" }, amount: 24.4, currency_code: "eur" })
+    const marked = await service.updatePayment({
+      data: { ...data, status: "error", reason: "x" },
+      amount: 24.4,
+      currency_code: "eur",
+    })
     expect(marked.data).toMatchObject({ transaction_id: data.transaction_id, reason: "x" })
     const changed = await service.updatePayment({ data, amount: 30, currency_code: "eur" })
     expect(changed.data?.transaction_id).not.toBe(data.transaction_id)
@@ -388,7 +456,11 @@ describe("capture, refund and cancel", () => {
     const service = provider(NexiApmPspBProviderService, { terminalReference: undefined })
     const input = paymentInput()
     const { data } = await service.initiatePayment(input)
-    await expectMedusaError(service.cancelPayment({ data: data! }), MedusaError.Types.NOT_ALLOWED, /apm\.terminalReference/)
+    await expectMedusaError(
+      service.cancelPayment({ data: data! }),
+      MedusaError.Types.NOT_ALLOWED,
+      /apm\.terminalReference/,
+    )
   })
 })
 
@@ -436,8 +508,13 @@ describe("the ledger: attempts", () => {
   })
 
   it("records a declined transaction as closed: it can never be paid", async () => {
-    const { data } = await provider(NexiApmPspBProviderService).initiatePayment(paymentInput({ consumerId: "+4700000000" }))
-    expect(await ledger.findAttempt(String(data?.transaction_id))).toMatchObject({ state: "closed", next_check_at: null })
+    const { data } = await provider(NexiApmPspBProviderService).initiatePayment(
+      paymentInput({ consumerId: "+4700000000" }),
+    )
+    expect(await ledger.findAttempt(String(data?.transaction_id))).toMatchObject({
+      state: "closed",
+      next_check_at: null,
+    })
   })
 
   it("supersedes the transaction a new amount replaces, and every one of a deleted session", async () => {
@@ -479,7 +556,9 @@ describe("the ledger: attempts", () => {
   it("syncs a transaction its live session owns as that session's payment", async () => {
     const { data, sessionId } = await startedPayment("+4799991111")
     await sync().attempt(String(data.transaction_id))
-    expect(applied).toEqual([{ session: expect.objectContaining({ id: sessionId }), payment: expect.objectContaining({ status: "captured" }) }])
+    expect(applied).toEqual([
+      { session: expect.objectContaining({ id: sessionId }), payment: expect.objectContaining({ status: "captured" }) },
+    ])
     expect(await ledger.findAttempt(String(data.transaction_id))).toMatchObject({ state: "paid" })
   })
 
@@ -499,10 +578,19 @@ describe("the ledger: attempts", () => {
       next_check_at: null,
     })
     const [reversal] = await ledger.writesOf(transactionId)
-    expect(reversal).toMatchObject({ kind: "apm_reversal", origin: "release", outcome: "executed", amount_minor: "2440" })
+    expect(reversal).toMatchObject({
+      kind: "apm_reversal",
+      origin: "release",
+      outcome: "executed",
+      amount_minor: "2440",
+    })
     expect(logged).toContainEqual({
       level: "error",
-      line: expect.stringMatching(new RegExp(`transaction ${transactionId} \\(cart cart_1\\) was paid after its payment session was replaced or deleted`)),
+      line: expect.stringMatching(
+        new RegExp(
+          `transaction ${transactionId} \\(cart cart_1\\) was paid after its payment session was replaced or deleted`,
+        ),
+      ),
     })
 
     await sync().attempt(transactionId)
@@ -564,7 +652,9 @@ describe("the ledger: refunds", () => {
       MedusaError.Types.UNEXPECTED_STATE,
       /did not answer.*Do not try again/,
     )
-    expect(await ledger.writesOf(transactionId)).toEqual([expect.objectContaining({ outcome: "unknown", claimed_by: null })])
+    expect(await ledger.writesOf(transactionId)).toEqual([
+      expect.objectContaining({ outcome: "unknown", claimed_by: null }),
+    ])
 
     // Medusa rolled refund A back; the merchant refunds again. While the service cannot be read, nothing is sent.
     rolledBack.add("lost_ref_a")
@@ -578,11 +668,17 @@ describe("the ledger: refunds", () => {
     const retried = await service.refundPayment({ data, amount: 12.2, context: { idempotency_key: "lost_ref_b" } })
     expect(retried.data).toMatchObject({ refunded_minor: "1220", refunded_vat_minor: "220" })
     const writes = await ledger.writesOf(transactionId)
-    expect(writes).toEqual([expect.objectContaining({ medusa_ref: "lost_ref_a", outcome: "executed", claimed_by: "lost_ref_b" })])
+    expect(writes).toEqual([
+      expect.objectContaining({ medusa_ref: "lost_ref_a", outcome: "executed", claimed_by: "lost_ref_b" }),
+    ])
     expect(retried.data?.refund_transaction_ids).toEqual([writes[0].gateway_operation_id])
 
     // Exactly 12.20 was refunded at the service: the other 12.20 still is refundable, and no more.
-    const rest = await service.refundPayment({ data: retried.data!, amount: 12.2, context: { idempotency_key: "lost_ref_c" } })
+    const rest = await service.refundPayment({
+      data: retried.data!,
+      amount: 12.2,
+      context: { idempotency_key: "lost_ref_c" },
+    })
     expect(rest.data).toMatchObject({ refunded_minor: "2440", refunded_vat_minor: "440" })
     await expectMedusaError(
       service.refundPayment({ data: rest.data!, amount: 0.01, context: { idempotency_key: "lost_ref_d" } }),
@@ -595,14 +691,20 @@ describe("the ledger: refunds", () => {
     const { service, data, transactionId } = await paidPayment()
     const first = await service.refundPayment({ data, amount: 5, context: { idempotency_key: "job_ref_1" } })
     await injectFault(REFUND_PATH, { times: 2, phase: "after" })
-    await expect(service.refundPayment({ data: first.data!, amount: 7.2, context: { idempotency_key: "job_ref_2" } })).rejects.toThrow(/did not answer/)
+    await expect(
+      service.refundPayment({ data: first.data!, amount: 7.2, context: { idempotency_key: "job_ref_2" } }),
+    ).rejects.toThrow(/did not answer/)
     rolledBack.add("job_ref_2")
 
     await sync().attempt(transactionId)
     const [, lost] = await ledger.writesOf(transactionId)
     expect(lost).toMatchObject({ medusa_ref: "job_ref_2", outcome: "executed", claimed_by: null })
 
-    const next = await service.refundPayment({ data: first.data!, amount: 7.2, context: { idempotency_key: "job_ref_3" } })
+    const next = await service.refundPayment({
+      data: first.data!,
+      amount: 7.2,
+      context: { idempotency_key: "job_ref_3" },
+    })
     expect(next.data).toMatchObject({ refunded_minor: "1220", refunded_vat_minor: "220" })
     expect(refundIds(next.data).at(-1)).toBe(lost.gateway_operation_id)
     expect(await ledger.writesOf(transactionId)).toHaveLength(2)
@@ -613,7 +715,9 @@ describe("the ledger: refunds", () => {
     // Refund A is made, but neither its answer nor its key's replay arrives; the store is then
     // killed, so Medusa never deletes refund A's row.
     await injectFault(REFUND_PATH, { times: 2, phase: "after" })
-    await expect(service.refundPayment({ data, amount: 5, context: { idempotency_key: "kept_ref_a" } })).rejects.toThrow(/did not answer/)
+    await expect(
+      service.refundPayment({ data, amount: 5, context: { idempotency_key: "kept_ref_a" } }),
+    ).rejects.toThrow(/did not answer/)
 
     const next = await service.refundPayment({ data, amount: 5, context: { idempotency_key: "kept_ref_b" } })
     const writes = await ledger.writesOf(transactionId)
@@ -628,13 +732,21 @@ describe("the ledger: refunds", () => {
   it("lets a retry of the same refund hold its write after the job settled it, so no later refund counts it again", async () => {
     const { service, data, transactionId } = await paidPayment()
     await injectFault(REFUND_PATH, { times: 2, phase: "after" })
-    await expect(service.refundPayment({ data, amount: 10, context: { idempotency_key: "same_ref" } })).rejects.toThrow(/did not answer/)
+    await expect(service.refundPayment({ data, amount: 10, context: { idempotency_key: "same_ref" } })).rejects.toThrow(
+      /did not answer/,
+    )
     await sync().attempt(transactionId)
 
     const again = await service.refundPayment({ data, amount: 10, context: { idempotency_key: "same_ref" } })
     expect(again.data).toMatchObject({ refunded_minor: "1000" })
-    expect(await ledger.writesOf(transactionId)).toEqual([expect.objectContaining({ outcome: "executed", claimed_by: "same_ref" })])
-    const later = await service.refundPayment({ data: again.data!, amount: 10, context: { idempotency_key: "later_ref" } })
+    expect(await ledger.writesOf(transactionId)).toEqual([
+      expect.objectContaining({ outcome: "executed", claimed_by: "same_ref" }),
+    ])
+    const later = await service.refundPayment({
+      data: again.data!,
+      amount: 10,
+      context: { idempotency_key: "later_ref" },
+    })
     expect(await ledger.writesOf(transactionId)).toHaveLength(2)
     expect(refundIds(later.data)).toHaveLength(2)
   })
@@ -642,7 +754,13 @@ describe("the ledger: refunds", () => {
   it("leaves a refund still on its way to its own call, and sends no other refund meanwhile", async () => {
     const { service, data, transactionId } = await paidPayment()
     const key = "0b9f2a52-0000-5000-8000-000000000002"
-    await ledger.requestWrite({ kind: "apm_refund", idempotency_key: key, gateway_ref: transactionId, amount_minor: "500", currency: "EUR" })
+    await ledger.requestWrite({
+      kind: "apm_refund",
+      idempotency_key: key,
+      gateway_ref: transactionId,
+      amount_minor: "500",
+      currency: "EUR",
+    })
 
     await sync().attempt(transactionId)
     await expectMedusaError(
@@ -650,7 +768,9 @@ describe("the ledger: refunds", () => {
       MedusaError.Types.NOT_ALLOWED,
       /another refund or reversal of this payment is being sent right now/,
     )
-    expect(await ledger.writesOf(transactionId)).toEqual([expect.objectContaining({ idempotency_key: key, outcome: "requested" })])
+    expect(await ledger.writesOf(transactionId)).toEqual([
+      expect.objectContaining({ idempotency_key: key, outcome: "requested" }),
+    ])
   })
 
   it("never reads a key the service knows for another body as a refund not made", async () => {
@@ -664,7 +784,13 @@ describe("the ledger: refunds", () => {
       originalReference: transactionId,
     }
     await reader.initializeWithIdempotency("refund", body, key)
-    await ledger.requestWrite({ kind: "apm_refund", idempotency_key: key, gateway_ref: transactionId, amount_minor: "200", currency: "EUR" })
+    await ledger.requestWrite({
+      kind: "apm_refund",
+      idempotency_key: key,
+      gateway_ref: transactionId,
+      amount_minor: "200",
+      currency: "EUR",
+    })
     await ledger.settleWrite(key, { outcome: "unknown" })
 
     await expectMedusaError(
@@ -672,14 +798,20 @@ describe("the ledger: refunds", () => {
       MedusaError.Types.UNEXPECTED_STATE,
       /unknown outcome.*Nothing was sent/,
     )
-    expect(await ledger.writesOf(transactionId)).toEqual([expect.objectContaining({ idempotency_key: key, outcome: "unknown" })])
+    expect(await ledger.writesOf(transactionId)).toEqual([
+      expect.objectContaining({ idempotency_key: key, outcome: "unknown" }),
+    ])
   })
 
   it("follows a refund the scheme accepted until it settles, and reports one it rejects", async () => {
     // Refunds of this consumer's payments are held "initialized" until the simulator is told.
     const { service, data, transactionId } = await paidPayment("+4712343333")
     const first = await service.refundPayment({ data, amount: 10, context: { idempotency_key: "held_ref_1" } })
-    const second = await service.refundPayment({ data: first.data!, amount: 5, context: { idempotency_key: "held_ref_2" } })
+    const second = await service.refundPayment({
+      data: first.data!,
+      amount: 5,
+      context: { idempotency_key: "held_ref_2" },
+    })
     const [settledId, rejectedId] = refundIds(second.data)
     expect(await ledger.writesOf(transactionId)).toEqual([
       expect.objectContaining({ follow_state: "following" }),
@@ -687,7 +819,10 @@ describe("the ledger: refunds", () => {
     ])
 
     await sync().attempt(transactionId)
-    expect((await ledger.writesOf(transactionId)).map((write) => write.follow_state)).toEqual(["following", "following"])
+    expect((await ledger.writesOf(transactionId)).map((write) => write.follow_state)).toEqual([
+      "following",
+      "following",
+    ])
 
     await control(settledId, "approve")
     await control(rejectedId, "reject")

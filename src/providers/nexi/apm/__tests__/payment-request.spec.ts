@@ -27,34 +27,58 @@ describe("consumerName", () => {
   it("takes the billing address name first", () => {
     expect(
       consumerName(
-        cart({ billing_address: { first_name: " Ada ", last_name: "Lovelace " }, shipping_address: { first_name: "Ship" }, email: "a@x" }),
+        cart({
+          billing_address: { first_name: " Ada ", last_name: "Lovelace " },
+          shipping_address: { first_name: "Ship" },
+          email: "a@x",
+        }),
         { first_name: "Grace" } as PaymentCustomerDTO,
       ),
     ).toBe("Ada Lovelace")
   })
 
   it("takes the billing company when the billing address has no name", () => {
-    expect(consumerName(cart({ billing_address: { company: " ACME " }, shipping_address: { first_name: "Ship" } }), undefined)).toBe("ACME")
+    expect(
+      consumerName(
+        cart({ billing_address: { company: " ACME " }, shipping_address: { first_name: "Ship" } }),
+        undefined,
+      ),
+    ).toBe("ACME")
   })
 
   it("then the shipping address (name, then company)", () => {
-    expect(consumerName(cart({ billing_address: { first_name: "  " }, shipping_address: { last_name: "Hopper" } }), undefined)).toBe("Hopper")
+    expect(
+      consumerName(
+        cart({ billing_address: { first_name: "  " }, shipping_address: { last_name: "Hopper" } }),
+        undefined,
+      ),
+    ).toBe("Hopper")
     expect(consumerName(cart({ shipping_address: { company: "Globex" } }), undefined)).toBe("Globex")
   })
 
   it("then the customer's name", () => {
-    expect(consumerName(cart(), { first_name: "Grace", last_name: "Hopper", email: "g@x" } as PaymentCustomerDTO)).toBe("Grace Hopper")
-    expect(consumerName(undefined, { first_name: null, last_name: "Hopper" } as unknown as PaymentCustomerDTO)).toBe("Hopper")
+    expect(consumerName(cart(), { first_name: "Grace", last_name: "Hopper", email: "g@x" } as PaymentCustomerDTO)).toBe(
+      "Grace Hopper",
+    )
+    expect(consumerName(undefined, { first_name: null, last_name: "Hopper" } as unknown as PaymentCustomerDTO)).toBe(
+      "Hopper",
+    )
   })
 
   it("then the cart's e-mail, then the customer's", () => {
-    expect(consumerName(cart({ email: " cart@example.com " }), { email: "cus@example.com" } as PaymentCustomerDTO)).toBe("cart@example.com")
-    expect(consumerName(cart({ email: "  " }), { email: "cus@example.com" } as PaymentCustomerDTO)).toBe("cus@example.com")
+    expect(
+      consumerName(cart({ email: " cart@example.com " }), { email: "cus@example.com" } as PaymentCustomerDTO),
+    ).toBe("cart@example.com")
+    expect(consumerName(cart({ email: "  " }), { email: "cus@example.com" } as PaymentCustomerDTO)).toBe(
+      "cus@example.com",
+    )
   })
 
   it("falls back to Customer, never an empty name", () => {
     expect(consumerName(undefined, undefined)).toBe("Customer")
-    expect(consumerName(cart({ billing_address: { company: " " }, email: "" }), { email: " " } as PaymentCustomerDTO)).toBe("Customer")
+    expect(
+      consumerName(cart({ billing_address: { company: " " }, email: "" }), { email: " " } as PaymentCustomerDTO),
+    ).toBe("Customer")
   })
 })
 
@@ -85,7 +109,9 @@ describe("buildPaymentRequest", () => {
   it("sends locale properties only for the scheme that takes them", () => {
     const withLocale = cart({ locale: "de-CH", billing_address: { country_code: "ch" } })
     expect(buildPaymentRequest(input({ cart: withLocale }))).not.toHaveProperty("additionalProperties")
-    expect(buildPaymentRequest(input({ method: SCHEME_WITH_LOCALE_PROPERTIES, cart: withLocale })).additionalProperties).toEqual([
+    expect(
+      buildPaymentRequest(input({ method: SCHEME_WITH_LOCALE_PROPERTIES, cart: withLocale })).additionalProperties,
+    ).toEqual([
       { key: "lang", value: "de" },
       { key: "country", value: "CH" },
     ])
@@ -93,12 +119,14 @@ describe("buildPaymentRequest", () => {
 
   it("takes the country from the shipping address when billing has none, and drops an invalid one", () => {
     const method = SCHEME_WITH_LOCALE_PROPERTIES
-    expect(buildPaymentRequest(input({ method, cart: cart({ shipping_address: { country_code: " it " } }) })).additionalProperties).toEqual([
-      { key: "country", value: "IT" },
-    ])
-    expect(buildPaymentRequest(input({ method, cart: cart({ locale: "fr", billing_address: { country_code: "fra" } }) })).additionalProperties).toEqual([
-      { key: "lang", value: "fr" },
-    ])
+    expect(
+      buildPaymentRequest(input({ method, cart: cart({ shipping_address: { country_code: " it " } }) }))
+        .additionalProperties,
+    ).toEqual([{ key: "country", value: "IT" }])
+    expect(
+      buildPaymentRequest(input({ method, cart: cart({ locale: "fr", billing_address: { country_code: "fra" } }) }))
+        .additionalProperties,
+    ).toEqual([{ key: "lang", value: "fr" }])
   })
 
   it("leaves out additional properties when the cart knows neither member", () => {

@@ -28,15 +28,44 @@ describe("buildPurchase", () => {
         shipping_total: 6.1,
         shipping_tax_total: 1.1,
         items: [
-          line({ id: "item_1", title: "Cup", variant_sku: "CUP-1", quantity: 2, unit_price: 10, subtotal: 20, tax_total: 4.4, total: 24.4, tax_rate: 22 }),
+          line({
+            id: "item_1",
+            title: "Cup",
+            variant_sku: "CUP-1",
+            quantity: 2,
+            unit_price: 10,
+            subtotal: 20,
+            tax_total: 4.4,
+            total: 24.4,
+            tax_rate: 22,
+          }),
         ],
       }),
     })
     expect(purchaseAmount).toEqual({ currencyCode: "EUR", nominalAmount: 2500, vatAmount: 550, totalAmount: 3050 })
     expect(order).toEqual({
       items: [
-        { itemNo: "CUP-1", reference: "item_1", name: "Cup", quantity: 2, unitPrice: 1000, taxRate: 2200, taxAmount: 440, grossTotalAmount: 2440, netTotalAmount: 2000 },
-        { reference: "shipping", name: "Shipping", quantity: 1, unitPrice: 500, taxRate: 2200, taxAmount: 110, grossTotalAmount: 610, netTotalAmount: 500 },
+        {
+          itemNo: "CUP-1",
+          reference: "item_1",
+          name: "Cup",
+          quantity: 2,
+          unitPrice: 1000,
+          taxRate: 2200,
+          taxAmount: 440,
+          grossTotalAmount: 2440,
+          netTotalAmount: 2000,
+        },
+        {
+          reference: "shipping",
+          name: "Shipping",
+          quantity: 1,
+          unitPrice: 500,
+          taxRate: 2200,
+          taxAmount: 110,
+          grossTotalAmount: 610,
+          netTotalAmount: 500,
+        },
       ],
       amount: 3050,
       currency: "EUR",
@@ -52,11 +81,27 @@ describe("buildPurchase", () => {
       cart: cart({
         total: 36.6,
         tax_total: 6.6,
-        items: [line({ id: "item_1", quantity: 3, unit_price: 12.2, is_tax_inclusive: true, total: 36.6, tax_total: 6.6, tax_rate: 22 })],
+        items: [
+          line({
+            id: "item_1",
+            quantity: 3,
+            unit_price: 12.2,
+            is_tax_inclusive: true,
+            total: 36.6,
+            tax_total: 6.6,
+            tax_rate: 22,
+          }),
+        ],
       }),
     })
     expect(purchaseAmount).toEqual({ currencyCode: "EUR", nominalAmount: 3000, vatAmount: 660, totalAmount: 3660 })
-    expect(order?.items?.[0]).toMatchObject({ unitPrice: 1000, taxRate: 2200, taxAmount: 660, grossTotalAmount: 3660, netTotalAmount: 3000 })
+    expect(order?.items?.[0]).toMatchObject({
+      unitPrice: 1000,
+      taxRate: 2200,
+      taxAmount: 660,
+      grossTotalAmount: 3660,
+      netTotalAmount: 3000,
+    })
   })
 
   it("works from unit prices and rates when the snapshot has no line totals, inclusive or not", () => {
@@ -71,8 +116,20 @@ describe("buildPurchase", () => {
       }),
     })
     expect(order?.items).toEqual([
-      expect.objectContaining({ reference: "inclusive", unitPrice: 1000, taxAmount: 660, grossTotalAmount: 3660, netTotalAmount: 3000 }),
-      expect.objectContaining({ reference: "exclusive", unitPrice: 1000, taxAmount: 440, grossTotalAmount: 2440, netTotalAmount: 2000 }),
+      expect.objectContaining({
+        reference: "inclusive",
+        unitPrice: 1000,
+        taxAmount: 660,
+        grossTotalAmount: 3660,
+        netTotalAmount: 3000,
+      }),
+      expect.objectContaining({
+        reference: "exclusive",
+        unitPrice: 1000,
+        taxAmount: 440,
+        grossTotalAmount: 2440,
+        netTotalAmount: 2000,
+      }),
     ])
     expect(order?.amount).toBe(6100)
   })
@@ -80,8 +137,14 @@ describe("buildPurchase", () => {
   it("hands out rounding remainders so the lines' tax adds up to the purchase VAT exactly", () => {
     // Three lines taxed a third of a euro each: rounding each alone gives 0.33 three times, a cent short.
     const third = new BigNumber(1).div(3).toFixed(20)
-    const items = ["a", "b", "c"].map((id) => line({ id, quantity: 1, unit_price: 1.5, total: 1.5, tax_total: third, tax_rate: 28.5714 }))
-    const { purchaseAmount, order } = buildPurchase({ totalMinor: "450", currencyCode: "EUR", cart: cart({ total: 4.5, tax_total: 1, items }) })
+    const items = ["a", "b", "c"].map((id) =>
+      line({ id, quantity: 1, unit_price: 1.5, total: 1.5, tax_total: third, tax_rate: 28.5714 }),
+    )
+    const { purchaseAmount, order } = buildPurchase({
+      totalMinor: "450",
+      currencyCode: "EUR",
+      cart: cart({ total: 4.5, tax_total: 1, items }),
+    })
     expect(purchaseAmount).toEqual({ currencyCode: "EUR", nominalAmount: 350, vatAmount: 100, totalAmount: 450 })
     expect(order?.items?.map((item) => item.taxAmount)).toEqual([34, 33, 33])
     expect(order?.items?.reduce((sum, item) => sum + item.taxAmount!, 0)).toBe(purchaseAmount.vatAmount)
@@ -93,23 +156,40 @@ describe("buildPurchase", () => {
     const { order } = buildPurchase({
       totalMinor: "1000",
       currencyCode: "EUR",
-      cart: cart({ total: 10, tax_total: 0, items: [line({ id: "item_1", quantity: 3, unit_price: 3.3333, total: 10, tax_total: 0, tax_rate: 0 })] }),
+      cart: cart({
+        total: 10,
+        tax_total: 0,
+        items: [line({ id: "item_1", quantity: 3, unit_price: 3.3333, total: 10, tax_total: 0, tax_rate: 0 })],
+      }),
     })
-    expect(order?.items?.[0]).toMatchObject({ unitPrice: 333, netTotalAmount: 1000, grossTotalAmount: 1000, taxRate: 0 })
+    expect(order?.items?.[0]).toMatchObject({
+      unitPrice: 333,
+      netTotalAmount: 1000,
+      grossTotalAmount: 1000,
+      taxRate: 0,
+    })
   })
 
   it("uses whole yen for a currency without decimals", () => {
     const { purchaseAmount, order } = buildPurchase({
       totalMinor: "1100",
       currencyCode: "jpy",
-      cart: cart({ total: 1100, tax_total: 100, items: [line({ id: "item_1", quantity: 1, unit_price: 1000, total: 1100, tax_total: 100, tax_rate: 10 })] }),
+      cart: cart({
+        total: 1100,
+        tax_total: 100,
+        items: [line({ id: "item_1", quantity: 1, unit_price: 1000, total: 1100, tax_total: 100, tax_rate: 10 })],
+      }),
     })
     expect(purchaseAmount).toEqual({ currencyCode: "JPY", nominalAmount: 1000, vatAmount: 100, totalAmount: 1100 })
     expect(order?.items?.[0]).toMatchObject({ unitPrice: 1000, taxRate: 1000, taxAmount: 100, grossTotalAmount: 1100 })
   })
 
   it("gives a session for part of the cart the cart's VAT proportion", () => {
-    const { purchaseAmount } = buildPurchase({ totalMinor: "1525", currencyCode: "EUR", cart: cart({ total: 30.5, tax_total: 5.5 }) })
+    const { purchaseAmount } = buildPurchase({
+      totalMinor: "1525",
+      currencyCode: "EUR",
+      cart: cart({ total: 30.5, tax_total: 5.5 }),
+    })
     expect(purchaseAmount).toEqual({ currencyCode: "EUR", nominalAmount: 1250, vatAmount: 275, totalAmount: 1525 })
   })
 
@@ -123,7 +203,13 @@ describe("buildPurchase", () => {
     const { order } = buildPurchase({
       totalMinor: "1220",
       currencyCode: "EUR",
-      cart: cart({ total: 12.2, tax_total: 2.2, shipping_total: 0, shipping_tax_total: 0, items: [line({ id: "i", unit_price: 10, total: 12.2, tax_total: 2.2, tax_rate: 22 })] }),
+      cart: cart({
+        total: 12.2,
+        tax_total: 2.2,
+        shipping_total: 0,
+        shipping_tax_total: 0,
+        items: [line({ id: "i", unit_price: 10, total: 12.2, tax_total: 2.2, tax_rate: 22 })],
+      }),
     })
     expect(order?.items?.map((item) => item.reference)).toEqual(["i"])
   })
@@ -149,7 +235,11 @@ describe("refundPurchaseAmount", () => {
   const original: ApmAmount = { currencyCode: "EUR", nominalAmount: 10000, vatAmount: 2200, totalAmount: 12200 }
 
   it("splits a refund in the payment's proportion of VAT", () => {
-    const refund = refundPurchaseAmount({ refundMinor: 6100n, original, refundedBefore: { totalMinor: 0n, vatMinor: 0n } })
+    const refund = refundPurchaseAmount({
+      refundMinor: 6100n,
+      original,
+      refundedBefore: { totalMinor: 0n, vatMinor: 0n },
+    })
     expect(refund).toEqual({ currencyCode: "EUR", nominalAmount: 5000, vatAmount: 1100, totalAmount: 6100 })
   })
 
@@ -160,7 +250,10 @@ describe("refundPurchaseAmount", () => {
       const refund = refundPurchaseAmount({ refundMinor: part, original, refundedBefore })
       expect(refund.nominalAmount + refund.vatAmount).toBe(refund.totalAmount)
       vats.push(refund.vatAmount)
-      refundedBefore = { totalMinor: refundedBefore.totalMinor + part, vatMinor: refundedBefore.vatMinor + BigInt(refund.vatAmount) }
+      refundedBefore = {
+        totalMinor: refundedBefore.totalMinor + part,
+        vatMinor: refundedBefore.vatMinor + BigInt(refund.vatAmount),
+      }
     }
     expect(refundedBefore.totalMinor).toBe(12200n)
     expect(vats.reduce((sum, vat) => sum + vat, 0)).toBe(2200)
@@ -169,6 +262,9 @@ describe("refundPurchaseAmount", () => {
 
   it("refunds no VAT of a payment that had none", () => {
     const noVat: ApmAmount = { currencyCode: "SEK", nominalAmount: 500, vatAmount: 0, totalAmount: 500 }
-    expect(refundPurchaseAmount({ refundMinor: 200n, original: noVat, refundedBefore: { totalMinor: 0n, vatMinor: 0n } }).vatAmount).toBe(0)
+    expect(
+      refundPurchaseAmount({ refundMinor: 200n, original: noVat, refundedBefore: { totalMinor: 0n, vatMinor: 0n } })
+        .vatAmount,
+    ).toBe(0)
   })
 })

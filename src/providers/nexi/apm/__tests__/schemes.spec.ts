@@ -12,7 +12,12 @@ const APM = { consumerKey: "k", consumerSecret: "s", merchantId: "m", environmen
 
 describe("scheme identifiers", () => {
   it("gives each scheme a provider identifier Medusa accepts", () => {
-    expect(APM_METHODS.map(apmIdentifier)).toEqual(["nexi-apm-psp-a-e-com", "nexi-apm-psp-b", "nexi-apm-psp-c", "nexi-apm-psp-d"])
+    expect(APM_METHODS.map(apmIdentifier)).toEqual([
+      "nexi-apm-psp-a-e-com",
+      "nexi-apm-psp-b",
+      "nexi-apm-psp-c",
+      "nexi-apm-psp-d",
+    ])
   })
 
   it("finds the scheme of a provider id or identifier, and none for the card provider", () => {
@@ -38,8 +43,12 @@ describe("apm options", () => {
 
   it("names the bad option: an unknown scheme, an empty name, a logo that is not a URL", () => {
     expect(() => parseNexiOptions({ ...BASE, apm: { ...APM, methods: ["PSP_X"] } })).toThrow(/apm\.methods\.0/)
-    expect(() => parseNexiOptions({ ...BASE, apm: { ...APM, names: { PSP_B: " " } } })).toThrow(/apm\.names\.PSP_B: must not be empty/)
-    expect(() => parseNexiOptions({ ...BASE, apm: { ...APM, logoUrls: { PSP_B: "logo.svg" } } })).toThrow(/apm\.logoUrls\.PSP_B/)
+    expect(() => parseNexiOptions({ ...BASE, apm: { ...APM, names: { PSP_B: " " } } })).toThrow(
+      /apm\.names\.PSP_B: must not be empty/,
+    )
+    expect(() => parseNexiOptions({ ...BASE, apm: { ...APM, logoUrls: { PSP_B: "logo.svg" } } })).toThrow(
+      /apm\.logoUrls\.PSP_B/,
+    )
   })
 
   it("leaves the card provider's options valid without apm", () => {

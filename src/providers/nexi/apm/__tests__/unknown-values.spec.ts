@@ -10,8 +10,29 @@ const SUCCESS_STATES = new Set(["AUTHORIZED", "RESERVED", "FINALIZED", "REPORTED
 
 describe("unknown states never read as paid", () => {
   it.each([
-    ["an unknown top-level state over a known paid one inside", { valid: true, state: "SETTLED", response: { request: { channel: "WS_REST", transaction: { amount: { currencyCode: "EUR", vatAmount: 0, nominalAmount: 1, totalAmount: 1 }, merchant: {}, state: "FINALIZED" } } } }, "state=SETTLED"],
-    ["a finalized transaction with an unknown account state", { valid: true, state: "FINALIZED", accountState: "PARTIAL" }, "accountState=PARTIAL"],
+    [
+      "an unknown top-level state over a known paid one inside",
+      {
+        valid: true,
+        state: "SETTLED",
+        response: {
+          request: {
+            channel: "WS_REST",
+            transaction: {
+              amount: { currencyCode: "EUR", vatAmount: 0, nominalAmount: 1, totalAmount: 1 },
+              merchant: {},
+              state: "FINALIZED",
+            },
+          },
+        },
+      },
+      "state=SETTLED",
+    ],
+    [
+      "a finalized transaction with an unknown account state",
+      { valid: true, state: "FINALIZED", accountState: "PARTIAL" },
+      "accountState=PARTIAL",
+    ],
   ])("%s reads as pending, naming the value", (_, body, named) => {
     const state = readMobileTransaction(ExtendedEnvelopeSchema.parse(body))
     expect(state.status).toBe("pending")
@@ -20,7 +41,8 @@ describe("unknown states never read as paid", () => {
   })
 
   it("property: any envelope whose states are not success states never yields authorized or captured", () => {
-    const notSuccess = fc.oneof(fc.constantFrom(...TRANSACTION_STATES.filter((s) => !SUCCESS_STATES.has(s))), fc.string())
+    const notSuccess = fc
+      .oneof(fc.constantFrom(...TRANSACTION_STATES.filter((s) => !SUCCESS_STATES.has(s))), fc.string())
       .filter((s) => !SUCCESS_STATES.has(s))
     const account = fc.option(fc.oneof(fc.constantFrom("COMMIT", "ROLLBACK"), fc.string()), { nil: undefined })
     fc.assert(
@@ -29,7 +51,16 @@ describe("unknown states never read as paid", () => {
           valid: true,
           state: top,
           accountState,
-          response: { request: { channel: "WS_REST", transaction: { amount: { currencyCode: "EUR", vatAmount: 0, nominalAmount: 1, totalAmount: 1 }, merchant: {}, state: inner } } },
+          response: {
+            request: {
+              channel: "WS_REST",
+              transaction: {
+                amount: { currencyCode: "EUR", vatAmount: 0, nominalAmount: 1, totalAmount: 1 },
+                merchant: {},
+                state: inner,
+              },
+            },
+          },
         }
         const parsed = ExtendedEnvelopeSchema.safeParse(body)
         if (parsed.success) expect(PAID.has(readMobileTransaction(parsed.data).status)).toBe(false)
@@ -51,16 +82,31 @@ describe("unknown states never read as paid", () => {
 
   it("property: the notification body parser never throws on arbitrary JSON or bytes", () => {
     fc.assert(
-      fc.property(fc.jsonValue(), fc.oneof(fc.string(), fc.jsonValue().map((v) => JSON.stringify(v) ?? "")), (data, raw) => {
-        expect(() => parseNotificationBody({ data: data as never, rawData: Buffer.from(raw), headers: {} }, NotificationSchema)).not.toThrow()
-      }),
+      fc.property(
+        fc.jsonValue(),
+        fc.oneof(
+          fc.string(),
+          fc.jsonValue().map((v) => JSON.stringify(v) ?? ""),
+        ),
+        (data, raw) => {
+          expect(() =>
+            parseNotificationBody({ data: data as never, rawData: Buffer.from(raw), headers: {} }, NotificationSchema),
+          ).not.toThrow()
+        },
+      ),
     )
   })
 })
 
 describe("requireHundredthsCurrency", () => {
-  it.each([["JPY", 0], ["KWD", 3], ["CLF", 4]])("refuses %s (%i decimals), naming it and the scheme", (code, decimals) => {
-    expect(() => requireHundredthsCurrency(code, "PSP_B")).toThrow(new RegExp(`PSP_B takes amounts in hundredths, and ${code} has ${decimals} decimals`))
+  it.each([
+    ["JPY", 0],
+    ["KWD", 3],
+    ["CLF", 4],
+  ])("refuses %s (%i decimals), naming it and the scheme", (code, decimals) => {
+    expect(() => requireHundredthsCurrency(code, "PSP_B")).toThrow(
+      new RegExp(`PSP_B takes amounts in hundredths, and ${code} has ${decimals} decimals`),
+    )
   })
 
   it.each(["EUR", "sek", "NOK"])("accepts %s", (code) => {

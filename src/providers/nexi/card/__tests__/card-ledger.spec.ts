@@ -29,7 +29,12 @@ async function control(method: string, path: string, body?: unknown): Promise<un
  * `phase` "after" means the gateway executed it.
  */
 function loseAnswers(method: string, path: string, phase: "before" | "after") {
-  return control("POST", "/faults", { match: { method, path: `${GATEWAY}${path}` }, times: 20, phase, action: { type: "reset" } })
+  return control("POST", "/faults", {
+    match: { method, path: `${GATEWAY}${path}` },
+    times: 20,
+    phase,
+    action: { type: "reset" },
+  })
 }
 
 /** POSTs the simulator received on any operation's `kind` path ("refunds", "captures"). */
@@ -42,7 +47,9 @@ async function gatewayOperations(orderId: string, type: string) {
   const response = await fetch(`${gateway.simulator().gatewayUrl}/orders/${orderId}`, {
     headers: { "x-api-key": "5d952446-9004-4023-9eae-a527a152846b", "correlation-id": crypto.randomUUID() },
   })
-  const order = (await response.json()) as { operations: Array<{ operationType: string; operationResult: string; operationAmount: string }> }
+  const order = (await response.json()) as {
+    operations: Array<{ operationType: string; operationResult: string; operationAmount: string }>
+  }
   return order.operations.filter((operation) => operation.operationType === type)
 }
 
@@ -53,7 +60,10 @@ async function capturedPayment(sessionId: string) {
   await control("POST", `/hpp/${started.id}/pay`, { ...APPROVED, awaitNotification: false })
   const authorized = await card.authorizePayment({ data: started.data })
   gateway.cradle().captures.set(`capt_${sessionId}`, { id: `capt_${sessionId}`, amount: 20 })
-  const captured = await card.capturePayment({ data: authorized.data, context: { idempotency_key: `capt_${sessionId}` } })
+  const captured = await card.capturePayment({
+    data: authorized.data,
+    context: { idempotency_key: `capt_${sessionId}` },
+  })
   return { card, orderId: started.id, data: captured.data as Record<string, unknown> }
 }
 
@@ -67,9 +77,16 @@ async function rolledBackOnError<T>(rows: Map<string, unknown>, id: string, call
   }
 }
 
-function refund(card: ReturnType<typeof gateway.provider>, data: Record<string, unknown>, refundId: string, amount: number) {
+function refund(
+  card: ReturnType<typeof gateway.provider>,
+  data: Record<string, unknown>,
+  refundId: string,
+  amount: number,
+) {
   gateway.cradle().refunds.set(refundId, { id: refundId, metadata: null })
-  return rolledBackOnError(gateway.cradle().refunds, refundId, () => card.refundPayment({ data, amount, context: { idempotency_key: refundId } }))
+  return rolledBackOnError(gateway.cradle().refunds, refundId, () =>
+    card.refundPayment({ data, amount, context: { idempotency_key: refundId } }),
+  )
 }
 
 describe("card money writes through the ledger", () => {
@@ -118,7 +135,9 @@ describe("card money writes through the ledger", () => {
     const { card, orderId, data } = await capturedPayment("payses_l4")
     await loseAnswers("POST", "/operations/*/refunds", "before")
 
-    await expect(refund(card, data, "ref_l4", 5)).rejects.toThrow(/refund of 5\.00 EUR was not made\. Nothing was done; you can try again/)
+    await expect(refund(card, data, "ref_l4", 5)).rejects.toThrow(
+      /refund of 5\.00 EUR was not made\. Nothing was done; you can try again/,
+    )
 
     expect(await gatewayOperations(orderId, "REFUND")).toHaveLength(0)
     expect(gateway.cradle().ledger.writes.find((write) => write.medusa_ref === "ref_l4")?.outcome).toBe("refused")
@@ -132,23 +151,28 @@ describe("card money writes through the ledger", () => {
     const before = await postsOn("refunds")
     expect(before).toBe(3)
 
-    await expect(refund(card, data, "ref_l5b", 5)).rejects.toThrow(/an earlier refund of 5\.00 EUR on this payment has an unknown outcome.*Nothing was sent/)
+    await expect(refund(card, data, "ref_l5b", 5)).rejects.toThrow(
+      /an earlier refund of 5\.00 EUR on this payment has an unknown outcome.*Nothing was sent/,
+    )
     expect(await postsOn("refunds")).toBe(before)
   })
 
   it("refuses, sending nothing, a refund of more than the gateway has left to refund, naming both amounts", async () => {
     const { card, orderId, data } = await capturedPayment("payses_l6")
     // A refund of 5.00 made in Nexi's back office, which Medusa has not recorded yet.
-    const backOffice = await fetch(`${gateway.simulator().gatewayUrl}/operations/${data.capture_operation_id}/refunds`, {
-      method: "POST",
-      headers: {
-        "x-api-key": "5d952446-9004-4023-9eae-a527a152846b",
-        "correlation-id": crypto.randomUUID(),
-        "idempotency-key": crypto.randomUUID(),
-        "content-type": "application/json",
+    const backOffice = await fetch(
+      `${gateway.simulator().gatewayUrl}/operations/${data.capture_operation_id}/refunds`,
+      {
+        method: "POST",
+        headers: {
+          "x-api-key": "5d952446-9004-4023-9eae-a527a152846b",
+          "correlation-id": crypto.randomUUID(),
+          "idempotency-key": crypto.randomUUID(),
+          "content-type": "application/json",
+        },
+        body: JSON.stringify({ amount: "500", currency: "EUR", description: "Back office" }),
       },
-      body: JSON.stringify({ amount: "500", currency: "EUR", description: "Back office" }),
-    })
+    )
     expect(backOffice.status).toBe(200)
 
     await expect(refund(card, data, "ref_l6", 20)).rejects.toThrow(
@@ -158,14 +182,17 @@ describe("card money writes through the ledger", () => {
     expect(gateway.cradle().ledger.writes.filter((write) => write.kind === "refund")).toEqual([])
 
     await refund(card, data, "ref_l6b", 15)
-    expect((await gatewayOperations(orderId, "REFUND")).map((operation) => operation.operationAmount).sort()).toEqual(["1500", "500"])
+    expect((await gatewayOperations(orderId, "REFUND")).map((operation) => operation.operationAmount).sort()).toEqual([
+      "1500",
+      "500",
+    ])
   })
 
   it("records a hosted order whose answer was lost nowhere: its page address never reached anyone, so nobody can pay on it", async () => {
     await loseAnswers("POST", "/orders/hpp", "after")
-    await expect(gateway.provider().initiatePayment({ amount: 20, currency_code: "eur", data: { session_id: "payses_lost" } })).rejects.toThrow(
-      /Could not start the payment/,
-    )
+    await expect(
+      gateway.provider().initiatePayment({ amount: 20, currency_code: "eur", data: { session_id: "payses_lost" } }),
+    ).rejects.toThrow(/Could not start the payment/)
     expect(gateway.cradle().ledger.attempts).toEqual([])
   })
 
@@ -173,7 +200,9 @@ describe("card money writes through the ledger", () => {
     gateway.cradle().ledger.openAttempt = async () => {
       throw new Error("connection terminated")
     }
-    const failed = gateway.provider().initiatePayment({ amount: 20, currency_code: "eur", data: { session_id: "payses_nl" } })
+    const failed = gateway
+      .provider()
+      .initiatePayment({ amount: 20, currency_code: "eur", data: { session_id: "payses_nl" } })
 
     await expect(failed).rejects.toThrow(/Could not start the payment: connection terminated/)
     await expect(failed).rejects.not.toThrow(/try again|retry/i)
@@ -183,7 +212,13 @@ describe("card money writes through the ledger", () => {
   it("records each hosted order with its token's hash before Medusa hears of it, and stops watching it once Medusa holds the payment", async () => {
     const { orderId } = await capturedPayment("payses_w1")
     expect(gateway.cradle().ledger.attempts).toEqual([
-      expect.objectContaining({ gateway_ref: orderId, session_id: "payses_w1", amount_minor: "2000", state: "paid", next_check_at: null }),
+      expect.objectContaining({
+        gateway_ref: orderId,
+        session_id: "payses_w1",
+        amount_minor: "2000",
+        state: "paid",
+        next_check_at: null,
+      }),
     ])
     expect(gateway.cradle().ledger.attempts[0].security_token_hash).toMatch(/^[0-9a-f]{64}$/)
   })
@@ -194,9 +229,9 @@ describe("card money writes through the ledger", () => {
     await control("POST", `/hpp/${started.id}/pay`, { ...APPROVED, awaitNotification: false })
     const authorized = await card.authorizePayment({ data: started.data })
 
-    await expect(card.capturePayment({ data: authorized.data, context: { idempotency_key: "capt_missing" } })).rejects.toThrow(
-      /the Medusa capture capt_missing could not be read .*nothing was sent/,
-    )
+    await expect(
+      card.capturePayment({ data: authorized.data, context: { idempotency_key: "capt_missing" } }),
+    ).rejects.toThrow(/the Medusa capture capt_missing could not be read .*nothing was sent/)
     expect(await postsOn("captures")).toBe(0)
   })
 
@@ -210,21 +245,29 @@ describe("card money writes through the ledger", () => {
     await loseAnswers("POST", "/operations/*/captures", "after")
     await loseAnswers("GET", "/orders/*", "before")
     await expect(
-      rolledBackOnError(gateway.cradle().captures, "capt_a", () => card.capturePayment({ data: authorized.data, context: { idempotency_key: "capt_a" } })),
+      rolledBackOnError(gateway.cradle().captures, "capt_a", () =>
+        card.capturePayment({ data: authorized.data, context: { idempotency_key: "capt_a" } }),
+      ),
     ).rejects.toThrow(/Do not try again/)
     await control("DELETE", "/faults")
 
     const captured = await card.capturePayment({ data: authorized.data, context: { idempotency_key: "capt_b" } })
 
     expect(captured.data).toMatchObject({ status: "captured" })
-    expect(await gatewayOperations(started.id, "CAPTURE")).toEqual([expect.objectContaining({ operationAmount: "1250" })])
+    expect(await gatewayOperations(started.id, "CAPTURE")).toEqual([
+      expect.objectContaining({ operationAmount: "1250" }),
+    ])
   })
 
   it("cancels a capture once when two cancels of the same payment race, though cancels carry no idempotency key", async () => {
     const { card, orderId, data } = await capturedPayment("payses_r1")
     // The first cancel to reach the gateway waits there; the second overtakes it and is made,
     // so the first is refused ("already cancelled") although the cancel stands.
-    await control("POST", "/faults", { match: { method: "POST", path: `${GATEWAY}/operations/*/cancels` }, times: 1, action: { type: "latency", ms: 400 } })
+    await control("POST", "/faults", {
+      match: { method: "POST", path: `${GATEWAY}/operations/*/cancels` },
+      times: 1,
+      action: { type: "latency", ms: 400 },
+    })
 
     const cancel = () => card.cancelPayment({ data, context: { idempotency_key: "pay_r1" } })
     const results = await Promise.allSettled([cancel(), cancel()])
@@ -232,7 +275,9 @@ describe("card money writes through the ledger", () => {
     expect(results.map((result) => result.status)).toEqual(["fulfilled", "fulfilled"])
     expect(await gatewayOperations(orderId, "CANCEL")).toHaveLength(1)
     // Nothing fell back to refunding the cancelled capture.
-    expect((await gatewayOperations(orderId, "REFUND")).filter((operation) => operation.operationResult !== "VOIDED")).toEqual([])
+    expect(
+      (await gatewayOperations(orderId, "REFUND")).filter((operation) => operation.operationResult !== "VOIDED"),
+    ).toEqual([])
     expect(gateway.cradle().ledger.writes.filter((write) => write.kind === "cancel_capture")).toEqual([
       expect.objectContaining({ outcome: "executed", gateway_operation_id: expect.any(String) }),
     ])
@@ -249,24 +294,34 @@ describe("card money writes through the ledger", () => {
     await card.cancelPayment({ data: authorized.data, context: { idempotency_key: "pay_v1" } })
 
     expect(await postsOn("refunds")).toBe(3)
-    expect((await gatewayOperations(started.id, "VOID")).map((operation) => operation.operationResult)).toEqual(["VOIDED"])
+    expect((await gatewayOperations(started.id, "VOID")).map((operation) => operation.operationResult)).toEqual([
+      "VOIDED",
+    ])
     expect(gateway.cradle().ledger.writes).toEqual([expect.objectContaining({ kind: "void", outcome: "executed" })])
   })
 
   it("releases an authorization on a hosted order the cart replaced, and leaves the new one payable", async () => {
     const card = gateway.provider()
     const first = await card.initiatePayment({ amount: 20, currency_code: "eur", data: { session_id: "payses_r1" } })
-    const replaced = await card.updatePayment({ amount: 29.89, currency_code: "eur", data: first.data as Record<string, unknown> })
+    const replaced = await card.updatePayment({
+      amount: 29.89,
+      currency_code: "eur",
+      data: first.data as Record<string, unknown>,
+    })
     gateway.cradle().sessions.set("payses_r1", { id: "payses_r1", status: "pending", data: replaced.data })
     await control("POST", `/hpp/${first.id}/pay`, { ...APPROVED, awaitNotification: false })
 
     const result = await gateway.sync().attempt(first.id)
 
     expect(result).toBe("unchanged")
-    expect((await gatewayOperations(first.id, "VOID")).map((operation) => operation.operationResult)).toEqual(["VOIDED"])
+    expect((await gatewayOperations(first.id, "VOID")).map((operation) => operation.operationResult)).toEqual([
+      "VOIDED",
+    ])
     const attempt = gateway.cradle().ledger.attempts.find((row) => row.gateway_ref === first.id)
     expect(attempt).toMatchObject({ state: "released", note: expect.stringMatching(/voided automatically/) })
-    expect(gateway.cradle().ledger.attempts.find((row) => row.gateway_ref === replaced.data?.order_id)?.state).toBe("open")
+    expect(gateway.cradle().ledger.attempts.find((row) => row.gateway_ref === replaced.data?.order_id)?.state).toBe(
+      "open",
+    )
   })
 
   it("releases money paid on the order of a deleted session when its genuine notification arrives", async () => {
@@ -274,14 +329,23 @@ describe("card money writes through the ledger", () => {
     const started = await card.initiatePayment({ amount: 20, currency_code: "eur", data: { session_id: "payses_r2" } })
     await card.deletePayment({ data: started.data as Record<string, unknown> })
     await control("POST", `/hpp/${started.id}/pay`, { ...APPROVED })
-    const { notifications } = (await control("GET", "/notifications")) as { notifications: Array<{ body: { operation: { orderId: string } } }> }
+    const { notifications } = (await control("GET", "/notifications")) as {
+      notifications: Array<{ body: { operation: { orderId: string } } }>
+    }
     const notification = notifications.find((record) => record.body.operation.orderId === started.id)
 
-    const result = await gateway.sync().notification({ data: notification?.body as Record<string, unknown>, rawData: Buffer.from(""), headers: {} })
+    const result = await gateway
+      .sync()
+      .notification({ data: notification?.body as Record<string, unknown>, rawData: Buffer.from(""), headers: {} })
 
     expect(result).toBe("unchanged")
-    expect((await gatewayOperations(started.id, "VOID")).map((operation) => operation.operationResult)).toEqual(["VOIDED"])
-    expect(gateway.cradle().ledger.attempts[0]).toMatchObject({ state: "released", note: expect.stringMatching(/session was deleted/) })
+    expect((await gatewayOperations(started.id, "VOID")).map((operation) => operation.operationResult)).toEqual([
+      "VOIDED",
+    ])
+    expect(gateway.cradle().ledger.attempts[0]).toMatchObject({
+      state: "released",
+      note: expect.stringMatching(/session was deleted/),
+    })
   })
 
   it("releases nothing while Medusa's session record cannot be read: the payment may be a live session's", async () => {
@@ -313,9 +377,16 @@ describe("card money writes through the ledger", () => {
     await control("DELETE", "/faults")
     await gateway.sync().attempt(started.id)
 
-    expect((await gatewayOperations(started.id, "VOID")).map((operation) => operation.operationResult)).toEqual(["VOIDED"])
-    expect(gateway.cradle().ledger.writes).toEqual([expect.objectContaining({ kind: "void", origin: "release", outcome: "executed" })])
-    expect(gateway.cradle().ledger.attempts[0]).toMatchObject({ state: "released", note: expect.stringMatching(/voided automatically/) })
+    expect((await gatewayOperations(started.id, "VOID")).map((operation) => operation.operationResult)).toEqual([
+      "VOIDED",
+    ])
+    expect(gateway.cradle().ledger.writes).toEqual([
+      expect.objectContaining({ kind: "void", origin: "release", outcome: "executed" }),
+    ])
+    expect(gateway.cradle().ledger.attempts[0]).toMatchObject({
+      state: "released",
+      note: expect.stringMatching(/voided automatically/),
+    })
   })
 
   it("refunds, rather than voids, a released payment that was captured at once (IMPLICIT)", async () => {
@@ -326,8 +397,13 @@ describe("card money writes through the ledger", () => {
 
     await gateway.sync().attempt(started.id)
 
-    expect((await gatewayOperations(started.id, "REFUND")).map((operation) => operation.operationAmount)).toEqual(["2000"])
-    expect(gateway.cradle().ledger.attempts[0]).toMatchObject({ state: "released", note: expect.stringMatching(/refunded automatically/) })
+    expect((await gatewayOperations(started.id, "REFUND")).map((operation) => operation.operationAmount)).toEqual([
+      "2000",
+    ])
+    expect(gateway.cradle().ledger.attempts[0]).toMatchObject({
+      state: "released",
+      note: expect.stringMatching(/refunded automatically/),
+    })
   })
 })
 
@@ -345,11 +421,18 @@ describe("a write whose Medusa row outlived the call", () => {
   }
 
   /** The call dies with the outcome unknown and Medusa's row kept, as a SIGKILL leaves them. */
-  async function refundCutOff(card: ReturnType<typeof gateway.provider>, data: Record<string, unknown>, refundId: string, phase: "before" | "after") {
+  async function refundCutOff(
+    card: ReturnType<typeof gateway.provider>,
+    data: Record<string, unknown>,
+    refundId: string,
+    phase: "before" | "after",
+  ) {
     gateway.cradle().refunds.set(refundId, { id: refundId, metadata: null })
     await loseAnswers("POST", "/operations/*/refunds", phase)
     await loseAnswers("GET", "/orders/*", "before")
-    await expect(card.refundPayment({ data, amount: 5, context: { idempotency_key: refundId } })).rejects.toThrow(/Do not try again/)
+    await expect(card.refundPayment({ data, amount: 5, context: { idempotency_key: refundId } })).rejects.toThrow(
+      /Do not try again/,
+    )
     await control("DELETE", "/faults")
   }
 
@@ -359,7 +442,10 @@ describe("a write whose Medusa row outlived the call", () => {
 
     await refund(card, data, "ref_k1b", 5)
 
-    expect((await gatewayOperations(orderId, "REFUND")).map((operation) => operation.operationAmount)).toEqual(["500", "500"])
+    expect((await gatewayOperations(orderId, "REFUND")).map((operation) => operation.operationAmount)).toEqual([
+      "500",
+      "500",
+    ])
     const writes = gateway.cradle().ledger.writes.filter((write) => write.kind === "refund")
     expect(writes.map((write) => [write.medusa_ref, write.outcome, write.claimed_by])).toEqual([
       ["ref_k1a", "executed", "ref_k1a"],
@@ -374,10 +460,16 @@ describe("a write whose Medusa row outlived the call", () => {
 
     await refund(card, data, "ref_k2b", 5)
 
-    expect((await gatewayOperations(orderId, "REFUND")).map((operation) => operation.operationAmount)).toEqual(["500", "500"])
+    expect((await gatewayOperations(orderId, "REFUND")).map((operation) => operation.operationAmount)).toEqual([
+      "500",
+      "500",
+    ])
     const executed = (await refundRequests()).filter((request) => request.status === 200)
     expect(executed[0].idempotencyKey).toBe(lost.idempotency_key)
-    expect(gateway.cradle().ledger.writes.find((write) => write.id === lost.id)).toMatchObject({ outcome: "executed", claimed_by: "ref_k2a" })
+    expect(gateway.cradle().ledger.writes.find((write) => write.id === lost.id)).toMatchObject({
+      outcome: "executed",
+      claimed_by: "ref_k2a",
+    })
   })
 
   it("is flagged to staff and logged when the gateway refuses to make it again", async () => {
@@ -395,9 +487,9 @@ describe("a write whose Medusa row outlived the call", () => {
 
     const lost = gateway.cradle().ledger.writes.find((write) => write.medusa_ref === "ref_k3a")
     expect(lost).toMatchObject({ outcome: "refused", claimed_by: "ref_k3a" })
-    expect(ledgerIssuesOf(gateway.cradle().ledger.writes, new Date()).map((issue) => [issue.problem, issue.write_id])).toEqual([
-      ["refused_with_record", lost?.id],
-    ])
+    expect(
+      ledgerIssuesOf(gateway.cradle().ledger.writes, new Date()).map((issue) => [issue.problem, issue.write_id]),
+    ).toEqual([["refused_with_record", lost?.id]])
     expect(warnings.filter((warning) => warning.includes("ref_k3a"))).toEqual([
       expect.stringMatching(/Medusa refund ref_k3a \(refund of 5\.00 EUR\) stands, but the gateway refused/),
     ])
@@ -429,7 +521,9 @@ describe("a write whose Medusa row outlived the call", () => {
     gateway.cradle().captures.set("capt_k5", { id: "capt_k5", amount: 5 })
     await loseAnswers("POST", "/operations/*/captures", "after")
     await loseAnswers("GET", "/orders/*", "before")
-    await expect(card.capturePayment({ data: authorized.data, context: { idempotency_key: "capt_k5" } })).rejects.toThrow(/Do not try again/)
+    await expect(
+      card.capturePayment({ data: authorized.data, context: { idempotency_key: "capt_k5" } }),
+    ).rejects.toThrow(/Do not try again/)
     await control("DELETE", "/faults")
 
     gateway.cradle().sessions.set("payses_k5", { id: "payses_k5", status: "authorized", data: authorized.data })
@@ -437,7 +531,9 @@ describe("a write whose Medusa row outlived the call", () => {
     // What the job's read does; before, it found the capture unclaimed and recorded it a second time.
     await gateway.sync().attempt(started.id)
 
-    expect(gateway.cradle().ledger.writes).toEqual([expect.objectContaining({ kind: "capture", outcome: "executed", claimed_by: "capt_k5" })])
+    expect(gateway.cradle().ledger.writes).toEqual([
+      expect.objectContaining({ kind: "capture", outcome: "executed", claimed_by: "capt_k5" }),
+    ])
     expect(isOrphaned(gateway.cradle().ledger.writes[0])).toBe(false)
   })
 })

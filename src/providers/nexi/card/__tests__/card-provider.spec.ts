@@ -23,7 +23,12 @@ describe("NexiCardProviderService", () => {
       data: { session_id: "payses_1" },
       context: { idempotency_key: "payses_1", customer: { id: "cus_1", email: "giulia@example.com" } },
     })
-    expect(started.data).toMatchObject({ session_id: "payses_1", amount_minor: "1999", currency: "EUR", status: "pending" })
+    expect(started.data).toMatchObject({
+      session_id: "payses_1",
+      amount_minor: "1999",
+      currency: "EUR",
+      status: "pending",
+    })
     expect(started.data?.security_token_hash).toMatch(/^[0-9a-f]{64}$/)
     expect(JSON.stringify(started.data)).not.toMatch(/securityToken/)
     const order = (await (
@@ -57,16 +62,18 @@ describe("NexiCardProviderService", () => {
     const result = await card.getWebhookActionAndData(forged)
     expect(result.action).toBe("not_supported")
     await expect(gateway.sync().notification(forged)).resolves.toBe("unchanged")
-    const { requests } = (await (await fetch(`${gateway.simulator().controlUrl}/requests`)).json()) as { requests: Array<{ method: string }> }
+    const { requests } = (await (await fetch(`${gateway.simulator().controlUrl}/requests`)).json()) as {
+      requests: Array<{ method: string }>
+    }
     expect(requests.filter((request) => request.method === "GET")).toEqual([])
     expect(gateway.applied()).toEqual([])
   })
 
   it("refuses an unknown currency with a message naming the field, before anything is sent", async () => {
     const card = provider()
-    await expect(card.initiatePayment({ amount: 10, currency_code: "xxx", data: { session_id: "payses_4" } })).rejects.toThrow(
-      /currency_code: "XXX" is not an ISO 4217 currency/,
-    )
+    await expect(
+      card.initiatePayment({ amount: 10, currency_code: "xxx", data: { session_id: "payses_4" } }),
+    ).rejects.toThrow(/currency_code: "XXX" is not an ISO 4217 currency/)
     expect(await gateway.postCount("/orders/hpp")).toBe(0)
   })
 
@@ -78,11 +85,15 @@ describe("NexiCardProviderService", () => {
       body: JSON.stringify({
         match: { method: "POST", path: "/api/phoenix-0.0/psp/api/v1/orders/hpp" },
         times: 1,
-        action: { type: "status", status: 400, body: { errors: [{ code: "GW0001", description: "invalid merchant URL" }] } },
+        action: {
+          type: "status",
+          status: 400,
+          body: { errors: [{ code: "GW0001", description: "invalid merchant URL" }] },
+        },
       }),
     })
-    await expect(card.initiatePayment({ amount: 10, currency_code: "eur", data: { session_id: "payses_5" } })).rejects.toThrow(
-      /GW0001: invalid merchant URL/,
-    )
+    await expect(
+      card.initiatePayment({ amount: 10, currency_code: "eur", data: { session_id: "payses_5" } }),
+    ).rejects.toThrow(/GW0001: invalid merchant URL/)
   })
 })

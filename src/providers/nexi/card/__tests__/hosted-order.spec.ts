@@ -68,7 +68,9 @@ describe("buildHostedOrderRequest", () => {
   })
 
   it("sets the payment session fields from the options", () => {
-    const { paymentSession } = buildHostedOrderRequest(input({ cart: cart(), options: options({ captureType: "IMPLICIT" }) }))
+    const { paymentSession } = buildHostedOrderRequest(
+      input({ cart: cart(), options: options({ captureType: "IMPLICIT" }) }),
+    )
     expect(paymentSession).toEqual({
       actionType: "PAY",
       amount: "1999",
@@ -92,26 +94,38 @@ describe("buildHostedOrderRequest", () => {
   })
 
   it("drops trailing slashes of the notification base", () => {
-    const request = buildHostedOrderRequest(input({ options: options({ notificationUrl: "https://api.shop.example/base///" }) }))
+    const request = buildHostedOrderRequest(
+      input({ options: options({ notificationUrl: "https://api.shop.example/base///" }) }),
+    )
     expect(request.paymentSession.notificationUrl).toBe("https://api.shop.example/base/hooks/payment/nexi_nexi")
   })
 
   it("takes the language from the cart's locale when the gateway language table knows it", () => {
     expect(buildHostedOrderRequest(input({ cart: cart({ locale: "it-IT" }) })).paymentSession.language).toBe("ita")
     expect(buildHostedOrderRequest(input({ cart: cart({ locale: "de_CH" }) })).paymentSession.language).toBe("deu")
-    expect(buildHostedOrderRequest(input({ cart: cart({ locale: "it-IT,it;q=0.9" }) })).paymentSession.language).toBe("ita")
+    expect(buildHostedOrderRequest(input({ cart: cart({ locale: "it-IT,it;q=0.9" }) })).paymentSession.language).toBe(
+      "ita",
+    )
   })
 
   it("falls back to the configured language for an unknown, absent or unparseable locale", () => {
     const fallback = options({ language: "fra" })
-    expect(buildHostedOrderRequest(input({ options: fallback, cart: cart({ locale: "xx-YY" }) })).paymentSession.language).toBe("fra")
-    expect(buildHostedOrderRequest(input({ options: fallback, cart: cart({ locale: null }) })).paymentSession.language).toBe("fra")
-    expect(buildHostedOrderRequest(input({ options: fallback, cart: cart({ locale: "english" }) })).paymentSession.language).toBe("fra")
+    expect(
+      buildHostedOrderRequest(input({ options: fallback, cart: cart({ locale: "xx-YY" }) })).paymentSession.language,
+    ).toBe("fra")
+    expect(
+      buildHostedOrderRequest(input({ options: fallback, cart: cart({ locale: null }) })).paymentSession.language,
+    ).toBe("fra")
+    expect(
+      buildHostedOrderRequest(input({ options: fallback, cart: cart({ locale: "english" }) })).paymentSession.language,
+    ).toBe("fra")
     expect(buildHostedOrderRequest(input({ options: fallback })).paymentSession.language).toBe("fra")
   })
 
   it("refuses a misconfigured fallback language", () => {
-    expect(() => buildHostedOrderRequest(input({ options: options({ language: "English" }) }))).toThrow(/not a lower-case ISO 639-2 code/)
+    expect(() => buildHostedOrderRequest(input({ options: options({ language: "English" }) }))).toThrow(
+      /not a lower-case ISO 639-2 code/,
+    )
   })
 
   it("without a cart: empty cart placeholders, no customer info, no customer id", () => {
@@ -123,21 +137,34 @@ describe("buildHostedOrderRequest", () => {
   })
 
   it("fills the description template and cuts it to 255 characters", () => {
-    const long = buildHostedOrderRequest(input({ cart: cart(), options: options({ description: `${"x".repeat(300)}{cart_id}` }) }))
+    const long = buildHostedOrderRequest(
+      input({ cart: cart(), options: options({ description: `${"x".repeat(300)}{cart_id}` }) }),
+    )
     expect(long.order.description).toHaveLength(255)
     expect(long.order.description).toBe("x".repeat(255))
-    const filled = buildHostedOrderRequest(input({ cart: cart({ cart_id: "cart_01H" }), options: options({ description: "Cart {cart_id} / {session_id}" }) }))
+    const filled = buildHostedOrderRequest(
+      input({
+        cart: cart({ cart_id: "cart_01H" }),
+        options: options({ description: "Cart {cart_id} / {session_id}" }),
+      }),
+    )
     expect(filled.order.description).toBe("Cart cart_01H / payses_1")
   })
 
   it("leaves out an empty description", () => {
-    expect(buildHostedOrderRequest(input({ options: options({ description: "" }) })).order).not.toHaveProperty("description")
+    expect(buildHostedOrderRequest(input({ options: options({ description: "" }) })).order).not.toHaveProperty(
+      "description",
+    )
   })
 
   it("takes the customer id from Medusa's customer first, then the cart", () => {
     const customer = { id: "cus_medusa" } as PaymentCustomerDTO
-    expect(buildHostedOrderRequest(input({ customer, cart: cart({ customer_id: "cus_cart" }) })).order.customerId).toBe("cus_medusa")
-    expect(buildHostedOrderRequest(input({ cart: cart({ customer_id: "cus_cart" }) })).order.customerId).toBe("cus_cart")
+    expect(buildHostedOrderRequest(input({ customer, cart: cart({ customer_id: "cus_cart" }) })).order.customerId).toBe(
+      "cus_medusa",
+    )
+    expect(buildHostedOrderRequest(input({ cart: cart({ customer_id: "cus_cart" }) })).order.customerId).toBe(
+      "cus_cart",
+    )
   })
 
   it("builds customer info from the cart snapshot's addresses and e-mail", () => {
@@ -156,7 +183,13 @@ describe("buildHostedOrderRequest", () => {
             country_code: "it",
             phone: "+39 02 1234",
           },
-          shipping_address: { company: "ACME", address_1: "Rue 2", city: "Paris", postal_code: "75001", country_code: "fr" },
+          shipping_address: {
+            company: "ACME",
+            address_1: "Rue 2",
+            city: "Paris",
+            postal_code: "75001",
+            country_code: "fr",
+          },
         }),
       }),
     )
@@ -178,9 +211,18 @@ describe("buildHostedOrderRequest", () => {
   })
 
   it("prefers Medusa's customer for name, phone; the cart for e-mail", () => {
-    const customer = { id: "cus_1", first_name: "Grace", last_name: "Hopper", email: "grace@example.com", phone: "+1 555" } as PaymentCustomerDTO
+    const customer = {
+      id: "cus_1",
+      first_name: "Grace",
+      last_name: "Hopper",
+      email: "grace@example.com",
+      phone: "+1 555",
+    } as PaymentCustomerDTO
     const info = buildHostedOrderRequest(
-      input({ customer, cart: cart({ email: "cart@example.com", billing_address: { first_name: "A", last_name: "B", phone: "+39" } }) }),
+      input({
+        customer,
+        cart: cart({ email: "cart@example.com", billing_address: { first_name: "A", last_name: "B", phone: "+39" } }),
+      }),
     ).order.customerInfo
     expect(info?.cardHolderName).toBe("Grace Hopper")
     expect(info?.cardHolderEmail).toBe("cart@example.com")
@@ -188,7 +230,12 @@ describe("buildHostedOrderRequest", () => {
   })
 
   it("trims the card holder's name parts and leaves out blank ones", () => {
-    const customer = { id: "cus_1", first_name: " Ada ", last_name: "  ", email: "ada@example.com" } as PaymentCustomerDTO
+    const customer = {
+      id: "cus_1",
+      first_name: " Ada ",
+      last_name: "  ",
+      email: "ada@example.com",
+    } as PaymentCustomerDTO
     expect(buildHostedOrderRequest(input({ customer })).order.customerInfo?.cardHolderName).toBe("Ada")
   })
 
@@ -220,19 +267,26 @@ describe("buildHostedOrderRequest", () => {
   })
 
   it("leaves out customer info altogether when nothing is known", () => {
-    const request = buildHostedOrderRequest(input({ cart: cart({ email: null, billing_address: {}, shipping_address: {} }) }))
+    const request = buildHostedOrderRequest(
+      input({ cart: cart({ email: null, billing_address: {}, shipping_address: {} }) }),
+    )
     expect(request.order).not.toHaveProperty("customerInfo")
   })
 
   it("trims the parts of an address", () => {
     const info = buildHostedOrderRequest(
-      input({ cart: cart({ shipping_address: { first_name: " Ada ", last_name: " Lovelace ", city: " Milano ", country_code: " it " } }) }),
+      input({
+        cart: cart({
+          shipping_address: { first_name: " Ada ", last_name: " Lovelace ", city: " Milano ", country_code: " it " },
+        }),
+      }),
     ).order.customerInfo
     expect(info?.shippingAddress).toEqual({ name: "Ada Lovelace", city: "Milano", country: "ITA" })
   })
 
   it("takes the phone from the shipping address last", () => {
-    const info = buildHostedOrderRequest(input({ cart: cart({ shipping_address: { phone: "+49 30" } }) })).order.customerInfo
+    const info = buildHostedOrderRequest(input({ cart: cart({ shipping_address: { phone: "+49 30" } }) })).order
+      .customerInfo
     expect(info?.mobilePhone).toBe("+49 30")
   })
 })
@@ -248,20 +302,43 @@ describe("the hosted page's description", () => {
 
   it("by default names the items and the store", () => {
     const request = buildHostedOrderRequest(
-      input({ cart: cart({ items: [line("T-shirt", 2), line("Mug")] }), options: options({ storeName: "Caffè Roma" }) }),
+      input({
+        cart: cart({ items: [line("T-shirt", 2), line("Mug")] }),
+        options: options({ storeName: "Caffè Roma" }),
+      }),
     )
     expect(request.order.description).toBe("2 × T-shirt, 1 × Mug – Caffè Roma")
     expect(options().description).toBe(DEFAULT_DESCRIPTION)
   })
 
-  it("reads \"Order at <store>\" for a cart without lines, and \"our store\" without a store name", () => {
-    expect(buildHostedOrderRequest(input({ cart: cart(), options: options({ storeName: "Caffè Roma" }) })).order.description).toBe("Order at Caffè Roma")
-    expect(buildHostedOrderRequest(input({ cart: cart({ items: [line("Mug")] }) })).order.description).toBe("1 × Mug – our store")
+  it('reads "Order at <store>" for a cart without lines, and "our store" without a store name', () => {
+    expect(
+      buildHostedOrderRequest(input({ cart: cart(), options: options({ storeName: "Caffè Roma" }) })).order.description,
+    ).toBe("Order at Caffè Roma")
+    expect(buildHostedOrderRequest(input({ cart: cart({ items: [line("Mug")] }) })).order.description).toBe(
+      "1 × Mug – our store",
+    )
   })
 
   it("validates the storeName option", () => {
-    expect(parseNexiOptions({ apiKey: "k", resultUrl: "https://s.example/r", cancelUrl: "https://s.example/c", notificationUrl: "https://a.example", storeName: "  Shop  " }).storeName).toBe("Shop")
-    expect(() => parseNexiOptions({ apiKey: "k", resultUrl: "https://s.example/r", cancelUrl: "https://s.example/c", notificationUrl: "https://a.example", storeName: " " })).toThrow(/storeName: must not be empty/)
+    expect(
+      parseNexiOptions({
+        apiKey: "k",
+        resultUrl: "https://s.example/r",
+        cancelUrl: "https://s.example/c",
+        notificationUrl: "https://a.example",
+        storeName: "  Shop  ",
+      }).storeName,
+    ).toBe("Shop")
+    expect(() =>
+      parseNexiOptions({
+        apiKey: "k",
+        resultUrl: "https://s.example/r",
+        cancelUrl: "https://s.example/c",
+        notificationUrl: "https://a.example",
+        storeName: " ",
+      }),
+    ).toThrow(/storeName: must not be empty/)
   })
 
   it("fills every placeholder as plain text, not URL-encoded, and only once", () => {
@@ -278,15 +355,17 @@ describe("the hosted page's description", () => {
     expect(fillDescription("Cart {cart_id}: {items}", { cart_id: "c1", session_id: "s1", items: [] })).toBe("Cart c1: ")
   })
 
-  it("uses the SKU, or \"item\", for a line without a title, and one line of text per title", () => {
-    expect(describeItems([line(null, 1, { variant_sku: "SKU-1" }), line(null, 2), line("Two\nlines\t here ", 1)], 255)).toBe(
-      "1 × SKU-1, 2 × item, 1 × Two lines here",
-    )
+  it('uses the SKU, or "item", for a line without a title, and one line of text per title', () => {
+    expect(
+      describeItems([line(null, 1, { variant_sku: "SKU-1" }), line(null, 2), line("Two\nlines\t here ", 1)], 255),
+    ).toBe("1 × SKU-1, 2 × item, 1 × Two lines here")
   })
 
   it("shortens the item list to fit 255 characters, saying how many lines are left out", () => {
     const items = Array.from({ length: 40 }, (_, index) => line(`Product number ${index + 1}`, index + 1))
-    const description = buildHostedOrderRequest(input({ cart: cart({ items }), options: options({ storeName: "Shop" }) })).order.description ?? ""
+    const description =
+      buildHostedOrderRequest(input({ cart: cart({ items }), options: options({ storeName: "Shop" }) })).order
+        .description ?? ""
     expect(description.length).toBeLessThanOrEqual(255)
     expect(description).toMatch(/^1 × Product number 1, 2 × Product number 2, .*, \+\d+ more – Shop$/)
     const shown = description.match(/Product number/g)?.length ?? 0
@@ -301,7 +380,10 @@ describe("the hosted page's description", () => {
     // No lone surrogate, and the flag (two code points) is never split in half.
     expect(description).toBe(description.normalize())
     expect(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(description)).toBe(false)
-    const segments = Array.from(new Intl.Segmenter(undefined, { granularity: "grapheme" }).segment(description.slice(4)), (s) => s.segment)
+    const segments = Array.from(
+      new Intl.Segmenter(undefined, { granularity: "grapheme" }).segment(description.slice(4)),
+      (s) => s.segment,
+    )
     expect(segments.every((segment) => segment === "☕" || segment === "🇮🇹")).toBe(true)
   })
 
@@ -322,12 +404,18 @@ describe("saved cards on the hosted order", () => {
       }),
     )
     expect(request.order.customerId).toBe("nxc0123")
-    expect(request.paymentSession.recurrence).toEqual({ action: "SUBSEQUENT_PAYMENT", contractId: "nxk1", contractType: "CIT" })
+    expect(request.paymentSession.recurrence).toEqual({
+      action: "SUBSEQUENT_PAYMENT",
+      contractId: "nxk1",
+      contractType: "CIT",
+    })
     expect(request.paymentSession.actionType).toBe("PAY")
   })
 
   it("verifies without a capture type, and sends the shopper back to the given page either way", () => {
-    const request = buildHostedOrderRequest(input({ amountMinor: "0", verifyReturnUrl: "https://shop.example/account" }))
+    const request = buildHostedOrderRequest(
+      input({ amountMinor: "0", verifyReturnUrl: "https://shop.example/account" }),
+    )
     expect(request.paymentSession).toMatchObject({
       actionType: "VERIFY",
       amount: "0",

@@ -31,7 +31,12 @@ interface Fault {
 /** One gateway order, as the gateway keeps it: operations made once per idempotency key. */
 class InMemoryGateway {
   readonly operations: Operation[] = [
-    { operationId: AUTHORIZATION_ID, operationType: "AUTHORIZATION", operationResult: "AUTHORIZED", operationAmount: AUTHORIZED_MINOR.toString() },
+    {
+      operationId: AUTHORIZATION_ID,
+      operationType: "AUTHORIZATION",
+      operationResult: "AUTHORIZED",
+      operationAmount: AUTHORIZED_MINOR.toString(),
+    },
   ]
   private readonly byKey = new Map<string, Operation>()
   fault: Fault = {}
@@ -39,7 +44,9 @@ class InMemoryGateway {
   constructor(private readonly currency: string) {}
 
   totalMinor(type: "CAPTURE" | "REFUND"): bigint {
-    return this.operations.filter((operation) => operation.operationType === type).reduce((sum, operation) => sum + BigInt(operation.operationAmount ?? "0"), 0n)
+    return this.operations
+      .filter((operation) => operation.operationType === type)
+      .reduce((sum, operation) => sum + BigInt(operation.operationAmount ?? "0"), 0n)
   }
 
   client(): GatewayClient {
@@ -47,7 +54,10 @@ class InMemoryGateway {
       getOrder: async (): Promise<OrderDetails> => {
         if (this.fault.readDown) throw new GatewayUnavailableError("gateway", "the gateway is down")
         return {
-          orderStatus: { order: { orderId: ORDER_ID, amount: AUTHORIZED_MINOR.toString(), currency: this.currency }, authorizedAmount: AUTHORIZED_MINOR.toString() },
+          orderStatus: {
+            order: { orderId: ORDER_ID, amount: AUTHORIZED_MINOR.toString(), currency: this.currency },
+            authorizedAmount: AUTHORIZED_MINOR.toString(),
+          },
           operations: this.operations.map((operation) => ({ ...operation })),
           paymentLinks: [],
         } as OrderDetails
@@ -63,9 +73,17 @@ class InMemoryGateway {
     let operation = this.byKey.get(key)
     if (!operation) {
       // As the gateway does: never more captured than authorized, nor more refunded than captured.
-      const left = type === "CAPTURE" ? AUTHORIZED_MINOR - this.totalMinor("CAPTURE") : this.totalMinor("CAPTURE") - this.totalMinor("REFUND")
+      const left =
+        type === "CAPTURE"
+          ? AUTHORIZED_MINOR - this.totalMinor("CAPTURE")
+          : this.totalMinor("CAPTURE") - this.totalMinor("REFUND")
       if (BigInt(body.amount) > left) throw new InvalidRequestError("gateway", `only ${left} left`, { status: 400 })
-      operation = { operationId: `op-${this.operations.length}`, operationType: type, operationResult: result, operationAmount: body.amount } as Operation
+      operation = {
+        operationId: `op-${this.operations.length}`,
+        operationType: type,
+        operationResult: result,
+        operationAmount: body.amount,
+      } as Operation
       this.operations.push(operation)
       this.byKey.set(key, operation)
     }
@@ -77,7 +95,10 @@ class InMemoryGateway {
 /** One card payment as Medusa holds it: capture and refund rows, each deleted when its provider call throws. */
 class MedusaPayment {
   private readonly cradle = testCradle()
-  private readonly payment = { captures: [] as Array<Record<string, unknown>>, refunds: [] as Array<Record<string, unknown>> }
+  private readonly payment = {
+    captures: [] as Array<Record<string, unknown>>,
+    refunds: [] as Array<Record<string, unknown>>,
+  }
   private readonly provider: NexiCardProviderService
   private readonly data: Record<string, unknown>
   private rows = 0
@@ -99,7 +120,13 @@ class MedusaPayment {
       resultUrl: "https://shop.test/result",
       cancelUrl: "https://shop.test/cancel",
     } as never)
-    this.data = { order_id: ORDER_ID, payment_operation_id: AUTHORIZATION_ID, currency, amount_minor: AUTHORIZED_MINOR.toString(), status: "authorized" }
+    this.data = {
+      order_id: ORDER_ID,
+      payment_operation_id: AUTHORIZATION_ID,
+      currency,
+      amount_minor: AUTHORIZED_MINOR.toString(),
+      status: "authorized",
+    }
   }
 
   get ledger() {
@@ -126,7 +153,10 @@ class MedusaPayment {
       else await this.provider.refundPayment({ data: this.data, amount, context } as never)
       return true
     } catch {
-      rows.splice(rows.findIndex((row) => row.id === id), 1)
+      rows.splice(
+        rows.findIndex((row) => row.id === id),
+        1,
+      )
       records.delete(id)
       return false
     }
@@ -159,28 +189,33 @@ const step = fc.record({
 describe("money by totals, once, through the sender (property)", () => {
   it("keeps the gateway's totals equal to Medusa's rounded totals, and moves nothing twice", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom("EUR", "JPY", "KWD"), fc.array(step, { minLength: 1, maxLength: 12 }), async (currency, steps) => {
-        const gateway = new InMemoryGateway(currency)
-        const medusa = new MedusaPayment(gateway, currency)
-        for (const { kind, tenths, lose, readDown, repeatSame } of steps) {
-          // Medusa itself refuses a refund of more than it captured.
-          if (kind === "refund" && medusa.tenths("refund") + tenths > medusa.tenths("capture")) continue
-          const amount = new BigNumber(tenths).shiftedBy(-(currencyExponent(currency) + 1)).toFixed()
-          const id = medusa.newId(kind === "capture" ? "capt" : "ref")
-          gateway.fault = { lose, readDown }
-          const done = await medusa.call(kind, id, amount)
-          gateway.fault = {}
-          // Staff press again: a call Medusa rolled back comes with a new id, and must go through.
-          if (!done) expect(await medusa.call(kind, medusa.newId(kind === "capture" ? "capt" : "ref"), amount)).toBe(true)
-          else if (repeatSame) expect(await medusa.call(kind, id, amount)).toBe(true)
-        }
-        expect(gateway.totalMinor("CAPTURE")).toBe(medusa.roundedMinor("capture"))
-        expect(gateway.totalMinor("REFUND")).toBe(medusa.roundedMinor("refund"))
-        const executed = medusa.ledger.writes.filter((write) => write.outcome === "executed")
-        const operationIds = executed.map((write) => write.gateway_operation_id)
-        expect(new Set(operationIds).size).toBe(operationIds.length)
-        expect(operationIds.length).toBe(gateway.operations.length - 1)
-      }),
+      fc.asyncProperty(
+        fc.constantFrom("EUR", "JPY", "KWD"),
+        fc.array(step, { minLength: 1, maxLength: 12 }),
+        async (currency, steps) => {
+          const gateway = new InMemoryGateway(currency)
+          const medusa = new MedusaPayment(gateway, currency)
+          for (const { kind, tenths, lose, readDown, repeatSame } of steps) {
+            // Medusa itself refuses a refund of more than it captured.
+            if (kind === "refund" && medusa.tenths("refund") + tenths > medusa.tenths("capture")) continue
+            const amount = new BigNumber(tenths).shiftedBy(-(currencyExponent(currency) + 1)).toFixed()
+            const id = medusa.newId(kind === "capture" ? "capt" : "ref")
+            gateway.fault = { lose, readDown }
+            const done = await medusa.call(kind, id, amount)
+            gateway.fault = {}
+            // Staff press again: a call Medusa rolled back comes with a new id, and must go through.
+            if (!done)
+              expect(await medusa.call(kind, medusa.newId(kind === "capture" ? "capt" : "ref"), amount)).toBe(true)
+            else if (repeatSame) expect(await medusa.call(kind, id, amount)).toBe(true)
+          }
+          expect(gateway.totalMinor("CAPTURE")).toBe(medusa.roundedMinor("capture"))
+          expect(gateway.totalMinor("REFUND")).toBe(medusa.roundedMinor("refund"))
+          const executed = medusa.ledger.writes.filter((write) => write.outcome === "executed")
+          const operationIds = executed.map((write) => write.gateway_operation_id)
+          expect(new Set(operationIds).size).toBe(operationIds.length)
+          expect(operationIds.length).toBe(gateway.operations.length - 1)
+        },
+      ),
       { numRuns: 150 },
     )
   })

@@ -17,7 +17,11 @@ async function chargeByMoto(orderId: string, amount: string, captureType = "EXPL
   const answer = await fetch(`${gateway.simulator().gatewayUrl}/orders/moto`, {
     method: "POST",
     headers: { "x-api-key": SIM_API_KEY, "correlation-id": randomUUID(), "content-type": "application/json" },
-    body: JSON.stringify({ order: { orderId, amount, currency: "EUR" }, card: { pan: "4999340261977289", expiryDate: "1230" }, captureType }),
+    body: JSON.stringify({
+      order: { orderId, amount, currency: "EUR" },
+      card: { pan: "4999340261977289", expiryDate: "1230" },
+      captureType,
+    }),
   })
   expect(answer.status).toBe(200)
 }
@@ -54,13 +58,19 @@ describe("MOTO sessions of the card provider", () => {
     })
     await chargeByMoto(started.id, "3998")
     const dueRefs = async (after: number) =>
-      (await gateway.cradle().ledger.dueAttempts(new Date(Date.now() + after), 10)).map((attempt) => attempt.gateway_ref)
+      (await gateway.cradle().ledger.dueAttempts(new Date(Date.now() + after), 10)).map(
+        (attempt) => attempt.gateway_ref,
+      )
     expect(await dueRefs(0)).toEqual([])
     expect(await dueRefs(121_000)).toEqual([started.id])
   })
 
   it("treats MOTO-looking data sent by a storefront as an ordinary hosted checkout", async () => {
-    const started = await provider().initiatePayment({ amount: 10, currency_code: "eur", data: { session_id: "payses_s1", moto: true } })
+    const started = await provider().initiatePayment({
+      amount: 10,
+      currency_code: "eur",
+      data: { session_id: "payses_s1", moto: true },
+    })
     expect(started.status).toBe("pending")
     expect(started.data?.hosted_page).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/hpp\//)
     expect(await gateway.postCount("/orders/hpp")).toBe(1)
@@ -68,13 +78,22 @@ describe("MOTO sessions of the card provider", () => {
 
   it("authorizes once the card was charged under the reserved id, and captures like any card payment", async () => {
     const card = provider()
-    const started = await card.initiatePayment({ amount: 39.98, currency_code: "eur", data: { session_id: "payses_m1" }, context: motoContext })
+    const started = await card.initiatePayment({
+      amount: 39.98,
+      currency_code: "eur",
+      data: { session_id: "payses_m1" },
+      context: motoContext,
+    })
     await expect(card.authorizePayment({ data: started.data })).rejects.toThrow(/does not know this payment/)
 
     await chargeByMoto(started.id, "3998")
     const authorized = await card.authorizePayment({ data: started.data })
     expect(authorized.status).toBe("authorized")
-    expect(authorized.data).toMatchObject({ moto: true, status: "authorized", payment_operation_id: expect.stringMatching(/^\d+$/) })
+    expect(authorized.data).toMatchObject({
+      moto: true,
+      status: "authorized",
+      payment_operation_id: expect.stringMatching(/^\d+$/),
+    })
 
     gateway.cradle().captures.set("capt_m1", { id: "capt_m1", amount: 39.98 })
     const captured = await card.capturePayment({ data: authorized.data, context: { idempotency_key: "capt_m1" } })
@@ -84,9 +103,22 @@ describe("MOTO sessions of the card provider", () => {
 
   it("settles a charge whose answer was lost from its order id when the order is next read, rather than calling it refused", async () => {
     const card = provider()
-    const started = await card.initiatePayment({ amount: 39.98, currency_code: "eur", data: { session_id: "payses_m2" }, context: motoContext })
+    const started = await card.initiatePayment({
+      amount: 39.98,
+      currency_code: "eur",
+      data: { session_id: "payses_m2" },
+      context: motoContext,
+    })
     const { ledger } = gateway.cradle()
-    const charge = { kind: "moto" as const, origin: "staff" as const, idempotency_key: "moto-key", gateway_ref: started.id, amount_minor: "3998", currency: "EUR", medusa_ref: "payses_m2" }
+    const charge = {
+      kind: "moto" as const,
+      origin: "staff" as const,
+      idempotency_key: "moto-key",
+      gateway_ref: started.id,
+      amount_minor: "3998",
+      currency: "EUR",
+      medusa_ref: "payses_m2",
+    }
     await ledger.requestWrite(charge)
     await chargeByMoto(started.id, "3998")
     await ledger.settleWrite(charge.idempotency_key, { outcome: "unknown" })
@@ -95,19 +127,32 @@ describe("MOTO sessions of the card provider", () => {
     gateway.cradle().captures.set("capt_m2", { id: "capt_m2", amount: 39.98 })
     await card.capturePayment({ data: authorized.data, context: { idempotency_key: "capt_m2" } })
 
-    expect(ledger.writes.find((write) => write.kind === "moto")).toMatchObject({ outcome: "executed", gateway_operation_id: expect.stringMatching(/^\d+$/) })
+    expect(ledger.writes.find((write) => write.kind === "moto")).toMatchObject({
+      outcome: "executed",
+      gateway_operation_id: expect.stringMatching(/^\d+$/),
+    })
   })
 
   it("reports a MOTO payment captured at once (IMPLICIT) as captured", async () => {
     const card = provider({ captureType: "IMPLICIT" })
-    const started = await card.initiatePayment({ amount: 5, currency_code: "eur", data: { session_id: "payses_m2" }, context: motoContext })
+    const started = await card.initiatePayment({
+      amount: 5,
+      currency_code: "eur",
+      data: { session_id: "payses_m2" },
+      context: motoContext,
+    })
     await chargeByMoto(started.id, "500", "IMPLICIT")
     expect((await card.authorizePayment({ data: started.data })).status).toBe("captured")
   })
 
   it("refuses to change a MOTO session's amount, which could abandon a charge", async () => {
     const card = provider()
-    const started = await card.initiatePayment({ amount: 10, currency_code: "eur", data: { session_id: "payses_m3" }, context: motoContext })
+    const started = await card.initiatePayment({
+      amount: 10,
+      currency_code: "eur",
+      data: { session_id: "payses_m3" },
+      context: motoContext,
+    })
     const same = await card.updatePayment({ amount: "10.00", currency_code: "eur", data: started.data })
     expect(same.data?.order_id).toBe(started.id)
     await expect(card.updatePayment({ amount: 12, currency_code: "eur", data: started.data })).rejects.toThrow(

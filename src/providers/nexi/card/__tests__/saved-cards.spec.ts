@@ -48,8 +48,16 @@ async function lastHostedOrderBody(): Promise<HppRequest> {
 const holder = (ref: string) => ({ id: `acchld_${ref}`, external_id: ref, data: { customer_ref: ref } })
 const customer = { id: "cus_1", email: "ada@example.com", first_name: "Ada", last_name: "Lovelace" }
 
-async function startSession(data: Record<string, unknown>, context: Record<string, unknown> = { customer, account_holder: holder("nxcada") }) {
-  return provider().initiatePayment({ amount: 19.99, currency_code: "eur", data: { session_id: "payses_1", ...data }, context } as never)
+async function startSession(
+  data: Record<string, unknown>,
+  context: Record<string, unknown> = { customer, account_holder: holder("nxcada") },
+) {
+  return provider().initiatePayment({
+    amount: 19.99,
+    currency_code: "eur",
+    data: { session_id: "payses_1", ...data },
+    context,
+  } as never)
 }
 
 /** Pays a session's hosted order on the simulator, then lets Medusa authorize it. */
@@ -71,7 +79,11 @@ describe("saving a card at checkout", () => {
     const session = await startSession({ save_card: true })
     const body = await lastHostedOrderBody()
     expect(body.order.customerId).toBe("nxcada")
-    expect(body.paymentSession.recurrence).toEqual({ action: "CONTRACT_CREATION", contractId: expect.stringMatching(/^nxk[0-9a-f]{24}$/), contractType: "CIT" })
+    expect(body.paymentSession.recurrence).toEqual({
+      action: "CONTRACT_CREATION",
+      contractId: expect.stringMatching(/^nxk[0-9a-f]{24}$/),
+      contractType: "CIT",
+    })
     expect(session.data).toMatchObject({ save_card: true })
     expect(JSON.stringify(session.data)).not.toContain(String(body.paymentSession.recurrence?.contractId))
   })
@@ -82,7 +94,12 @@ describe("saving a card at checkout", () => {
     const authorized = await payAndAuthorize(session)
     expect(authorized.status).toBe("authorized")
     const cards = await provider().listPaymentMethods({ context: { account_holder: holder("nxcada") } } as never)
-    expect(cards).toEqual([{ id: expect.stringMatching(/^nexcard_/), data: expect.objectContaining({ circuit: "VISA", masked_pan: expect.stringMatching(/7289$/) }) }])
+    expect(cards).toEqual([
+      {
+        id: expect.stringMatching(/^nexcard_/),
+        data: expect.objectContaining({ circuit: "VISA", masked_pan: expect.stringMatching(/7289$/) }),
+      },
+    ])
     expect(JSON.stringify(cards)).not.toContain("4999340261977289")
     // Another customer sees none of them.
     expect(await provider().listPaymentMethods({ context: { account_holder: holder("nxcbob") } } as never)).toEqual([])
@@ -97,13 +114,17 @@ describe("saving a card at checkout", () => {
   })
 
   it("refuses a guest's save_card, naming the field, and opens no hosted order", async () => {
-    await expect(startSession({ save_card: true }, {})).rejects.toThrow(/save_card: only a logged-in customer can save a card/)
+    await expect(startSession({ save_card: true }, {})).rejects.toThrow(
+      /save_card: only a logged-in customer can save a card/,
+    )
     expect(await gateway.postCount("/orders/hpp")).toBe(0)
   })
 
   it("refuses save_card of the wrong type and together with payment_method_id", async () => {
     await expect(startSession({ save_card: "yes" })).rejects.toThrow(/save_card: must be true or false/)
-    await expect(startSession({ save_card: true, payment_method_id: "nexcard_1" })).rejects.toThrow(/save_card: cannot be combined with payment_method_id/)
+    await expect(startSession({ save_card: true, payment_method_id: "nexcard_1" })).rejects.toThrow(
+      /save_card: cannot be combined with payment_method_id/,
+    )
     expect(await gateway.postCount("/orders/hpp")).toBe(0)
   })
 
@@ -118,10 +139,16 @@ describe("saving a card at checkout", () => {
 describe("paying with a saved card", () => {
   it("opens a one-click page on the same contract, which the shopper pays with the CVV only", async () => {
     const cardId = await savedCard()
-    const creation = (await control("GET", "/contracts?customerId=nxcada")) as { contracts: Array<{ contractId: string }> }
+    const creation = (await control("GET", "/contracts?customerId=nxcada")) as {
+      contracts: Array<{ contractId: string }>
+    }
     const session = await startSession({ payment_method_id: cardId })
     const body = await lastHostedOrderBody()
-    expect(body.paymentSession.recurrence).toEqual({ action: "SUBSEQUENT_PAYMENT", contractId: creation.contracts[0].contractId, contractType: "CIT" })
+    expect(body.paymentSession.recurrence).toEqual({
+      action: "SUBSEQUENT_PAYMENT",
+      contractId: creation.contracts[0].contractId,
+      contractType: "CIT",
+    })
     expect(session.data).toMatchObject({ payment_method_id: cardId, saved_card: { circuit: "VISA" } })
     const result = await payAndAuthorize(session, { cvv: "663" })
     expect(result.status).toBe("authorized")
@@ -139,8 +166,13 @@ describe("paying with a saved card", () => {
 
   it("refuses a deleted card with a clear message", async () => {
     const cardId = await savedCard()
-    await provider().deletePaymentMethod({ data: { id: cardId }, context: { account_holder: holder("nxcada") } } as never)
-    await expect(startSession({ payment_method_id: cardId })).rejects.toThrow(/payment_method_id: the saved card .* was deleted/)
+    await provider().deletePaymentMethod({
+      data: { id: cardId },
+      context: { account_holder: holder("nxcada") },
+    } as never)
+    await expect(startSession({ payment_method_id: cardId })).rejects.toThrow(
+      /payment_method_id: the saved card .* was deleted/,
+    )
   })
 
   it("keeps paying with the saved card when the cart's amount changes", async () => {
@@ -168,7 +200,11 @@ describe("account holders and saved payment methods", () => {
     } as never)
     expect(saved.data).toMatchObject({ state: "pending", hosted_page: expect.stringContaining("/hpp/") })
     const body = await lastHostedOrderBody()
-    expect(body.paymentSession).toMatchObject({ actionType: "VERIFY", amount: "0", resultUrl: "https://shop.test/account" })
+    expect(body.paymentSession).toMatchObject({
+      actionType: "VERIFY",
+      amount: "0",
+      resultUrl: "https://shop.test/account",
+    })
     expect(body.paymentSession.captureType).toBeUndefined()
     expect(body.paymentSession.recurrence).toMatchObject({ action: "CONTRACT_CREATION", contractType: "CIT" })
     const paid = await control("POST", `/hpp/${body.order.orderId}/pay`, APPROVED)
@@ -180,13 +216,19 @@ describe("account holders and saved payment methods", () => {
 
   it("confirms a verification from its notification only when the security token matches", async () => {
     const wallet = provider()
-    const saved = await wallet.savePaymentMethod({ context: { account_holder: holder("nxcada"), customer }, data: { currency_code: "eur" } } as never)
+    const saved = await wallet.savePaymentMethod({
+      context: { account_holder: holder("nxcada"), customer },
+      data: { currency_code: "eur" },
+    } as never)
     const orderId = (await lastHostedOrderBody()).order.orderId
     await control("POST", `/hpp/${orderId}/pay`, APPROVED)
     // The body the gateway sent (to a webhook no one listens on here), as Medusa would hand it over.
-    const { notifications } = (await control("GET", "/notifications")) as { notifications: Array<{ body: Record<string, unknown> }> }
+    const { notifications } = (await control("GET", "/notifications")) as {
+      notifications: Array<{ body: Record<string, unknown> }>
+    }
     const body = notifications.at(-1)?.body as Record<string, unknown>
-    const notify = (data: Record<string, unknown>) => gateway.sync().notification({ data, rawData: JSON.stringify(data), headers: {} } as never)
+    const notify = (data: Record<string, unknown>) =>
+      gateway.sync().notification({ data, rawData: JSON.stringify(data), headers: {} } as never)
     expect(await notify({ ...body, securityToken: "forged" })).toBe("unchanged")
     const card = () => gateway.cradle().ledger.cards.find((row) => row.id === saved.id)
     expect(card()?.state).toBe("pending")
@@ -196,11 +238,18 @@ describe("account holders and saved payment methods", () => {
 
   it("refuses a return URL off the storefront's origin and a currency that is not one", async () => {
     const context = { account_holder: holder("nxcada"), customer }
-    await expect(provider().savePaymentMethod({ context, data: { currency_code: "eur", return_url: "https://evil.example/" } } as never)).rejects.toThrow(
-      /return_url: must be a page of the storefront \(https:\/\/shop.test\)/,
+    await expect(
+      provider().savePaymentMethod({
+        context,
+        data: { currency_code: "eur", return_url: "https://evil.example/" },
+      } as never),
+    ).rejects.toThrow(/return_url: must be a page of the storefront \(https:\/\/shop.test\)/)
+    await expect(provider().savePaymentMethod({ context, data: { currency_code: "xyz" } } as never)).rejects.toThrow(
+      /currency_code:/,
     )
-    await expect(provider().savePaymentMethod({ context, data: { currency_code: "xyz" } } as never)).rejects.toThrow(/currency_code:/)
-    await expect(provider().savePaymentMethod({ context: { customer }, data: { currency_code: "eur" } } as never)).rejects.toThrow(/account_holder:/)
+    await expect(
+      provider().savePaymentMethod({ context: { customer }, data: { currency_code: "eur" } } as never),
+    ).rejects.toThrow(/account_holder:/)
     expect(await gateway.postCount("/orders/hpp")).toBe(0)
   })
 

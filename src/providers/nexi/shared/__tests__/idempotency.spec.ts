@@ -47,7 +47,9 @@ describe("idempotencyUuid", () => {
 
   it("checks the reference against the RFC's published vector", () => {
     // Python's uuid.uuid5(uuid.NAMESPACE_DNS, "python.org"), so the helper above is trusted.
-    expect(referenceV5("6ba7b810-9dad-11d1-80b4-00c04fd430c8", "python.org")).toBe("886313e1-3b8a-5372-9b90-0c9aee199e5d")
+    expect(referenceV5("6ba7b810-9dad-11d1-80b4-00c04fd430c8", "python.org")).toBe(
+      "886313e1-3b8a-5372-9b90-0c9aee199e5d",
+    )
   })
 
   it("refuses an empty key with a message naming it", () => {

@@ -27,14 +27,21 @@ function addedCardNotice(cards) {
   const card = cards.find((candidate) => candidate.id === id)
   return card
     ? alertBox("success", `${cardLabel(card)} is saved. Choose it at checkout and give only its CVV.`, "card-added")
-    : alertBox("error", "The card was not added: the check was cancelled, or the bank did not confirm the card.", "card-not-added")
+    : alertBox(
+        "error",
+        "The card was not added: the check was cancelled, or the bank did not confirm the card.",
+        "card-not-added",
+      )
 }
 
 function addCardButton(api) {
   const button = h("button", { type: "button", "data-testid": "add-card" }, "Add a card")
   button.addEventListener("click", () =>
     busy(button, async () => {
-      const started = await startAddingCard(api, { currencyCode: await shopperCurrency(api), returnUrl: `${location.origin}/account` })
+      const started = await startAddingCard(api, {
+        currencyCode: await shopperCurrency(api),
+        returnUrl: `${location.origin}/account`,
+      })
       sessionStorage.setItem(ADDING_KEY, started.saved_card.id)
       location.assign(started.hosted_page)
     }),
@@ -44,7 +51,11 @@ function addCardButton(api) {
 
 function cardRow(api, card, show) {
   const label = cardLabel(card)
-  const remove = h("button", { type: "button", class: "link", "data-testid": "delete-card", "aria-label": `Delete ${label}` }, "Delete")
+  const remove = h(
+    "button",
+    { type: "button", class: "link", "data-testid": "delete-card", "aria-label": `Delete ${label}` },
+    "Delete",
+  )
   remove.addEventListener("click", () =>
     busy(remove, async () => {
       await deleteSavedCard(api, card.id)
@@ -75,11 +86,27 @@ export async function accountView(context) {
     render(
       h("h1", {}, "My account"),
       notice ?? addedCardNotice(cards),
-      h("p", { "data-testid": "customer" }, `Logged in as ${customer.first_name ?? ""} ${customer.last_name ?? ""} (${customer.email}).`),
+      h(
+        "p",
+        { "data-testid": "customer" },
+        `Logged in as ${customer.first_name ?? ""} ${customer.last_name ?? ""} (${customer.email}).`,
+      ),
       h("h2", {}, "Saved cards"),
       cards.length
-        ? h("table", { "data-testid": "saved-cards" }, h("tbody", {}, cards.map((card) => cardRow(api, card, show))))
-        : h("p", { class: "muted", "data-testid": "no-saved-cards" }, 'No saved cards. Tick "Save my card" when you pay by card, or add one here.'),
+        ? h(
+            "table",
+            { "data-testid": "saved-cards" },
+            h(
+              "tbody",
+              {},
+              cards.map((card) => cardRow(api, card, show)),
+            ),
+          )
+        : h(
+            "p",
+            { class: "muted", "data-testid": "no-saved-cards" },
+            'No saved cards. Tick "Save my card" when you pay by card, or add one here.',
+          ),
       h("div", { class: "row" }, addCardButton(api), logOutButton),
     )
   }

@@ -15,8 +15,24 @@ const STEPS = ["cart", "address", "payment"]
 
 /** Sample shoppers, so the demo is a few clicks; every field can be changed. */
 const SAMPLE_ADDRESSES = {
-  eur: { first_name: "Giulia", last_name: "Rossi", address_1: "Via Roma 1", city: "Milano", postal_code: "20121", country_code: "it", phone: "+39021234567" },
-  jpy: { first_name: "Haruto", last_name: "Sato", address_1: "1-1 Chiyoda", city: "Tokyo", postal_code: "100-0001", country_code: "jp", phone: "+81312345678" },
+  eur: {
+    first_name: "Giulia",
+    last_name: "Rossi",
+    address_1: "Via Roma 1",
+    city: "Milano",
+    postal_code: "20121",
+    country_code: "it",
+    phone: "+39021234567",
+  },
+  jpy: {
+    first_name: "Haruto",
+    last_name: "Sato",
+    address_1: "1-1 Chiyoda",
+    city: "Tokyo",
+    postal_code: "100-0001",
+    country_code: "jp",
+    phone: "+81312345678",
+  },
 }
 
 function hasAddress(cart) {
@@ -31,14 +47,18 @@ function stepBar(current) {
   return h(
     "div",
     { class: "steps" },
-    STEPS.map((step, index) => h("span", { class: step === current ? "current" : "" }, `${index + 1}. ${step[0].toUpperCase()}${step.slice(1)}`)).flatMap(
-      (element, index) => (index ? [h("span", {}, "›"), element] : [element]),
-    ),
+    STEPS.map((step, index) =>
+      h("span", { class: step === current ? "current" : "" }, `${index + 1}. ${step[0].toUpperCase()}${step.slice(1)}`),
+    ).flatMap((element, index) => (index ? [h("span", {}, "›"), element] : [element])),
   )
 }
 
 function removeButton(api, cart, item) {
-  const button = h("button", { type: "button", class: "link", "aria-label": `Remove ${item.product_title ?? item.title}` }, " remove")
+  const button = h(
+    "button",
+    { type: "button", class: "link", "aria-label": `Remove ${item.product_title ?? item.title}` },
+    " remove",
+  )
   button.addEventListener("click", () =>
     busy(button, async () => {
       await api.delete(`/store/carts/${cart.id}/line-items/${item.id}`)
@@ -68,13 +88,29 @@ function totalsTable(cart, { removable, api } = {}) {
   return h(
     "table",
     {},
-    h("thead", {}, h("tr", {}, h("th", {}, "Item"), h("th", {}, "Qty"), h("th", { class: "amount" }, "Price"), h("th", { class: "amount" }, "Total"))),
+    h(
+      "thead",
+      {},
+      h(
+        "tr",
+        {},
+        h("th", {}, "Item"),
+        h("th", {}, "Qty"),
+        h("th", { class: "amount" }, "Price"),
+        h("th", { class: "amount" }, "Total"),
+      ),
+    ),
     h("tbody", {}, rows),
     h(
       "tfoot",
       {},
       h("tr", {}, h("td", { colspan: 3 }, "VAT"), h("td", { class: "amount" }, money(cart.tax_total))),
-      h("tr", {}, h("td", { colspan: 3 }, "Total"), h("td", { class: "amount", "data-testid": "cart-total" }, money(cart.total))),
+      h(
+        "tr",
+        {},
+        h("td", { colspan: 3 }, "Total"),
+        h("td", { class: "amount", "data-testid": "cart-total" }, money(cart.total)),
+      ),
     ),
   )
 }
@@ -88,12 +124,22 @@ function cartStep(context, cart) {
     stepBar("cart"),
     h("h1", {}, "Your cart"),
     totalsTable(cart, { removable: true, api: context.api }),
-    h("div", { class: "row" }, h("a", { href: "/" }, "Continue shopping"), h("a", { class: "button", href: stepUrl(cart, "address"), "data-testid": "to-address" }, "Continue to address")),
+    h(
+      "div",
+      { class: "row" },
+      h("a", { href: "/" }, "Continue shopping"),
+      h("a", { class: "button", href: stepUrl(cart, "address"), "data-testid": "to-address" }, "Continue to address"),
+    ),
   )
 }
 
 function field(name, label, value, { type = "text", wide = false, required = true } = {}) {
-  return h("div", { class: wide ? "wide" : "" }, h("label", { for: name }, label), h("input", { id: name, name, type, value: value ?? "", required }))
+  return h(
+    "div",
+    { class: wide ? "wide" : "" },
+    h("label", { for: name }, label),
+    h("input", { id: name, name, type, value: value ?? "", required }),
+  )
 }
 
 function addressStep(context, cart) {
@@ -117,11 +163,22 @@ function addressStep(context, cart) {
       h(
         "select",
         { id: "country_code", name: "country_code" },
-        countries.map((country) => h("option", { value: country.iso_2, selected: country.iso_2 === (current.country_code ?? sample.country_code) }, country.display_name)),
+        countries.map((country) =>
+          h(
+            "option",
+            { value: country.iso_2, selected: country.iso_2 === (current.country_code ?? sample.country_code) },
+            country.display_name,
+          ),
+        ),
       ),
     ),
     field("phone", "Phone", current.phone, { type: "tel", required: false }),
-    h("div", { class: "wide row" }, h("a", { href: stepUrl(cart, "cart") }, "Back to the cart"), h("button", { type: "submit", "data-testid": "to-payment" }, "Continue to payment")),
+    h(
+      "div",
+      { class: "wide row" },
+      h("a", { href: stepUrl(cart, "cart") }, "Back to the cart"),
+      h("button", { type: "submit", "data-testid": "to-payment" }, "Continue to payment"),
+    ),
   )
   form.addEventListener("submit", (event) => {
     event.preventDefault()
@@ -155,27 +212,54 @@ async function lastAttemptNotice(context, cart) {
     location.assign(`/order?id=${encodeURIComponent(status.order_id)}`)
     return null
   }
-  return failed(status) ? alertBox("error", `${failureMessage(status)} Choose a way to pay to try again.`, "decline-reason") : null
+  return failed(status)
+    ? alertBox("error", `${failureMessage(status)} Choose a way to pay to try again.`, "decline-reason")
+    : null
 }
 
 async function paymentStep(context, cart) {
   const { api } = context
   const notice = await lastAttemptNotice(context, cart)
-  const { payment_methods: listed } = await api.get(`/store/nexi/payment-methods?region_id=${encodeURIComponent(cart.region_id)}`)
+  const { payment_methods: listed } = await api.get(
+    `/store/nexi/payment-methods?region_id=${encodeURIComponent(cart.region_id)}`,
+  )
   // Cards first: most shoppers pay by card; the mobile schemes follow in the route's order.
-  const methods = [...listed.filter((method) => method.kind === "card"), ...listed.filter((method) => method.kind !== "card")]
+  const methods = [
+    ...listed.filter((method) => method.kind === "card"),
+    ...listed.filter((method) => method.kind !== "card"),
+  ]
   // A customer's saved cards come before everything, the newest chosen: paying is then one CVV.
   const savedCards = await usableSavedCards(api, methods)
-  const options = [...savedCards.map((card, index) => savedCardOption(card, index === 0)), ...methods.map((method, index) => methodOption(method, !savedCards.length && index === 0))]
+  const options = [
+    ...savedCards.map((card, index) => savedCardOption(card, index === 0)),
+    ...methods.map((method, index) => methodOption(method, !savedCards.length && index === 0)),
+  ]
   const saveCard = saveCardField()
   const phone = h(
     "div",
     { "data-testid": "mobile-fields", hidden: true },
     h("label", { for: "consumer_id" }, "Mobile number registered with the app"),
-    h("input", { id: "consumer_id", name: "consumer_id", type: "tel", placeholder: "+39 333 123 4567", autocomplete: "tel" }),
+    h("input", {
+      id: "consumer_id",
+      name: "consumer_id",
+      type: "tel",
+      placeholder: "+39 333 123 4567",
+      autocomplete: "tel",
+    }),
   )
-  const payButton = h("button", { type: "submit", "data-testid": "pay" }, `Pay ${formatMoney(cart.total, cart.currency_code)}`)
-  const form = h("form", { "data-testid": "payment-form" }, h("div", { class: "methods" }, options), saveCard, phone, h("div", { class: "row" }, h("a", { href: stepUrl(cart, "address") }, "Back to the address"), payButton))
+  const payButton = h(
+    "button",
+    { type: "submit", "data-testid": "pay" },
+    `Pay ${formatMoney(cart.total, cart.currency_code)}`,
+  )
+  const form = h(
+    "form",
+    { "data-testid": "payment-form" },
+    h("div", { class: "methods" }, options),
+    saveCard,
+    phone,
+    h("div", { class: "row" }, h("a", { href: stepUrl(cart, "address") }, "Back to the address"), payButton),
+  )
   const chosen = () => form.querySelector("input[name=provider_id]:checked")
   const showFields = () => {
     phone.hidden = chosen()?.dataset.kind !== "mobile"
@@ -192,7 +276,9 @@ async function paymentStep(context, cart) {
         const consumerId = form.consumer_id.value.replace(/[\s-]/g, "")
         if (!consumerId) throw new Error("Mobile number: enter the number your payment app is registered with.")
         const session = await startPaymentSession(api, cart, method.value, { consumer_id: consumerId })
-        location.assign(`/checkout/mobile?cart_id=${encodeURIComponent(cart.id)}&session_id=${encodeURIComponent(session.id)}`)
+        location.assign(
+          `/checkout/mobile?cart_id=${encodeURIComponent(cart.id)}&session_id=${encodeURIComponent(session.id)}`,
+        )
         return
       }
       const session = await startPaymentSession(api, cart, method.value, cardSessionData(form, method))
@@ -205,7 +291,9 @@ async function paymentStep(context, cart) {
     notice,
     totalsTable(cart),
     h("h2", {}, "How would you like to pay?"),
-    methods.length ? form : alertBox("error", "This region has no Nexi payment method enabled (admin: Settings, Regions)."),
+    methods.length
+      ? form
+      : alertBox("error", "This region has no Nexi payment method enabled (admin: Settings, Regions)."),
   )
 }
 

@@ -19,8 +19,24 @@ export async function loginView(context) {
   const form = h(
     "form",
     { class: "login", "data-testid": "login-form" },
-    h("div", {}, h("label", { for: "email" }, "Email"), h("input", { id: "email", name: "email", type: "email", required: true, autocomplete: "username" })),
-    h("div", {}, h("label", { for: "password" }, "Password"), h("input", { id: "password", name: "password", type: "password", required: true, autocomplete: "current-password" })),
+    h(
+      "div",
+      {},
+      h("label", { for: "email" }, "Email"),
+      h("input", { id: "email", name: "email", type: "email", required: true, autocomplete: "username" }),
+    ),
+    h(
+      "div",
+      {},
+      h("label", { for: "password" }, "Password"),
+      h("input", {
+        id: "password",
+        name: "password",
+        type: "password",
+        required: true,
+        autocomplete: "current-password",
+      }),
+    ),
     h("div", {}, button),
   )
   form.addEventListener("submit", (event) => {
@@ -32,7 +48,11 @@ export async function loginView(context) {
   })
   render(
     h("h1", {}, "Log in"),
-    h("p", { class: "muted" }, "Log in to save your card at checkout and pay your next orders with it. npm run demo prints the demo shopper's e-mail and password."),
+    h(
+      "p",
+      { class: "muted" },
+      "Log in to save your card at checkout and pay your next orders with it. npm run demo prints the demo shopper's e-mail and password.",
+    ),
     form,
   )
 }

@@ -23,7 +23,17 @@ function waitingPage(cart, approvalUrl) {
     approvalUrl
       ? alertBox(
           "info",
-          h("span", {}, "Demo: the gateway simulator plays the phone. ", h("a", { href: approvalUrl, target: "_blank", rel: "noopener", "data-testid": "phone-link" }, "Open the simulated app"), " and approve or reject there."),
+          h(
+            "span",
+            {},
+            "Demo: the gateway simulator plays the phone. ",
+            h(
+              "a",
+              { href: approvalUrl, target: "_blank", rel: "noopener", "data-testid": "phone-link" },
+              "Open the simulated app",
+            ),
+            " and approve or reject there.",
+          ),
           "demo-phone",
         )
       : null,
@@ -41,7 +51,10 @@ export async function mobileApprovalView(context) {
       status = await paymentStatus(context.api, cartId, sessionId)
     } catch (error) {
       // A failed poll is no answer: the payment may still be approved, so ask again.
-      render(...waitingPage(cart, shownUrl), alertBox("error", `Could not check the payment (${error.message}); trying again.`))
+      render(
+        ...waitingPage(cart, shownUrl),
+        alertBox("error", `Could not check the payment (${error.message}); trying again.`),
+      )
       await new Promise((resolve) => setTimeout(resolve, POLL_MS))
       continue
     }
@@ -54,7 +67,15 @@ export async function mobileApprovalView(context) {
       render(
         h("h1", {}, "Payment not completed"),
         alertBox("error", failureMessage(status), "decline-reason"),
-        h("a", { class: "button", href: `/checkout?step=payment&cart_id=${encodeURIComponent(cartId)}`, "data-testid": "retry" }, "Choose a way to pay"),
+        h(
+          "a",
+          {
+            class: "button",
+            href: `/checkout?step=payment&cart_id=${encodeURIComponent(cartId)}`,
+            "data-testid": "retry",
+          },
+          "Choose a way to pay",
+        ),
       )
       return
     }

@@ -13,7 +13,11 @@ export function paymentWording(paymentStatus) {
   switch (paymentStatus) {
     case "authorized":
     case "partially_authorized":
-      return { totalLabel: "Total authorized", explanation: "The amount is reserved on your card, not charged yet: the shop captures it when your order ships." }
+      return {
+        totalLabel: "Total authorized",
+        explanation:
+          "The amount is reserved on your card, not charged yet: the shop captures it when your order ships.",
+      }
     case "captured":
       return { totalLabel: "Total paid", explanation: "Paid (captured)." }
     case "partially_captured":
@@ -31,7 +35,9 @@ export function paymentWording(paymentStatus) {
 export async function orderView(context) {
   const id = context.params.get("id")
   const fields = "id,display_id,email,currency_code,total,tax_total,payment_status,*items"
-  const { order } = await context.api.get(`/store/orders/${encodeURIComponent(id)}?fields=${encodeURIComponent(fields)}`)
+  const { order } = await context.api.get(
+    `/store/orders/${encodeURIComponent(id)}?fields=${encodeURIComponent(fields)}`,
+  )
   remembered.forgetCart()
   renderNav({})
   const money = (amount) => formatMoney(amount, order.currency_code)
@@ -46,16 +52,33 @@ export async function orderView(context) {
       h(
         "tbody",
         {},
-        order.items.map((item) => h("tr", {}, h("td", {}, item.product_title ?? item.title), h("td", {}, String(item.quantity)), h("td", { class: "amount" }, money(item.subtotal ?? item.total)))),
+        order.items.map((item) =>
+          h(
+            "tr",
+            {},
+            h("td", {}, item.product_title ?? item.title),
+            h("td", {}, String(item.quantity)),
+            h("td", { class: "amount" }, money(item.subtotal ?? item.total)),
+          ),
+        ),
       ),
       h(
         "tfoot",
         {},
         h("tr", {}, h("td", { colspan: 2 }, "VAT"), h("td", { class: "amount" }, money(order.tax_total))),
-        h("tr", {}, h("td", { colspan: 2, "data-testid": "order-total-label" }, wording.totalLabel), h("td", { class: "amount", "data-testid": "order-total" }, money(order.total))),
+        h(
+          "tr",
+          {},
+          h("td", { colspan: 2, "data-testid": "order-total-label" }, wording.totalLabel),
+          h("td", { class: "amount", "data-testid": "order-total" }, money(order.total)),
+        ),
       ),
     ),
-    h("p", { class: "muted summary", "data-testid": "payment-status" }, `Payment: ${order.payment_status.replaceAll("_", " ")}`),
+    h(
+      "p",
+      { class: "muted summary", "data-testid": "payment-status" },
+      `Payment: ${order.payment_status.replaceAll("_", " ")}`,
+    ),
     wording.explanation ? h("p", { class: "muted", "data-testid": "payment-explanation" }, wording.explanation) : null,
     h("a", { href: "/" }, "Back to the shop"),
   )

@@ -32,7 +32,10 @@ function toOrder(orderId) {
 export async function resultView(context) {
   const { api } = context
   const cartId = context.params.get("cart_id")
-  render(h("h1", {}, "Checking your payment…"), h("p", {}, h("span", { class: "spinner", "aria-hidden": "true" }), "One moment, please."))
+  render(
+    h("h1", {}, "Checking your payment…"),
+    h("p", {}, h("span", { class: "spinner", "aria-hidden": "true" }), "One moment, please."),
+  )
   const giveUpAt = Date.now() + PATIENCE_MS
   for (;;) {
     const completed = await completeCart(api, cartId)
@@ -43,8 +46,20 @@ export async function resultView(context) {
     if (!status || failed(status) || Date.now() > giveUpAt) {
       render(
         h("h1", {}, "Payment not completed"),
-        alertBox("error", status ? failureMessage(status) : (completed.error?.message ?? "The cart could not be completed."), "decline-reason"),
-        h("a", { class: "button", href: `/checkout?step=payment&cart_id=${encodeURIComponent(cartId)}`, "data-testid": "retry" }, "Try again"),
+        alertBox(
+          "error",
+          status ? failureMessage(status) : (completed.error?.message ?? "The cart could not be completed."),
+          "decline-reason",
+        ),
+        h(
+          "a",
+          {
+            class: "button",
+            href: `/checkout?step=payment&cart_id=${encodeURIComponent(cartId)}`,
+            "data-testid": "retry",
+          },
+          "Try again",
+        ),
       )
       return
     }

@@ -19,7 +19,14 @@ export function savedCardOption(card, checked) {
   return h(
     "label",
     { class: "method", "data-testid": "saved-card-method", "data-saved-card": card.id },
-    h("input", { type: "radio", name: "provider_id", value: card.provider_id, "data-kind": "saved-card", "data-saved-card": card.id, checked }),
+    h("input", {
+      type: "radio",
+      name: "provider_id",
+      value: card.provider_id,
+      "data-kind": "saved-card",
+      "data-saved-card": card.id,
+      checked,
+    }),
     h("span", { "data-testid": "saved-card-label" }, cardLabel(card)),
     h("span", { class: "kind" }, "saved card, CVV only"),
   )

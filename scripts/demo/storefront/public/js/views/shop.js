@@ -33,7 +33,11 @@ function productCard(context, product, regionId) {
     h(
       "div",
       { class: "row" },
-      h("span", { class: "price", "data-testid": "price" }, price ? formatMoney(price.calculated_amount, price.currency_code) : "—"),
+      h(
+        "span",
+        { class: "price", "data-testid": "price" },
+        price ? formatMoney(price.calculated_amount, price.currency_code) : "—",
+      ),
       button,
     ),
   )
@@ -56,10 +60,20 @@ export async function shopView(context) {
     },
   })
   const fields = "id,title,handle,description,*variants.calculated_price"
-  const { products } = await api.get(`/store/products?region_id=${encodeURIComponent(region.id)}&fields=${encodeURIComponent(fields)}&order=title`)
+  const { products } = await api.get(
+    `/store/products?region_id=${encodeURIComponent(region.id)}&fields=${encodeURIComponent(fields)}&order=title`,
+  )
   render(
     h("h1", {}, "Coffee things"),
-    h("p", { class: "muted" }, `Prices in ${region.currency_code.toUpperCase()}, before VAT. Sold to: ${(region.countries ?? []).map((country) => country.display_name).join(", ")}.`),
-    h("div", { class: "grid" }, products.map((product) => productCard(context, product, region.id))),
+    h(
+      "p",
+      { class: "muted" },
+      `Prices in ${region.currency_code.toUpperCase()}, before VAT. Sold to: ${(region.countries ?? []).map((country) => country.display_name).join(", ")}.`,
+    ),
+    h(
+      "div",
+      { class: "grid" },
+      products.map((product) => productCard(context, product, region.id)),
+    ),
   )
 }

@@ -62,7 +62,11 @@ async function cartOf(container: MedusaContainer, paymentCollectionId: string): 
 
 async function orderOf(container: MedusaContainer, cartId: string): Promise<string | undefined> {
   const query = container.resolve(ContainerRegistrationKeys.QUERY)
-  const { data: orders } = await query.graph({ entity: "order_cart", fields: ["order_id"], filters: { cart_id: cartId } })
+  const { data: orders } = await query.graph({
+    entity: "order_cart",
+    fields: ["order_id"],
+    filters: { cart_id: cartId },
+  })
   return orders[0]?.order_id ?? undefined
 }
 

@@ -82,7 +82,9 @@ export function simulatedCardProvider(defaults: Record<string, unknown> = {}): S
     },
     applied: () => applied,
     postCount: async (path) => {
-      const { counts } = (await (await fetch(`${simulator.controlUrl}/requests`)).json()) as { counts: Record<string, number> }
+      const { counts } = (await (await fetch(`${simulator.controlUrl}/requests`)).json()) as {
+        counts: Record<string, number>
+      }
       return counts[`POST ${GATEWAY_PATH}${path}`] ?? 0
     },
   }
