@@ -10,6 +10,7 @@ import type { ApmMethod } from "../apm/schemas"
 import { CardSync } from "../core/card-sync"
 import { MedusaChanges, type SyncOutcome } from "../core/medusa-changes"
 import { MobileSync } from "../core/mobile-sync"
+import { withPaymentLock } from "../core/payment-lock"
 import { paymentRecordsOf } from "../core/payment-records"
 import { NEXI_LEDGER_MODULE, type PaymentLedger } from "../modules/nexi-ledger/types"
 import { ApmTransactions } from "../providers/nexi/apm/apm-transactions"
@@ -17,7 +18,6 @@ import { apmMethodOfProvider } from "../providers/nexi/apm/schemes"
 import { cardSyncPort } from "../providers/nexi/card/card-sync-port"
 import { storeEntryIdOf } from "../providers/nexi/shared/provider-ids"
 import { gatewayClientFor, requireNexiOptions } from "../providers/nexi/store-entries"
-import { withPaymentLock } from "../staff/with-lock"
 
 /** A notification, the job and a Sync may queue behind each other for one payment: each waits its turn. */
 const RECORD_WAIT_SECONDS = 60

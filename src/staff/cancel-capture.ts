@@ -17,6 +17,7 @@ import { MedusaError } from "@medusajs/framework/utils"
 import { refundPaymentWorkflow } from "@medusajs/medusa/core-flows"
 import BigNumber from "bignumber.js"
 import { readCardOrder } from "../core/card-order"
+import { withPaymentLock } from "../core/payment-lock"
 import { CANCELLED_CAPTURE_KEY, NEXI_OPERATION_KEY, recordedOperationIds } from "../core/recorded-refunds"
 import type { GatewayClient } from "../gateway/gateway-client"
 import type { Operation, OrderDetails } from "../gateway/schemas"
@@ -32,7 +33,6 @@ import type { NexiPaymentActionResponse } from "./contract"
 import { moneyText } from "./money-text"
 import { loadNexiPayment, medusaTotals, type NexiPaymentRecord } from "./nexi-payments"
 import { gatewayOrderOf } from "./payment-view"
-import { withPaymentLock } from "./with-lock"
 
 export interface CancelCaptureInput {
   paymentId: string

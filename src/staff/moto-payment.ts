@@ -28,6 +28,7 @@ import {
 } from "@medusajs/medusa/core-flows"
 import { type CardOrder, readCardOrder } from "../core/card-order"
 import { ByOrderId, operationIdOf } from "../core/found-by-order-id"
+import { withLock } from "../core/payment-lock"
 import { NotMadeError, sendOnce } from "../core/send-once"
 import type { CustomerInfo, MotoRequest, OrderDetails } from "../gateway/schemas"
 import { InvalidRequestError } from "../http/errors"
@@ -46,7 +47,6 @@ import {
   planMoto,
   resumableMotoSession,
 } from "./moto-plan"
-import { withLock } from "./with-lock"
 
 export interface MotoInput {
   field: MotoTargetField
