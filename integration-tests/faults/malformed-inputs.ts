@@ -79,12 +79,6 @@ export interface NotificationCase {
   warning?: RegExp
   /** For a refused body: what Medusa's answer says. */
   message?: RegExp
-  /**
-   * What the provider answers; `not_supported` unless given. A body carrying the genuine token
-   * is settled from a fresh read of the gateway order, never from the body: an unpaid order
-   * reads as `pending`, which moves nothing.
-   */
-  action?: "pending"
 }
 
 /** A store or admin route called with a bad query, path or body. */
@@ -518,7 +512,6 @@ export const NOTIFICATION_CASES: NotificationCase[] = [
     name: "an unknown operation result claiming success for an unpaid order, with its genuine token",
     body: notification({ operationType: "CAPTURE", operationResult: "SETTLED_OK" }, { securityToken: "{{token}}" }),
     status: 200,
-    action: "pending",
   },
   {
     name: "an event time in epoch seconds",
