@@ -41,16 +41,18 @@ function medusaStandIn() {
       paymentSessionService: {
         retrieve: async (id) => sessions.get(id) ?? missing("payment session", id),
       },
+      // Each bench payment is captured once and refunded once: a capture's payment holds that
+      // capture alone, and a refund's holds that refund alone (money by totals reads them).
       captureService: {
         retrieve: async (id) => {
           const amount = captureAmounts.get(id)
-          return amount === undefined
-            ? missing("capture", id)
-            : { id, amount, raw_amount: { value: amount, precision: 20 } }
+          if (amount === undefined) return missing("capture", id)
+          const capture = { id, amount, raw_amount: { value: amount, precision: 20 } }
+          return { ...capture, payment: { captures: [capture] } }
         },
       },
       refundService: {
-        retrieve: async (id) => ({ id, metadata: null }),
+        retrieve: async (id) => ({ id, metadata: null, payment: { refunds: [{ id, amount: 0 }] } }),
       },
     },
   }
