@@ -2,33 +2,10 @@
  * Whole gateway histories (GET /orders/{orderId}) as the simulator and the real gateway
  * record them, read end to end. Rows named "fix: ..." are histories that were once misread.
  */
-import type { Operation, OperationResult, OperationType, OrderDetails, OrderStatus } from "../../gateway/schemas"
+import type { Operation, OrderDetails, OrderStatus } from "../../gateway/schemas"
 import { readCardOrder } from "../card-order"
 import type { PaymentStatus } from "../payment-status"
-
-/** Seconds after a fixed instant, so a row states its own order of events. */
-function at(second: number): string {
-  return new Date(Date.UTC(2026, 10, 20, 10, 0, second)).toISOString()
-}
-
-function op(
-  operationId: string,
-  operationType: OperationType,
-  operationResult: OperationResult,
-  second: number | undefined,
-  fields: Partial<Operation> = {},
-): Operation {
-  return {
-    operationId,
-    operationType,
-    operationResult,
-    ...(second === undefined ? {} : { operationTime: at(second) }),
-    operationAmount: "1999",
-    operationCurrency: "EUR",
-    cancelledOperationId: "",
-    ...fields,
-  }
-}
+import { op } from "./operation-builder"
 
 interface History {
   name: string

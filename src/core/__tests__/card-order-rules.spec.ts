@@ -7,29 +7,7 @@ import fc from "fast-check"
 import type { Operation, OperationResult, OperationType, OrderDetails } from "../../gateway/schemas"
 import { inGatewayOrder, readCardOrder } from "../card-order"
 import { capturedCancelledRecapturedRefunded } from "./gateway-records"
-
-function at(second: number): string {
-  return new Date(Date.UTC(2026, 10, 20, 10, 0, second)).toISOString()
-}
-
-function op(
-  operationId: string,
-  operationType: OperationType,
-  operationResult: OperationResult,
-  second: number | undefined,
-  fields: Partial<Operation> = {},
-): Operation {
-  return {
-    operationId,
-    operationType,
-    operationResult,
-    ...(second === undefined ? {} : { operationTime: at(second) }),
-    operationAmount: "1999",
-    operationCurrency: "EUR",
-    cancelledOperationId: "",
-    ...fields,
-  }
-}
+import { op } from "./operation-builder"
 
 function order(operations: Operation[], fields: Partial<OrderDetails> = {}): OrderDetails {
   return {
