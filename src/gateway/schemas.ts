@@ -321,12 +321,13 @@ export type MitRequest = z.infer<typeof MitRequestSchema>
 /** A calendar date, as POST /orders/paybylink takes its expirationDate: "2026-12-31". */
 export const CalendarDateSchema = z
   .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD, for example "2026-12-31"')
-  .refine(
-    (text) =>
-      !Number.isNaN(Date.parse(`${text}T00:00:00Z`)) && new Date(`${text}T00:00:00Z`).toISOString().startsWith(text),
-    "is not a calendar date",
-  )
+  // abort: a text that is not YYYY-MM-DD gets that one message, not also "not a calendar date".
+  .regex(/^\d{4}-\d{2}-\d{2}$/, { message: 'must be a date YYYY-MM-DD, for example "2026-12-31"', abort: true })
+  .refine((text) => {
+    // Date.parse rolls 2026-02-30 over to March and gives NaN for month 13: both are refused.
+    const time = Date.parse(`${text}T00:00:00Z`)
+    return !Number.isNaN(time) && new Date(time).toISOString().startsWith(text)
+  }, "is not a calendar date")
 
 /** POST /orders/paybylink: a hosted payment the shopper opens from a link, until expirationDate. */
 export const PayByLinkRequestSchema = z.looseObject({
