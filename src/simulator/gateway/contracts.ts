@@ -3,7 +3,7 @@
  * saves, and saving it once the payment succeeds. A contract belongs to one customer of one
  * merchant; for any other customer it does not exist, exactly as an unknown one.
  */
-import type { CheckedCard } from "../cards"
+import { type CheckedCard, expiryHasPassed, expiryText } from "../cards"
 import type { GatewayStore, StoredContract, StoredOrder } from "./store"
 
 /** What a hosted order does with a saved card. */
@@ -71,6 +71,13 @@ export function saveCardOnFile(store: GatewayStore, order: StoredOrder, card: Ch
     createdAt: now.toISOString(),
     orderId: order.order.orderId,
   })
+}
+
+/** Why a saved card can no longer pay by its expiry, if its expiry month has passed. */
+export function savedCardExpiry(card: CheckedCard, now: Date): string | undefined {
+  return expiryHasPassed(card.expiry, now)
+    ? `the saved card expired at the end of ${expiryText(card.expiry)}`
+    : undefined
 }
 
 /** A contract as GET /contracts/customers/{customerId} answers it. */

@@ -6,10 +6,10 @@
  * Idempotency-Key and refuses the key for another request.
  */
 import { MitRequestSchema, type Order } from "../../gateway/schemas"
-import { savedCardExpiry } from "../hpp/card-entry"
 import { type ErrorRecord, errorsAnswer, jsonAnswer } from "../http-helpers"
 import { paymentStep, recordCardOperation, resultWithout3DS } from "./card-payments"
 import type { GatewayCall, GatewayContext } from "./context"
+import { savedCardExpiry } from "./contracts"
 import { CONTRACT_CODES } from "./errors"
 import { openOrder } from "./order-requests"
 import { orderProblems, parseBody } from "./request-validation"

@@ -2,8 +2,8 @@
  * The card a shopper's entry on the hosted page pays with: the card typed on the form, or on a
  * one-click payment (SUBSEQUENT_PAYMENT) the contract's saved card, which only its CVV unlocks.
  */
-import { type CardField, type CheckedCard, checkCard, cvvProblem, expiryHasPassed, expiryText } from "../cards"
-import type { CardOnFile } from "../gateway/contracts"
+import { type CardField, type CheckedCard, checkCard, cvvProblem } from "../cards"
+import { type CardOnFile, savedCardExpiry } from "../gateway/contracts"
 import type { StoredContract } from "../gateway/store"
 
 /** What the shopper typed; the saved-card form has only the CVV. */
@@ -43,13 +43,6 @@ function savedCard(contract: StoredContract, entry: ShopperEntry, now: Date): Pa
       ? `the saved card's contract ${contract.contractId} was deactivated`
       : savedCardExpiry(card, now)
   return { ok: true, card, ...(declineReason ? { declineReason } : {}) }
-}
-
-/** Why a saved card can no longer pay by its expiry, if it has passed. */
-export function savedCardExpiry(card: CheckedCard, now: Date): string | undefined {
-  return expiryHasPassed(card.expiry, now)
-    ? `the saved card expired at the end of ${expiryText(card.expiry)}`
-    : undefined
 }
 
 function refuse(field: CardField, message: string): PayingCard {
