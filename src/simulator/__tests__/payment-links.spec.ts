@@ -4,8 +4,11 @@
  * order lookup with paidByOperationId; a cancelled or expired link (by the simulator's clock)
  * takes no payment, on the page and through the control API.
  */
-import { DEFAULTS } from "../index"
-import { operationSteps, setUpSimulator } from "./support/harness"
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { DEFAULTS, startSimulator } from "../index"
+import { operationSteps, SimulatorHarness, setUpSimulator } from "./support/harness"
 import { type Receiver, startReceiver } from "./support/receiver"
 import { CARDS } from "./support/test-cards"
 
@@ -272,5 +275,37 @@ describe("faults, as on every endpoint", () => {
     expect((await cancelLink(paymentLink.linkId)).status).toBe(503)
     await expect(cancelLink(paymentLink.linkId)).rejects.toThrow()
     expect((await payLink(paymentLink.linkId, { outcome: "approve" })).body.result).toBe("AUTHORIZED")
+  })
+})
+
+describe("the state file", () => {
+  it("keeps a paid link's paidByOperationId and a cancelled link's refusal across a restart", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "sim-links-"))
+    const stateFile = join(dir, "state.json")
+    const before = new SimulatorHarness()
+    const after = new SimulatorHarness()
+    try {
+      before.sim = await startSimulator({ port: 0, control: true, stateFile })
+      const create = async () => {
+        const body = { ...linkBody(), order: { orderId: before.newOrderId(), amount: "4200", currency: "EUR" } }
+        const answer = await before.gateway("POST", "/orders/paybylink", { body })
+        return { orderId: body.order.orderId, linkId: answer.body.paymentLink.linkId as string }
+      }
+      const paid = await create()
+      const cancelled = await create()
+      // The payment last: nothing after it writes the file again.
+      await before.gateway("POST", `/paybylink/${cancelled.linkId}/cancels`)
+      await before.control("POST", `/paybylink/${paid.linkId}/pay`, { outcome: "approve", awaitNotification: false })
+      const paidLinks = (await before.order(paid.orderId)).body.paymentLinks
+      await before.sim.close()
+      after.sim = await startSimulator({ port: 0, control: true, stateFile })
+      expect((await after.order(paid.orderId)).body.paymentLinks).toEqual(paidLinks)
+      expect(paidLinks[0].paidByOperationId).toEqual(expect.any(String))
+      const refused = await after.control("POST", `/paybylink/${cancelled.linkId}/pay`, { outcome: "approve" })
+      expect(refused.body.errors[0].description).toContain("was cancelled by the merchant")
+    } finally {
+      await after.sim?.close()
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 })

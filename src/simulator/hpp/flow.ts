@@ -73,7 +73,8 @@ export class HostedPayments {
   submitCard(order: StoredOrder, entry: ShopperEntry): CardSubmission {
     const hosted = order.hosted!
     const closed = this.closedReason(order)
-    if (closed || hosted.state !== "open") return closed ?? { kind: "closed" }
+    if (closed) return closed
+    if (hosted.state !== "open") return { kind: "closed" }
     const paying = payingCard(cardOnFileOf(this.context.store, order), entry, this.context.clock.now())
     if (!paying.ok) return { kind: "invalid", field: paying.field, message: paying.message }
     const { card, declineReason } = paying
@@ -106,7 +107,8 @@ export class HostedPayments {
   answerChallenge(order: StoredOrder, passed: boolean): ChallengeAnswer {
     const hosted = order.hosted!
     const closed = this.closedReason(order)
-    if (closed || hosted.state !== "challenge" || !hosted.challengedCard) return closed ?? { kind: "closed" }
+    if (closed) return closed
+    if (hosted.state !== "challenge" || !hosted.challengedCard) return { kind: "closed" }
     const card = hosted.challengedCard
     const results: OperationResult[] = passed ? ["THREEDS_VALIDATED", this.approvedResult(order)] : ["THREEDS_FAILED"]
     return { kind: "done", outcome: this.finish(order, card, results, { threeDS: passed ? "CHALLENGE" : "FAILED" }) }
@@ -145,12 +147,12 @@ export class HostedPayments {
           paymentLinkId: order.paymentLink?.linkId,
         }).record,
     )
-    hosted.state = "closed"
-    hosted.challengedCard = undefined
-    this.context.store.changed()
     const last = operations.at(-1)!
     const result = last.operationResult
     if (order.paymentLink && isApproved({ result })) order.paymentLink.paidByOperationId = last.operationId
+    hosted.state = "closed"
+    hosted.challengedCard = undefined
+    this.context.store.changed()
     // Before the notification goes out: a merchant may use the contract as soon as it hears of the payment.
     if (card && isApproved({ result })) saveCardOnFile(this.context.store, order, card, this.context.clock.now())
     return {
