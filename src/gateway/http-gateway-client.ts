@@ -7,13 +7,13 @@
  */
 import { randomUUID } from "node:crypto"
 import type http from "node:http"
-import { z } from "zod"
+import type { z } from "zod"
 import { type ErrorDetail, NotFoundError, SERVICE_LABELS } from "../http/errors"
 import { type Logger, silentLogger } from "../http/logger"
 import { parseAnswer } from "../http/parse-answer"
 import { type Route, route } from "../http/route"
 import { errorForStatus } from "../http/status-errors"
-import { HttpTransport, type TransportRequest, type TransportTuning } from "../http/transport"
+import { HttpTransport, type TransportAnswer, type TransportRequest, type TransportTuning } from "../http/transport"
 import { type GatewayEnvironment, resolveGatewayBaseUrl } from "./environment"
 import type { GatewayClient } from "./gateway-client"
 import {
@@ -158,11 +158,11 @@ export class HttpGatewayClient implements GatewayClient {
   }
 
   async cancelPaymentLink(linkId: string): Promise<void> {
-    await this.call(AnyAnswerSchema, route("POST", "/paybylink/{linkId}/cancels", { linkId }))
+    await this.callForStatus(route("POST", "/paybylink/{linkId}/cancels", { linkId }))
   }
 
   async deactivateContract(contractId: string): Promise<void> {
-    await this.call(AnyAnswerSchema, route("POST", "/contracts/{contractId}/deactivation", { contractId }))
+    await this.callForStatus(route("POST", "/contracts/{contractId}/deactivation", { contractId }))
   }
 
   async listCustomerContracts(customerId: string): Promise<CustomerContracts> {
@@ -180,18 +180,19 @@ export class HttpGatewayClient implements GatewayClient {
   }
 
   private async call<S extends z.ZodType>(schema: S, request: TransportRequest): Promise<z.output<S>> {
+    const answer = await this.callForStatus(request)
+    const parsed = parseAnswer(schema, answer.body, "gateway", request.endpoint, answer.status)
+    warnUnrecognized(this.logger, `${SERVICE_LABELS.gateway} ${request.endpoint}`, parsed)
+    return parsed
+  }
+
+  /** A 2xx answer as it came; any other status as the typed error. Alone, for writes whose answer body no source gives. */
+  private async callForStatus(request: TransportRequest): Promise<TransportAnswer> {
     const answer = await this.transport.send(request)
-    if (answer.status >= 200 && answer.status < 300) {
-      const parsed = parseAnswer(schema, answer.body, "gateway", request.endpoint, answer.status)
-      warnUnrecognized(this.logger, `${SERVICE_LABELS.gateway} ${request.endpoint}`, parsed)
-      return parsed
-    }
+    if (answer.status >= 200 && answer.status < 300) return answer
     throw errorForStatus("gateway", request.endpoint, answer.status, gatewayErrorDetails(answer.body))
   }
 }
-
-/** The answer of a write whose body the contract does not give: only its status counts. */
-const AnyAnswerSchema = z.unknown()
 
 /** Adds the key, refusing a blank one: the gateway could not recognise the retry of the write. */
 function withKey(request: TransportRequest, idempotencyKey: string | undefined): TransportRequest {

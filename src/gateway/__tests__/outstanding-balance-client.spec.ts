@@ -165,6 +165,22 @@ describe("contracts", () => {
     expect((await failure(gateway.chargeContract(mitRequest("C1"), randomUUID()))).details[0].code).toBe("SIM1006")
   })
 
+  it("a deactivation or link cancel reads only the status: a 200 with a body that is not JSON still resolves", async () => {
+    await saveContract("C1")
+    const link = await gateway.createPaymentLink(linkRequest())
+    for (const path of ["/contracts/C1/deactivation", `/paybylink/${link.paymentLink.linkId}/cancels`]) {
+      await harness.fault({
+        match: { path: harness.gatewayPath(path) },
+        times: 1,
+        phase: "after",
+        action: { type: "status", status: 200, body: "OK" },
+      })
+    }
+    await gateway.deactivateContract("C1")
+    await gateway.cancelPaymentLink(link.paymentLink.linkId)
+    expect(await gateway.listCustomerContracts(CUSTOMER)).toEqual({ customerId: CUSTOMER, contracts: [] })
+  })
+
   it("deactivating an unknown contract is NotFoundError", async () => {
     expect(await failure(gateway.deactivateContract("NOPE"))).toBeInstanceOf(NotFoundError)
   })
