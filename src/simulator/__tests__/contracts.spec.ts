@@ -9,7 +9,7 @@ import { randomUUID } from "node:crypto"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { DEFAULTS } from "../index"
+import { DEFAULTS, startSimulator } from "../index"
 import { SimulatorHarness, setUpSimulator } from "./support/harness"
 import { saveContract } from "./support/saved-contracts"
 import { CARDS } from "./support/test-cards"
@@ -154,7 +154,6 @@ describe("the state file", () => {
     const first = new SimulatorHarness()
     const second = new SimulatorHarness()
     try {
-      const { startSimulator } = await import("../index")
       first.sim = await startSimulator({ port: 0, control: true, stateFile })
       await saveContract(first, "C1")
       await first.gateway("POST", "/contracts/C1/deactivation")
