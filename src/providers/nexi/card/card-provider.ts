@@ -63,7 +63,7 @@ import {
   sessionDataOf,
 } from "./card-on-file"
 import { CardWallet } from "./card-wallet"
-import { buildHostedOrderRequest } from "./hosted-order"
+import { buildHostedOrderRequest, LANGUAGE_KEY } from "./hosted-order"
 import {
   type CardWriteContext,
   releaseHeldAuthorization,
@@ -544,6 +544,7 @@ export class NexiCardProviderService extends NexiProviderBase<CardOrder> {
       entryId: this.entryId,
       customerRef: this.customerRefOf(cardOnFile, input),
       recurrence: recurrenceOf(cardOnFile, contractId),
+      requestedLanguage: input.data?.[LANGUAGE_KEY],
     })
     const pollAfter = this.pollAfter()
     try {
