@@ -86,22 +86,31 @@ medusaIntegrationTestRunner({
       await expect(pageLanguage(session.data.hosted_page)).resolves.toMatchObject({ lang: "en", code: "eng" })
     })
 
-    it("takes the storefront's language over Accept-Language, and keeps it for the session's update", async () => {
+    it("takes the storefront's language over Accept-Language", async () => {
       const { collectionId } = await italianCart()
       const session = await sessionOf(collectionId, { language: "de-CH" }, "en-GB,en;q=0.9")
-      expect(session.data.language).toBe("de-CH")
+      expect(session.data.language).toBe("deu")
       await expect(pageLanguage(session.data.hosted_page)).resolves.toMatchObject({ lang: "de", code: "deu" })
+    })
 
-      // A new amount opens a new gateway order; the storefront's choice still decides its page.
-      const payment = container.resolve<IPaymentModuleService>(Modules.PAYMENT)
-      const updated = await payment.updatePaymentSession({
-        id: session.id,
-        amount: 29.99,
-        currency_code: "eur",
-        data: (await kit.session(session.id)).data as Record<string, unknown>,
-      })
-      expect(updated.data?.order_id).not.toBe(session.data.order_id)
-      await expect(pageLanguage(String(updated.data?.hosted_page))).resolves.toMatchObject({ code: "deu" })
+    it("keeps the session's language for the new gateway order of an update, which has no headers or cart", async () => {
+      for (const [data, acceptLanguage, code] of [
+        [{ language: "fr" }, undefined, "fra"],
+        [undefined, "es-ES", "spa"],
+        [undefined, undefined, "ita"],
+      ] as const) {
+        const { collectionId } = await italianCart()
+        const session = await sessionOf(collectionId, data, acceptLanguage)
+        const payment = container.resolve<IPaymentModuleService>(Modules.PAYMENT)
+        const updated = await payment.updatePaymentSession({
+          id: session.id,
+          amount: 29.99,
+          currency_code: "eur",
+          data: (await kit.session(session.id)).data as Record<string, unknown>,
+        })
+        expect(updated.data?.order_id).not.toBe(session.data.order_id)
+        await expect(pageLanguage(String(updated.data?.hosted_page))).resolves.toMatchObject({ code })
+      }
     })
 
     it("refuses a language it does not know with a 400 naming data.language, and changes nothing", async () => {

@@ -582,6 +582,9 @@ export class NexiCardProviderService extends NexiProviderBase<CardOrder> {
         session_id: sessionId,
         order_id: orderId,
         hosted_page: answer.hostedPage,
+        // The page's language stays the session's: an update (a new amount) comes without the
+        // request's headers and the cart snapshot that chose it.
+        [LANGUAGE_KEY]: request.paymentSession.language,
         amount_minor: amountMinor,
         currency,
         security_token_hash: securityTokenHash,
