@@ -70,6 +70,7 @@ describe("the page's language: the order's paymentSession.language", () => {
     expect(shown).toContain('<label for="pan">Numero della carta</label>')
     expect(shown).toContain('id="pay">Paga 19.99 EUR</button>')
     expect(shown).toContain("Annulla e torna al negozio")
+    expect(shown).toContain('placeholder="MM/AA"')
     expect(shown).not.toContain("Card number")
 
     const refused = await page.post("/pay", cardFields(CARDS.notLuhn))

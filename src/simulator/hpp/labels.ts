@@ -20,6 +20,7 @@ export interface PageLabels {
   cardholderName: string
   cardNumber: string
   expiry: string
+  expiryPlaceholder: string
   cvv: string
   cvvDigits: (digits: number) => string
   cancel: string
@@ -60,6 +61,7 @@ const ENGLISH: Words = {
   cardholderName: "Cardholder name",
   cardNumber: "Card number",
   expiry: "Expiry (MM/YY)",
+  expiryPlaceholder: "MM/YY",
   cvv: "CVV",
   cvvDigits: (digits) => `CVV (${digits} digits)`,
   cancel: "Cancel and return to the shop",
@@ -98,6 +100,7 @@ const ITALIAN: Words = {
   cardholderName: "Titolare della carta",
   cardNumber: "Numero della carta",
   expiry: "Scadenza (MM/AA)",
+  expiryPlaceholder: "MM/AA",
   cvv: "CVV",
   cvvDigits: (digits) => `CVV (${digits} cifre)`,
   cancel: "Annulla e torna al negozio",

@@ -95,7 +95,7 @@ function newCardFields(labels: PageLabels, saves: "create" | "replace" | undefin
   const notice = saves === "replace" ? labels.saveReplacing : labels.saveNew
   return `<label for="holder">${escapeHtml(labels.cardholderName)}</label><input id="holder" name="holder" autocomplete="cc-name">
 <label for="pan">${escapeHtml(labels.cardNumber)}</label><input id="pan" name="pan" inputmode="numeric" required autocomplete="cc-number">
-<div class="row"><div><label for="expiry">${escapeHtml(labels.expiry)}</label><input id="expiry" name="expiry" placeholder="MM/YY" required autocomplete="cc-exp"></div>
+<div class="row"><div><label for="expiry">${escapeHtml(labels.expiry)}</label><input id="expiry" name="expiry" placeholder="${escapeHtml(labels.expiryPlaceholder)}" required autocomplete="cc-exp"></div>
 <div><label for="cvv">${escapeHtml(labels.cvv)}</label><input id="cvv" name="cvv" inputmode="numeric" required autocomplete="cc-csc"></div></div>${
     saves ? `\n<p class="notice" data-testid="save-notice">${escapeHtml(notice)}</p>` : ""
   }`
