@@ -113,6 +113,8 @@ it("buys with a 3-D Secure challenge card and sees the order", async () => {
 
   await chooseCardAndGoToHostedPage()
   await expect(textOf(page.getByTestId("amount"))).resolves.toBe("29.89 EUR")
+  // The browser's Accept-Language (en-GB) wins over the Italian address.
+  await expect(page.locator("html").getAttribute("lang")).resolves.toBe("en")
   await payByCard(CHALLENGE_CARD)
   await shot(page, "hosted-page")
   await Promise.all([page.waitForURL(/\/challenge\?token=/), page.click("#pay")])
@@ -172,6 +174,26 @@ it("shows a declined card's reason, and a retry with another card succeeds", asy
   await shot(page, "order-confirmation")
   await expect(textOf(page.getByTestId("order-total"))).resolves.toBe("JPY 6,820")
   await placedOrderId()
+})
+
+it("shows a shopper in Italy whose request names no language the hosted page in Italian", async () => {
+  const shot = stepScreenshots("demo-hosted-page-in-italian")
+  // As Node's fetch in a storefront's server action sends it: `*` names no language, so the
+  // cart's Italian shipping address decides (the browser itself would say en-GB).
+  await page.route(`${demo.urls.backend}/store/payment-collections/**`, (route) =>
+    route.continue({ headers: { ...route.request().headers(), "accept-language": "*" } }),
+  )
+  await addToCart("espresso-cups", "Europe (EUR)")
+  await page.locator("[data-handle=espresso-cups] [data-testid=add-to-cart]").click()
+  await page.waitForURL(/step=cart/)
+  await checkoutToPayment(shot)
+
+  await chooseCardAndGoToHostedPage()
+  await expect(page.locator("html").getAttribute("lang")).resolves.toBe("it")
+  await expect(page.locator("html").getAttribute("data-language")).resolves.toBe("ita")
+  await expect(textOf(page.locator("label[for=pan]"))).resolves.toBe("Numero della carta")
+  await expect(textOf(page.locator("#pay"))).resolves.toBe("Paga 29.89 EUR")
+  await shot(page, "hosted-page-in-italian")
 })
 
 it("goes back to the payment step when the shopper cancels on the hosted page", async () => {

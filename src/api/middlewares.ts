@@ -1,6 +1,7 @@
 import { authenticate, defineMiddlewares } from "@medusajs/framework/http"
 import { attachCartContext } from "./utils/attach-cart-context"
 import { keepDocumentedSessionData } from "./utils/keep-documented-session-data"
+import { refuseUnknownLanguage } from "./utils/refuse-unknown-language"
 import { requireConsumerId } from "./utils/require-consumer-id"
 
 export default defineMiddlewares({
@@ -9,7 +10,7 @@ export default defineMiddlewares({
       matcher: "/store/payment-collections/:id/payment-sessions",
       method: "POST",
       // In this order: what the storefront may not set is gone before anything reads `data`.
-      middlewares: [keepDocumentedSessionData, requireConsumerId, attachCartContext],
+      middlewares: [keepDocumentedSessionData, requireConsumerId, refuseUnknownLanguage, attachCartContext],
     },
     {
       // A customer's saved cards: only their own, only logged in.

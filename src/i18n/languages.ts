@@ -53,16 +53,12 @@ export function isIso6392Language(code: string): boolean {
 }
 
 /**
- * "it-IT" -> "ita", "de_CH" -> "deu", "zh-Hans-CN" -> "zho". An empty, unknown or
- * unparseable locale gives `fallback`, which is checked on every call so a misconfigured
- * default fails on the first payment rather than on the first shopper with an odd locale.
+ * "it-IT" -> "ita", "de_CH" -> "deu", "zh-Hans-CN" -> "zho", "ger" -> "deu". An empty,
+ * unknown or unparseable locale gives undefined, so a caller can try its next clue.
  */
-export function toIso6392Language(locale: string | null | undefined, fallback: string): string {
-  if (!/^[a-z]{3}$/.test(fallback)) {
-    throw new Error(`fallback: "${fallback}" is not a lower-case ISO 639-2 code such as "eng"`)
-  }
+export function toIso6392Language(locale: string | null | undefined): string | undefined {
   const primary = PRIMARY_SUBTAG.exec(locale?.trim() ?? "")?.[1]?.toLowerCase()
-  if (!primary) return fallback
+  if (!primary) return undefined
   if (ISO6392.has(primary)) return primary
-  return ISO6392_BY_ISO6391.get(primary) ?? ALIAS_TARGETS.get(primary) ?? fallback
+  return ISO6392_BY_ISO6391.get(primary) ?? ALIAS_TARGETS.get(primary)
 }

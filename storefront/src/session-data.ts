@@ -18,9 +18,9 @@ export class NexiInputError extends Error {
 }
 
 /**
- * The hosted page's language, such as "it" or "en-GB". Coming: the plugin does not read it
- * yet (it drops the key and takes the language from Accept-Language), so sending it changes
- * nothing today and lets the page follow the storefront's language once the plugin does.
+ * The hosted page's language, such as "it" or "en-GB". The plugin takes it over the request's
+ * Accept-Language (which a server action sends as `*`) and the cart's country, and refuses one
+ * it does not know with a 400 naming `data.language`. A mobile session's is dropped for now.
  */
 export interface LanguageChoice {
   language?: string

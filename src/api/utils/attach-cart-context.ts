@@ -1,11 +1,13 @@
 /**
  * Runs before Medusa's own handler of POST /store/payment-collections/:id/payment-sessions.
  * For a Nexi provider it reads the cart behind the payment collection on the server and puts
- * a snapshot (addresses, email, lines with their taxes, the shopper's language) into the
- * session input data, where the provider finds it. See src/providers/nexi/shared/cart-context.ts.
+ * a snapshot (addresses, email, lines with their taxes, the language the shopper's
+ * Accept-Language prefers among those the gateway knows) into the session input data, where
+ * the provider finds it. See src/providers/nexi/shared/cart-context.ts.
  */
 import type { MedusaNextFunction, MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import { preferredLanguageTag } from "../../i18n/page-language"
 import { apmMethodOfProvider } from "../../providers/nexi/apm/schemes"
 import { CART_CONTEXT_KEY, type CartContext } from "../../providers/nexi/shared/cart-context"
 import { isNexiProviderId } from "../../providers/nexi/shared/provider-ids"
@@ -45,11 +47,6 @@ const MOBILE_CART_FIELDS = [
 
 type Body = { provider_id?: unknown; data?: Record<string, unknown> }
 type CartRow = Record<string, unknown> & { items?: Array<Record<string, unknown>> }
-
-function preferredLocale(header: string | string[] | undefined): string | undefined {
-  const value = Array.isArray(header) ? header[0] : header
-  return value?.split(",")[0]?.split(";")[0]?.trim() || undefined
-}
 
 function toSnapshot(cart: CartRow, locale: string | undefined): CartContext {
   return {
@@ -97,7 +94,7 @@ export async function attachCartContext(req: MedusaRequest, _res: MedusaResponse
       const fields = apmMethodOfProvider(body.provider_id) ? MOBILE_CART_FIELDS : CARD_CART_FIELDS
       const { data: carts } = await query.graph({ entity: "cart", fields, filters: { id: cartId } })
       if (carts[0]) {
-        const snapshot = toSnapshot(carts[0] as CartRow, preferredLocale(req.headers["accept-language"]))
+        const snapshot = toSnapshot(carts[0] as CartRow, preferredLanguageTag(req.headers["accept-language"]))
         body.data = { ...(body.data ?? {}), [CART_CONTEXT_KEY]: snapshot }
         req.body = body
       }

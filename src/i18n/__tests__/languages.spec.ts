@@ -72,7 +72,7 @@ describe("toIso6392Language", () => {
     ["dut", "nld"],
     ["wel", "cym"],
   ])("%p -> %s", (locale, code) => {
-    expect(toIso6392Language(locale, "xxx")).toBe(code)
+    expect(toIso6392Language(locale)).toBe(code)
   })
 
   it.each([
@@ -94,25 +94,16 @@ describe("toIso6392Language", () => {
     ["mul"],
     ["haw"],
     ["sh"],
-  ])("%p -> the fallback", (locale) => {
-    expect(toIso6392Language(locale, "eng")).toBe("eng")
-    expect(toIso6392Language(locale, "ita")).toBe("ita")
+  ])("%p -> undefined, so the caller tries its next clue", (locale) => {
+    expect(toIso6392Language(locale)).toBeUndefined()
   })
-
-  it.each([[""], ["en"], ["ENG"], ["Eng"], ["engl"], [" eng"], ["e1g"]])(
-    "refuses the fallback %p, naming the argument",
-    (fallback) => {
-      expect(() => toIso6392Language("it", fallback)).toThrow(/^fallback: /)
-      expect(() => toIso6392Language(undefined, fallback)).toThrow(Error)
-    },
-  )
 
   it("covers every ISO 639-1 language, each with a distinct lower-case 639-2 code", () => {
     expect(ISO6392_BY_ISO6391.size).toBe(183)
     for (const [iso6391, iso6392] of ISO6392_BY_ISO6391) {
       expect(iso6391).toMatch(/^[a-z]{2}$/)
       expect(iso6392).toMatch(/^[a-z]{3}$/)
-      expect(toIso6392Language(iso6391, "xxx")).toBe(iso6392)
+      expect(toIso6392Language(iso6391)).toBe(iso6392)
     }
     expect(new Set(ISO6392_BY_ISO6391.values()).size).toBe(183)
   })

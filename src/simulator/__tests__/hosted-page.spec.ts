@@ -50,6 +50,50 @@ describe("the payment page", () => {
   })
 })
 
+describe("the page's language: the order's paymentSession.language", () => {
+  const htmlTag = (body: string) => /<html [^>]*>/.exec(body)?.[0]
+
+  it("says it in English for eng", async () => {
+    const page = await openPage({ paymentSession: { language: "eng" } })
+    const shown = (await harness.call("GET", page.hostedPage)).body
+    expect(htmlTag(shown)).toBe('<html lang="en" data-language="eng">')
+    expect(shown).toContain("<title>Payment</title>")
+    expect(shown).toContain('<label for="pan">Card number</label>')
+    expect(shown).toContain('id="pay">Pay 19.99 EUR</button>')
+  })
+
+  it("says it in Italian for ita, through the challenge to a failure", async () => {
+    const page = await openPage({ paymentSession: { language: "ita" } })
+    const shown = (await harness.call("GET", page.hostedPage)).body
+    expect(htmlTag(shown)).toBe('<html lang="it" data-language="ita">')
+    expect(shown).toContain("<title>Pagamento</title>")
+    expect(shown).toContain('<label for="pan">Numero della carta</label>')
+    expect(shown).toContain('id="pay">Paga 19.99 EUR</button>')
+    expect(shown).toContain("Annulla e torna al negozio")
+    expect(shown).toContain('placeholder="MM/AA"')
+    expect(shown).not.toContain("Card number")
+
+    const refused = await page.post("/pay", cardFields(CARDS.notLuhn))
+    expect(refused.status).toBe(400)
+    expect(refused.body).toContain("Numero della carta non valido: ")
+
+    await page.post("/pay", cardFields(CARDS.challenge, "05/30"))
+    const challenge = (await harness.call("GET", page.at("/challenge"))).body
+    expect(challenge).toContain("La tua banca ti chiede di confermare questo pagamento.")
+    const failed = await page.post("/challenge", { outcome: "fail" })
+    expect(htmlTag(failed.body)).toBe('<html lang="it" data-language="ita">')
+    expect(failed.body).toContain("L&#39;autenticazione 3-D Secure non è riuscita.")
+    expect(failed.body).toContain(">Torna al negozio</a>")
+  })
+
+  it("keeps the lang of a language it has no words for, and reads English", async () => {
+    const page = await openPage({ paymentSession: { language: "deu" } })
+    const shown = (await harness.call("GET", page.hostedPage)).body
+    expect(htmlTag(shown)).toBe('<html lang="de" data-language="deu">')
+    expect(shown).toContain('<label for="pan">Card number</label>')
+  })
+})
+
 describe("paying through the forms", () => {
   it("redirects (303) to resultUrl after an approval", async () => {
     const page = await openPage()

@@ -1,10 +1,11 @@
 /**
  * The hosted payment page's HTML: self-contained (inline CSS, no scripts, no external
  * assets) so it works offline and in any headless browser. Everything from the merchant
- * is escaped.
+ * is escaped. Its words come from labels.ts, in the order's language.
  */
 import { minorToMajorString } from "../../money/amount"
 import type { CheckedCard } from "../cards"
+import type { PageLabels } from "./labels"
 
 export interface PageOrder {
   orderId: string
@@ -19,6 +20,7 @@ export interface PageOrder {
 export type CardForm = { kind: "new"; saves?: "create" | "replace" } | { kind: "saved"; card: CheckedCard }
 
 export interface PaymentFormPage {
+  labels: PageLabels
   order: PageOrder
   card: CardForm
   payAction: string
@@ -50,19 +52,19 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`)
 }
 
-function layout(title: string, order: PageOrder | undefined, content: string): string {
-  const summary = order ? summaryOf(order) : ""
+function layout(labels: PageLabels, title: string, order: PageOrder | undefined, content: string): string {
+  const summary = order ? summaryOf(labels, order) : ""
   return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<html lang="${escapeHtml(labels.htmlLang)}" data-language="${escapeHtml(labels.language)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>${escapeHtml(title)}</title><style>${STYLE}</style></head>
 <body><main><header><div class="brand">Nexi XPay simulator · ${escapeHtml(title)}</div>${summary}</header>
 ${content}
 </main></body></html>`
 }
 
-function summaryOf(order: PageOrder): string {
+function summaryOf(labels: PageLabels, order: PageOrder): string {
   const amount = order.verifyOnly
-    ? `<div class="amount" data-testid="amount">No charge</div><p class="notice">Your bank checks the card; nothing will be charged.</p>`
+    ? `<div class="amount" data-testid="amount">${escapeHtml(labels.noCharge)}</div><p class="notice">${escapeHtml(labels.bankChecksCard)}</p>`
     : `<div class="amount" data-testid="amount">${escapeHtml(formatAmount(order.amount, order.currency))}</div>`
   return amount + (order.description ? `<p class="description">${escapeHtml(order.description)}</p>` : "")
 }
@@ -74,40 +76,37 @@ export function formatAmount(minor: string, currency: string): string {
 
 export function paymentFormPage(page: PaymentFormPage): string {
   const error = page.error ? `<div class="error" role="alert">${escapeHtml(page.error)}</div>` : ""
-  const { order } = page
-  const submit = order.verifyOnly ? "Verify card" : `Pay ${formatAmount(order.amount, order.currency)}`
+  const { order, labels } = page
+  const submit = order.verifyOnly ? labels.verifyCard : labels.pay(formatAmount(order.amount, order.currency))
   return layout(
-    order.verifyOnly ? "Verify card" : "Payment",
+    labels,
+    order.verifyOnly ? labels.verifyCard : labels.payment,
     order,
     `${error}
 <form method="post" action="${escapeHtml(page.payAction)}" autocomplete="off">
-${page.card.kind === "saved" ? savedCardFields(page.card.card) : newCardFields(page.card.saves)}
+${page.card.kind === "saved" ? savedCardFields(labels, page.card.card) : newCardFields(labels, page.card.saves)}
 <button type="submit" id="pay">${escapeHtml(submit)}</button>
 </form>
-<form method="post" action="${escapeHtml(page.cancelAction)}"><button type="submit" class="link" id="cancel">Cancel and return to the shop</button></form>`,
+<form method="post" action="${escapeHtml(page.cancelAction)}"><button type="submit" class="link" id="cancel">${escapeHtml(labels.cancel)}</button></form>`,
   )
 }
 
-const SAVE_NOTICES = {
-  create: "This card will be saved for future purchases.",
-  replace: "This card will be saved for future purchases, replacing your saved card.",
-}
-
-function newCardFields(saves: "create" | "replace" | undefined): string {
-  return `<label for="holder">Cardholder name</label><input id="holder" name="holder" autocomplete="cc-name">
-<label for="pan">Card number</label><input id="pan" name="pan" inputmode="numeric" required autocomplete="cc-number">
-<div class="row"><div><label for="expiry">Expiry (MM/YY)</label><input id="expiry" name="expiry" placeholder="MM/YY" required autocomplete="cc-exp"></div>
-<div><label for="cvv">CVV</label><input id="cvv" name="cvv" inputmode="numeric" required autocomplete="cc-csc"></div></div>${
-    saves ? `\n<p class="notice" data-testid="save-notice">${SAVE_NOTICES[saves]}</p>` : ""
+function newCardFields(labels: PageLabels, saves: "create" | "replace" | undefined): string {
+  const notice = saves === "replace" ? labels.saveReplacing : labels.saveNew
+  return `<label for="holder">${escapeHtml(labels.cardholderName)}</label><input id="holder" name="holder" autocomplete="cc-name">
+<label for="pan">${escapeHtml(labels.cardNumber)}</label><input id="pan" name="pan" inputmode="numeric" required autocomplete="cc-number">
+<div class="row"><div><label for="expiry">${escapeHtml(labels.expiry)}</label><input id="expiry" name="expiry" placeholder="${escapeHtml(labels.expiryPlaceholder)}" required autocomplete="cc-exp"></div>
+<div><label for="cvv">${escapeHtml(labels.cvv)}</label><input id="cvv" name="cvv" inputmode="numeric" required autocomplete="cc-csc"></div></div>${
+    saves ? `\n<p class="notice" data-testid="save-notice">${escapeHtml(notice)}</p>` : ""
   }`
 }
 
 /** A one-click payment: the saved card is shown masked and only its CVV is asked. */
-function savedCardFields(card: CheckedCard): string {
+function savedCardFields(labels: PageLabels, card: CheckedCard): string {
   const digits = card.circuit === "AMEX" ? 4 : 3
-  return `<p class="notice">Pay with your saved card</p>
+  return `<p class="notice">${escapeHtml(labels.payWithSavedCard)}</p>
 <div class="saved-card" data-testid="saved-card">${escapeHtml(savedCardLabel(card))}</div>
-<label for="cvv">CVV (${digits} digits)</label><input id="cvv" name="cvv" inputmode="numeric" maxlength="${digits}" required autocomplete="cc-csc">`
+<label for="cvv">${escapeHtml(labels.cvvDigits(digits))}</label><input id="cvv" name="cvv" inputmode="numeric" maxlength="${digits}" required autocomplete="cc-csc">`
 }
 
 /** "VISA •••• 4549": the circuit and the last four digits, as wallets show a saved card. */
@@ -115,18 +114,27 @@ function savedCardLabel(card: CheckedCard): string {
   return `${card.circuit} •••• ${card.maskedPan.slice(-4)}`
 }
 
-export function challengePage(order: PageOrder, answerAction: string): string {
+export function challengePage(labels: PageLabels, order: PageOrder, answerAction: string): string {
   return layout(
-    "3-D Secure",
+    labels,
+    labels.challengeTitle,
     order,
-    `<p class="notice">Your bank asks you to confirm this payment.</p>
-<form method="post" action="${escapeHtml(answerAction)}"><input type="hidden" name="outcome" value="pass"><button type="submit" id="approve">Approve</button></form>
-<form method="post" action="${escapeHtml(answerAction)}"><input type="hidden" name="outcome" value="fail"><button type="submit" class="secondary" id="fail">Fail authentication</button></form>`,
+    `<p class="notice">${escapeHtml(labels.challengeNotice)}</p>
+<form method="post" action="${escapeHtml(answerAction)}"><input type="hidden" name="outcome" value="pass"><button type="submit" id="approve">${escapeHtml(labels.approve)}</button></form>
+<form method="post" action="${escapeHtml(answerAction)}"><input type="hidden" name="outcome" value="fail"><button type="submit" class="secondary" id="fail">${escapeHtml(labels.failAuthentication)}</button></form>`,
   )
 }
 
 /** A final page: after a decline or failed authentication, after a payment with no resultUrl, or for a closed order. */
-export function outcomePage(order: PageOrder | undefined, title: string, message: string, backUrl?: string): string {
-  const back = backUrl ? `<a class="button" id="back" href="${escapeHtml(backUrl)}">Return to the shop</a>` : ""
-  return layout(title, order, `<p class="notice" data-testid="outcome">${escapeHtml(message)}</p>${back}`)
+export function outcomePage(
+  labels: PageLabels,
+  order: PageOrder | undefined,
+  title: string,
+  message: string,
+  backUrl?: string,
+): string {
+  const back = backUrl
+    ? `<a class="button" id="back" href="${escapeHtml(backUrl)}">${escapeHtml(labels.backToShop)}</a>`
+    : ""
+  return layout(labels, title, order, `<p class="notice" data-testid="outcome">${escapeHtml(message)}</p>${back}`)
 }

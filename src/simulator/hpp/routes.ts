@@ -8,6 +8,7 @@ import type { GatewayStore, StoredOrder } from "../gateway/store"
 import type { SimRequest, SimResponse } from "../http-types"
 import { safeDecode } from "../routing"
 import { type HostedOutcome, type HostedPayments, isApproved } from "./flow"
+import { labelsFor, type PageLabels } from "./labels"
 import { type CardForm, challengePage, outcomePage, type PageOrder, paymentFormPage } from "./page"
 
 export function createHostedPageHandler(store: GatewayStore, payments: HostedPayments) {
@@ -16,35 +17,35 @@ export function createHostedPageHandler(store: GatewayStore, payments: HostedPay
     const token = req.query.get("token") ?? ""
     const order = token ? store.findOrderByPageToken(token) : undefined
     if (rest.length > 0 || !order || order.order.orderId !== orderId) {
-      return html(
-        404,
-        outcomePage(undefined, "Not found", "This payment page does not exist or its link is incomplete."),
-      )
+      const english = labelsFor(undefined)
+      return html(404, outcomePage(english, undefined, english.notFound, english.noSuchPageOrLink))
     }
+    const labels = labelsFor(order.hosted?.paymentSession.language)
     const urls = pageUrls(orderId, token)
     const form = formFields(req.body)
-    const showCurrentStep = () => currentStep(store, order, urls, payments.closedReason(order)?.reason)
+    const showCurrentStep = () => currentStep(labels, store, order, urls, payments.closedReason(order)?.reason)
     if (req.method === "GET" && step === "") return showCurrentStep()
     if (req.method === "GET" && step === "challenge") return showCurrentStep()
     if (req.method === "POST" && step === "pay") {
       // The saved-card form has no number or expiry field: absent, not empty, so the saved card pays.
       const submission = payments.submitCard(order, { pan: form.pan, expiryDate: form.expiry, cvv: form.cvv })
       if (submission.kind === "invalid") {
-        const error = `Card ${fieldLabel(submission.field)} ${submission.message}.`
-        return html(400, paymentFormPage({ order: pageOrder(order), card: cardForm(store, order), ...urls, error }))
+        const error = labels.invalidCard(submission.field, submission.message)
+        const refused = { labels, order: pageOrder(order), card: cardForm(store, order), ...urls, error }
+        return html(400, paymentFormPage(refused))
       }
       if (submission.kind === "challenge") return redirect(urls.challengeUrl)
-      return submission.kind === "done" ? outcomeAnswer(order, submission.outcome) : showCurrentStep()
+      return submission.kind === "done" ? outcomeAnswer(labels, order, submission.outcome) : showCurrentStep()
     }
     if (req.method === "POST" && step === "challenge") {
       const answer = payments.answerChallenge(order, form.outcome === "pass")
-      return answer.kind === "done" ? outcomeAnswer(order, answer.outcome) : showCurrentStep()
+      return answer.kind === "done" ? outcomeAnswer(labels, order, answer.outcome) : showCurrentStep()
     }
     if (req.method === "POST" && step === "cancel") {
       const answer = payments.cancel(order)
-      return answer.kind === "done" ? outcomeAnswer(order, answer.outcome) : showCurrentStep()
+      return answer.kind === "done" ? outcomeAnswer(labels, order, answer.outcome) : showCurrentStep()
     }
-    return html(404, outcomePage(undefined, "Not found", "This payment page does not exist."))
+    return html(404, outcomePage(labels, undefined, labels.notFound, labels.noSuchPage))
   }
 }
 
@@ -68,49 +69,55 @@ function pageUrls(orderId: string, token: string): PageUrls {
 }
 
 /** linkClosed: why a payment link's page takes nothing (cancelled, expired). */
-function currentStep(store: GatewayStore, order: StoredOrder, urls: PageUrls, linkClosed?: string): SimResponse {
+function currentStep(
+  labels: PageLabels,
+  store: GatewayStore,
+  order: StoredOrder,
+  urls: PageUrls,
+  linkClosed?: string,
+): SimResponse {
   const hosted = order.hosted!
   if (linkClosed) {
-    return html(410, outcomePage(pageOrder(order), "Link closed", `This payment link cannot be paid: ${linkClosed}.`))
+    return html(410, outcomePage(labels, pageOrder(order), labels.linkClosedTitle, labels.linkClosedNotice(linkClosed)))
   }
   if (hosted.state === "open")
-    return html(200, paymentFormPage({ order: pageOrder(order), card: cardForm(store, order), ...urls }))
-  if (hosted.state === "challenge") return html(200, challengePage(pageOrder(order), urls.challengeUrl))
-  return html(
-    409,
-    outcomePage(
-      pageOrder(order),
-      "Payment closed",
-      "This payment is already completed or cancelled; it cannot be paid again.",
-      hosted.paymentSession.resultUrl,
-    ),
+    return html(200, paymentFormPage({ labels, order: pageOrder(order), card: cardForm(store, order), ...urls }))
+  if (hosted.state === "challenge") return html(200, challengePage(labels, pageOrder(order), urls.challengeUrl))
+  const closed = outcomePage(
+    labels,
+    pageOrder(order),
+    labels.closedTitle,
+    labels.closedNotice,
+    hosted.paymentSession.resultUrl,
   )
+  return html(409, closed)
 }
 
 /** Success and cancel redirect (303) to the merchant; a failure is shown, with a way back to the merchant. */
-function outcomeAnswer(order: StoredOrder, outcome: HostedOutcome): SimResponse {
+function outcomeAnswer(labels: PageLabels, order: StoredOrder, outcome: HostedOutcome): SimResponse {
   const shown = pageOrder(order)
   if (outcome.result === "CANCELED") {
     return outcome.redirectUrl
       ? redirect(outcome.redirectUrl)
-      : html(200, outcomePage(shown, "Cancelled", "The payment was cancelled."))
+      : html(200, outcomePage(labels, shown, labels.cancelledTitle, labels.cancelledNotice))
   }
   if (isApproved(outcome)) {
     if (outcome.redirectUrl) return redirect(outcome.redirectUrl)
     return html(
       200,
       shown.verifyOnly
-        ? outcomePage(shown, "Verified", "Card verified. Nothing was charged. You can close this window.")
-        : outcomePage(shown, "Paid", "Payment approved. You can close this window."),
+        ? outcomePage(labels, shown, labels.verifiedTitle, labels.verifiedNotice)
+        : outcomePage(labels, shown, labels.paidTitle, labels.paidNotice),
     )
   }
-  return html(200, outcomePage(shown, "Payment not completed", failureMessage(outcome), outcome.redirectUrl))
+  const failure = failureMessage(labels, outcome)
+  return html(200, outcomePage(labels, shown, labels.notCompletedTitle, failure, outcome.redirectUrl))
 }
 
-function failureMessage(outcome: HostedOutcome): string {
-  if (outcome.declineReason) return `Your payment was declined: ${outcome.declineReason}. No money was taken.`
-  if (outcome.result === "DECLINED") return "Your card was declined by the issuer. No money was taken."
-  return "The 3-D Secure authentication failed. No money was taken."
+function failureMessage(labels: PageLabels, outcome: HostedOutcome): string {
+  if (outcome.declineReason) return labels.declinedWithReason(outcome.declineReason)
+  if (outcome.result === "DECLINED") return labels.declined
+  return labels.authenticationFailed
 }
 
 function cardForm(store: GatewayStore, order: StoredOrder): CardForm {
@@ -133,10 +140,6 @@ function pageOrder(order: StoredOrder): PageOrder {
 
 function formFields(body: unknown): Record<string, string | undefined> {
   return typeof body === "object" && body !== null ? (body as Record<string, string | undefined>) : {}
-}
-
-function fieldLabel(field: "pan" | "expiryDate" | "cvv"): string {
-  return { pan: "number", expiryDate: "expiry date", cvv: "CVV" }[field]
 }
 
 function html(status: number, page: string): SimResponse {

@@ -22,6 +22,17 @@ describe("keepDocumentedSessionData", () => {
     expect(filtered({ provider_id: "pp_nexi_nexi-it", data: { moto: true } }).data).toEqual({})
   })
 
+  it("keeps a card session's language, which the next middleware checks", () => {
+    expect(filtered({ provider_id: "pp_nexi_nexi", data: { ...HOSTILE, language: "it" } }).data).toEqual({
+      language: "it",
+    })
+  })
+
+  it("drops a mobile session's language: the mobile providers do not read it", () => {
+    const data = { consumer_id: "+4712345678", language: "it" }
+    expect(filtered({ provider_id: "pp_nexi-apm-psp-b_nexi", data }).data).toEqual({ consumer_id: "+4712345678" })
+  })
+
   it("keeps only consumer_id of a mobile session's data", () => {
     const data = filtered({ provider_id: "pp_nexi-apm-psp-b_nexi", data: { ...HOSTILE } }).data as Record<
       string,

@@ -63,7 +63,7 @@ import {
   sessionDataOf,
 } from "./card-on-file"
 import { CardWallet } from "./card-wallet"
-import { buildHostedOrderRequest } from "./hosted-order"
+import { buildHostedOrderRequest, LANGUAGE_KEY } from "./hosted-order"
 import {
   type CardWriteContext,
   releaseHeldAuthorization,
@@ -544,6 +544,7 @@ export class NexiCardProviderService extends NexiProviderBase<CardOrder> {
       entryId: this.entryId,
       customerRef: this.customerRefOf(cardOnFile, input),
       recurrence: recurrenceOf(cardOnFile, contractId),
+      requestedLanguage: input.data?.[LANGUAGE_KEY],
     })
     const pollAfter = this.pollAfter()
     try {
@@ -581,6 +582,9 @@ export class NexiCardProviderService extends NexiProviderBase<CardOrder> {
         session_id: sessionId,
         order_id: orderId,
         hosted_page: answer.hostedPage,
+        // The page's language stays the session's: an update (a new amount) comes without the
+        // request's headers and the cart snapshot that chose it.
+        [LANGUAGE_KEY]: request.paymentSession.language,
         amount_minor: amountMinor,
         currency,
         security_token_hash: securityTokenHash,

@@ -5,7 +5,7 @@
 import type { PaymentCustomerDTO } from "@medusajs/framework/types"
 import type { Address, CustomerInfo, HppRequest, Recurrence } from "../../../gateway/schemas"
 import { toAlpha3Country } from "../../../i18n/countries"
-import { toIso6392Language } from "../../../i18n/languages"
+import { pageLanguage } from "../../../i18n/page-language"
 import type { NexiOptions } from "../options"
 import type { AddressSnapshot, CartContext } from "../shared/cart-context"
 import { cardWebhookProviderOf, DEFAULT_STORE_ENTRY_ID } from "../shared/provider-ids"
@@ -14,6 +14,9 @@ import { cardWebhookProviderOf, DEFAULT_STORE_ENTRY_ID } from "../shared/provide
 export function cardWebhookPath(entryId: string = DEFAULT_STORE_ENTRY_ID): string {
   return `/hooks/payment/${cardWebhookProviderOf(entryId)}`
 }
+
+/** The key of the session data under which a storefront chooses the hosted page's language ("it", "it-IT"). */
+export const LANGUAGE_KEY = "language"
 
 /** The webhook path of the default entry (`id: "nexi"`). */
 export const CARD_WEBHOOK_PATH = cardWebhookPath()
@@ -34,6 +37,8 @@ export interface HostedOrderInput {
   recurrence?: Recurrence
   /** Saving a card without paying: a VERIFY order that sends the shopper back to this page either way. */
   verifyReturnUrl?: string
+  /** The session data's `language`, the storefront's choice of the page's language (docs/storefront.md). */
+  requestedLanguage?: unknown
 }
 
 /** Fills `{cart_id}` and `{session_id}`; values are URL-encoded so they cannot break the URL. */
@@ -177,7 +182,15 @@ export function buildHostedOrderRequest(input: HostedOrderInput): HppRequest {
       recurrence: input.recurrence,
       // The capture type is a payment's; a verification moves no money.
       captureType: verify ? undefined : options.captureType,
-      language: toIso6392Language(cart?.locale, options.language),
+      language: pageLanguage(
+        {
+          requested: input.requestedLanguage,
+          locale: cart?.locale,
+          shippingCountry: cart?.shipping_address?.country_code,
+          billingCountry: cart?.billing_address?.country_code,
+        },
+        options.language,
+      ),
       resultUrl: input.verifyReturnUrl ?? fillTemplate(options.resultUrl, placeholders),
       cancelUrl: input.verifyReturnUrl ?? fillTemplate(options.cancelUrl, placeholders),
       notificationUrl: `${notificationBase}${cardWebhookPath(input.entryId)}`,

@@ -42,6 +42,7 @@ export const CartContextSchema = z.object({
   cart_id: z.string(),
   email: z.string().nullish(),
   customer_id: z.string().nullish(),
+  /** The tag the request's Accept-Language prefers among known languages; none for `*` (i18n/page-language.ts). */
   locale: z.string().nullish(),
   currency_code: z.string().nullish(),
   total: money.nullish(),

@@ -122,6 +122,19 @@ describe("buildHostedOrderRequest", () => {
     expect(buildHostedOrderRequest(input({ options: fallback })).paymentSession.language).toBe("fra")
   })
 
+  it("hands the chain (i18n/page-language.ts) the storefront's language, then the locale, then shipping and billing country", () => {
+    const italy = { country_code: "it" }
+    const spain = { country_code: "es" }
+    const language = (overrides: Partial<HostedOrderInput>) =>
+      buildHostedOrderRequest(input(overrides)).paymentSession.language
+    const everyClue = cart({ locale: "de-DE", shipping_address: italy, billing_address: spain })
+    expect(language({ cart: everyClue, requestedLanguage: "fr-FR" })).toBe("fra")
+    expect(language({ cart: everyClue })).toBe("deu")
+    expect(language({ cart: { ...everyClue, locale: null } })).toBe("ita")
+    expect(language({ cart: { ...everyClue, locale: null, shipping_address: null } })).toBe("spa")
+    expect(language({ requestedLanguage: "it" })).toBe("ita")
+  })
+
   it("refuses a misconfigured fallback language", () => {
     expect(() => buildHostedOrderRequest(input({ options: options({ language: "English" }) }))).toThrow(
       /not a lower-case ISO 639-2 code/,
