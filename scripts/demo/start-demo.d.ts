@@ -52,6 +52,8 @@ export interface StartDemoOptions {
   logFile?: string
   /** false: no admin dashboard (a faster boot). Default true. */
   admin?: boolean
+  /** false: no demo storefront; its port (ports.storefront, STOREFRONT_URL of the store) is left free for another. Default true. */
+  storefront?: boolean
   signal?: AbortSignal
 }
 

@@ -83,11 +83,13 @@ function openLogFile(logFile) {
 
 /**
  * @param {{ ports?: { medusa?: number, storefront?: number, simulator?: number }, dataDir?: string,
- *   databaseUrl?: string, quiet?: boolean, progressOnly?: boolean, logFile?: string, admin?: boolean,
+ *   databaseUrl?: string, quiet?: boolean, progressOnly?: boolean, logFile?: string, admin?: boolean, storefront?: boolean,
  *   signal?: AbortSignal }} [options]
  *   Terminal output: everything by default (each process's lines, prefixed); `progressOnly`:
  *   the demo's own progress lines only; `quiet`: nothing. `logFile` gets everything either way.
- *   `admin: false` skips the admin dashboard (faster boot, for tests); `signal` aborts a start.
+ *   `admin: false` skips the admin dashboard (faster boot, for tests); `storefront: false` leaves
+ *   the demo storefront out, its port free for another one (the starter-shaped storefront of the
+ *   browser tests); `signal` aborts a start.
  */
 async function startDemo({
   ports = {},
@@ -97,6 +99,7 @@ async function startDemo({
   progressOnly = false,
   logFile,
   admin = true,
+  storefront = true,
   signal,
 } = {}) {
   fs.mkdirSync(dataDir, { recursive: true })
@@ -196,15 +199,16 @@ async function startDemo({
       if (intact) log("reusing the store seeded by an earlier run")
       else store = await prepareStore()
     }
-    await timed("storefront", async () => {
-      const config = {
-        backendUrl: urls.backend,
-        publishableKey: store.publishableKey,
-        adminUrl: admin ? urls.admin : null,
-        simulatorUrl: urls.simulator,
-      }
-      return started.add("the storefront", await startStorefront({ port: chosenPorts.storefront, config }))
-    })
+    if (storefront)
+      await timed("storefront", async () => {
+        const config = {
+          backendUrl: urls.backend,
+          publishableKey: store.publishableKey,
+          adminUrl: admin ? urls.admin : null,
+          simulatorUrl: urls.simulator,
+        }
+        return started.add("the storefront", await startStorefront({ port: chosenPorts.storefront, config }))
+      })
     timings.total = Date.now() - startedAt
     return {
       urls,

@@ -1,0 +1,54 @@
+"use server"
+import { sdk } from "@lib/config"
+import { getAuthHeaders, getCacheTag, removeCartId } from "@lib/data/cookies"
+import {
+  deleteSavedCard,
+  hostedPageOf,
+  listSavedCards,
+  type PaymentOutcome,
+  readPaymentOutcome,
+  resolveReturn,
+  retrieveNexiSession,
+  type SavedCard,
+} from "medusa-payment-nexi-storefront"
+import { revalidateTag } from "next/cache"
+
+/**
+ * The hosted page of the cart's card session, read when the shopper clicks "Place order".
+ * Answered, not thrown: Next.js hides a server action's error message in production.
+ */
+export async function nexiHostedPage(cartId: string): Promise<{ url: string } | { error: string }> {
+  try {
+    return { url: hostedPageOf(await retrieveNexiSession(sdk.client, cartId, { headers: await getAuthHeaders() })) }
+  } catch (error) {
+    return { error: (error as Error).message }
+  }
+}
+
+/** An order means the cart is gone: forget it, as the starter's placeOrder() does. */
+async function settle(outcome: PaymentOutcome): Promise<PaymentOutcome> {
+  if (outcome.state === "order_placed") {
+    revalidateTag(await getCacheTag("carts"))
+    revalidateTag(await getCacheTag("orders"))
+    await removeCartId()
+  }
+  return outcome
+}
+
+/** The result page's work: completes the cart, or says why not. */
+export async function resolveNexiReturn(cartId: string): Promise<PaymentOutcome> {
+  return settle(await resolveReturn(sdk.client, { cartId }, { headers: await getAuthHeaders() }))
+}
+
+/** The mobile payment's wait: the status route, which completes the cart once the shopper approves. */
+export async function nexiPaymentOutcome(cartId: string, sessionId: string): Promise<PaymentOutcome> {
+  return settle(await readPaymentOutcome(sdk.client, { cartId, sessionId }, { headers: await getAuthHeaders() }))
+}
+
+export async function listMyNexiCards(): Promise<SavedCard[]> {
+  return listSavedCards(sdk.client, { headers: await getAuthHeaders() })
+}
+
+export async function deleteMyNexiCard(id: string): Promise<void> {
+  await deleteSavedCard(sdk.client, id, { headers: await getAuthHeaders() })
+}

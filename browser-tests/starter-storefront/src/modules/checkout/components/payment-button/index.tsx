@@ -1,0 +1,78 @@
+"use client"
+import { nexiHostedPage } from "@lib/data/nexi"
+import { startNexiMobilePayment } from "@lib/data/nexi-mobile"
+import type { HttpTypes } from "@medusajs/types"
+import { type MobileChoice, mobileChoiceOf } from "@modules/checkout/mobile-choice"
+import { Button, ErrorMessage } from "@modules/common/components"
+import { isNexiCardProvider } from "medusa-payment-nexi-storefront"
+import { useParams, useRouter } from "next/navigation"
+import { useEffect, useState } from "react"
+
+/** The review step's final button, as the starters' PaymentButton: one case per kind of payment. */
+export function PaymentButton({ cart }: { cart: HttpTypes.StoreCart }) {
+  const notReady = !cart.shipping_address || !cart.billing_address || !cart.email || !cart.shipping_methods?.length
+  const paymentSession = cart.payment_collection?.payment_sessions?.[0]
+  const [mobile, setMobile] = useState<MobileChoice | null>(null)
+  useEffect(() => setMobile(mobileChoiceOf(cart.id)), [cart.id])
+
+  switch (true) {
+    case mobile !== null:
+      return <NexiMobileButton cart={cart} choice={mobile} notReady={notReady} />
+    case isNexiCardProvider(paymentSession?.provider_id):
+      return <NexiHostedPageButton cart={cart} notReady={notReady} />
+    default:
+      return <Button disabled>Select a payment method</Button>
+  }
+}
+
+const NexiHostedPageButton = ({ cart, notReady }: { cart: HttpTypes.StoreCart; notReady: boolean }) => {
+  const [error, setError] = useState<string | null>(null)
+  const [submitting, setSubmitting] = useState(false)
+  const pay = async () => {
+    setSubmitting(true)
+    const page = await nexiHostedPage(cart.id)
+    if ("url" in page) return window.location.assign(page.url)
+    setError(page.error)
+    setSubmitting(false)
+  }
+  return (
+    <>
+      <Button disabled={notReady} isLoading={submitting} onClick={pay} size="large">
+        Pay with card
+      </Button>
+      <ErrorMessage error={error} />
+    </>
+  )
+}
+
+const NexiMobileButton = ({
+  cart,
+  choice,
+  notReady,
+}: {
+  cart: HttpTypes.StoreCart
+  choice: MobileChoice
+  notReady: boolean
+}) => {
+  const router = useRouter()
+  const { countryCode } = useParams<{ countryCode: string }>()
+  const [error, setError] = useState<string | null>(null)
+  const [submitting, setSubmitting] = useState(false)
+  const pay = async () => {
+    setSubmitting(true)
+    const started = await startNexiMobilePayment(cart, choice.providerId, choice.mobileNumber)
+    if ("sessionId" in started) {
+      return router.push(`/${countryCode}/checkout/nexi/mobile?cart_id=${cart.id}&session_id=${started.sessionId}`)
+    }
+    setError(started.error)
+    setSubmitting(false)
+  }
+  return (
+    <>
+      <Button disabled={notReady} isLoading={submitting} onClick={pay} size="large">
+        Place order
+      </Button>
+      <ErrorMessage error={error} />
+    </>
+  )
+}
