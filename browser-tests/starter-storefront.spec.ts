@@ -388,7 +388,10 @@ it("saves a logged-in customer's card, then pays the next order with its CVV onl
   await shot(page, "payment-save-my-card")
   await Promise.all([page.waitForURL(/step=review$/), page.getByTestId("submit-payment").click()])
   await toHostedPage()
-  await expect(textOf(page.getByTestId("save-notice"))).resolves.toBe("This card will be saved for future purchases.")
+  // The cart ships to Milan: the page is Italian (the last test of this file says why).
+  await expect(textOf(page.getByTestId("save-notice"))).resolves.toBe(
+    "Questa carta verrà salvata per i prossimi acquisti.",
+  )
   await fillCard(APPROVED_CARD)
   await page.click("#pay")
   const first = await confirmedOrderId()
@@ -415,6 +418,17 @@ it("saves a logged-in customer's card, then pays the next order with its CVV onl
   expect(second).not.toBe(first)
 })
 
-// The hosted page in the shopper's language (an Italian shopper's page in Italian without an
-// Accept-Language header) comes with the language choice the plugin does not read yet
-// (docs/storefront.md, step 9): its browser test belongs here.
+it("opens the hosted page in Italian for a shopper in Italy, though no Accept-Language reaches the store", async () => {
+  const shot = stepScreenshots("starter-hosted-page-in-italian")
+  // The browser says en-GB, but the payment session is created in a server action, whose fetch
+  // sends `Accept-Language: *`; the storefront passes no language of its own either. The cart's
+  // Italian shipping address decides.
+  await checkoutToPayment("coffee-beans", shot)
+  await chooseCardAndReview(shot)
+  await toHostedPage()
+  await expect(page.locator("html").getAttribute("lang")).resolves.toBe("it")
+  await expect(page.locator("html").getAttribute("data-language")).resolves.toBe("ita")
+  await expect(textOf(page.locator("label[for=pan]"))).resolves.toBe("Numero della carta")
+  await expect(textOf(page.locator("#cancel"))).resolves.toMatch(/^Annulla/)
+  await shot(page, "hosted-page-in-italian")
+})
