@@ -7,17 +7,17 @@
 import type { IPaymentModuleService, Logger, MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import type { ApmMethod } from "../apm/schemas"
+import { apmMethodOfProvider } from "../core/apm-schemes"
+import { ApmTransactions } from "../core/apm-transactions"
 import { CardSync } from "../core/card-sync"
+import { cardSyncPort } from "../core/card-sync-port"
 import { MedusaChanges, type SyncOutcome } from "../core/medusa-changes"
 import { MobileSync } from "../core/mobile-sync"
 import { withPaymentLock } from "../core/payment-lock"
 import { paymentRecordsOf } from "../core/payment-records"
+import { storeEntryIdOf } from "../core/provider-ids"
+import { gatewayClientFor, requireNexiOptions } from "../core/store-entries"
 import { NEXI_LEDGER_MODULE, type PaymentLedger } from "../modules/nexi-ledger/types"
-import { ApmTransactions } from "../providers/nexi/apm/apm-transactions"
-import { apmMethodOfProvider } from "../providers/nexi/apm/schemes"
-import { cardSyncPort } from "../providers/nexi/card/card-sync-port"
-import { storeEntryIdOf } from "../providers/nexi/shared/provider-ids"
-import { gatewayClientFor, requireNexiOptions } from "../providers/nexi/store-entries"
 
 /** A notification, the job and a Sync may queue behind each other for one payment: each waits its turn. */
 const RECORD_WAIT_SECONDS = 60

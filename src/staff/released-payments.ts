@@ -4,9 +4,9 @@
  * Medusa order its cart became so staff can tell the shopper which order it was about.
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
+import { apmMethodOfProvider } from "../core/apm-schemes"
 import type { PaymentAttempt } from "../modules/nexi-ledger/types"
 import { minorToMajorString } from "../money/amount"
-import { apmMethodOfProvider } from "../providers/nexi/apm/schemes"
 import type { NexiReleasedPayment } from "./contract"
 import { ledgerOf } from "./ledger"
 import { ordersOfCarts } from "./order-carts"

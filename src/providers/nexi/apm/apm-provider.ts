@@ -28,19 +28,24 @@ import type {
 import { MedusaError, PaymentActions } from "@medusajs/framework/utils"
 import { TransactionRejectedError } from "../../../apm/errors"
 import type { ApmMethod } from "../../../apm/schemas"
+import { buildPaymentRequest, consumerName } from "../../../core/apm-payment-request"
+import {
+  type ApmSessionData,
+  readApmSessionData,
+  readConsumerId,
+  transactionFields,
+} from "../../../core/apm-session-data"
+import { ApmTransactions } from "../../../core/apm-transactions"
+import { readCartContext, withoutCartContext } from "../../../core/cart-context"
+import type { RefundTotals } from "../../../core/follow-up-requests"
+import { idempotencyUuid } from "../../../core/idempotency"
+import { toMedusaError } from "../../../core/medusa-errors"
 import { type MobileTransaction, readMobileTransaction } from "../../../core/mobile-transaction"
+import { buildPurchase, requireHundredthsCurrency } from "../../../core/purchase-amounts"
 import { recordedOperationIds } from "../../../core/recorded-refunds"
 import type { PaymentLedger } from "../../../modules/nexi-ledger/types"
 import { minorUnitsToSend, toPayableMinorUnits } from "../../../money/amount"
-import { readCartContext, withoutCartContext } from "../shared/cart-context"
-import { idempotencyUuid } from "../shared/idempotency"
-import { toMedusaError } from "../shared/medusa-errors"
 import { NexiProviderBase, SESSION_STATUS } from "../shared/provider-base"
-import { ApmTransactions } from "./apm-transactions"
-import type { RefundTotals } from "./follow-up-requests"
-import { buildPaymentRequest, consumerName } from "./payment-request"
-import { buildPurchase, requireHundredthsCurrency } from "./purchase-amounts"
-import { type ApmSessionData, readApmSessionData, readConsumerId, transactionFields } from "./session-data"
 
 export abstract class NexiApmProviderService extends NexiProviderBase<MobileTransaction> {
   /** The scheme this provider pays with (docs/contract/apm.md `method`). */

@@ -36,21 +36,6 @@ import type {
   WebhookActionResult,
 } from "@medusajs/framework/types"
 import { MedusaError, PaymentActions } from "@medusajs/framework/utils"
-import { type CardOrder, readCardOrder } from "../../../core/card-order"
-import { type CardSessionData, readCardSessionData } from "../../../core/card-session-data"
-import { claimOrphans, orphanedWrites, releaseClaims, totalMinor } from "../../../core/earlier-writes"
-import { recordedOperationIds } from "../../../core/recorded-refunds"
-import { hashSecurityToken } from "../../../core/security-token"
-import type { GatewayClient } from "../../../gateway/gateway-client"
-import { newOrderId } from "../../../gateway/order-id"
-import { InvalidRequestError } from "../../../http/errors"
-import { minorToMajorString, minorUnitsToSend, toMinorUnits } from "../../../money/amount"
-import { clientsFor } from "../clients"
-import type { NexiOptions } from "../options"
-import { readCartContext, withoutCartContext } from "../shared/cart-context"
-import { idempotencyUuid } from "../shared/idempotency"
-import { toMedusaError } from "../shared/medusa-errors"
-import { NexiProviderBase, type ProviderCradle, SESSION_STATUS } from "../shared/provider-base"
 import {
   type CardOnFile,
   cardOnFileOfNewSession,
@@ -61,9 +46,15 @@ import {
   SAVE_CARD_KEY,
   saveCardOfPayment,
   sessionDataOf,
-} from "./card-on-file"
-import { CardWallet } from "./card-wallet"
-import { buildHostedOrderRequest } from "./hosted-order"
+} from "../../../core/card-on-file"
+import { type CardOrder, readCardOrder } from "../../../core/card-order"
+import { type CardSessionData, readCardSessionData } from "../../../core/card-session-data"
+import { CardWallet } from "../../../core/card-wallet"
+import { readCartContext, withoutCartContext } from "../../../core/cart-context"
+import { clientsFor } from "../../../core/clients"
+import { claimOrphans, orphanedWrites, releaseClaims, totalMinor } from "../../../core/earlier-writes"
+import { buildHostedOrderRequest } from "../../../core/hosted-order"
+import { idempotencyUuid } from "../../../core/idempotency"
 import {
   type CardWriteContext,
   releaseHeldAuthorization,
@@ -72,8 +63,17 @@ import {
   sendCardWrite,
   settledWritesOf,
   voidAuthorization,
-} from "./ledgered-writes"
-import { isMotoRequest, motoSessionData } from "./moto"
+} from "../../../core/ledgered-writes"
+import { toMedusaError } from "../../../core/medusa-errors"
+import { isMotoRequest, motoSessionData } from "../../../core/moto"
+import type { NexiOptions } from "../../../core/options"
+import { recordedOperationIds } from "../../../core/recorded-refunds"
+import { hashSecurityToken } from "../../../core/security-token"
+import type { GatewayClient } from "../../../gateway/gateway-client"
+import { newOrderId } from "../../../gateway/order-id"
+import { InvalidRequestError } from "../../../http/errors"
+import { minorToMajorString, minorUnitsToSend, toMinorUnits } from "../../../money/amount"
+import { NexiProviderBase, type ProviderCradle, SESSION_STATUS } from "../shared/provider-base"
 
 /** The gateway takes one capture per authorization, and this one is made already. */
 function capturedElsewhere(capturedMinor: string, currency: string): MedusaError {

@@ -14,15 +14,15 @@ import type {
   RetrievePaymentInput,
   RetrievePaymentOutput,
 } from "@medusajs/framework/types"
-import { AbstractPaymentProvider, ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
+import { AbstractPaymentProvider, ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
+import { requireField, toMedusaError } from "../../../core/medusa-errors"
+import { type NexiOptions, parseNexiOptions } from "../../../core/options"
 import { PaymentRecords } from "../../../core/payment-records"
 import type { PaymentStatus } from "../../../core/payment-status"
+import { DEFAULT_STORE_ENTRY_ID } from "../../../core/provider-ids"
 import type { PaymentLedger, SavedCardBook } from "../../../modules/nexi-ledger/types"
 import { toMinorUnits } from "../../../money/amount"
-import { type NexiOptions, parseNexiOptions } from "../options"
 import { ledgerFrom, savedCardBookFrom } from "./ledger"
-import { toMedusaError } from "./medusa-errors"
-import { DEFAULT_STORE_ENTRY_ID } from "./provider-ids"
 
 export const SESSION_STATUS: Record<PaymentStatus, PaymentSessionStatus> = {
   pending: "pending",
@@ -140,15 +140,4 @@ export abstract class NexiProviderBase<
   protected require<T>(value: T | undefined | null, field: string, action: string): T {
     return requireField(value, field, action, this.providerLabel)
   }
-}
-
-/** A field of the session data the provider needs, or an error naming the provider it was not started with. */
-export function requireField<T>(value: T | undefined | null, field: string, action: string, providerLabel: string): T {
-  if (value === undefined || value === null || value === "") {
-    throw new MedusaError(
-      MedusaError.Types.INVALID_DATA,
-      `Could not ${action}: the payment has no ${field}; it was not started with the ${providerLabel} provider.`,
-    )
-  }
-  return value
 }

@@ -6,15 +6,15 @@
  * with them.
  */
 import type { Logger } from "@medusajs/framework/types"
-import type { ApmClient } from "../../../apm/apm-client"
-import type { Envelope, InitializeRequest, TransactionType } from "../../../apm/schemas"
-import { type MedusaRows, settledWritesOf } from "../../../core/earlier-writes"
-import { ByRequestKey } from "../../../core/found-by-key"
-import { readMobileTransaction, schemeReason } from "../../../core/mobile-transaction"
-import type { PaymentStatus } from "../../../core/payment-status"
-import { isUnsettled, sendOnce } from "../../../core/send-once"
-import type { FollowState, MoneyWrite, NewWrite, PaymentLedger, WriteKind } from "../../../modules/nexi-ledger/types"
-import { minorToMajorString } from "../../../money/amount"
+import type { ApmClient } from "../apm/apm-client"
+import type { Envelope, InitializeRequest, TransactionType } from "../apm/schemas"
+import type { FollowState, MoneyWrite, NewWrite, PaymentLedger, WriteKind } from "../modules/nexi-ledger/types"
+import { minorToMajorString } from "../money/amount"
+import { type MedusaRows, settledWritesOf } from "./earlier-writes"
+import { ByRequestKey } from "./found-by-key"
+import { readMobileTransaction, schemeReason } from "./mobile-transaction"
+import type { PaymentStatus } from "./payment-status"
+import { isUnsettled, sendOnce } from "./send-once"
 
 export type ApmWriteKind = Extract<WriteKind, "apm_refund" | "apm_reversal">
 

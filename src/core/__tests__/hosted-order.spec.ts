@@ -1,7 +1,5 @@
 import type { PaymentCustomerDTO } from "@medusajs/framework/types"
-import type { NexiOptions } from "../../options"
-import { parseNexiOptions } from "../../options"
-import type { CartContext } from "../../shared/cart-context"
+import type { CartContext } from "../cart-context"
 import {
   buildHostedOrderRequest,
   CARD_WEBHOOK_PATH,
@@ -12,6 +10,8 @@ import {
   fillTemplate,
   type HostedOrderInput,
 } from "../hosted-order"
+import type { NexiOptions } from "../options"
+import { parseNexiOptions } from "../options"
 
 function options(overrides: Partial<NexiOptions> = {}): NexiOptions {
   return {

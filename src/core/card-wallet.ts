@@ -18,15 +18,12 @@ import type {
   SavePaymentMethodOutput,
 } from "@medusajs/framework/types"
 import { MedusaError } from "@medusajs/framework/utils"
-import { hashSecurityToken, securityTokenMatches } from "../../../core/security-token"
-import type { GatewayClient } from "../../../gateway/gateway-client"
-import { newOrderId } from "../../../gateway/order-id"
-import type { OrderDetails } from "../../../gateway/schemas"
-import { NotFoundError } from "../../../http/errors"
-import type { SavedCard, SavedCardBook } from "../../../modules/nexi-ledger/types"
-import { isKnownCurrency } from "../../../money/currencies"
-import type { NexiOptions } from "../options"
-import { toMedusaError } from "../shared/medusa-errors"
+import type { GatewayClient } from "../gateway/gateway-client"
+import { newOrderId } from "../gateway/order-id"
+import type { OrderDetails } from "../gateway/schemas"
+import { NotFoundError } from "../http/errors"
+import type { SavedCard, SavedCardBook } from "../modules/nexi-ledger/types"
+import { isKnownCurrency } from "../money/currencies"
 import {
   customerRefOf,
   newContractId,
@@ -36,6 +33,9 @@ import {
   viewOf,
 } from "./card-on-file"
 import { buildHostedOrderRequest } from "./hosted-order"
+import { toMedusaError } from "./medusa-errors"
+import type { NexiOptions } from "./options"
+import { hashSecurityToken, securityTokenMatches } from "./security-token"
 
 export interface CardWalletDeps {
   gateway: GatewayClient

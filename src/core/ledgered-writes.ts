@@ -5,15 +5,15 @@
  * (core/earlier-writes.ts). See docs/ledger.md.
  */
 import type { Logger } from "@medusajs/framework/types"
-import { readCardOrder } from "../../../core/card-order"
-import { type MedusaRows, settledWritesOf as settleEarlier } from "../../../core/earlier-writes"
-import { byOperation } from "../../../core/found-by-operation"
-import { ByOrderId } from "../../../core/found-by-order-id"
-import { sendOnce } from "../../../core/send-once"
-import type { GatewayClient } from "../../../gateway/gateway-client"
-import type { MoneyWrite, NewWrite, PaymentLedger, WriteKind, WriteOrigin } from "../../../modules/nexi-ledger/types"
-import { minorToMajorString } from "../../../money/amount"
-import { idempotencyUuid } from "../shared/idempotency"
+import type { GatewayClient } from "../gateway/gateway-client"
+import type { MoneyWrite, NewWrite, PaymentLedger, WriteKind, WriteOrigin } from "../modules/nexi-ledger/types"
+import { minorToMajorString } from "../money/amount"
+import { readCardOrder } from "./card-order"
+import { type MedusaRows, settledWritesOf as settleEarlier } from "./earlier-writes"
+import { byOperation } from "./found-by-operation"
+import { ByOrderId } from "./found-by-order-id"
+import { idempotencyUuid } from "./idempotency"
+import { sendOnce } from "./send-once"
 
 export interface CardWriteContext {
   gateway: GatewayClient

@@ -4,8 +4,8 @@
  * failing the first shopper's checkout.
  */
 import { z } from "zod"
-import { APM_METHODS, ApmMethodSchema } from "../../apm/schemas"
-import { CAPTURE_TYPES } from "../../gateway/schemas"
+import { APM_METHODS, ApmMethodSchema } from "../apm/schemas"
+import { CAPTURE_TYPES } from "../gateway/schemas"
 
 /** Hosts that never leave the machine, where plain http carries nothing over a network. */
 export function isLoopbackHost(hostname: string): boolean {

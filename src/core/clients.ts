@@ -5,10 +5,10 @@
  * set of kept-alive connections per entry.
  */
 import type { Logger } from "@medusajs/framework/types"
-import type { ApmClient } from "../../apm/apm-client"
-import { createApmClient } from "../../apm/http-apm-client"
-import type { GatewayClient } from "../../gateway/gateway-client"
-import { createGatewayClient } from "../../gateway/http-gateway-client"
+import type { ApmClient } from "../apm/apm-client"
+import { createApmClient } from "../apm/http-apm-client"
+import type { GatewayClient } from "../gateway/gateway-client"
+import { createGatewayClient } from "../gateway/http-gateway-client"
 import type { NexiOptions } from "./options"
 
 export interface NexiClients {

@@ -4,12 +4,12 @@
  * because nothing in Medusa points at it, so no order will ever come of it and nobody would
  * otherwise see the money held.
  */
-import type { ExtendedEnvelope } from "../../../apm/schemas"
-import { watchAfterRead } from "../../../core/attempt-watch"
-import { readMobileTransaction } from "../../../core/mobile-transaction"
-import { NotFoundError } from "../../../http/errors"
-import type { PaymentAttempt } from "../../../modules/nexi-ledger/types"
+import type { ExtendedEnvelope } from "../apm/schemas"
+import { NotFoundError } from "../http/errors"
+import type { PaymentAttempt } from "../modules/nexi-ledger/types"
+import { watchAfterRead } from "./attempt-watch"
 import type { FollowUps } from "./follow-ups"
+import { readMobileTransaction } from "./mobile-transaction"
 
 const ACTION = "release the payment"
 

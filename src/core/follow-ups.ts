@@ -5,15 +5,13 @@
  */
 import type { Logger } from "@medusajs/framework/types"
 import { MedusaError } from "@medusajs/framework/utils"
-import type { ApmClient } from "../../../apm/apm-client"
-import type { ApmMethod, ExtendedEnvelope } from "../../../apm/schemas"
-import type { MedusaRows } from "../../../core/earlier-writes"
-import type { PaymentLedger, WriteOrigin } from "../../../modules/nexi-ledger/types"
-import { minorToMajorString } from "../../../money/amount"
-import type { ApmOptions } from "../options"
-import { idempotencyUuid } from "../shared/idempotency"
+import type { ApmClient } from "../apm/apm-client"
+import type { ApmMethod, ExtendedEnvelope } from "../apm/schemas"
+import type { PaymentLedger, WriteOrigin } from "../modules/nexi-ledger/types"
+import { minorToMajorString } from "../money/amount"
 import { type RefundDone, type RefundOrder, refundOnce } from "./apm-refund"
 import { ApmWrites, type RequestOfWrite } from "./apm-writes"
+import type { MedusaRows } from "./earlier-writes"
 import {
   type OriginalPayment,
   originalFromTransaction,
@@ -23,6 +21,8 @@ import {
   reversalRequest,
   type Sender,
 } from "./follow-up-requests"
+import { idempotencyUuid } from "./idempotency"
+import type { ApmOptions } from "./options"
 
 export interface FollowUpDeps {
   apm: ApmOptions

@@ -7,11 +7,10 @@
  * refund over (claims it) and send only what remains.
  */
 import { MedusaError } from "@medusajs/framework/utils"
-import { claimOrphans, releaseClaims, totalMinor } from "../../../core/earlier-writes"
-import type { MoneyWrite, NewWrite, PaymentLedger } from "../../../modules/nexi-ledger/types"
-import { minorToMajorString } from "../../../money/amount"
-import { idempotencyUuid } from "../shared/idempotency"
+import type { MoneyWrite, NewWrite, PaymentLedger } from "../modules/nexi-ledger/types"
+import { minorToMajorString } from "../money/amount"
 import type { ApmWrites, RequestOfWrite } from "./apm-writes"
+import { claimOrphans, releaseClaims, totalMinor } from "./earlier-writes"
 import {
   type OriginalPayment,
   type RefundTotals,
@@ -19,6 +18,7 @@ import {
   refundsBefore,
   type Sender,
 } from "./follow-up-requests"
+import { idempotencyUuid } from "./idempotency"
 
 const ACTION = "refund the payment"
 

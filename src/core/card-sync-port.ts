@@ -4,16 +4,16 @@
  * release of money no order owns, and the saved cards' side of a notification.
  */
 import type { Logger } from "@medusajs/framework/types"
-import { readCardOrder } from "../../../core/card-order"
-import type { CardGatewayPort, CardOrderRead } from "../../../core/card-sync"
-import type { PaymentRecords } from "../../../core/payment-records"
-import type { GatewayClient } from "../../../gateway/gateway-client"
-import { NotFoundError } from "../../../http/errors"
-import type { PaymentLedger, SavedCardBook } from "../../../modules/nexi-ledger/types"
-import type { NexiOptions } from "../options"
+import type { GatewayClient } from "../gateway/gateway-client"
+import { NotFoundError } from "../http/errors"
+import type { PaymentLedger, SavedCardBook } from "../modules/nexi-ledger/types"
 import { SAVE_CARD_KEY, saveCardOfPayment } from "./card-on-file"
+import { readCardOrder } from "./card-order"
+import type { CardGatewayPort, CardOrderRead } from "./card-sync"
 import { CardWallet } from "./card-wallet"
 import { settledWritesOf } from "./ledgered-writes"
+import type { NexiOptions } from "./options"
+import type { PaymentRecords } from "./payment-records"
 import { releaseUnowned } from "./release-unowned"
 
 export interface CardSyncPortDeps {

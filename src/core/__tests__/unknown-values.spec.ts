@@ -1,8 +1,8 @@
 import fc from "fast-check"
-import { ExtendedEnvelopeSchema, TRANSACTION_STATES } from "../../../../apm/schemas"
-import { readMobileTransaction } from "../../../../core/mobile-transaction"
-import { parseNotificationBody } from "../../../../core/notification-body"
-import { NotificationSchema } from "../../../../gateway/schemas"
+import { ExtendedEnvelopeSchema, TRANSACTION_STATES } from "../../apm/schemas"
+import { NotificationSchema } from "../../gateway/schemas"
+import { readMobileTransaction } from "../mobile-transaction"
+import { parseNotificationBody } from "../notification-body"
 import { requireHundredthsCurrency } from "../purchase-amounts"
 
 const PAID = new Set(["authorized", "captured"])

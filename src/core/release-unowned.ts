@@ -5,11 +5,11 @@
  * voided, a capture (IMPLICIT) refunded. The ledger keeps the release for staff to see.
  */
 import type { Logger } from "@medusajs/framework/types"
-import { readCardOrder } from "../../../core/card-order"
-import type { OrderDetails } from "../../../gateway/schemas"
-import type { PaymentAttempt } from "../../../modules/nexi-ledger/types"
-import { minorToMajorString } from "../../../money/amount"
-import { idempotencyUuid } from "../shared/idempotency"
+import type { OrderDetails } from "../gateway/schemas"
+import type { PaymentAttempt } from "../modules/nexi-ledger/types"
+import { minorToMajorString } from "../money/amount"
+import { readCardOrder } from "./card-order"
+import { idempotencyUuid } from "./idempotency"
 import { type CardWriteContext, sendCardWrite } from "./ledgered-writes"
 
 export type ReleaseOutcome = "voided" | "refunded" | "nothing_paid"

@@ -6,12 +6,12 @@
  */
 import type { IPaymentModuleService, Logger, MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
-import type { ApmClient } from "../../apm/apm-client"
-import type { GatewayClient } from "../../gateway/gateway-client"
-import { apmMethodOfProvider } from "./apm/schemes"
+import type { ApmClient } from "../apm/apm-client"
+import type { GatewayClient } from "../gateway/gateway-client"
+import { apmMethodOfProvider } from "./apm-schemes"
 import { clientsFor } from "./clients"
 import { type NexiOptions, parseNexiOptions } from "./options"
-import { isNexiProviderId, storeEntryIdOf } from "./shared/provider-ids"
+import { isNexiProviderId, storeEntryIdOf } from "./provider-ids"
 
 type ProviderEntry = { id?: string; options?: unknown }
 

@@ -1,6 +1,6 @@
 import BigNumber from "bignumber.js"
-import type { ApmAmount, OrderItem } from "../../../../apm/schemas"
-import type { CartContext, CartLine } from "../../shared/cart-context"
+import type { ApmAmount, OrderItem } from "../../apm/schemas"
+import type { CartContext, CartLine } from "../cart-context"
 import { buildPurchase, refundPurchaseAmount, roundPreservingSum } from "../purchase-amounts"
 
 function line(overrides: Partial<CartLine> & { id: string }): CartLine {

@@ -3,8 +3,8 @@
  * shows up on its own at checkout and a region can enable some and not others. The
  * identifier gives the provider id `pp_<identifier>_<store entry id>` (pp_nexi-apm-psp-b_nexi).
  */
-import { APM_METHODS, type ApmMethod } from "../../../apm/schemas"
-import type { ApmOptions } from "../options"
+import { APM_METHODS, type ApmMethod } from "../apm/schemas"
+import type { ApmOptions } from "./options"
 
 /** PSP_A_E_COM -> nexi-apm-psp-a-e-com: Medusa ids are lower case, and `_` separates their parts. */
 export function apmIdentifier(method: ApmMethod): string {

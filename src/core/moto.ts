@@ -10,7 +10,7 @@
  * `pending_authorization` until the route has charged the card under that id. Authorizing
  * the session afterwards reads the gateway order like any other authorization.
  */
-import type { PaymentStatus } from "../../../core/payment-status"
+import type { PaymentStatus } from "./payment-status"
 
 export const MOTO_CONTEXT_KEY = "nexi_moto"
 

@@ -3,10 +3,10 @@
  * Pure, so every field can be checked in a unit test without the service.
  */
 import type { PaymentCustomerDTO } from "@medusajs/framework/types"
-import type { ApmMethod, Consumer, InitializeRequest } from "../../../apm/schemas"
-import type { AddressSnapshot, CartContext } from "../shared/cart-context"
+import type { ApmMethod, Consumer, InitializeRequest } from "../apm/schemas"
+import { SCHEME_WITH_LOCALE_PROPERTIES } from "./apm-schemes"
+import type { AddressSnapshot, CartContext } from "./cart-context"
 import type { Purchase } from "./purchase-amounts"
-import { SCHEME_WITH_LOCALE_PROPERTIES } from "./schemes"
 
 export interface PaymentRequestInput {
   method: ApmMethod

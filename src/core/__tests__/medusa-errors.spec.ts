@@ -1,5 +1,5 @@
 import { MedusaError } from "@medusajs/framework/utils"
-import { TransactionRejectedError } from "../../../../apm/errors"
+import { TransactionRejectedError } from "../../apm/errors"
 import {
   AuthenticationError,
   GatewayUnavailableError,
@@ -8,9 +8,9 @@ import {
   NotFoundError,
   OutcomeUnknownError,
   UnexpectedResponseError,
-} from "../../../../http/errors"
-import { InvalidAmountError } from "../../../../money/amount"
-import { UnknownCurrencyError } from "../../../../money/currencies"
+} from "../../http/errors"
+import { InvalidAmountError } from "../../money/amount"
+import { UnknownCurrencyError } from "../../money/currencies"
 import { toMedusaError } from "../medusa-errors"
 
 const details = [

@@ -11,9 +11,9 @@ import {
   NotFoundError,
   OutcomeUnknownError,
   UnexpectedResponseError,
-} from "../../../http/errors"
-import { InvalidAmountError } from "../../../money/amount"
-import { UnknownCurrencyError } from "../../../money/currencies"
+} from "../http/errors"
+import { InvalidAmountError } from "../money/amount"
+import { UnknownCurrencyError } from "../money/currencies"
 
 function gatewayName(error: NexiError): string {
   return error.service === "apm" ? "The mobile payment service" : "The Nexi gateway"
@@ -82,4 +82,15 @@ export function toMedusaError(error: unknown, action: string): MedusaError {
     )
   }
   return new MedusaError(MedusaError.Types.UNEXPECTED_STATE, `Could not ${action}: ${error.message}`)
+}
+
+/** A field of the session data the provider needs, or an error naming the provider it was not started with. */
+export function requireField<T>(value: T | undefined | null, field: string, action: string, providerLabel: string): T {
+  if (value === undefined || value === null || value === "") {
+    throw new MedusaError(
+      MedusaError.Types.INVALID_DATA,
+      `Could not ${action}: the payment has no ${field}; it was not started with the ${providerLabel} provider.`,
+    )
+  }
+  return value
 }
