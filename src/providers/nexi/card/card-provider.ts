@@ -36,6 +36,7 @@ import type {
   WebhookActionResult,
 } from "@medusajs/framework/types"
 import { MedusaError, PaymentActions } from "@medusajs/framework/utils"
+import { type CardMoneyContext, cancelCard, captureCard, refundCard } from "../../../core/card-money"
 import {
   type CardOnFile,
   cardOnFileOfNewSession,
@@ -52,55 +53,14 @@ import { type CardSessionData, readCardSessionData } from "../../../core/card-se
 import { CardWallet } from "../../../core/card-wallet"
 import { readCartContext, withoutCartContext } from "../../../core/cart-context"
 import { clientsFor } from "../../../core/clients"
-import { claimOrphans, orphanedWrites, releaseClaims, totalMinor } from "../../../core/earlier-writes"
 import { buildHostedOrderRequest } from "../../../core/hosted-order"
-import { idempotencyUuid } from "../../../core/idempotency"
-import {
-  type CardWriteContext,
-  releaseHeldAuthorization,
-  requestOf,
-  type SettleContext,
-  sendCardWrite,
-  settledWritesOf,
-  voidAuthorization,
-} from "../../../core/ledgered-writes"
 import { toMedusaError } from "../../../core/medusa-errors"
 import { isMotoRequest, motoSessionData } from "../../../core/moto"
 import type { NexiOptions } from "../../../core/options"
-import { recordedOperationIds } from "../../../core/recorded-refunds"
 import { hashSecurityToken } from "../../../core/security-token"
 import type { GatewayClient } from "../../../gateway/gateway-client"
 import { newOrderId } from "../../../gateway/order-id"
-import { InvalidRequestError } from "../../../http/errors"
-import { minorToMajorString, minorUnitsToSend, toMinorUnits } from "../../../money/amount"
 import { NexiProviderBase, type ProviderCradle, SESSION_STATUS } from "../shared/provider-base"
-
-/** The gateway takes one capture per authorization, and this one is made already. */
-function capturedElsewhere(capturedMinor: string, currency: string): MedusaError {
-  const captured = `${minorToMajorString(capturedMinor, currency)} ${currency}`
-  return new MedusaError(
-    MedusaError.Types.NOT_ALLOWED,
-    `Could not capture the payment: the Nexi gateway accepts one capture per authorization and ${captured} is already captured. Refund or cancel that capture instead.`,
-  )
-}
-
-/** An earlier capture whose answer was lost was made, for another amount than this one. */
-function capturedByLostAnswer(capturedMinor: string, currency: string): MedusaError {
-  const captured = `${minorToMajorString(capturedMinor, currency)} ${currency}`
-  return new MedusaError(
-    MedusaError.Types.NOT_ALLOWED,
-    `Could not capture the payment: an earlier capture of ${captured}, whose answer was lost, was made at the Nexi gateway, which accepts one capture per authorization. Nothing was sent. Capture exactly ${captured}, or wait: the plugin records it in Medusa within minutes.`,
-  )
-}
-
-/** The gateway holds less than this refund would take: nothing is sent rather than more than is left. */
-function moreThanRefundable(refundMinor: bigint, leftMinor: bigint, currency: string): MedusaError {
-  const amount = (minor: bigint) => `${minorToMajorString(minor, currency)} ${currency}`
-  return new MedusaError(
-    MedusaError.Types.NOT_ALLOWED,
-    `Could not refund the payment: it would refund ${amount(refundMinor)} at the Nexi gateway, which has ${amount(leftMinor > 0n ? leftMinor : 0n)} left to refund on this order (a refund made in Nexi's back office, or one still pending, takes the rest). Nothing was sent; sync the payment from the gateway, then refund at most what is left.`,
-  )
-}
 
 export class NexiCardProviderService extends NexiProviderBase<CardOrder> {
   static identifier = "nexi"
@@ -227,262 +187,33 @@ export class NexiCardProviderService extends NexiProviderBase<CardOrder> {
   }
 
   async capturePayment(input: CapturePaymentInput): Promise<CapturePaymentOutput> {
-    const data = readCardSessionData(input.data)
     const action = "capture the payment"
     try {
-      const captureId = this.require(input.context?.idempotency_key, "capture id from Medusa", action)
-      const orderId = this.require(data.order_id, "order_id", action)
-      const operationId = this.require(data.payment_operation_id, "payment_operation_id", action)
-      const currency = this.require(data.currency, "currency", action)
-      // Money by totals; the gateway captures at most what it authorized, the session's amount.
-      const amountMinor = minorUnitsToSend({
-        amount: await this.records.captureAmount(captureId),
-        before: await this.records.capturedBefore(captureId),
-        currencyCode: currency,
-        leftMinor: data.amount_minor ? BigInt(data.amount_minor) : undefined,
-      }).toString()
-      const context = this.writeContext(action)
-      const writes = await settledWritesOf(context, orderId)
-      // A capture the gateway made for an earlier, rolled-back Medusa capture is this one,
-      // when the amounts agree; the gateway takes no second capture, so any other amount is refused.
-      const [orphan] = orphanedWrites(writes, "capture")
-      if (orphan && orphan.amount_minor !== amountMinor) throw capturedByLostAnswer(orphan.amount_minor, currency)
-      const key = idempotencyUuid(captureId)
-      const [claimed] = await claimOrphans(context.ledger, writes, {
-        kind: "capture",
-        amountMinor: BigInt(amountMinor),
-        claimant: captureId,
-        ownKey: key,
-      })
-      if (claimed)
-        return { data: { ...input.data, capture_operation_id: claimed.gateway_operation_id, status: "captured" } }
-      const write = {
-        kind: "capture" as const,
-        idempotency_key: key,
-        gateway_ref: orderId,
-        target_ref: operationId,
-        amount_minor: amountMinor,
-        currency,
-        medusa_ref: captureId,
-      }
-      try {
-        const captureOperationId = await sendCardWrite(context, write, requestOf(this.gateway, write))
-        return { data: { ...input.data, capture_operation_id: captureOperationId, status: "captured" } }
-      } catch (error) {
-        if (!(error instanceof InvalidRequestError)) throw error
-        return { data: await this.captureAlreadyDone(data, captureId, error) }
-      }
+      return { data: await captureCard(this.writeContext(action), input.data, input.context?.idempotency_key) }
     } catch (error) {
       throw toMedusaError(error, action)
     }
-  }
-
-  /**
-   * The gateway refused the capture. It is a success when the gateway already holds at least
-   * what Medusa will have captured (IMPLICIT capture, a capture in the gateway's back office);
-   * otherwise the refusal stands, with its reason.
-   */
-  private async captureAlreadyDone(
-    data: Partial<CardSessionData>,
-    captureId: string,
-    refusal: InvalidRequestError,
-  ): Promise<Record<string, unknown>> {
-    const orderId = this.require(data.order_id, "order_id", "capture the payment")
-    const currency = this.require(data.currency, "currency", "capture the payment")
-    const state = readCardOrder(await this.gateway.getOrder(orderId))
-    const medusaTotalMinor = toMinorUnits(await this.records.capturedTotalOfPaymentOf(captureId), currency)
-    // Equal, not "at least": Medusa must never show another captured amount than the gateway.
-    if (state.captureOperationId && BigInt(state.capturedMinor) === BigInt(medusaTotalMinor)) {
-      return { ...data, capture_operation_id: state.captureOperationId, status: "captured" }
-    }
-    if (state.captureOperationId) throw capturedElsewhere(state.capturedMinor, currency)
-    throw refusal
   }
 
   async refundPayment(input: RefundPaymentInput): Promise<RefundPaymentOutput> {
-    const data = readCardSessionData(input.data)
     const action = "refund the payment"
     try {
-      const refundId = this.require(input.context?.idempotency_key, "refund id from Medusa", action)
-      const orderId = this.require(data.order_id, "order_id", action)
-      const currency = this.require(data.currency, "currency", action)
       const context = this.writeContext(action)
-      const recorded = recordedOperationIds(await this.records.refundMetadata(refundId))
-      if (recorded.length) {
-        // Recorded from the gateway (back office, a settled lost answer, a cancelled capture):
-        // the money moved already; the writes it accounts for are no longer anyone's to take.
-        await this.claimRecordedRefunds(context, orderId, recorded, refundId)
-        return { data: input.data }
-      }
-      const writes = await settledWritesOf(context, orderId)
-      // Money by totals, capped at what the gateway has left to refund. A gateway that cannot
-      // be read now still judges the refund itself: the read must not stop one it would make.
-      const state = await this.gateway.getOrder(orderId).then(readCardOrder, () => undefined)
-      const leftMinor = state && BigInt(state.refundableMinor)
-      const amountMinor = minorUnitsToSend({
-        amount: input.amount as never,
-        before: await this.records.refundedBefore(refundId),
-        currencyCode: currency,
-        leftMinor,
-      })
-      const key = idempotencyUuid(refundId)
-      const claimed = await claimOrphans(context.ledger, writes, {
-        kind: "refund",
-        amountMinor,
-        claimant: refundId,
-        ownKey: key,
-      })
-      const remainingMinor = amountMinor - totalMinor(claimed)
-      if (remainingMinor === 0n) return { data: input.data }
-      // This refund's own write, if an earlier call of it sent it, is in what the gateway no longer has.
-      const own = writes.find((write) => write.idempotency_key === key && write.outcome !== "refused")
-      if (leftMinor !== undefined && remainingMinor > leftMinor + BigInt(own?.amount_minor ?? "0")) {
-        await releaseClaims(context.ledger, claimed, action)
-        throw moreThanRefundable(remainingMinor, leftMinor, currency)
-      }
-      const target = this.require(
-        data.capture_operation_id ?? state?.captureOperationId,
-        "capture_operation_id",
-        action,
-      )
-      const write = {
-        kind: "refund" as const,
-        idempotency_key: key,
-        gateway_ref: orderId,
-        target_ref: target,
-        amount_minor: remainingMinor.toString(),
-        currency,
-        medusa_ref: refundId,
-      }
-      try {
-        await sendCardWrite(context, write, requestOf(this.gateway, write))
-      } catch (error) {
-        await releaseClaims(context.ledger, claimed, action)
-        throw error
-      }
-      return { data: { ...input.data, capture_operation_id: target } }
+      return { data: await refundCard(context, input.data, input.context?.idempotency_key, input.amount) }
     } catch (error) {
       throw toMedusaError(error, action)
     }
   }
 
-  private async claimRecordedRefunds(
-    context: CardWriteContext,
-    orderId: string,
-    operationIds: string[],
-    refundId: string,
-  ): Promise<void> {
-    const recorded = new Set(operationIds)
-    for (const write of await context.ledger.writesOf(orderId)) {
-      if (
-        write.kind === "refund" &&
-        !write.claimed_by &&
-        write.gateway_operation_id &&
-        recorded.has(write.gateway_operation_id)
-      ) {
-        await context.ledger.claimWrite(write.id, refundId)
-      }
-    }
-  }
-
-  /**
-   * Order cancel, or Medusa undoing a payment it could not record: it ends with nothing
-   * authorized or charged for the shopper. An uncaptured authorization is voided (a refund on
-   * the AUTHORIZATION operation); a capture (one Medusa may not know of: made in the back
-   * office, or whose answer Medusa lost) is cancelled, and the authorization the cancel gives
-   * back is voided; or the capture is refunded when the gateway no longer allows the cancel
-   * (it does so on the day of the capture only).
-   */
   async cancelPayment(input: CancelPaymentInput): Promise<CancelPaymentOutput> {
     const data = readCardSessionData(input.data)
     const action = "cancel the payment"
     const key = input.context?.idempotency_key ?? data.session_id ?? data.order_id ?? ""
     try {
       if (!data.order_id) return { data: input.data }
-      const currency = this.require(data.currency, "currency", action)
-      const context = this.writeContext(action)
-      await settledWritesOf(context, data.order_id)
-      const state = readCardOrder(await this.gateway.getOrder(data.order_id))
-      if (state.status === "captured" && state.captureOperationId && state.paymentOperationId) {
-        const paymentOperationId = state.paymentOperationId
-        await this.undoCapture(context, data.order_id, state, currency, key)
-        await releaseHeldAuthorization(context, {
-          orderId: data.order_id,
-          paymentOperationId,
-          currency,
-          medusaRef: key,
-        })
-      } else if (state.status === "authorized" && state.paymentOperationId) {
-        const authorization = {
-          orderId: data.order_id,
-          paymentOperationId: state.paymentOperationId,
-          amountMinor: state.authorizedMinor,
-        }
-        await voidAuthorization(context, { ...authorization, currency, medusaRef: key })
-      }
-      return { data: { ...input.data, status: "canceled" } }
+      return { data: await cancelCard(this.writeContext(action), input.data, key) }
     } catch (error) {
       throw toMedusaError(error, action)
-    }
-  }
-
-  private async undoCapture(
-    context: CardWriteContext,
-    orderId: string,
-    state: CardOrder,
-    currency: string,
-    key: string,
-  ): Promise<void> {
-    const captureOperationId = state.captureOperationId as string
-    // The gateway takes no idempotency key on cancels; the ledger's key is ours alone.
-    const cancel = {
-      kind: "cancel_capture" as const,
-      idempotency_key: idempotencyUuid(`${key}:cancel`),
-      gateway_ref: orderId,
-      target_ref: captureOperationId,
-      amount_minor: state.capturedMinor,
-      currency,
-      medusa_ref: key,
-    }
-    try {
-      await sendCardWrite(
-        context,
-        cancel,
-        async () =>
-          (await this.gateway.cancelCapture(captureOperationId, { description: "Payment cancelled in Medusa" }))
-            .operationId,
-      )
-    } catch (error) {
-      if (!(error instanceof InvalidRequestError)) throw error
-      // Refunds still PENDING will take their money too: only the rest is refunded.
-      const remaining = BigInt(state.refundableMinor)
-      if (remaining <= 0n) return
-      const refundKey = idempotencyUuid(`${key}:cancel-refund`)
-      const refund = {
-        kind: "refund" as const,
-        idempotency_key: refundKey,
-        gateway_ref: orderId,
-        target_ref: captureOperationId,
-        amount_minor: remaining.toString(),
-        currency,
-        medusa_ref: key,
-      }
-      await sendCardWrite(
-        context,
-        refund,
-        async () =>
-          (
-            await this.gateway.refund(
-              captureOperationId,
-              {
-                amount: remaining.toString(),
-                currency,
-                description: "Refund of a capture that can no longer be cancelled",
-              },
-              refundKey,
-            )
-          ).operationId,
-      )
     }
   }
 
@@ -496,7 +227,7 @@ export class NexiCardProviderService extends NexiProviderBase<CardOrder> {
     return { action: PaymentActions.NOT_SUPPORTED }
   }
 
-  private writeContext(action: string): SettleContext {
+  private writeContext(action: string): CardMoneyContext {
     return { gateway: this.gateway, ledger: this.ledger(action), action, records: this.records, logger: this.logger_ }
   }
 
