@@ -3,8 +3,7 @@
  * before each test, and a factory of providers pointed at it. Registers its jest hooks, so call
  * it at the top of a spec.
  */
-import { CardSync } from "../../../../../core/card-sync"
-import { cardSyncPort } from "../../../../../core/card-sync-port"
+import { CardSync, cardSyncPort } from "../../../../../core/card-sync"
 import { clientsFor } from "../../../../../core/clients"
 import type { GatewayPayment } from "../../../../../core/medusa-changes"
 import { parseNexiOptions } from "../../../../../core/options"
