@@ -14,15 +14,14 @@ import type {
   RetrievePaymentInput,
   RetrievePaymentOutput,
 } from "@medusajs/framework/types"
-import { AbstractPaymentProvider, ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
+import { AbstractPaymentProvider, ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
 import { requireField, toMedusaError } from "../../../core/medusa-errors"
 import { type NexiOptions, parseNexiOptions } from "../../../core/options"
 import { PaymentRecords } from "../../../core/payment-records"
 import type { PaymentStatus } from "../../../core/payment-status"
 import { DEFAULT_STORE_ENTRY_ID } from "../../../core/provider-ids"
-import type { PaymentLedger, SavedCardBook } from "../../../modules/nexi-ledger/types"
+import { NEXI_LEDGER_MODULE, type PaymentLedger, type SavedCardBook } from "../../../modules/nexi-ledger/types"
 import { toMinorUnits } from "../../../money/amount"
-import { ledgerFrom, savedCardBookFrom } from "./ledger"
 
 export const SESSION_STATUS: Record<PaymentStatus, PaymentSessionStatus> = {
   pending: "pending",
@@ -59,6 +58,32 @@ export function storeEntryIdFor(cradle: ProviderCradle, options: unknown): strin
   const providers = typeof payment === "object" ? payment?.options?.providers : undefined
   const entry = Array.isArray(providers) ? providers.find((candidate) => candidate?.options === options) : undefined
   return typeof entry?.id === "string" && entry.id ? entry.id : DEFAULT_STORE_ENTRY_ID
+}
+
+/**
+ * How a provider reaches the plugin's ledger. The provider lives in the payment module's
+ * container, which holds only what that module lists in `dependencies`; a store that left
+ * the line out gets a message naming it, and no money write is sent unrecorded.
+ */
+function ledgerFrom(cradle: Record<string, unknown>, action: string): PaymentLedger {
+  let ledger: PaymentLedger | undefined
+  try {
+    ledger = cradle[NEXI_LEDGER_MODULE] as PaymentLedger | undefined
+  } catch {
+    ledger = undefined
+  }
+  if (!ledger) {
+    throw new MedusaError(
+      MedusaError.Types.UNEXPECTED_STATE,
+      `Could not ${action}: the Nexi ledger is not available to the payment module. Add \`dependencies: ["${NEXI_LEDGER_MODULE}"]\` to the @medusajs/medusa/payment entry in medusa-config and list the plugin under \`plugins\`, then run \`medusa db:migrate\`.`,
+    )
+  }
+  return ledger
+}
+
+/** The saved cards live in the ledger's module: the same `dependencies` line reaches them. */
+function savedCardBookFrom(cradle: Record<string, unknown>, action: string): SavedCardBook {
+  return ledgerFrom(cradle, action) as unknown as SavedCardBook
 }
 
 export abstract class NexiProviderBase<
