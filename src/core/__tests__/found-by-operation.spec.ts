@@ -3,7 +3,7 @@
  * lost: one row per kind of write and per history that must, or must not, match.
  */
 import type { OrderDetails } from "../../gateway/schemas"
-import { executedOperationFor, UndecidableRecordError } from "../executed-operation"
+import { executedOperationFor, UndecidableRecordError } from "../found-by-operation"
 
 type Op = {
   operationId: string
