@@ -8,6 +8,7 @@ import type { IPaymentModuleService, Logger, MedusaContainer } from "@medusajs/f
 import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
 import type { ApmClient } from "../apm/apm-client"
 import type { GatewayClient } from "../gateway/gateway-client"
+import { NEXI_LEDGER_MODULE, type PaymentLedger } from "../modules/nexi-ledger/types"
 import { apmMethodOfProvider } from "./apm-schemes"
 import { clientsFor } from "./clients"
 import { type NexiOptions, parseNexiOptions } from "./options"
@@ -85,4 +86,9 @@ export async function cardProviderIdOf(container: MedusaContainer): Promise<stri
     )
   }
   return cardProvider
+}
+
+/** The plugin's ledger, a module of the store's container. */
+export function ledgerOf(container: MedusaContainer): PaymentLedger {
+  return container.resolve<PaymentLedger>(NEXI_LEDGER_MODULE)
 }

@@ -15,8 +15,7 @@ import { MobileSync } from "../core/mobile-sync"
 import { withPaymentLock } from "../core/payment-lock"
 import { paymentRecordsOf } from "../core/payment-records"
 import { storeEntryIdOf } from "../core/provider-ids"
-import { gatewayClientFor, requireNexiOptions } from "../core/store-entries"
-import { NEXI_LEDGER_MODULE, type PaymentLedger } from "../modules/nexi-ledger/types"
+import { gatewayClientFor, ledgerOf, requireNexiOptions } from "../core/store-entries"
 
 /** A notification, the job and a Sync may queue behind each other for one payment: each waits its turn. */
 const RECORD_WAIT_SECONDS = 60
@@ -38,7 +37,7 @@ export type SyncOf = (container: MedusaContainer, providerId: string) => Payment
 /** What both syncs need from the store's container. */
 function storeParts(container: MedusaContainer) {
   const payments = container.resolve<IPaymentModuleService>(Modules.PAYMENT)
-  const ledger = container.resolve<PaymentLedger>(NEXI_LEDGER_MODULE)
+  const ledger = ledgerOf(container)
   const medusa = new MedusaChanges({
     container,
     payments,
