@@ -32,10 +32,6 @@ export abstract class NexiApmProviderService extends NexiProviderBase<MobileTran
   /** The scheme this provider pays with (docs/contract/apm.md `method`). */
   protected abstract readonly method: ApmMethod
 
-  protected get providerLabel(): string {
-    return `Nexi ${this.method}`
-  }
-
   /**
    * The scheme's sessions and money, with this provider's options and ledger. Built at first
    * use: the scheme subclass sets `method` after this base class's constructor has run.

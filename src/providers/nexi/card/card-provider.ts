@@ -45,7 +45,7 @@ import { clientsFor } from "../../../core/clients"
 import { toMedusaError } from "../../../core/medusa-errors"
 import type { NexiOptions } from "../../../core/options"
 import type { GatewayClient } from "../../../gateway/gateway-client"
-import { NexiProviderBase, type ProviderCradle, SESSION_STATUS } from "../shared/provider-base"
+import { NexiProviderBase, type ProviderCradle } from "../shared/provider-base"
 
 export class NexiCardProviderService extends NexiProviderBase<CardOrder> {
   static identifier = "nexi"
@@ -76,10 +76,6 @@ export class NexiCardProviderService extends NexiProviderBase<CardOrder> {
     })
   }
 
-  protected get providerLabel(): string {
-    return "Nexi card"
-  }
-
   /** Overridable so tests and the benchmark can point the provider at any GatewayClient. */
   protected createGateway(): GatewayClient {
     return clientsFor(this.options_, this.logger_).gateway
@@ -91,7 +87,7 @@ export class NexiCardProviderService extends NexiProviderBase<CardOrder> {
 
   async authorizePayment(input: AuthorizePaymentInput): Promise<AuthorizePaymentOutput> {
     const { state, data } = await this.sessions.authorize(input.data)
-    return { status: SESSION_STATUS[state.status], data }
+    return { status: state.status, data }
   }
 
   updatePayment(input: UpdatePaymentInput): Promise<UpdatePaymentOutput> {

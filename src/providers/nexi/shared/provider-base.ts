@@ -1,7 +1,8 @@
 /**
- * What every Nexi payment provider shares: option validation, the records of the payment
- * module, Medusa's status words for a payment's state, and the three
- * read methods that only differ in how a provider reads its state from its service.
+ * What every Nexi payment provider shares: option validation, the store entry it was built for,
+ * the ledger and the records of the payment module, and the three read methods that only
+ * differ in how a provider reads its state from its service. A payment's status is already in
+ * Medusa's words (core/payment-status.ts).
  */
 
 import type {
@@ -10,26 +11,15 @@ import type {
   GetPaymentStatusInput,
   GetPaymentStatusOutput,
   Logger,
-  PaymentSessionStatus,
   RetrievePaymentInput,
   RetrievePaymentOutput,
 } from "@medusajs/framework/types"
 import { AbstractPaymentProvider, ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
-import { requireField, toMedusaError } from "../../../core/medusa-errors"
 import { type NexiOptions, parseNexiOptions } from "../../../core/options"
 import { PaymentRecords } from "../../../core/payment-records"
 import type { PaymentStatus } from "../../../core/payment-status"
 import { DEFAULT_STORE_ENTRY_ID } from "../../../core/provider-ids"
 import { NEXI_LEDGER_MODULE, type PaymentLedger, type SavedCardBook } from "../../../modules/nexi-ledger/types"
-import { toMinorUnits } from "../../../money/amount"
-
-export const SESSION_STATUS: Record<PaymentStatus, PaymentSessionStatus> = {
-  pending: "pending",
-  authorized: "authorized",
-  captured: "captured",
-  error: "error",
-  canceled: "canceled",
-}
 
 export type ProviderCradle = Record<string, unknown> & { logger?: Logger }
 
@@ -131,9 +121,6 @@ export abstract class NexiProviderBase<
     return savedCardBookFrom(this.cradle_, action)
   }
 
-  /** Names the provider in messages about a payment it did not start. */
-  protected abstract get providerLabel(): string
-
   /** Reads the payment from its service and folds the state into the session data. */
   protected abstract readState(
     raw: Record<string, unknown> | undefined,
@@ -142,27 +129,15 @@ export abstract class NexiProviderBase<
 
   async authorizePayment(input: AuthorizePaymentInput): Promise<AuthorizePaymentOutput> {
     const { state, data } = await this.readState(input.data, "authorize the payment")
-    return { status: SESSION_STATUS[state.status], data }
+    return { status: state.status, data }
   }
 
   async getPaymentStatus(input: GetPaymentStatusInput): Promise<GetPaymentStatusOutput> {
     const { state, data } = await this.readState(input.data, "read the payment status")
-    return { status: SESSION_STATUS[state.status], data }
+    return { status: state.status, data }
   }
 
   async retrievePayment(input: RetrievePaymentInput): Promise<RetrievePaymentOutput> {
     return { data: (await this.readState(input.data, "retrieve the payment")).data }
-  }
-
-  protected minor(amount: unknown, currency: string, action: string): string {
-    try {
-      return toMinorUnits(amount as never, currency)
-    } catch (error) {
-      throw toMedusaError(error, action)
-    }
-  }
-
-  protected require<T>(value: T | undefined | null, field: string, action: string): T {
-    return requireField(value, field, action, this.providerLabel)
   }
 }
