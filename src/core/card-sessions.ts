@@ -30,13 +30,12 @@ import {
   sessionDataOf,
 } from "./card-on-file"
 import { type CardOrder, readCardOrder } from "./card-order"
-import { type CardSessionData, readCardSessionData } from "./card-session-data"
+import { type CardSessionData, hashSecurityToken, readCardSessionData } from "./card-session-data"
 import { readCartContext, withoutCartContext } from "./cart-context"
 import { buildHostedOrderRequest } from "./hosted-order"
 import { requireField, toMedusaError } from "./medusa-errors"
 import { isMotoRequest, motoSessionData } from "./moto"
 import type { NexiOptions } from "./options"
-import { hashSecurityToken } from "./security-token"
 
 export interface CardSessionsDeps {
   gateway: GatewayClient

@@ -16,7 +16,7 @@ import type { PaymentAttempt, PaymentLedger, SavedCardBook } from "../modules/ne
 import { changesNothing, watchAfterRead } from "./attempt-watch"
 import { SAVE_CARD_KEY, saveCardOfPayment } from "./card-on-file"
 import { type CardOrder, readCardOrder } from "./card-order"
-import { readCardSessionData } from "./card-session-data"
+import { readCardSessionData, securityTokenMatches } from "./card-session-data"
 import { CardWallet } from "./card-wallet"
 import { settledWritesOf } from "./ledgered-writes"
 import type { MedusaChanges, SyncOutcome } from "./medusa-changes"
@@ -24,7 +24,6 @@ import { notificationProblem, parseNotificationBody } from "./notification-body"
 import type { NexiOptions } from "./options"
 import type { PaymentRecords, SessionRecord } from "./payment-records"
 import { releaseUnowned } from "./release-unowned"
-import { securityTokenMatches } from "./security-token"
 
 export interface CardOrderRead {
   details: OrderDetails

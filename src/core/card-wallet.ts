@@ -32,10 +32,10 @@ import {
   settleSavedCard,
   viewOf,
 } from "./card-on-file"
+import { hashSecurityToken, securityTokenMatches } from "./card-session-data"
 import { buildHostedOrderRequest } from "./hosted-order"
 import { toMedusaError } from "./medusa-errors"
 import type { NexiOptions } from "./options"
-import { hashSecurityToken, securityTokenMatches } from "./security-token"
 
 export interface CardWalletDeps {
   gateway: GatewayClient
