@@ -33,9 +33,8 @@ import type { RefundTotals } from "./follow-up-requests"
 import { idempotencyUuid } from "./idempotency"
 import { requireField, toMedusaError } from "./medusa-errors"
 import { type MobileTransaction, readMobileTransaction } from "./mobile-transaction"
-import type { PaymentRecords } from "./payment-records"
+import { type PaymentRecords, recordedOperationIds } from "./payment-records"
 import { buildPurchase, requireHundredthsCurrency } from "./purchase-amounts"
-import { recordedOperationIds } from "./recorded-refunds"
 
 export interface ApmSessionsDeps {
   /** The scheme this provider pays with (docs/contract/apm.md `method`). */

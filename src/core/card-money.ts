@@ -20,8 +20,7 @@ import {
   voidAuthorization,
 } from "./ledgered-writes"
 import { requireField } from "./medusa-errors"
-import type { PaymentRecords } from "./payment-records"
-import { recordedOperationIds } from "./recorded-refunds"
+import { type PaymentRecords, recordedOperationIds } from "./payment-records"
 
 export interface CardMoneyContext extends SettleContext {
   records: PaymentRecords

@@ -10,9 +10,8 @@ import { MathBN, Modules, PaymentActions } from "@medusajs/framework/utils"
 import { capturePaymentWorkflow, processPaymentWorkflowId, refundPaymentWorkflow } from "@medusajs/medusa/core-flows"
 import type { PaymentLedger } from "../modules/nexi-ledger/types"
 import { minorToMajorString, toMinorUnits } from "../money/amount"
-import type { SessionRecord } from "./payment-records"
+import { gatewayRefundMetadata, isCancelledCapture, recordedOperationIds, type SessionRecord } from "./payment-records"
 import type { PaymentStatus } from "./payment-status"
-import { gatewayRefundMetadata, isCancelledCapture, recordedOperationIds } from "./recorded-refunds"
 
 export type SyncOutcome =
   | "completed"
