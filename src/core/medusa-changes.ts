@@ -208,7 +208,7 @@ export class MedusaChanges {
 
   /**
    * Each gateway REFUND operation is recorded once, as a Medusa refund whose metadata names it
-   * (recorded-refunds.ts): the provider sees that metadata and does not send it. An operation is
+   * (payment-records.ts): the provider sees that metadata and does not send it. An operation is
    * recorded only when no Medusa refund names it, no refund Medusa sent holds it in the ledger,
    * and Medusa's refunds still fall short of the gateway's by at least its amount.
    */
