@@ -40,7 +40,7 @@ export interface ApmSessionsDeps {
   /** The scheme this provider pays with (docs/contract/apm.md `method`). */
   method: ApmMethod
   transactions: ApmTransactions
-  /** The ledger, resolved at each use (provider-base.ts says why). */
+  /** The ledger, resolved at each use: Medusa may build a provider before the ledger is loaded. */
   ledger: (action: string) => PaymentLedger
   records: PaymentRecords
   /** The provider as the ledger records it (`nexi-apm-psp-b_nexi`). */

@@ -39,7 +39,7 @@ import type { NexiOptions } from "./options"
 
 export interface CardSessionsDeps {
   gateway: GatewayClient
-  /** The ledger and the saved cards, resolved at each use (provider-base.ts says why). */
+  /** The ledger and the saved cards, resolved at each use: Medusa may build a provider before the ledger is loaded. */
   ledger: (action: string) => PaymentLedger
   savedCards: (action: string) => SavedCardBook
   options: NexiOptions
