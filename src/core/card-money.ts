@@ -7,7 +7,7 @@ import { MedusaError } from "@medusajs/framework/utils"
 import { InvalidRequestError } from "../http/errors"
 import { minorToMajorString, minorUnitsToSend, toMinorUnits } from "../money/amount"
 import { type CardOrder, readCardOrder } from "./card-order"
-import { type CardSessionData, readCardSessionData } from "./card-session-data"
+import { type CardSessionData, readCardSessionData, requireCardField } from "./card-session-data"
 import { claimOrphans, orphanedWrites, releaseClaims, totalMinor } from "./earlier-writes"
 import { idempotencyUuid } from "./idempotency"
 import {
@@ -19,7 +19,6 @@ import {
   settledWritesOf,
   voidAuthorization,
 } from "./ledgered-writes"
-import { requireField } from "./medusa-errors"
 import { type PaymentRecords, recordedOperationIds } from "./payment-records"
 
 export interface CardMoneyContext extends SettleContext {
@@ -27,10 +26,6 @@ export interface CardMoneyContext extends SettleContext {
 }
 
 type SessionData = Record<string, unknown> | undefined
-
-function require<T>(value: T | undefined | null, field: string, action: string): T {
-  return requireField(value, field, action, "Nexi card")
-}
 
 /** The gateway takes one capture per authorization, and this one is made already. */
 function capturedElsewhere(capturedMinor: string, currency: string): MedusaError {
@@ -67,10 +62,10 @@ export async function captureCard(
 ): Promise<Record<string, unknown>> {
   const data = readCardSessionData(raw)
   const { action, records, gateway } = context
-  const captureId = require(captureIdOfMedusa, "capture id from Medusa", action)
-  const orderId = require(data.order_id, "order_id", action)
-  const operationId = require(data.payment_operation_id, "payment_operation_id", action)
-  const currency = require(data.currency, "currency", action)
+  const captureId = requireCardField(captureIdOfMedusa, "capture id from Medusa", action)
+  const orderId = requireCardField(data.order_id, "order_id", action)
+  const operationId = requireCardField(data.payment_operation_id, "payment_operation_id", action)
+  const currency = requireCardField(data.currency, "currency", action)
   // Money by totals; the gateway captures at most what it authorized, the session's amount.
   const amountMinor = minorUnitsToSend({
     amount: await records.captureAmount(captureId),
@@ -120,8 +115,8 @@ async function captureAlreadyDone(
   captureId: string,
   refusal: InvalidRequestError,
 ): Promise<Record<string, unknown>> {
-  const orderId = require(data.order_id, "order_id", "capture the payment")
-  const currency = require(data.currency, "currency", "capture the payment")
+  const orderId = requireCardField(data.order_id, "order_id", "capture the payment")
+  const currency = requireCardField(data.currency, "currency", "capture the payment")
   const state = readCardOrder(await context.gateway.getOrder(orderId))
   const medusaTotalMinor = toMinorUnits(await context.records.capturedTotalOfPaymentOf(captureId), currency)
   // Equal, not "at least": Medusa must never show another captured amount than the gateway.
@@ -141,9 +136,9 @@ export async function refundCard(
 ): Promise<SessionData> {
   const data = readCardSessionData(raw)
   const { action, records, gateway } = context
-  const refundId = require(refundIdOfMedusa, "refund id from Medusa", action)
-  const orderId = require(data.order_id, "order_id", action)
-  const currency = require(data.currency, "currency", action)
+  const refundId = requireCardField(refundIdOfMedusa, "refund id from Medusa", action)
+  const orderId = requireCardField(data.order_id, "order_id", action)
+  const currency = requireCardField(data.currency, "currency", action)
   const recorded = recordedOperationIds(await records.refundMetadata(refundId))
   if (recorded.length) {
     // Recorded from the gateway (back office, a settled lost answer, a cancelled capture):
@@ -177,7 +172,11 @@ export async function refundCard(
     await releaseClaims(context.ledger, claimed, action)
     throw moreThanRefundable(remainingMinor, leftMinor, currency)
   }
-  const target = require(data.capture_operation_id ?? state?.captureOperationId, "capture_operation_id", action)
+  const target = requireCardField(
+    data.capture_operation_id ?? state?.captureOperationId,
+    "capture_operation_id",
+    action,
+  )
   const write = {
     kind: "refund" as const,
     idempotency_key: key,
@@ -226,7 +225,7 @@ async function claimRecordedRefunds(
 export async function cancelCard(context: SettleContext, raw: SessionData, key: string): Promise<SessionData> {
   const data = readCardSessionData(raw)
   if (!data.order_id) return raw
-  const currency = require(data.currency, "currency", context.action)
+  const currency = requireCardField(data.currency, "currency", context.action)
   await settledWritesOf(context, data.order_id)
   const state = readCardOrder(await context.gateway.getOrder(data.order_id))
   if (state.status === "captured" && state.captureOperationId && state.paymentOperationId) {

@@ -5,6 +5,7 @@
  */
 import { createHash, timingSafeEqual } from "node:crypto"
 import { z } from "zod"
+import { requireField } from "./medusa-errors"
 import { PAYMENT_STATUSES, type PaymentStatus } from "./payment-status"
 import { minorAmount, optional, sessionDataReader } from "./session-data-schema"
 
@@ -47,6 +48,11 @@ const readData = sessionDataReader({
 /** The session data, every field checked; one of the wrong type is an error naming it. */
 export function readCardSessionData(data: Record<string, unknown> | undefined): Partial<CardSessionData> {
   return readData(data)
+}
+
+/** A field the card payment needs, or an error saying the payment was not started with the card provider. */
+export function requireCardField<T>(value: T | undefined | null, field: string, action: string): T {
+  return requireField(value, field, action, "Nexi card")
 }
 
 /**

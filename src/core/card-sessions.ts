@@ -30,10 +30,10 @@ import {
   sessionDataOf,
 } from "./card-on-file"
 import { type CardOrder, readCardOrder } from "./card-order"
-import { type CardSessionData, hashSecurityToken, readCardSessionData } from "./card-session-data"
+import { type CardSessionData, hashSecurityToken, readCardSessionData, requireCardField } from "./card-session-data"
 import { readCartContext, withoutCartContext } from "./cart-context"
 import { buildHostedOrderRequest } from "./hosted-order"
-import { requireField, toMedusaError } from "./medusa-errors"
+import { toMedusaError } from "./medusa-errors"
 import { isMotoRequest, motoSessionData } from "./moto"
 import type { NexiOptions } from "./options"
 
@@ -48,10 +48,6 @@ export interface CardSessionsDeps {
   /** The provider as the ledger records it (`nexi_nexi`). */
   providerKey: string
   logger?: Logger
-}
-
-function require<T>(value: T | undefined | null, field: string, action: string): T {
-  return requireField(value, field, action, "Nexi card")
 }
 
 function minor(amount: unknown, currency: string, action: string): string {
@@ -287,7 +283,7 @@ export class CardSessions {
   ): Promise<{ state: CardOrder; data: Record<string, unknown> }> {
     const data = readCardSessionData(raw)
     try {
-      const orderId = require(data.order_id, "order_id", action)
+      const orderId = requireCardField(data.order_id, "order_id", action)
       const state = readCardOrder(await this.deps.gateway.getOrder(orderId))
       const paid = state.status === "authorized" || state.status === "captured"
       if (paid && data.amount_minor && BigInt(state.authorizedMinor) < BigInt(data.amount_minor)) {
