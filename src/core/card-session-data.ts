@@ -3,7 +3,9 @@
  * payment). The storefront can read it: it holds the hosted page to redirect to and the
  * outcome to show, never the securityToken itself (only its hash).
  */
+import { createHash, timingSafeEqual } from "node:crypto"
 import { z } from "zod"
+import { requireField } from "./medusa-errors"
 import { PAYMENT_STATUSES, type PaymentStatus } from "./payment-status"
 import { minorAmount, optional, sessionDataReader } from "./session-data-schema"
 
@@ -46,4 +48,25 @@ const readData = sessionDataReader({
 /** The session data, every field checked; one of the wrong type is an error naming it. */
 export function readCardSessionData(data: Record<string, unknown> | undefined): Partial<CardSessionData> {
   return readData(data)
+}
+
+/** A field the card payment needs, or an error saying the payment was not started with the card provider. */
+export function requireCardField<T>(value: T | undefined | null, field: string, action: string): T {
+  return requireField(value, field, action, "Nexi card")
+}
+
+/**
+ * The gateway signs nothing: a notification is genuine when it carries the securityToken the
+ * gateway gave us for that order. Session data is readable by the storefront, so only a
+ * SHA-256 of the token is stored there, and the comparison is constant-time.
+ */
+export function hashSecurityToken(token: string): string {
+  return createHash("sha256").update(token, "utf8").digest("hex")
+}
+
+export function securityTokenMatches(token: unknown, expectedHash: unknown): boolean {
+  if (typeof token !== "string" || typeof expectedHash !== "string" || !/^[0-9a-f]{64}$/.test(expectedHash)) {
+    return false
+  }
+  return timingSafeEqual(Buffer.from(hashSecurityToken(token), "hex"), Buffer.from(expectedHash, "hex"))
 }

@@ -9,15 +9,21 @@
  * order no order will ever capture, so it is released.
  */
 import type { Logger, ProviderWebhookPayload } from "@medusajs/framework/types"
+import type { GatewayClient } from "../gateway/gateway-client"
 import { NotificationSchema, type OrderDetails } from "../gateway/schemas"
-import type { PaymentAttempt, PaymentLedger } from "../modules/nexi-ledger/types"
+import { NotFoundError } from "../http/errors"
+import type { PaymentAttempt, PaymentLedger, SavedCardBook } from "../modules/nexi-ledger/types"
 import { changesNothing, watchAfterRead } from "./attempt-watch"
-import type { CardOrder } from "./card-order"
-import { readCardSessionData } from "./card-session-data"
+import { SAVE_CARD_KEY, saveCardOfPayment } from "./card-on-file"
+import { type CardOrder, readCardOrder } from "./card-order"
+import { readCardSessionData, securityTokenMatches } from "./card-session-data"
+import { CardWallet } from "./card-wallet"
+import { settledWritesOf } from "./ledgered-writes"
 import type { MedusaChanges, SyncOutcome } from "./medusa-changes"
 import { notificationProblem, parseNotificationBody } from "./notification-body"
-import type { SessionRecord } from "./payment-records"
-import { securityTokenMatches } from "./security-token"
+import type { NexiOptions } from "./options"
+import type { PaymentRecords, SessionRecord } from "./payment-records"
+import { releaseUnowned } from "./release-unowned"
 
 export interface CardOrderRead {
   details: OrderDetails
@@ -25,7 +31,7 @@ export interface CardOrderRead {
   state: CardOrder
 }
 
-/** The card's gateway, as the sync reads and writes it; the provider layer builds it for one store entry. */
+/** The card's gateway, as the sync reads and writes it; cardSyncPort below builds it for one store entry. */
 export interface CardGatewayPort {
   /** One read of the order, through the read model; undefined when the gateway knows no such order. */
   readOrder(orderId: string): Promise<CardOrderRead | undefined>
@@ -145,5 +151,58 @@ export class CardSync {
       readCardSessionData(session.data).currency ??
       session.currency_code.toUpperCase()
     )
+  }
+}
+
+/** What the card gateway's side of the sync is built from: one store entry's client, the ledger, Medusa's rows. */
+export interface CardSyncPortDeps {
+  gateway: GatewayClient
+  ledger: PaymentLedger
+  records: Pick<PaymentRecords, "holdsRowOf">
+  options: NexiOptions
+  entryId: string
+  /** The provider as Medusa's webhook route names it (`nexi_nexi`). */
+  providerKey: string
+  logger?: Logger
+}
+
+const ACTION = "sync the payment"
+
+export function cardSyncPort(deps: CardSyncPortDeps): CardGatewayPort {
+  const { gateway, ledger, logger } = deps
+  const book = ledger as unknown as SavedCardBook
+  const context = { gateway, ledger, action: ACTION, records: deps.records, logger }
+  const wallet = new CardWallet({
+    gateway,
+    book: () => book,
+    options: deps.options,
+    entryId: deps.entryId,
+    providerKey: deps.providerKey,
+    logger,
+  })
+
+  /** 404 means "no such order" (nothing to do); an unreachable gateway throws, so the caller tries again. */
+  async function readOrder(orderId: string): Promise<CardOrderRead | undefined> {
+    try {
+      const details = await gateway.getOrder(orderId)
+      return { details, state: readCardOrder(details) }
+    } catch (error) {
+      if (error instanceof NotFoundError) return undefined
+      throw error
+    }
+  }
+
+  return {
+    readOrder,
+    settleWrites: async (orderId) => {
+      await settledWritesOf(context, orderId)
+    },
+    release: (attempt, read, why) => releaseUnowned(context, attempt, read.details, why, logger),
+    verificationNotified: (orderId, securityToken) =>
+      wallet.handleVerificationNotification(orderId, securityToken, async () => (await readOrder(orderId))?.details),
+    endCardToSave: async (session, orderId, state) => {
+      // The state is the one readOrder made above: the read model's whole state.
+      if (session.data[SAVE_CARD_KEY] === true) await saveCardOfPayment(book, gateway, orderId, state, logger)
+    },
   }
 }

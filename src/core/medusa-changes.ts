@@ -10,9 +10,8 @@ import { MathBN, Modules, PaymentActions } from "@medusajs/framework/utils"
 import { capturePaymentWorkflow, processPaymentWorkflowId, refundPaymentWorkflow } from "@medusajs/medusa/core-flows"
 import type { PaymentLedger } from "../modules/nexi-ledger/types"
 import { minorToMajorString, toMinorUnits } from "../money/amount"
-import type { SessionRecord } from "./payment-records"
+import { gatewayRefundMetadata, isCancelledCapture, recordedOperationIds, type SessionRecord } from "./payment-records"
 import type { PaymentStatus } from "./payment-status"
-import { gatewayRefundMetadata, isCancelledCapture, recordedOperationIds } from "./recorded-refunds"
 
 export type SyncOutcome =
   | "completed"
@@ -209,7 +208,7 @@ export class MedusaChanges {
 
   /**
    * Each gateway REFUND operation is recorded once, as a Medusa refund whose metadata names it
-   * (recorded-refunds.ts): the provider sees that metadata and does not send it. An operation is
+   * (payment-records.ts): the provider sees that metadata and does not send it. An operation is
    * recorded only when no Medusa refund names it, no refund Medusa sent holds it in the ledger,
    * and Medusa's refunds still fall short of the gateway's by at least its amount.
    */

@@ -7,17 +7,15 @@
 import type { IPaymentModuleService, Logger, MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import type { ApmMethod } from "../apm/schemas"
-import { CardSync } from "../core/card-sync"
+import { apmMethodOfProvider } from "../core/apm-schemes"
+import { ApmTransactions } from "../core/apm-transactions"
+import { CardSync, cardSyncPort } from "../core/card-sync"
 import { MedusaChanges, type SyncOutcome } from "../core/medusa-changes"
 import { MobileSync } from "../core/mobile-sync"
 import { withPaymentLock } from "../core/payment-lock"
 import { paymentRecordsOf } from "../core/payment-records"
-import { NEXI_LEDGER_MODULE, type PaymentLedger } from "../modules/nexi-ledger/types"
-import { ApmTransactions } from "../providers/nexi/apm/apm-transactions"
-import { apmMethodOfProvider } from "../providers/nexi/apm/schemes"
-import { cardSyncPort } from "../providers/nexi/card/card-sync-port"
-import { storeEntryIdOf } from "../providers/nexi/shared/provider-ids"
-import { gatewayClientFor, requireNexiOptions } from "../providers/nexi/store-entries"
+import { storeEntryIdOf } from "../core/provider-ids"
+import { gatewayClientFor, ledgerOf, requireNexiOptions } from "../core/store-entries"
 
 /** A notification, the job and a Sync may queue behind each other for one payment: each waits its turn. */
 const RECORD_WAIT_SECONDS = 60
@@ -39,7 +37,7 @@ export type SyncOf = (container: MedusaContainer, providerId: string) => Payment
 /** What both syncs need from the store's container. */
 function storeParts(container: MedusaContainer) {
   const payments = container.resolve<IPaymentModuleService>(Modules.PAYMENT)
-  const ledger = container.resolve<PaymentLedger>(NEXI_LEDGER_MODULE)
+  const ledger = ledgerOf(container)
   const medusa = new MedusaChanges({
     container,
     payments,

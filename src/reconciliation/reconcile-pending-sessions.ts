@@ -5,13 +5,15 @@
  * any more (released if paid), writes whose answer was lost, and mobile refunds still being
  * followed. Each run makes at most READS_PER_RUN gateway reads. See docs/ledger.md.
  */
+
 import { randomUUID } from "node:crypto"
 import type { IPaymentModuleService, MedusaContainer } from "@medusajs/framework/types"
 import { Modules } from "@medusajs/framework/utils"
 import type { SyncOutcome } from "../core/medusa-changes"
+import { isNexiProviderId } from "../core/provider-ids"
 import { STALE_REQUEST_MS } from "../core/send-once"
-import { isOrphaned, NEXI_LEDGER_MODULE, type PaymentLedger } from "../modules/nexi-ledger/types"
-import { isNexiProviderId } from "../providers/nexi/shared/provider-ids"
+import { ledgerOf } from "../core/store-entries"
+import { isOrphaned, type PaymentLedger } from "../modules/nexi-ledger/types"
 import { paymentSyncFor, type SyncOf } from "./payment-sync"
 import { recordOrphanedWrites } from "./record-orphaned-writes"
 
@@ -83,7 +85,7 @@ export async function reconcilePendingSessions(
   syncOf: SyncOf = paymentSyncFor,
 ): Promise<ReconcileSummary> {
   const payment = container.resolve<IPaymentModuleService>(Modules.PAYMENT)
-  const ledger = container.resolve<PaymentLedger>(NEXI_LEDGER_MODULE)
+  const ledger = ledgerOf(container)
   const logger = container.resolve("logger")
   const summary: ReconcileSummary = { checked: 0, outcomes: {} }
   const providerIds = (await payment.listPaymentProviders({})).map((provider) => provider.id).filter(isNexiProviderId)

@@ -12,9 +12,9 @@ import type {
   PaymentMethodDTO,
 } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
-import type { SavedCardView } from "../providers/nexi/card/card-on-file"
-import { verificationCurrency, verificationReturnUrl } from "../providers/nexi/card/card-wallet"
-import { cardProviderIdOf, isNexiCardProviderId, requireNexiOptions } from "../providers/nexi/store-entries"
+import type { SavedCardView } from "../core/card-on-file"
+import { verificationCurrency, verificationReturnUrl } from "../core/card-wallet"
+import { cardProviderIdOf, isNexiCardProviderId, requireNexiOptions } from "../core/store-entries"
 
 export type ShopperSavedCard = SavedCardView & { provider_id: string }
 

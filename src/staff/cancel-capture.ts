@@ -17,16 +17,15 @@ import { MedusaError } from "@medusajs/framework/utils"
 import { refundPaymentWorkflow } from "@medusajs/medusa/core-flows"
 import BigNumber from "bignumber.js"
 import { readCardOrder } from "../core/card-order"
+import { idempotencyUuid } from "../core/idempotency"
+import { releaseHeldAuthorization, sendCardWrite } from "../core/ledgered-writes"
+import { toMedusaError } from "../core/medusa-errors"
 import { withPaymentLock } from "../core/payment-lock"
-import { CANCELLED_CAPTURE_KEY, NEXI_OPERATION_KEY, recordedOperationIds } from "../core/recorded-refunds"
+import { CANCELLED_CAPTURE_KEY, NEXI_OPERATION_KEY, recordedOperationIds } from "../core/payment-records"
+import { gatewayClientFor, isNexiCardProviderId, ledgerOf } from "../core/store-entries"
 import type { GatewayClient } from "../gateway/gateway-client"
 import type { Operation, OrderDetails } from "../gateway/schemas"
-import { NEXI_LEDGER_MODULE, type PaymentLedger } from "../modules/nexi-ledger/types"
 import { fromMinorUnits } from "../money/amount"
-import { releaseHeldAuthorization, sendCardWrite } from "../providers/nexi/card/ledgered-writes"
-import { idempotencyUuid } from "../providers/nexi/shared/idempotency"
-import { toMedusaError } from "../providers/nexi/shared/medusa-errors"
-import { gatewayClientFor, isNexiCardProviderId } from "../providers/nexi/store-entries"
 import { findCaptureToCancel } from "./capture-to-cancel"
 import { cardPaymentView } from "./card-payment-view"
 import type { NexiPaymentActionResponse } from "./contract"
@@ -117,7 +116,7 @@ async function sendCancel(
   input: CancelCaptureInput,
 ): Promise<string> {
   const action = `cancel capture ${input.operationId}`
-  const context = { gateway, ledger: container.resolve<PaymentLedger>(NEXI_LEDGER_MODULE), action }
+  const context = { gateway, ledger: ledgerOf(container), action }
   const write = {
     kind: "cancel_capture" as const,
     origin: "staff" as const,
@@ -154,7 +153,7 @@ async function voidGivenBack(
   const action = `void the authorization given back by the cancel of capture ${input.operationId}`
   const paymentOperationId = readCardOrder(details).paymentOperationId
   if (!paymentOperationId) return undefined
-  const context = { gateway, ledger: container.resolve<PaymentLedger>(NEXI_LEDGER_MODULE), action }
+  const context = { gateway, ledger: ledgerOf(container), action }
   const currency = details.orderStatus.order.currency ?? payment.currency_code.toUpperCase()
   try {
     const held = {

@@ -6,11 +6,11 @@
  */
 import { MedusaError } from "@medusajs/framework/utils"
 import { z } from "zod"
+import { toMedusaError } from "../core/medusa-errors"
 import type { Card } from "../gateway/schemas"
 import { InvalidRequestError, type NexiError } from "../http/errors"
 import { passesLuhn } from "../http/luhn"
 import { maskPans } from "../http/redact"
-import { toMedusaError } from "../providers/nexi/shared/medusa-errors"
 
 const requiredString = (rule: string) =>
   z.string({ error: (issue) => (issue.input === undefined ? "is required" : `must be a string of ${rule}`) })

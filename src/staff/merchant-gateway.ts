@@ -4,9 +4,9 @@
  * MedusaErrors saying what could not be done.
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
+import { toMedusaError } from "../core/medusa-errors"
+import { cardProviderIdOf, gatewayClientFor } from "../core/store-entries"
 import type { GatewayClient } from "../gateway/gateway-client"
-import { toMedusaError } from "../providers/nexi/shared/medusa-errors"
-import { cardProviderIdOf, gatewayClientFor } from "../providers/nexi/store-entries"
 
 export async function merchantGateway(container: MedusaContainer): Promise<GatewayClient> {
   return gatewayClientFor(container, await cardProviderIdOf(container))

@@ -7,9 +7,9 @@
  */
 
 import type { ExtendedEnvelope } from "../apm/schemas"
+import type { ApmSessionData } from "../core/apm-session-data"
 import { readMobileTransaction } from "../core/mobile-transaction"
 import { minorToMajorString } from "../money/amount"
-import type { ApmSessionData } from "../providers/nexi/apm/session-data"
 import type { PaymentIdentity } from "./card-payment-view"
 import type { NexiMobilePaymentView, NexiMoney } from "./contract"
 

@@ -28,15 +28,14 @@ import {
 } from "@medusajs/medusa/core-flows"
 import { type CardOrder, readCardOrder } from "../core/card-order"
 import { ByOrderId, operationIdOf } from "../core/found-by-order-id"
+import { idempotencyUuid } from "../core/idempotency"
+import { MOTO_CONTEXT_KEY, type MotoSessionData } from "../core/moto"
 import { withLock } from "../core/payment-lock"
 import { NotMadeError, sendOnce } from "../core/send-once"
+import { cardProviderIdOf, gatewayClientFor, ledgerOf, requireNexiOptions } from "../core/store-entries"
 import type { CustomerInfo, MotoRequest, OrderDetails } from "../gateway/schemas"
 import { InvalidRequestError } from "../http/errors"
-import { NEXI_LEDGER_MODULE, type PaymentLedger } from "../modules/nexi-ledger/types"
 import { minorToMajorString, toMinorUnits } from "../money/amount"
-import { MOTO_CONTEXT_KEY, type MotoSessionData } from "../providers/nexi/card/moto"
-import { idempotencyUuid } from "../providers/nexi/shared/idempotency"
-import { cardProviderIdOf, gatewayClientFor, requireNexiOptions } from "../providers/nexi/store-entries"
 import { type CardInput, cardRequestError, gatewayCard } from "./card-input"
 import { cardPaymentView } from "./card-payment-view"
 import type { NexiMotoResponse } from "./contract"
@@ -99,7 +98,7 @@ async function payLocked(container: MedusaContainer, input: MotoInput): Promise<
 
   const request = motoRequest(container, providerId, order, session.id, data, input)
   const key = idempotencyUuid(`moto:${order.id}:${session.id}`)
-  const ledger = container.resolve<PaymentLedger>(NEXI_LEDGER_MODULE)
+  const ledger = ledgerOf(container)
   const write = {
     kind: "moto" as const,
     origin: "staff" as const,

@@ -6,8 +6,8 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
 import BigNumber from "bignumber.js"
+import { isNexiProviderId } from "../core/provider-ids"
 import { type AmountInput, toDecimal } from "../money/amount"
-import { isNexiProviderId } from "../providers/nexi/shared/provider-ids"
 
 export interface MedusaAmountRow {
   id: string

@@ -4,8 +4,8 @@
  * and the payments of the order's cart the plugin released by itself.
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
+import { ledgerOf } from "../core/store-entries"
 import type { NexiOrderPayment, NexiOrderPaymentsResponse, NexiPaymentView } from "./contract"
-import { ledgerOf } from "./ledger"
 import { ledgerIssuesOfPayment } from "./ledger-issues"
 import { nexiPaymentsOfOrder } from "./nexi-payments"
 import { cartOfOrder } from "./order-carts"

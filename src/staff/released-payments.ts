@@ -4,11 +4,11 @@
  * Medusa order its cart became so staff can tell the shopper which order it was about.
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
+import { apmMethodOfProvider } from "../core/apm-schemes"
+import { ledgerOf } from "../core/store-entries"
 import type { PaymentAttempt } from "../modules/nexi-ledger/types"
 import { minorToMajorString } from "../money/amount"
-import { apmMethodOfProvider } from "../providers/nexi/apm/schemes"
 import type { NexiReleasedPayment } from "./contract"
-import { ledgerOf } from "./ledger"
 import { ordersOfCarts } from "./order-carts"
 
 export function releasedPaymentView(attempt: PaymentAttempt, orderId: string | null): NexiReleasedPayment {

@@ -11,8 +11,8 @@
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { MedusaError } from "@medusajs/framework/utils"
-import { toMedusaError } from "../providers/nexi/shared/medusa-errors"
-import { isNexiCardProviderId } from "../providers/nexi/store-entries"
+import { toMedusaError } from "../core/medusa-errors"
+import { isNexiCardProviderId } from "../core/store-entries"
 import { reconcileSession } from "../reconciliation/reconcile-pending-sessions"
 import type { NexiPaymentActionResponse } from "./contract"
 import { loadNexiPayment, medusaTotals } from "./nexi-payments"

@@ -13,7 +13,7 @@
 import type { SubscriberArgs, SubscriberConfig } from "@medusajs/framework"
 import type { ProviderWebhookPayload } from "@medusajs/framework/types"
 import { PaymentWebhookEvents } from "@medusajs/framework/utils"
-import { isNexiCardWebhookProvider } from "../providers/nexi/shared/provider-ids"
+import { isNexiCardWebhookProvider } from "../core/provider-ids"
 import { cardSyncFor } from "../reconciliation/payment-sync"
 
 export default async function nexiPaymentWebhookHandler({ event, container }: SubscriberArgs<ProviderWebhookPayload>) {

@@ -42,7 +42,7 @@ function createCardProvider(cradle, options) {
 function createCardSync(cradle, options, gatewayClient) {
   const { CardSync } = built("core/card-sync")
   const { PaymentRecords } = built("core/payment-records")
-  const { cardSyncPort } = built("providers/nexi/card/card-sync-port")
+  const { cardSyncPort } = built("core/card-sync")
   const ledger = cradle.nexi_ledger
   const records = new PaymentRecords(cradle)
   const gateway = cardSyncPort({

@@ -48,7 +48,7 @@ async function perSide(fixtures, count, make, label) {
  * the gateway, which the client and bare columns replay on their own input.
  */
 function lifecycleCalls({ provider, sync, fixtures, control, standIn, options }) {
-  const { buildHostedOrderRequest } = built("providers/nexi/card/hosted-order")
+  const { buildHostedOrderRequest } = built("core/hosted-order")
   const { newOrderId } = built("gateway/order-id")
 
   async function readPool() {
@@ -218,7 +218,7 @@ function row(name, measured) {
  * @param {{ simulator: { gatewayUrl: string, controlUrl: string }, passes: Array<{ latencyMs: number, samples: number, warmup: number }>, log: (line: string) => void }} run
  */
 async function measureOverhead({ simulator, passes, log }) {
-  const { parseNexiOptions } = built("providers/nexi/options")
+  const { parseNexiOptions } = built("core/options")
   const control = simControl(simulator.controlUrl)
   const standIn = medusaStandIn()
   const options = parseNexiOptions(cardOptions(simulator.gatewayUrl))

@@ -4,7 +4,7 @@
  * payment_collections.payments; when a page gives an order without them, the answer is
  * "unknown" and the widget asks the route, which knows.
  */
-import { isNexiProviderId } from "../../providers/nexi/shared/provider-ids"
+import { isNexiProviderId } from "../../core/provider-ids"
 
 export type NexiPaymentPresence = "yes" | "no" | "unknown"
 

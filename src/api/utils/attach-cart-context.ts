@@ -3,14 +3,14 @@
  * For a Nexi provider it reads the cart behind the payment collection on the server and puts
  * a snapshot (addresses, email, lines with their taxes, the language the shopper's
  * Accept-Language prefers among those the gateway knows) into the session input data, where
- * the provider finds it. See src/providers/nexi/shared/cart-context.ts.
+ * the provider finds it. See src/core/cart-context.ts.
  */
 import type { MedusaNextFunction, MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import { apmMethodOfProvider } from "../../core/apm-schemes"
+import { CART_CONTEXT_KEY, type CartContext } from "../../core/cart-context"
+import { isNexiProviderId } from "../../core/provider-ids"
 import { preferredLanguageTag } from "../../i18n/page-language"
-import { apmMethodOfProvider } from "../../providers/nexi/apm/schemes"
-import { CART_CONTEXT_KEY, type CartContext } from "../../providers/nexi/shared/cart-context"
-import { isNexiProviderId } from "../../providers/nexi/shared/provider-ids"
 
 /** What the card provider reads: the page's description, 3-D Secure data and the language. */
 const CARD_CART_FIELDS = [

@@ -11,11 +11,11 @@
  * the server, or stays absent when the payment collection has no cart.
  */
 import type { MedusaNextFunction, MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { apmMethodOfProvider } from "../../providers/nexi/apm/schemes"
-import { CONSUMER_ID_KEY } from "../../providers/nexi/apm/session-data"
-import { PAYMENT_METHOD_KEY, SAVE_CARD_KEY } from "../../providers/nexi/card/card-on-file"
-import { LANGUAGE_KEY } from "../../providers/nexi/card/hosted-order"
-import { isNexiProviderId } from "../../providers/nexi/shared/provider-ids"
+import { apmMethodOfProvider } from "../../core/apm-schemes"
+import { CONSUMER_ID_KEY } from "../../core/apm-session-data"
+import { PAYMENT_METHOD_KEY, SAVE_CARD_KEY } from "../../core/card-on-file"
+import { LANGUAGE_KEY } from "../../core/hosted-order"
+import { isNexiProviderId } from "../../core/provider-ids"
 
 const CARD_KEYS: readonly string[] = [SAVE_CARD_KEY, PAYMENT_METHOD_KEY, LANGUAGE_KEY]
 const MOBILE_KEYS: readonly string[] = [CONSUMER_ID_KEY]

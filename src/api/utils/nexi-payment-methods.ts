@@ -6,8 +6,8 @@
  * it on every checkout page costs a gateway call; a small neutral icon ships instead, and a
  * store gives each scheme its own logo with options.apm.logoUrls.
  */
-import { apmMethodOfProvider, apmSchemeName } from "../../providers/nexi/apm/schemes"
-import type { NexiOptions } from "../../providers/nexi/options"
+import { apmMethodOfProvider, apmSchemeName } from "../../core/apm-schemes"
+import type { NexiOptions } from "../../core/options"
 
 export interface NexiPaymentMethod {
   provider_id: string

@@ -7,10 +7,10 @@
  */
 import type { MedusaNextFunction, MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { MedusaError } from "@medusajs/framework/utils"
+import { apmMethodOfProvider } from "../../core/apm-schemes"
+import { LANGUAGE_KEY } from "../../core/hosted-order"
+import { isNexiProviderId } from "../../core/provider-ids"
 import { requestedLanguage } from "../../i18n/page-language"
-import { apmMethodOfProvider } from "../../providers/nexi/apm/schemes"
-import { LANGUAGE_KEY } from "../../providers/nexi/card/hosted-order"
-import { isNexiProviderId } from "../../providers/nexi/shared/provider-ids"
 
 export function refuseUnknownLanguage(req: MedusaRequest, _res: MedusaResponse, next: MedusaNextFunction) {
   const body = (req.body ?? {}) as { provider_id?: unknown; data?: unknown }

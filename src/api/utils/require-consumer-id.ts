@@ -8,8 +8,8 @@
  * malformed-inputs.spec.ts).
  */
 import type { MedusaNextFunction, MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { apmMethodOfProvider } from "../../providers/nexi/apm/schemes"
-import { readConsumerId } from "../../providers/nexi/apm/session-data"
+import { apmMethodOfProvider } from "../../core/apm-schemes"
+import { readConsumerId } from "../../core/apm-session-data"
 
 export function requireConsumerId(req: MedusaRequest, _res: MedusaResponse, next: MedusaNextFunction) {
   const body = (req.body ?? {}) as { provider_id?: unknown; data?: unknown }

@@ -13,4 +13,4 @@ export default ModuleProvider(Modules.PAYMENT, {
 })
 
 /** The entry's `options`, as a store writes them in medusa-config.ts (and as parsed). */
-export type { ApmOptions, NexiOptions, NexiOptionsInput } from "./options"
+export type { ApmOptions, NexiOptions, NexiOptionsInput } from "../../core/options"

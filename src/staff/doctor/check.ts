@@ -1,10 +1,10 @@
 /**
  * What every doctor check is given and answers. The checks take the entry's parsed options and
- * its clients (providers/nexi/clients.ts), so they see the gateway exactly as the providers do;
+ * its clients (core/clients.ts), so they see the gateway exactly as the providers do;
  * the answer's words go to a merchant as they are, so they never carry a secret.
  */
-import type { NexiClients } from "../../providers/nexi/clients"
-import type { NexiOptions } from "../../providers/nexi/options"
+import type { NexiClients } from "../../core/clients"
+import type { NexiOptions } from "../../core/options"
 import type { NexiDoctorCheck, NexiDoctorResponse } from "../contract"
 import type { PaymentMethodsRead } from "./payment-methods-read"
 

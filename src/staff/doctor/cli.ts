@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /** nexi-doctor: checks a Nexi provider configuration before going live; exits 1 when a blocking check fails. */
-import { clientsFor } from "../../providers/nexi/clients"
-import { parseNexiOptions } from "../../providers/nexi/options"
+import { clientsFor } from "../../core/clients"
+import { parseNexiOptions } from "../../core/options"
 import { parseDoctorArguments, USAGE } from "./cli-args"
 import { doctorOptionsInput } from "./cli-options"
 import { formatReport } from "./format-report"

@@ -3,7 +3,7 @@
  * leaves a payment page for them; and a `{cart_id}` (or `{session_id}`) placeholder, because
  * without it the storefront cannot tell which cart came back.
  */
-import type { NexiOptions } from "../../providers/nexi/options"
+import type { NexiOptions } from "../../core/options"
 import { type DoctorCheck, fail, pass, warn } from "./check"
 import { nonPublicHostReason } from "./public-host"
 

@@ -4,8 +4,8 @@
  */
 import type { Logger, MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
-import { clientsFor } from "../../providers/nexi/clients"
-import { cardProviderIdOf, requireNexiOptions } from "../../providers/nexi/store-entries"
+import { clientsFor } from "../../core/clients"
+import { cardProviderIdOf, requireNexiOptions } from "../../core/store-entries"
 import type { DoctorReport } from "./check"
 import { runDoctor } from "./run-doctor"
 

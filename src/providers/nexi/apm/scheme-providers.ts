@@ -3,8 +3,8 @@
  * payment method: each sets only its identifier and its scheme; the lifecycle is shared.
  */
 import type { ApmMethod } from "../../../apm/schemas"
+import { apmIdentifier } from "../../../core/apm-schemes"
 import { NexiApmProviderService } from "./apm-provider"
-import { apmIdentifier } from "./schemes"
 
 /** pp_nexi-apm-psp-a-e-com_nexi */
 export class NexiApmPspAEComProviderService extends NexiApmProviderService {

@@ -1,7 +1,8 @@
 /**
- * What every Nexi payment provider shares: option validation, the records of the payment
- * module, Medusa's status words for a payment's state, and the three
- * read methods that only differ in how a provider reads its state from its service.
+ * What every Nexi payment provider shares: option validation, the store entry it was built for,
+ * the ledger and the records of the payment module, and the three read methods that only
+ * differ in how a provider reads its state from its service. A payment's status is already in
+ * Medusa's words (core/payment-status.ts).
  */
 
 import type {
@@ -10,27 +11,15 @@ import type {
   GetPaymentStatusInput,
   GetPaymentStatusOutput,
   Logger,
-  PaymentSessionStatus,
   RetrievePaymentInput,
   RetrievePaymentOutput,
 } from "@medusajs/framework/types"
 import { AbstractPaymentProvider, ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
+import { type NexiOptions, parseNexiOptions } from "../../../core/options"
 import { PaymentRecords } from "../../../core/payment-records"
 import type { PaymentStatus } from "../../../core/payment-status"
-import type { PaymentLedger, SavedCardBook } from "../../../modules/nexi-ledger/types"
-import { toMinorUnits } from "../../../money/amount"
-import { type NexiOptions, parseNexiOptions } from "../options"
-import { ledgerFrom, savedCardBookFrom } from "./ledger"
-import { toMedusaError } from "./medusa-errors"
-import { DEFAULT_STORE_ENTRY_ID } from "./provider-ids"
-
-export const SESSION_STATUS: Record<PaymentStatus, PaymentSessionStatus> = {
-  pending: "pending",
-  authorized: "authorized",
-  captured: "captured",
-  error: "error",
-  canceled: "canceled",
-}
+import { DEFAULT_STORE_ENTRY_ID } from "../../../core/provider-ids"
+import { NEXI_LEDGER_MODULE, type PaymentLedger, type SavedCardBook } from "../../../modules/nexi-ledger/types"
 
 export type ProviderCradle = Record<string, unknown> & { logger?: Logger }
 
@@ -59,6 +48,32 @@ export function storeEntryIdFor(cradle: ProviderCradle, options: unknown): strin
   const providers = typeof payment === "object" ? payment?.options?.providers : undefined
   const entry = Array.isArray(providers) ? providers.find((candidate) => candidate?.options === options) : undefined
   return typeof entry?.id === "string" && entry.id ? entry.id : DEFAULT_STORE_ENTRY_ID
+}
+
+/**
+ * How a provider reaches the plugin's ledger. The provider lives in the payment module's
+ * container, which holds only what that module lists in `dependencies`; a store that left
+ * the line out gets a message naming it, and no money write is sent unrecorded.
+ */
+function ledgerFrom(cradle: Record<string, unknown>, action: string): PaymentLedger {
+  let ledger: PaymentLedger | undefined
+  try {
+    ledger = cradle[NEXI_LEDGER_MODULE] as PaymentLedger | undefined
+  } catch {
+    ledger = undefined
+  }
+  if (!ledger) {
+    throw new MedusaError(
+      MedusaError.Types.UNEXPECTED_STATE,
+      `Could not ${action}: the Nexi ledger is not available to the payment module. Add \`dependencies: ["${NEXI_LEDGER_MODULE}"]\` to the @medusajs/medusa/payment entry in medusa-config and list the plugin under \`plugins\`, then run \`medusa db:migrate\`.`,
+    )
+  }
+  return ledger
+}
+
+/** The saved cards live in the ledger's module: the same `dependencies` line reaches them. */
+function savedCardBookFrom(cradle: Record<string, unknown>, action: string): SavedCardBook {
+  return ledgerFrom(cradle, action) as unknown as SavedCardBook
 }
 
 export abstract class NexiProviderBase<
@@ -106,9 +121,6 @@ export abstract class NexiProviderBase<
     return savedCardBookFrom(this.cradle_, action)
   }
 
-  /** Names the provider in messages about a payment it did not start. */
-  protected abstract get providerLabel(): string
-
   /** Reads the payment from its service and folds the state into the session data. */
   protected abstract readState(
     raw: Record<string, unknown> | undefined,
@@ -117,38 +129,15 @@ export abstract class NexiProviderBase<
 
   async authorizePayment(input: AuthorizePaymentInput): Promise<AuthorizePaymentOutput> {
     const { state, data } = await this.readState(input.data, "authorize the payment")
-    return { status: SESSION_STATUS[state.status], data }
+    return { status: state.status, data }
   }
 
   async getPaymentStatus(input: GetPaymentStatusInput): Promise<GetPaymentStatusOutput> {
     const { state, data } = await this.readState(input.data, "read the payment status")
-    return { status: SESSION_STATUS[state.status], data }
+    return { status: state.status, data }
   }
 
   async retrievePayment(input: RetrievePaymentInput): Promise<RetrievePaymentOutput> {
     return { data: (await this.readState(input.data, "retrieve the payment")).data }
   }
-
-  protected minor(amount: unknown, currency: string, action: string): string {
-    try {
-      return toMinorUnits(amount as never, currency)
-    } catch (error) {
-      throw toMedusaError(error, action)
-    }
-  }
-
-  protected require<T>(value: T | undefined | null, field: string, action: string): T {
-    return requireField(value, field, action, this.providerLabel)
-  }
-}
-
-/** A field of the session data the provider needs, or an error naming the provider it was not started with. */
-export function requireField<T>(value: T | undefined | null, field: string, action: string, providerLabel: string): T {
-  if (value === undefined || value === null || value === "") {
-    throw new MedusaError(
-      MedusaError.Types.INVALID_DATA,
-      `Could not ${action}: the payment has no ${field}; it was not started with the ${providerLabel} provider.`,
-    )
-  }
-  return value
 }

@@ -1,4 +1,4 @@
-import type { NexiOptions } from "../../../providers/nexi/options"
+import type { NexiOptions } from "../../../core/options"
 import { captureTypeCheck } from "../capture-type-check"
 import type { DoctorContext } from "../check"
 import { environmentCheck } from "../environment-check"

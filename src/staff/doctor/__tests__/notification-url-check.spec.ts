@@ -1,4 +1,4 @@
-import type { NexiOptions } from "../../../providers/nexi/options"
+import type { NexiOptions } from "../../../core/options"
 import type { DoctorContext } from "../check"
 import { notificationUrlCheck } from "../notification-url-check"
 

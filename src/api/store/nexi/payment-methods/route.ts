@@ -6,8 +6,8 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
 import { z } from "zod"
-import { isNexiProviderId } from "../../../../providers/nexi/shared/provider-ids"
-import { nexiOptionsOf } from "../../../../providers/nexi/store-entries"
+import { isNexiProviderId } from "../../../../core/provider-ids"
+import { nexiOptionsOf } from "../../../../core/store-entries"
 import { parseInput } from "../../../../staff/validate-input"
 import { describeNexiPaymentMethod } from "../../../utils/nexi-payment-methods"
 

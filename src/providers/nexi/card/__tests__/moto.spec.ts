@@ -5,8 +5,8 @@
  * the session work like for any card payment.
  */
 import { randomUUID } from "node:crypto"
+import { MOTO_CONTEXT_KEY } from "../../../../core/moto"
 import { SIM_API_KEY } from "../../../../http/__tests__/support/simulator"
-import { MOTO_CONTEXT_KEY } from "../moto"
 import { simulatedCardProvider } from "./support/simulated-card-provider"
 
 const gateway = simulatedCardProvider()

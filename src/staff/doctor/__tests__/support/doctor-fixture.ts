@@ -2,8 +2,8 @@
  * The doctor against a simulator of the spec file's own, over HTTP: a configuration a store
  * could go live with (apart from the simulator's URL), and a way to spoil one option of it.
  */
-import { clientsFor } from "../../../../providers/nexi/clients"
-import { type NexiOptions, parseNexiOptions } from "../../../../providers/nexi/options"
+import { clientsFor } from "../../../../core/clients"
+import { type NexiOptions, parseNexiOptions } from "../../../../core/options"
 import { type RunningSimulator, startSimulator } from "../../../../simulator"
 import type { DoctorContext, DoctorInput } from "../../check"
 import { readPaymentMethodsOnce } from "../../payment-methods-read"

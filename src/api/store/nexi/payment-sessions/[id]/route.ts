@@ -15,7 +15,7 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
-import { isNexiProviderId } from "../../../../../providers/nexi/shared/provider-ids"
+import { isNexiProviderId } from "../../../../../core/provider-ids"
 import { reconcileSession } from "../../../../../reconciliation/reconcile-pending-sessions"
 import { ReadThrottle } from "../../../../utils/read-throttle"
 

@@ -3,16 +3,15 @@
  * before each test, and a factory of providers pointed at it. Registers its jest hooks, so call
  * it at the top of a spec.
  */
-import { CardSync } from "../../../../../core/card-sync"
+import { CardSync, cardSyncPort } from "../../../../../core/card-sync"
+import { clientsFor } from "../../../../../core/clients"
 import type { GatewayPayment } from "../../../../../core/medusa-changes"
+import { parseNexiOptions } from "../../../../../core/options"
 import { PaymentRecords, type SessionRecord } from "../../../../../core/payment-records"
 import { SIM_API_KEY } from "../../../../../http/__tests__/support/simulator"
 import { type RunningSimulator, startSimulator } from "../../../../../simulator"
-import { clientsFor } from "../../../clients"
-import { parseNexiOptions } from "../../../options"
 import { type TestCradle, testCradle } from "../../../shared/__tests__/support/provider-cradle"
 import { NexiCardProviderService } from "../../card-provider"
-import { cardSyncPort } from "../../card-sync-port"
 
 const GATEWAY_PATH = "/api/phoenix-0.0/psp/api/v1"
 

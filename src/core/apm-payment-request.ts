@@ -1,0 +1,78 @@
+/**
+ * Builds the initialize body of an APM payment from what Medusa and the cart snapshot know.
+ * Pure, so every field can be checked in a unit test without the service.
+ */
+import type { PaymentCustomerDTO } from "@medusajs/framework/types"
+import type { ApmMethod, Consumer, InitializeRequest } from "../apm/schemas"
+import { SCHEME_WITH_LOCALE_PROPERTIES } from "./apm-schemes"
+import type { AddressSnapshot, CartContext } from "./cart-context"
+import type { Purchase } from "./purchase-amounts"
+
+export interface PaymentRequestInput {
+  method: ApmMethod
+  merchantId: string
+  sessionId: string
+  consumer: Consumer
+  purchase: Purchase
+  cart?: CartContext
+}
+
+function fullName(person: { first_name?: string | null; last_name?: string | null } | null | undefined): string {
+  return [person?.first_name, person?.last_name]
+    .map((part) => part?.trim())
+    .filter(Boolean)
+    .join(" ")
+}
+
+/** consumer.name is required: the address name, then the customer's, then the e-mail address. */
+export function consumerName(cart: CartContext | undefined, customer: PaymentCustomerDTO | undefined): string {
+  const fromAddress = (address: AddressSnapshot | undefined) => fullName(address) || address?.company?.trim()
+  return (
+    fromAddress(cart?.billing_address) ||
+    fromAddress(cart?.shipping_address) ||
+    fullName(customer) ||
+    cart?.email?.trim() ||
+    customer?.email?.trim() ||
+    "Customer"
+  )
+}
+
+/** "it-IT" -> "it": the language part of the shopper's locale, if it looks like one. */
+function languageOf(locale: string | null | undefined): string | undefined {
+  const language = locale?.split(/[-_]/)[0]?.toLowerCase()
+  return language && /^[a-z]{2,3}$/.test(language) ? language : undefined
+}
+
+function countryOf(cart: CartContext | undefined): string | undefined {
+  const code = (cart?.billing_address?.country_code ?? cart?.shipping_address?.country_code)?.trim().toUpperCase()
+  return code && /^[A-Z]{2}$/.test(code) ? code : undefined
+}
+
+/** Both members of a property are required, so a value the cart does not know is left out. */
+function localeProperties(cart: CartContext | undefined): InitializeRequest["additionalProperties"] {
+  const properties = [
+    { key: "lang", value: languageOf(cart?.locale) },
+    { key: "country", value: countryOf(cart) },
+  ].filter((property): property is { key: string; value: string } => Boolean(property.value))
+  return properties.length ? properties : undefined
+}
+
+export function buildPaymentRequest(input: PaymentRequestInput): InitializeRequest {
+  const { cart, purchase } = input
+  const lang = languageOf(cart?.locale)
+  const additionalProperties = input.method === SCHEME_WITH_LOCALE_PROPERTIES ? localeProperties(cart) : undefined
+  return {
+    merchantId: input.merchantId,
+    method: input.method,
+    purchaseAmount: purchase.purchaseAmount,
+    consumer: input.consumer,
+    ecr2Naa: {
+      ver: "1.0",
+      // The session id on the transaction lets any transaction be traced back to its session.
+      reference: input.sessionId,
+      ...(lang ? { lang } : {}),
+      ...(purchase.order ? { order: purchase.order } : {}),
+    },
+    ...(additionalProperties ? { additionalProperties } : {}),
+  }
+}

@@ -1,0 +1,48 @@
+/**
+ * A transaction no live session owns any more (its session was replaced or deleted) is
+ * watched until it ends. If the shopper paid it after all, it is released: reversed in full,
+ * because nothing in Medusa points at it, so no order will ever come of it and nobody would
+ * otherwise see the money held.
+ */
+import type { ExtendedEnvelope } from "../apm/schemas"
+import { NotFoundError } from "../http/errors"
+import type { PaymentAttempt } from "../modules/nexi-ledger/types"
+import { watchAfterRead } from "./attempt-watch"
+import type { FollowUps } from "./follow-ups"
+import { readMobileTransaction } from "./mobile-transaction"
+
+const ACTION = "release the payment"
+
+export async function watchOrRelease(followUps: FollowUps, attempt: PaymentAttempt): Promise<void> {
+  const { client, ledger, logger, method } = followUps.deps
+  const transactionId = attempt.gateway_ref
+  let envelope: ExtendedEnvelope
+  try {
+    envelope = await client.getTransaction(transactionId)
+  } catch (error) {
+    if (!(error instanceof NotFoundError)) throw error
+    // Not a transaction of these credentials (now): read less and less often, then no longer.
+    await ledger.updateAttempt(transactionId, watchAfterRead(attempt, "pending", new Date()))
+    return
+  }
+  const state = readMobileTransaction(envelope)
+  if (state.status !== "authorized" && state.status !== "captured") {
+    await ledger.updateAttempt(transactionId, watchAfterRead(attempt, state.status, new Date(), state.reason))
+    return
+  }
+  const reversalId = await followUps.reverse(followUps.heldAtService(transactionId, envelope, ACTION), {
+    origin: "release",
+    key: `${transactionId}:release`,
+    medusaRef: attempt.session_id,
+    action: ACTION,
+  })
+  await ledger.updateAttempt(transactionId, {
+    state: "released",
+    released_at: new Date(),
+    next_check_at: null,
+    note: "Paid after its session was replaced or deleted; reversed",
+  })
+  logger?.error(
+    `nexi: ${method} transaction ${transactionId} (cart ${attempt.cart_id ?? "unknown"}) was paid after its payment session was replaced or deleted; reversed it with transaction ${reversalId} so the shopper gets the money back`,
+  )
+}

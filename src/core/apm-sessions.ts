@@ -1,0 +1,325 @@
+/**
+ * A mobile payment's sessions and money as Medusa asks for them, for one scheme: a transaction
+ * opened at the service and recorded in the ledger before Medusa hears of it, replaced when
+ * the amount changes, read for its status, refunded once (apm-refund.ts) and reversed. The
+ * service sends no notifications: a pending session is completed by polling (mobile-sync.ts).
+ * The mobile providers hand Medusa's calls here. Behaviour and choices: docs/apm-provider.md.
+ */
+import type {
+  CancelPaymentInput,
+  CancelPaymentOutput,
+  CapturePaymentInput,
+  CapturePaymentOutput,
+  DeletePaymentInput,
+  DeletePaymentOutput,
+  InitiatePaymentInput,
+  InitiatePaymentOutput,
+  Logger,
+  RefundPaymentInput,
+  RefundPaymentOutput,
+  UpdatePaymentInput,
+  UpdatePaymentOutput,
+} from "@medusajs/framework/types"
+import { MedusaError } from "@medusajs/framework/utils"
+import { TransactionRejectedError } from "../apm/errors"
+import type { ApmMethod } from "../apm/schemas"
+import type { PaymentLedger } from "../modules/nexi-ledger/types"
+import { minorUnitsToSend, toMinorUnits, toPayableMinorUnits } from "../money/amount"
+import { buildPaymentRequest, consumerName } from "./apm-payment-request"
+import { type ApmSessionData, readApmSessionData, readConsumerId, transactionFields } from "./apm-session-data"
+import type { ApmTransactions } from "./apm-transactions"
+import { readCartContext, withoutCartContext } from "./cart-context"
+import type { RefundTotals } from "./follow-up-requests"
+import { idempotencyUuid } from "./idempotency"
+import { requireField, toMedusaError } from "./medusa-errors"
+import { type MobileTransaction, readMobileTransaction } from "./mobile-transaction"
+import { type PaymentRecords, recordedOperationIds } from "./payment-records"
+import { buildPurchase, requireHundredthsCurrency } from "./purchase-amounts"
+
+export interface ApmSessionsDeps {
+  /** The scheme this provider pays with (docs/contract/apm.md `method`). */
+  method: ApmMethod
+  transactions: ApmTransactions
+  /** The ledger, resolved at each use: Medusa may build a provider before the ledger is loaded. */
+  ledger: (action: string) => PaymentLedger
+  records: PaymentRecords
+  /** The provider as the ledger records it (`nexi-apm-psp-b_nexi`). */
+  providerKey: string
+  logger?: Logger
+}
+
+function minor(amount: unknown, currency: string, action: string): string {
+  try {
+    return toMinorUnits(amount as never, currency)
+  } catch (error) {
+    throw toMedusaError(error, action)
+  }
+}
+
+export class ApmSessions {
+  constructor(private readonly deps: ApmSessionsDeps) {}
+
+  private require<T>(value: T | undefined | null, field: string, action: string): T {
+    return requireField(value, field, action, `Nexi ${this.deps.method}`)
+  }
+
+  async initiate(input: InitiatePaymentInput): Promise<InitiatePaymentOutput> {
+    const sessionId = String(input.data?.session_id ?? input.context?.idempotency_key ?? "")
+    const data = await this.startPayment(sessionId, input)
+    return { id: data.transaction_id ?? sessionId, data, status: data.status }
+  }
+
+  /**
+   * A transaction cannot change: a new amount or currency needs a new one, and the old one,
+   * if still waiting in the shopper's app, is reversed so it cannot be approved. Anything
+   * else (Medusa marking the session failed) keeps the transaction. Another consumer id is a
+   * new session: the store API creates one for every POST .../payment-sessions.
+   */
+  async update(input: UpdatePaymentInput): Promise<UpdatePaymentOutput> {
+    const current = readApmSessionData(input.data)
+    const currency = input.currency_code.toUpperCase()
+    const amountMinor = minor(input.amount, currency, "update the payment")
+    const unchanged = current.amount_minor === amountMinor && current.currency === currency
+    if (current.transaction_id && unchanged) return { data: withoutCartContext(input.data) }
+    await this.deps.transactions.reverseIfStillPending(current)
+    const sessionId = String(current.session_id ?? input.context?.idempotency_key ?? "")
+    const data = await this.startPayment(sessionId, input)
+    // The replaced transaction is read again now: if the shopper approved it after all, it is released.
+    await this.inLedger("update the payment", (ledger) =>
+      ledger.supersedeAttempts(sessionId, data.transaction_id, "Replaced by a new payment of the same session"),
+    )
+    return { data, status: data.status }
+  }
+
+  /** A session replaced by another one: its transaction must not stay approvable in the app. */
+  async delete(input: DeletePaymentInput): Promise<DeletePaymentOutput> {
+    const data = readApmSessionData(input.data)
+    await this.deps.transactions.reverseIfStillPending(data)
+    const sessionId = data.session_id
+    if (sessionId) {
+      await this.inLedger("delete the payment", (ledger) =>
+        ledger.supersedeAttempts(sessionId, undefined, "Its payment session was deleted"),
+      )
+    }
+    return { data: input.data }
+  }
+
+  /**
+   * The service has no capture: a payment is captured when it is finalized, and
+   * authorizePayment then says `captured`, so Medusa records the capture itself and does not
+   * call this. Called anyway (an admin capturing an AUTHORIZED payment), it succeeds only
+   * once the payment is finalized.
+   */
+  async capture(input: CapturePaymentInput): Promise<CapturePaymentOutput> {
+    const { state, data } = await this.read(input.data, "capture the payment")
+    if (state.status === "captured") return { data }
+    throw new MedusaError(
+      MedusaError.Types.NOT_ALLOWED,
+      `Could not capture the payment: ${this.deps.method} captures automatically when the payment is finalized, and this payment is ${state.transactionState ?? "not started"}, not finalized yet. Wait for the scheme to finalize it.`,
+    )
+  }
+
+  /**
+   * The refund is made once at the service however Medusa retries it (apm-refund.ts). A
+   * refund the scheme accepts but has not settled yet is followed by the reconciliation job;
+   * Medusa records it now, since its call cannot be held open until the scheme decides.
+   */
+  async refund(input: RefundPaymentInput): Promise<RefundPaymentOutput> {
+    const action = "refund the payment"
+    const data = readApmSessionData(input.data)
+    const refundId = input.context?.idempotency_key
+    try {
+      if (!refundId)
+        throw new MedusaError(
+          MedusaError.Types.INVALID_DATA,
+          `Could not ${action}: Medusa passed no refund id to key it by.`,
+        )
+      // A refund recorded from outside Medusa (the service's back office) is already done there.
+      if (recordedOperationIds(await this.deps.records.refundMetadata(refundId)).length) return { data: input.data }
+
+      const followUps = this.deps.transactions.followUps(action)
+      const original = this.deps.transactions.originalOf(data, action)
+      const refunded: RefundTotals = {
+        totalMinor: BigInt(data.refunded_minor ?? "0"),
+        vatMinor: BigInt(data.refunded_vat_minor ?? "0"),
+      }
+      const refundMinor = minorUnitsToSend({
+        amount: input.amount as never,
+        before: await this.deps.records.refundedBefore(refundId),
+        currencyCode: original.amount.currencyCode,
+        leftMinor: BigInt(original.amount.totalAmount) - refunded.totalMinor,
+      })
+      const done = await followUps.refund({ original, refundId, refundMinor, refunded })
+      return {
+        data: {
+          ...input.data,
+          refunded_minor: (refunded.totalMinor + refundMinor).toString(),
+          refunded_vat_minor: (refunded.vatMinor + done.vatMinor).toString(),
+          refund_transaction_ids: [...(data.refund_transaction_ids ?? []), ...done.transactionIds],
+        },
+      }
+    } catch (error) {
+      throw toMedusaError(error, action)
+    }
+  }
+
+  /**
+   * Order cancel, or Medusa undoing a payment it could not record: a reversal of the whole
+   * payment, pending or finalized. One that never got paid, or is already cancelled, needs none.
+   */
+  async cancel(input: CancelPaymentInput): Promise<CancelPaymentOutput> {
+    const data = readApmSessionData(input.data)
+    try {
+      if (!data.transaction_id) return { data: { ...input.data, status: "canceled" } }
+      const state = await this.deps.transactions.readTransaction(data)
+      if (state.status === "error" || state.status === "canceled")
+        return { data: { ...input.data, status: "canceled" } }
+      const reversalId = await this.deps.transactions.reverse(data)
+      return { data: { ...input.data, status: "canceled", state: "CANCELLED", reversal_transaction_id: reversalId } }
+    } catch (error) {
+      throw toMedusaError(error, "cancel the payment")
+    }
+  }
+
+  private async startPayment(
+    sessionId: string,
+    input: InitiatePaymentInput | UpdatePaymentInput,
+  ): Promise<ApmSessionData> {
+    const { apm, client } = this.deps.transactions.configured("start the payment", { starting: true })
+    const consumerId = readConsumerId(input.data)
+    const currency = input.currency_code.toUpperCase()
+    let amountMinor: string
+    try {
+      requireHundredthsCurrency(currency, this.deps.method)
+      amountMinor = toPayableMinorUnits(input.amount as never, currency)
+    } catch (error) {
+      throw toMedusaError(error, "start the payment")
+    }
+    const cart = readCartContext(input.data)
+    const consumer = { consumerId, name: consumerName(cart, input.context?.customer) }
+    let purchase: ReturnType<typeof buildPurchase>
+    try {
+      purchase = buildPurchase({ totalMinor: amountMinor, currencyCode: currency, cart })
+    } catch (error) {
+      throw toMedusaError(error, "start the payment")
+    }
+    const request = buildPaymentRequest({
+      method: this.deps.method,
+      merchantId: apm.merchantId,
+      sessionId,
+      consumer,
+      purchase,
+      cart,
+    })
+    const base = {
+      ...withoutCartContext(input.data),
+      session_id: sessionId,
+      method: this.deps.method,
+      consumer_id: consumerId,
+      consumer_name: consumer.name,
+      amount_minor: amountMinor,
+      vat_minor: String(purchase.purchaseAmount.vatAmount),
+      currency,
+      // Fields of an earlier attempt of this session must not survive into this one.
+      transaction_id: undefined,
+      state: undefined,
+      account_state: undefined,
+      next_link: undefined,
+      approval_url: undefined,
+      reason: undefined,
+      refunded_minor: undefined,
+      refunded_vat_minor: undefined,
+      refund_transaction_ids: undefined,
+      reversal_transaction_id: undefined,
+    }
+    // The reconciliation job reads the transaction first after the shopper had time to approve.
+    const pollAfter = new Date(Date.now() + apm.pollIntervalSeconds * 1000)
+    let data: ApmSessionData
+    try {
+      // The same session sending the same request is a retry; anything that changed is a new payment.
+      const key = idempotencyUuid(`${sessionId}:payment:${JSON.stringify(request)}`)
+      const envelope = await client.initializeWithIdempotency("payment", request, key)
+      data = { ...base, ...transactionFields(envelope), status: "pending", poll_after: pollAfter.toISOString() }
+    } catch (error) {
+      // 201 "created but rejected": a decline. The session is kept, showing why, so the
+      // storefront can tell the shopper and let them try again with a new session.
+      if (!(error instanceof TransactionRejectedError)) throw toMedusaError(error, "start the payment")
+      const state = readMobileTransaction({
+        ...error.envelope,
+        state: error.envelope.response?.request?.transaction?.state ?? "REJECTED",
+      })
+      const reason = state.status === "error" || state.status === "canceled" ? state.reason : undefined
+      data = {
+        ...base,
+        ...transactionFields(error.envelope),
+        status: "error",
+        reason: reason ?? "The mobile payment scheme rejected the payment.",
+      }
+    }
+    if (data.transaction_id) await this.recordAttempt(data, cart?.cart_id ?? null, pollAfter)
+    return data
+  }
+
+  /**
+   * Every transaction opened is recorded before Medusa hears of it. One the ledger does not
+   * know could never be found again if the shopper paid it after its session was replaced,
+   * so a failure throws: Medusa then keeps no session pointing at it and the storefront never
+   * shows its approval link. The transaction itself stays at the service, pending until the
+   * scheme times it out; it is not reversed here, as that reversal would be a money write the
+   * same failing ledger could not record either.
+   */
+  private async recordAttempt(data: ApmSessionData, cartId: string | null, pollAfter: Date): Promise<void> {
+    const declined = data.status === "error"
+    await this.inLedger("start the payment", (ledger) =>
+      ledger.openAttempt({
+        provider_identifier: this.deps.providerKey,
+        gateway_ref: this.require(data.transaction_id, "transaction_id", "start the payment"),
+        session_id: data.session_id,
+        cart_id: cartId,
+        amount_minor: data.amount_minor,
+        currency: data.currency,
+        // A declined transaction can never be paid: nothing to watch.
+        ...(declined ? { state: "closed" as const, next_check_at: null } : { next_check_at: pollAfter }),
+      }),
+    )
+  }
+
+  /** A ledger change that is not a money write (those go through sendOnce); a failure names the ledger. */
+  private async inLedger<T>(action: string, change: (ledger: PaymentLedger) => Promise<T>): Promise<T> {
+    const ledger = this.deps.ledger(action)
+    try {
+      return await change(ledger)
+    } catch (error) {
+      throw new MedusaError(
+        MedusaError.Types.UNEXPECTED_STATE,
+        `Could not ${action}: the payment could not be recorded in the Nexi ledger (${(error as Error).message}).`,
+      )
+    }
+  }
+
+  /** Reads the transaction and folds its state into the session data. */
+  async read(
+    raw: Record<string, unknown> | undefined,
+    action: string,
+  ): Promise<{ state: MobileTransaction; data: Record<string, unknown> }> {
+    const data = readApmSessionData(raw)
+    try {
+      this.require(data.transaction_id, "transaction_id", action)
+      const state = await this.deps.transactions.readTransaction(data)
+      return {
+        state,
+        data: {
+          ...raw,
+          status: state.status,
+          state: state.transactionState,
+          account_state: state.accountState,
+          reason: state.reason,
+          // The approval link is dead once the shopper decided.
+          approval_url: state.status === "pending" ? data.approval_url : undefined,
+        },
+      }
+    } catch (error) {
+      throw toMedusaError(error, action)
+    }
+  }
+}

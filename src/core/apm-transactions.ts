@@ -1,0 +1,229 @@
+/**
+ * One store entry's mobile-payment transactions of one scheme, as both the mobile provider and
+ * the one sync of a mobile payment (src/core/mobile-sync.ts) reach them: the configured
+ * service, reading a transaction, reversing it, and following its refunds and reversals
+ * through the ledger (follow-ups.ts). The provider builds it with its own options and ledger;
+ * the sync from the store's configuration (src/reconciliation/payment-sync.ts).
+ */
+import type { Logger } from "@medusajs/framework/types"
+import { MedusaError } from "@medusajs/framework/utils"
+import type { ApmClient } from "../apm/apm-client"
+import type { ApmMethod } from "../apm/schemas"
+import { NotFoundError } from "../http/errors"
+import type { PaymentAttempt, PaymentLedger } from "../modules/nexi-ledger/types"
+import { watchOrRelease } from "./apm-release"
+import { type ApmSessionData, readApmSessionData } from "./apm-session-data"
+import type { RequestOfWrite } from "./apm-writes"
+import { clientsFor } from "./clients"
+import type { MedusaRows } from "./earlier-writes"
+import type { OriginalPayment } from "./follow-up-requests"
+import { FollowUps } from "./follow-ups"
+import { requireField } from "./medusa-errors"
+import type { MobilePaymentRead, MobileServicePort } from "./mobile-sync"
+import { type MobileTransaction, readMobileTransaction } from "./mobile-transaction"
+import type { ApmOptions, NexiOptions } from "./options"
+import type { SessionRecord } from "./payment-records"
+
+type Data = Partial<ApmSessionData>
+
+const RECONCILE = "reconcile the payment"
+
+export interface ApmTransactionsDeps {
+  options: NexiOptions
+  method: ApmMethod
+  /** The ledger, or an error naming `action` when the store lacks it. */
+  ledger: (action: string) => PaymentLedger
+  /** Medusa's refund rows, read by the id a refund write carries. */
+  rows: MedusaRows
+  logger?: Logger
+}
+
+export class ApmTransactions implements MobileServicePort {
+  constructor(private readonly deps: ApmTransactionsDeps) {}
+
+  private get label(): string {
+    return `Nexi ${this.deps.method}`
+  }
+
+  private require<T>(value: T | undefined | null, field: string, action: string): T {
+    return requireField(value, field, action, this.label)
+  }
+
+  /**
+   * The configured service, or a clear error: without `apm` options every mobile payment
+   * provider refuses (the card provider still works), and a scheme the store did not list
+   * in `apm.methods` refuses to start payments.
+   */
+  configured(action: string, { starting }: { starting: boolean }): { apm: ApmOptions; client: ApmClient } {
+    const apm = this.deps.options.apm
+    const client = clientsFor(this.deps.options, this.deps.logger).apm
+    if (!apm || !client) {
+      throw new MedusaError(
+        MedusaError.Types.NOT_ALLOWED,
+        `Could not ${action}: mobile payments are not configured. Add the \`apm\` options (consumerKey, consumerSecret, merchantId, environment) to the Nexi payment provider in medusa-config.`,
+      )
+    }
+    if (starting && !apm.methods.includes(this.deps.method)) {
+      throw new MedusaError(
+        MedusaError.Types.NOT_ALLOWED,
+        `Could not ${action}: the scheme ${this.deps.method} is not enabled. Add it to the Nexi provider option apm.methods (now: ${apm.methods.join(", ")}).`,
+      )
+    }
+    return { apm, client }
+  }
+
+  followUps(action: string): FollowUps {
+    const { apm, client } = this.configured(action, { starting: false })
+    return new FollowUps({
+      apm,
+      client,
+      ledger: this.deps.ledger(action),
+      rows: this.deps.rows,
+      method: this.deps.method,
+      logger: this.deps.logger,
+    })
+  }
+
+  /** The payment as it was sent: refunds and reversals go back the same way. */
+  originalOf(data: Data, action: string): OriginalPayment {
+    const total = Number(this.require(data.amount_minor, "amount_minor", action))
+    const vat = Number(data.vat_minor ?? "0")
+    return {
+      transactionId: this.require(data.transaction_id, "transaction_id", action),
+      amount: {
+        currencyCode: this.require(data.currency, "currency", action),
+        totalAmount: total,
+        vatAmount: vat,
+        nominalAmount: total - vat,
+      },
+      consumer: {
+        consumerId: this.require(data.consumer_id, "consumer_id", action),
+        name: data.consumer_name || "Customer",
+      },
+    }
+  }
+
+  /** Reverses the whole payment; the reversal's transaction id. */
+  reverse(data: Data, action = "cancel the payment"): Promise<string> {
+    const original = this.originalOf(data, action)
+    return this.followUps(action).reverse(original, {
+      origin: "medusa",
+      key: `${original.transactionId}:reversal`,
+      medusaRef: data.session_id ?? null,
+      action,
+    })
+  }
+
+  /** Best effort: a failure here must not stop Medusa replacing or deleting the session. */
+  async reverseIfStillPending(data: Data): Promise<void> {
+    if (!data.transaction_id || !this.deps.options.apm?.terminalReference) return
+    try {
+      const state = await this.readTransaction(data)
+      if (state.status === "pending") await this.reverse(data)
+    } catch (error) {
+      this.deps.logger?.warn(
+        `nexi: could not reverse pending ${this.deps.method} transaction ${data.transaction_id}: ${(error as Error).message}`,
+      )
+    }
+  }
+
+  async readTransaction(data: Data): Promise<MobileTransaction> {
+    const { client } = this.configured("read the payment status", { starting: false })
+    const envelope = await client.getTransaction(
+      this.require(data.transaction_id, "transaction_id", "read the payment status"),
+      data.next_link,
+    )
+    const state = readMobileTransaction(envelope)
+    const paid = state.status === "authorized" || state.status === "captured"
+    const held = envelope.response?.request?.transaction?.amount
+    const short =
+      held &&
+      data.amount_minor &&
+      (held.currencyCode !== data.currency || BigInt(held.totalAmount) < BigInt(data.amount_minor))
+    // Never let Medusa record more than the service holds.
+    if (paid && short)
+      return { ...state, status: "error", reason: "The mobile payment service holds less than the session amount." }
+    return state
+  }
+
+  transactionOf(session: SessionRecord): string | undefined {
+    return readApmSessionData(session.data).transaction_id
+  }
+
+  /** The session's transaction, read once; timed out first when the shopper took too long to approve it. */
+  async readPayment(session: SessionRecord): Promise<MobilePaymentRead | undefined> {
+    const data = readApmSessionData(session.data)
+    const transactionId = data.transaction_id
+    if (!transactionId) return undefined
+    let state: MobileTransaction
+    try {
+      state = await this.readTransaction(data)
+    } catch (error) {
+      // 404: not a transaction of these credentials; nothing to do. Anything else is retried.
+      if (error instanceof NotFoundError) return undefined
+      throw error
+    }
+    if (state.status === "pending" && this.pollTimedOut(session)) state = await this.timeOut(data, state)
+    return {
+      transactionId,
+      status: state.status,
+      reason: state.reason,
+      amountMinor: data.amount_minor ?? "0",
+      currency: data.currency ?? "EUR",
+    }
+  }
+
+  /**
+   * The transaction's refunds and reversals, followed and settled. While its live session owns
+   * it, a lost answer is sent again from the session's payment; otherwise from what the service
+   * still holds.
+   */
+  async settleWrites(transactionId: string, owner: SessionRecord | undefined): Promise<void> {
+    const followUps = this.followUps(RECONCILE)
+    await followUps.writes.followAll(transactionId)
+    const requestOf: RequestOfWrite = owner
+      ? followUps.requestOf(this.originalOf(readApmSessionData(owner.data), RECONCILE))
+      : async (write, writes) => {
+          const original = followUps.heldAtService(
+            transactionId,
+            await followUps.deps.client.getTransaction(transactionId),
+            RECONCILE,
+          )
+          return followUps.requestOf(original)(write, writes)
+        }
+    await followUps.writes.settleUnsettled(transactionId, requestOf)
+  }
+
+  watchOrRelease(attempt: PaymentAttempt): Promise<void> {
+    return watchOrRelease(this.followUps(RECONCILE), attempt)
+  }
+
+  private pollTimedOut(session: SessionRecord): boolean {
+    const created = session.created_at ? new Date(session.created_at).getTime() : Number.NaN
+    const limitMs = (this.deps.options.apm?.pollTimeoutSeconds ?? Number.POSITIVE_INFINITY) * 1000
+    return Number.isFinite(created) && Date.now() - created > limitMs
+  }
+
+  /**
+   * Still pending after apm.pollTimeoutSeconds: the payment is reversed so the shopper can no
+   * longer approve it, then reported failed. Without a terminalReference (needed for the
+   * reversal) it stays pending until the scheme times it out itself.
+   */
+  private async timeOut(data: Data, state: MobileTransaction): Promise<MobileTransaction> {
+    const apm = this.deps.options.apm
+    if (!apm?.terminalReference) return state
+    try {
+      await this.reverse(data)
+    } catch (error) {
+      this.deps.logger?.warn(
+        `nexi: could not reverse timed-out ${this.deps.method} transaction ${data.transaction_id}: ${(error as Error).message}`,
+      )
+      return state
+    }
+    return {
+      ...state,
+      status: "error",
+      reason: `The payment was not approved in the mobile payment app within ${apm.pollTimeoutSeconds} seconds.`,
+    }
+  }
+}

@@ -1,0 +1,173 @@
+/**
+ * Refunds and reversals as money writes: through the one sender (core/send-once.ts), found
+ * again by their request's key (core/found-by-key.ts: the service has no lookup, so the
+ * identical request is sent again under the same key), settled and matched to their Medusa
+ * rows like card writes (core/earlier-writes.ts), and followed until the scheme has finished
+ * with them.
+ */
+import type { Logger } from "@medusajs/framework/types"
+import type { ApmClient } from "../apm/apm-client"
+import type { Envelope, InitializeRequest, TransactionType } from "../apm/schemas"
+import type { FollowState, MoneyWrite, NewWrite, PaymentLedger, WriteKind } from "../modules/nexi-ledger/types"
+import { minorToMajorString } from "../money/amount"
+import { type MedusaRows, settledWritesOf } from "./earlier-writes"
+import { ByRequestKey } from "./found-by-key"
+import { readMobileTransaction, schemeReason } from "./mobile-transaction"
+import type { PaymentStatus } from "./payment-status"
+import { isUnsettled, sendOnce } from "./send-once"
+
+export type ApmWriteKind = Extract<WriteKind, "apm_refund" | "apm_reversal">
+
+const TRANSACTION_TYPE: Record<ApmWriteKind, TransactionType> = { apm_refund: "refund", apm_reversal: "reversal" }
+
+/** A refund or reversal transaction's state, as the ledger follows it. */
+const FOLLOW_STATE: Record<PaymentStatus, FollowState> = {
+  pending: "following",
+  authorized: "following",
+  captured: "done",
+  error: "rejected",
+  canceled: "rejected",
+}
+
+/** What is left to do when the scheme rejects a write it had accepted: Medusa already recorded it. */
+const AFTER_REJECTION: Record<ApmWriteKind, { noun: string; consequence: string }> = {
+  apm_refund: { noun: "refund", consequence: "Medusa still counts it as refunded — refund the shopper another way" },
+  apm_reversal: { noun: "reversal", consequence: "the payment was not reversed — reverse or refund it at the scheme" },
+}
+
+export interface ApmWritePlan {
+  write: NewWrite & { kind: ApmWriteKind }
+  /** Exactly the body sent, and sent again to settle the write. */
+  request: InitializeRequest
+  /** "refund of 12.20 EUR", for messages. */
+  label: string
+  action: string
+}
+
+/** Builds the request a recorded write was sent with, from the ledger's writes of its transaction. */
+export type RequestOfWrite = (write: MoneyWrite, writes: MoneyWrite[]) => InitializeRequest | Promise<InitializeRequest>
+
+export function isApmWrite(write: MoneyWrite): write is MoneyWrite & { kind: ApmWriteKind } {
+  return write.kind in TRANSACTION_TYPE
+}
+
+export function apmWriteLabel(write: Pick<MoneyWrite, "kind" | "amount_minor" | "currency">): string {
+  return `${AFTER_REJECTION[write.kind as ApmWriteKind]?.noun ?? write.kind} of ${minorToMajorString(write.amount_minor, write.currency)} ${write.currency}`
+}
+
+export interface ApmWritesDeps {
+  client: ApmClient
+  ledger: PaymentLedger
+  /** Medusa's refund rows, read by the id a refund write carries. */
+  rows: MedusaRows
+  method: string
+  logger?: Logger
+}
+
+export class ApmWrites {
+  constructor(private readonly deps: ApmWritesDeps) {}
+
+  /**
+   * Still "requested" and younger than a call can take: its own call is probably still
+   * running. Settled from here, it could be taken over by another refund just before that
+   * call marks it as its own, and Medusa would record the same money twice.
+   */
+  isInFlight(write: MoneyWrite): boolean {
+    return write.outcome === "requested" && !isUnsettled(write)
+  }
+
+  private recoveryOf(write: Pick<MoneyWrite, "kind" | "idempotency_key">, request: InitializeRequest): ByRequestKey {
+    return new ByRequestKey(
+      this.deps.client,
+      TRANSACTION_TYPE[write.kind as ApmWriteKind],
+      request,
+      write.idempotency_key,
+    )
+  }
+
+  /** The new transaction's id. Made at most once, however often this is called. */
+  async send(plan: ApmWritePlan): Promise<string> {
+    const recover = this.recoveryOf(plan.write, plan.request)
+    const operationId = await sendOnce({
+      ledger: this.deps.ledger,
+      write: plan.write,
+      label: plan.label,
+      action: plan.action,
+      send: () => recover.send(),
+      recover,
+    })
+    // No answer means the ledger already knew the outcome: nothing new about the transaction.
+    if (recover.answer)
+      await this.track({ ...plan.write, follow_state: "none", gateway_operation_id: operationId }, recover.answer)
+    return operationId
+  }
+
+  /**
+   * Learns the outcome of every write of the transaction that never learnt it (but the one
+   * with `exceptKey`, which its own sendOnce settles, and those still in flight), and matches
+   * each to its Medusa refund row by id: a write whose row stands is that row's; only one
+   * whose row is gone may be taken over by the next refund.
+   */
+  async settleUnsettled(
+    gatewayRef: string,
+    requestOf: RequestOfWrite,
+    exceptKey?: string,
+    action = "settle the refund",
+  ): Promise<MoneyWrite[]> {
+    const recoveries: Array<{ write: MoneyWrite; recover: ByRequestKey }> = []
+    const writes = await settledWritesOf(
+      {
+        ledger: this.deps.ledger,
+        rows: this.deps.rows,
+        action,
+        logger: this.deps.logger,
+        label: apmWriteLabel,
+        resendOf: async (write, all) => {
+          if (!isApmWrite(write)) return undefined
+          const recover = this.recoveryOf(write, await requestOf(write, all))
+          recoveries.push({ write, recover })
+          return { send: () => recover.send(), recover }
+        },
+      },
+      gatewayRef,
+      exceptKey,
+    )
+    for (const { write, recover } of recoveries) {
+      const settled = writes.find((other) => other.id === write.id)
+      if (settled?.outcome === "executed" && recover.answer) await this.track(settled, recover.answer)
+    }
+    return this.deps.ledger.writesOf(gatewayRef)
+  }
+
+  /** Reads every refund or reversal of the transaction still followed, and records where it ended. */
+  async followAll(gatewayRef: string): Promise<void> {
+    for (const write of await this.deps.ledger.writesOf(gatewayRef)) {
+      if (!isApmWrite(write) || write.follow_state !== "following" || !write.gateway_operation_id) continue
+      await this.track(write, await this.deps.client.getTransaction(write.gateway_operation_id))
+    }
+  }
+
+  private async track(
+    write: Pick<
+      MoneyWrite,
+      "kind" | "idempotency_key" | "gateway_ref" | "amount_minor" | "currency" | "follow_state" | "gateway_operation_id"
+    >,
+    envelope: Envelope,
+  ): Promise<void> {
+    const state = readMobileTransaction(envelope)
+    const next = FOLLOW_STATE[state.status]
+    // Finished in the first answer: there was nothing to follow.
+    if (next === write.follow_state || (next === "done" && write.follow_state === "none")) return
+    if (next !== "rejected") {
+      await this.deps.ledger.settleWrite(write.idempotency_key, { follow_state: next })
+      return
+    }
+    const reason = schemeReason(envelope) ?? `the transaction is ${state.transactionState ?? "in an unknown state"}`
+    await this.deps.ledger.settleWrite(write.idempotency_key, { follow_state: "rejected", message: reason })
+    const { noun, consequence } = AFTER_REJECTION[write.kind as ApmWriteKind]
+    const amount = `${minorToMajorString(write.amount_minor, write.currency)} ${write.currency}`
+    this.deps.logger?.error(
+      `nexi: ${this.deps.method} ${noun} ${write.gateway_operation_id} of ${amount} on transaction ${write.gateway_ref} was rejected by the scheme: ${reason}; ${consequence}`,
+    )
+  }
+}

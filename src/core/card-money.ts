@@ -1,0 +1,309 @@
+/**
+ * The card payment's money moves as Medusa asks for them: capture, refund, cancel. Each computes
+ * its amount by totals from Medusa's rows, settles the order's earlier writes and claims the
+ * orphaned ones (earlier-writes.ts), then sends what is left once (ledgered-writes.ts).
+ */
+import { MedusaError } from "@medusajs/framework/utils"
+import { InvalidRequestError } from "../http/errors"
+import { minorToMajorString, minorUnitsToSend, toMinorUnits } from "../money/amount"
+import { type CardOrder, readCardOrder } from "./card-order"
+import { type CardSessionData, readCardSessionData, requireCardField } from "./card-session-data"
+import { claimOrphans, orphanedWrites, releaseClaims, totalMinor } from "./earlier-writes"
+import { idempotencyUuid } from "./idempotency"
+import {
+  type CardWriteContext,
+  releaseHeldAuthorization,
+  requestOf,
+  type SettleContext,
+  sendCardWrite,
+  settledWritesOf,
+  voidAuthorization,
+} from "./ledgered-writes"
+import { type PaymentRecords, recordedOperationIds } from "./payment-records"
+
+export interface CardMoneyContext extends SettleContext {
+  records: PaymentRecords
+}
+
+type SessionData = Record<string, unknown> | undefined
+
+/** The gateway takes one capture per authorization, and this one is made already. */
+function capturedElsewhere(capturedMinor: string, currency: string): MedusaError {
+  const captured = `${minorToMajorString(capturedMinor, currency)} ${currency}`
+  return new MedusaError(
+    MedusaError.Types.NOT_ALLOWED,
+    `Could not capture the payment: the Nexi gateway accepts one capture per authorization and ${captured} is already captured. Refund or cancel that capture instead.`,
+  )
+}
+
+/** An earlier capture whose answer was lost was made, for another amount than this one. */
+function capturedByLostAnswer(capturedMinor: string, currency: string): MedusaError {
+  const captured = `${minorToMajorString(capturedMinor, currency)} ${currency}`
+  return new MedusaError(
+    MedusaError.Types.NOT_ALLOWED,
+    `Could not capture the payment: an earlier capture of ${captured}, whose answer was lost, was made at the Nexi gateway, which accepts one capture per authorization. Nothing was sent. Capture exactly ${captured}, or wait: the plugin records it in Medusa within minutes.`,
+  )
+}
+
+/** The gateway holds less than this refund would take: nothing is sent rather than more than is left. */
+function moreThanRefundable(refundMinor: bigint, leftMinor: bigint, currency: string): MedusaError {
+  const amount = (minor: bigint) => `${minorToMajorString(minor, currency)} ${currency}`
+  return new MedusaError(
+    MedusaError.Types.NOT_ALLOWED,
+    `Could not refund the payment: it would refund ${amount(refundMinor)} at the Nexi gateway, which has ${amount(leftMinor > 0n ? leftMinor : 0n)} left to refund on this order (a refund made in Nexi's back office, or one still pending, takes the rest). Nothing was sent; sync the payment from the gateway, then refund at most what is left.`,
+  )
+}
+
+/** Captures what Medusa's capture `captureId` adds to the captured total; answers the new session data. */
+export async function captureCard(
+  context: CardMoneyContext,
+  raw: SessionData,
+  captureIdOfMedusa: string | undefined,
+): Promise<Record<string, unknown>> {
+  const data = readCardSessionData(raw)
+  const { action, records, gateway } = context
+  const captureId = requireCardField(captureIdOfMedusa, "capture id from Medusa", action)
+  const orderId = requireCardField(data.order_id, "order_id", action)
+  const operationId = requireCardField(data.payment_operation_id, "payment_operation_id", action)
+  const currency = requireCardField(data.currency, "currency", action)
+  // Money by totals; the gateway captures at most what it authorized, the session's amount.
+  const amountMinor = minorUnitsToSend({
+    amount: await records.captureAmount(captureId),
+    before: await records.capturedBefore(captureId),
+    currencyCode: currency,
+    leftMinor: data.amount_minor ? BigInt(data.amount_minor) : undefined,
+  }).toString()
+  const writes = await settledWritesOf(context, orderId)
+  // A capture the gateway made for an earlier, rolled-back Medusa capture is this one,
+  // when the amounts agree; the gateway takes no second capture, so any other amount is refused.
+  const [orphan] = orphanedWrites(writes, "capture")
+  if (orphan && orphan.amount_minor !== amountMinor) throw capturedByLostAnswer(orphan.amount_minor, currency)
+  const key = idempotencyUuid(captureId)
+  const [claimed] = await claimOrphans(context.ledger, writes, {
+    kind: "capture",
+    amountMinor: BigInt(amountMinor),
+    claimant: captureId,
+    ownKey: key,
+  })
+  if (claimed) return { ...raw, capture_operation_id: claimed.gateway_operation_id, status: "captured" }
+  const write = {
+    kind: "capture" as const,
+    idempotency_key: key,
+    gateway_ref: orderId,
+    target_ref: operationId,
+    amount_minor: amountMinor,
+    currency,
+    medusa_ref: captureId,
+  }
+  try {
+    const captureOperationId = await sendCardWrite(context, write, requestOf(gateway, write))
+    return { ...raw, capture_operation_id: captureOperationId, status: "captured" }
+  } catch (error) {
+    if (!(error instanceof InvalidRequestError)) throw error
+    return captureAlreadyDone(context, data, captureId, error)
+  }
+}
+
+/**
+ * The gateway refused the capture. It is a success when the gateway already holds at least
+ * what Medusa will have captured (IMPLICIT capture, a capture in the gateway's back office);
+ * otherwise the refusal stands, with its reason.
+ */
+async function captureAlreadyDone(
+  context: CardMoneyContext,
+  data: Partial<CardSessionData>,
+  captureId: string,
+  refusal: InvalidRequestError,
+): Promise<Record<string, unknown>> {
+  const orderId = requireCardField(data.order_id, "order_id", "capture the payment")
+  const currency = requireCardField(data.currency, "currency", "capture the payment")
+  const state = readCardOrder(await context.gateway.getOrder(orderId))
+  const medusaTotalMinor = toMinorUnits(await context.records.capturedTotalOfPaymentOf(captureId), currency)
+  // Equal, not "at least": Medusa must never show another captured amount than the gateway.
+  if (state.captureOperationId && BigInt(state.capturedMinor) === BigInt(medusaTotalMinor)) {
+    return { ...data, capture_operation_id: state.captureOperationId, status: "captured" }
+  }
+  if (state.captureOperationId) throw capturedElsewhere(state.capturedMinor, currency)
+  throw refusal
+}
+
+/** Refunds what Medusa's refund `refundId` adds to the refunded total; answers the new session data. */
+export async function refundCard(
+  context: CardMoneyContext,
+  raw: SessionData,
+  refundIdOfMedusa: string | undefined,
+  amount: unknown,
+): Promise<SessionData> {
+  const data = readCardSessionData(raw)
+  const { action, records, gateway } = context
+  const refundId = requireCardField(refundIdOfMedusa, "refund id from Medusa", action)
+  const orderId = requireCardField(data.order_id, "order_id", action)
+  const currency = requireCardField(data.currency, "currency", action)
+  const recorded = recordedOperationIds(await records.refundMetadata(refundId))
+  if (recorded.length) {
+    // Recorded from the gateway (back office, a settled lost answer, a cancelled capture):
+    // the money moved already; the writes it accounts for are no longer anyone's to take.
+    await claimRecordedRefunds(context, orderId, recorded, refundId)
+    return raw
+  }
+  const writes = await settledWritesOf(context, orderId)
+  // Money by totals, capped at what the gateway has left to refund. A gateway that cannot
+  // be read now still judges the refund itself: the read must not stop one it would make.
+  const state = await gateway.getOrder(orderId).then(readCardOrder, () => undefined)
+  const leftMinor = state && BigInt(state.refundableMinor)
+  const amountMinor = minorUnitsToSend({
+    amount: amount as never,
+    before: await records.refundedBefore(refundId),
+    currencyCode: currency,
+    leftMinor,
+  })
+  const key = idempotencyUuid(refundId)
+  const claimed = await claimOrphans(context.ledger, writes, {
+    kind: "refund",
+    amountMinor,
+    claimant: refundId,
+    ownKey: key,
+  })
+  const remainingMinor = amountMinor - totalMinor(claimed)
+  if (remainingMinor === 0n) return raw
+  // This refund's own write, if an earlier call of it sent it, is in what the gateway no longer has.
+  const own = writes.find((write) => write.idempotency_key === key && write.outcome !== "refused")
+  if (leftMinor !== undefined && remainingMinor > leftMinor + BigInt(own?.amount_minor ?? "0")) {
+    await releaseClaims(context.ledger, claimed, action)
+    throw moreThanRefundable(remainingMinor, leftMinor, currency)
+  }
+  const target = requireCardField(
+    data.capture_operation_id ?? state?.captureOperationId,
+    "capture_operation_id",
+    action,
+  )
+  const write = {
+    kind: "refund" as const,
+    idempotency_key: key,
+    gateway_ref: orderId,
+    target_ref: target,
+    amount_minor: remainingMinor.toString(),
+    currency,
+    medusa_ref: refundId,
+  }
+  try {
+    await sendCardWrite(context, write, requestOf(gateway, write))
+  } catch (error) {
+    await releaseClaims(context.ledger, claimed, action)
+    throw error
+  }
+  return { ...raw, capture_operation_id: target }
+}
+
+async function claimRecordedRefunds(
+  context: CardWriteContext,
+  orderId: string,
+  operationIds: string[],
+  refundId: string,
+): Promise<void> {
+  const recorded = new Set(operationIds)
+  for (const write of await context.ledger.writesOf(orderId)) {
+    if (
+      write.kind === "refund" &&
+      !write.claimed_by &&
+      write.gateway_operation_id &&
+      recorded.has(write.gateway_operation_id)
+    ) {
+      await context.ledger.claimWrite(write.id, refundId)
+    }
+  }
+}
+
+/**
+ * Order cancel, or Medusa undoing a payment it could not record: it ends with nothing
+ * authorized or charged for the shopper. An uncaptured authorization is voided (a refund on
+ * the AUTHORIZATION operation); a capture (one Medusa may not know of: made in the back
+ * office, or whose answer Medusa lost) is cancelled, and the authorization the cancel gives
+ * back is voided; or the capture is refunded when the gateway no longer allows the cancel
+ * (it does so on the day of the capture only).
+ */
+export async function cancelCard(context: SettleContext, raw: SessionData, key: string): Promise<SessionData> {
+  const data = readCardSessionData(raw)
+  if (!data.order_id) return raw
+  const currency = requireCardField(data.currency, "currency", context.action)
+  await settledWritesOf(context, data.order_id)
+  const state = readCardOrder(await context.gateway.getOrder(data.order_id))
+  if (state.status === "captured" && state.captureOperationId && state.paymentOperationId) {
+    const paymentOperationId = state.paymentOperationId
+    await undoCapture(context, data.order_id, state, currency, key)
+    await releaseHeldAuthorization(context, {
+      orderId: data.order_id,
+      paymentOperationId,
+      currency,
+      medusaRef: key,
+    })
+  } else if (state.status === "authorized" && state.paymentOperationId) {
+    const authorization = {
+      orderId: data.order_id,
+      paymentOperationId: state.paymentOperationId,
+      amountMinor: state.authorizedMinor,
+    }
+    await voidAuthorization(context, { ...authorization, currency, medusaRef: key })
+  }
+  return { ...raw, status: "canceled" }
+}
+
+async function undoCapture(
+  context: CardWriteContext,
+  orderId: string,
+  state: CardOrder,
+  currency: string,
+  key: string,
+): Promise<void> {
+  const { gateway } = context
+  const captureOperationId = state.captureOperationId as string
+  // The gateway takes no idempotency key on cancels; the ledger's key is ours alone.
+  const cancel = {
+    kind: "cancel_capture" as const,
+    idempotency_key: idempotencyUuid(`${key}:cancel`),
+    gateway_ref: orderId,
+    target_ref: captureOperationId,
+    amount_minor: state.capturedMinor,
+    currency,
+    medusa_ref: key,
+  }
+  try {
+    await sendCardWrite(
+      context,
+      cancel,
+      async () =>
+        (await gateway.cancelCapture(captureOperationId, { description: "Payment cancelled in Medusa" })).operationId,
+    )
+  } catch (error) {
+    if (!(error instanceof InvalidRequestError)) throw error
+    // Refunds still PENDING will take their money too: only the rest is refunded.
+    const remaining = BigInt(state.refundableMinor)
+    if (remaining <= 0n) return
+    const refundKey = idempotencyUuid(`${key}:cancel-refund`)
+    const refund = {
+      kind: "refund" as const,
+      idempotency_key: refundKey,
+      gateway_ref: orderId,
+      target_ref: captureOperationId,
+      amount_minor: remaining.toString(),
+      currency,
+      medusa_ref: key,
+    }
+    await sendCardWrite(
+      context,
+      refund,
+      async () =>
+        (
+          await gateway.refund(
+            captureOperationId,
+            {
+              amount: remaining.toString(),
+              currency,
+              description: "Refund of a capture that can no longer be cancelled",
+            },
+            refundKey,
+          )
+        ).operationId,
+    )
+  }
+}

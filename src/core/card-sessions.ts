@@ -1,0 +1,312 @@
+/**
+ * The card payment's sessions as Medusa opens, changes and reads them: a hosted order (or a MOTO
+ * reservation) recorded in the ledger before Medusa hears of it, a new order when the amount
+ * changes, the saved card of a paid session, and the status of the order through the read
+ * model (card-order.ts). The card provider hands Medusa's calls here.
+ */
+import type {
+  DeletePaymentInput,
+  DeletePaymentOutput,
+  InitiatePaymentInput,
+  InitiatePaymentOutput,
+  Logger,
+  UpdatePaymentInput,
+  UpdatePaymentOutput,
+} from "@medusajs/framework/types"
+import { MedusaError } from "@medusajs/framework/utils"
+import type { GatewayClient } from "../gateway/gateway-client"
+import { newOrderId } from "../gateway/order-id"
+import type { PaymentLedger, SavedCardBook } from "../modules/nexi-ledger/types"
+import { toMinorUnits } from "../money/amount"
+import {
+  type CardOnFile,
+  cardOnFileOfNewSession,
+  cardOnFileOfSession,
+  customerRefOf,
+  newContractId,
+  recurrenceOf,
+  SAVE_CARD_KEY,
+  saveCardOfPayment,
+  sessionDataOf,
+} from "./card-on-file"
+import { type CardOrder, readCardOrder } from "./card-order"
+import { type CardSessionData, hashSecurityToken, readCardSessionData, requireCardField } from "./card-session-data"
+import { readCartContext, withoutCartContext } from "./cart-context"
+import { buildHostedOrderRequest, LANGUAGE_KEY } from "./hosted-order"
+import { toMedusaError } from "./medusa-errors"
+import { isMotoRequest, motoSessionData } from "./moto"
+import type { NexiOptions } from "./options"
+
+export interface CardSessionsDeps {
+  gateway: GatewayClient
+  /** The ledger and the saved cards, resolved at each use: Medusa may build a provider before the ledger is loaded. */
+  ledger: (action: string) => PaymentLedger
+  savedCards: (action: string) => SavedCardBook
+  options: NexiOptions
+  /** The `id` of the provider's entry in medusa-config. */
+  entryId: string
+  /** The provider as the ledger records it (`nexi_nexi`). */
+  providerKey: string
+  logger?: Logger
+}
+
+function minor(amount: unknown, currency: string, action: string): string {
+  try {
+    return toMinorUnits(amount as never, currency)
+  } catch (error) {
+    throw toMedusaError(error, action)
+  }
+}
+
+export class CardSessions {
+  constructor(private readonly deps: CardSessionsDeps) {}
+
+  async initiate(input: InitiatePaymentInput): Promise<InitiatePaymentOutput> {
+    const sessionId = String(input.data?.session_id ?? input.context?.idempotency_key ?? "")
+    if (isMotoRequest(input.context)) {
+      // Staff charge the card through the admin route; only the gateway order id is reserved here.
+      const currency = input.currency_code.toUpperCase()
+      const amountMinor = minor(input.amount, currency, "start the MOTO payment")
+      const data = motoSessionData({
+        sessionId,
+        orderId: newOrderId(this.deps.options.orderIdPrefix),
+        amountMinor,
+        currency,
+      })
+      // Watched like a hosted order: if the charge's answer is lost, the job still finds it.
+      // Until the card is charged the gateway knows no such order, which the job reads as pending.
+      await this.openAttempt(
+        data.order_id,
+        sessionId,
+        input,
+        { amountMinor, currency, nextCheckAt: this.pollAfter() },
+        "start the MOTO payment",
+      )
+      return { id: data.order_id, data, status: "pending_authorization" }
+    }
+    const cardOnFile = await this.cardOnFileOf(() =>
+      cardOnFileOfNewSession(
+        this.deps.savedCards("start the payment"),
+        input.data,
+        input.context,
+        this.deps.providerKey,
+      ),
+    )
+    const data = await this.startHostedOrder(sessionId, input, cardOnFile)
+    return { id: data.order_id, data, status: "pending" }
+  }
+
+  /** A payment Medusa now holds needs no more reads from the job; a card it was to save is saved. */
+  async authorize(
+    raw: Record<string, unknown> | undefined,
+  ): Promise<{ state: CardOrder; data: Record<string, unknown> }> {
+    const { state, data } = await this.read(raw, "authorize the payment")
+    const orderId = readCardSessionData(raw).order_id
+    if (orderId && (state.status === "authorized" || state.status === "captured")) {
+      await this.deps.ledger("authorize the payment").updateAttempt(orderId, { state: "paid", next_check_at: null })
+    }
+    if (orderId && raw?.[SAVE_CARD_KEY] === true) await this.saveCardOf(orderId, state)
+    return { state, data }
+  }
+
+  /** A replaced or deleted hosted order saves no card: a payment made on it is released. */
+  private async dropCardToSave(orderId: string): Promise<void> {
+    const book = this.deps.savedCards("replace the hosted order")
+    const card = await book.findSavedCardOfOrder(orderId)
+    if (card?.state === "pending") await book.updateSavedCard(card.id, { state: "failed" })
+  }
+
+  private async saveCardOf(orderId: string, state: CardOrder): Promise<void> {
+    await saveCardOfPayment(this.deps.savedCards("save the card"), this.deps.gateway, orderId, state, this.deps.logger)
+  }
+
+  /** A hosted order cannot change: a new amount or currency needs a new one; the old one stays watched. */
+  async update(input: UpdatePaymentInput): Promise<UpdatePaymentOutput> {
+    const current = readCardSessionData(input.data)
+    const currency = input.currency_code.toUpperCase()
+    const amountMinor = minor(input.amount, currency, "update the payment")
+    if (current.order_id && current.amount_minor === amountMinor && current.currency === currency) {
+      return { data: withoutCartContext(input.data) }
+    }
+    if (current.moto === true) {
+      // Its gateway order may already be charged: a new amount needs a new MOTO payment.
+      throw new MedusaError(
+        MedusaError.Types.NOT_ALLOWED,
+        "Could not update the payment: a MOTO payment's amount cannot change. Start a new MOTO payment.",
+      )
+    }
+    const sessionId = String(current.session_id ?? input.context?.idempotency_key ?? "")
+    const cardOnFile = await this.cardOnFileOf(() =>
+      cardOnFileOfSession(this.deps.savedCards("update the payment"), input.data ?? {}, current.order_id),
+    )
+    const data = await this.startHostedOrder(sessionId, input, cardOnFile)
+    // The old hosted page may still be open in a tab: a payment made there is released.
+    await this.deps
+      .ledger("update the payment")
+      .supersedeAttempts(sessionId, data.order_id, "a hosted order the cart had replaced")
+    if (current.order_id) await this.dropCardToSave(current.order_id)
+    return { data, status: "pending" }
+  }
+
+  /** An unpaid hosted order simply expires; one paid later is released by the job or its notification. */
+  async delete(input: DeletePaymentInput): Promise<DeletePaymentOutput> {
+    const data = readCardSessionData(input.data)
+    if (data.session_id && data.order_id) {
+      await this.deps
+        .ledger("delete the payment")
+        .supersedeAttempts(data.session_id, undefined, "a hosted order whose payment session was deleted")
+      await this.dropCardToSave(data.order_id)
+    }
+    return { data: input.data }
+  }
+
+  /** Records the gateway order in the ledger before Medusa hears of it, so it stays known whatever follows. */
+  private async openAttempt(
+    orderId: string,
+    sessionId: string,
+    input: InitiatePaymentInput | UpdatePaymentInput,
+    money: { amountMinor: string; currency: string; nextCheckAt: Date | null; securityTokenHash?: string },
+    action: string,
+  ): Promise<void> {
+    try {
+      await this.deps.ledger(action).openAttempt({
+        provider_identifier: this.deps.providerKey,
+        gateway_ref: orderId,
+        session_id: sessionId || null,
+        cart_id: readCartContext(input.data)?.cart_id ?? null,
+        amount_minor: money.amountMinor,
+        currency: money.currency,
+        next_check_at: money.nextCheckAt,
+        security_token_hash: money.securityTokenHash ?? null,
+      })
+    } catch (error) {
+      throw toMedusaError(error, action)
+    }
+  }
+
+  private async startHostedOrder(
+    sessionId: string,
+    input: InitiatePaymentInput | UpdatePaymentInput,
+    cardOnFile: CardOnFile,
+  ): Promise<CardSessionData> {
+    const currency = input.currency_code.toUpperCase()
+    const amountMinor = minor(input.amount, currency, "start the payment")
+    const orderId = newOrderId(this.deps.options.orderIdPrefix)
+    const contractId = cardOnFile.kind === "save" ? newContractId() : undefined
+    const request = buildHostedOrderRequest({
+      orderId,
+      sessionId,
+      amountMinor,
+      currencyCode: currency,
+      customer: input.context?.customer,
+      cart: readCartContext(input.data),
+      options: this.deps.options,
+      entryId: this.deps.entryId,
+      customerRef: this.customerRefOf(cardOnFile, input),
+      recurrence: recurrenceOf(cardOnFile, contractId),
+      requestedLanguage: input.data?.[LANGUAGE_KEY],
+    })
+    const pollAfter = this.pollAfter()
+    try {
+      const answer = await this.deps.gateway.createHostedOrder(request)
+      const securityTokenHash = hashSecurityToken(answer.securityToken)
+      // Recorded once the gateway answers, side by side, the token's hash with the attempt:
+      // nobody can pay on a hosted page before its address reaches the storefront, which it
+      // does only once both records exist. An order whose answer was lost, or whose records
+      // failed, is one nobody can pay.
+      const records: Promise<unknown>[] = [
+        this.openAttempt(
+          orderId,
+          sessionId,
+          input,
+          { amountMinor, currency, nextCheckAt: pollAfter, securityTokenHash },
+          "start the payment",
+        ),
+      ]
+      if (cardOnFile.kind === "save" && contractId) {
+        records.push(
+          this.deps.savedCards("start the payment").createSavedCard({
+            provider_identifier: this.deps.providerKey,
+            customer_ref: cardOnFile.customerRef,
+            customer_id: cardOnFile.customerId,
+            contract_id: contractId,
+            gateway_ref: orderId,
+            purpose: "checkout",
+          }),
+        )
+      }
+      await Promise.all(records)
+      return {
+        ...withoutCartContext(input.data),
+        ...sessionDataOf(cardOnFile),
+        session_id: sessionId,
+        order_id: orderId,
+        hosted_page: answer.hostedPage,
+        // The page's language stays the session's: an update (a new amount) comes without the
+        // request's headers and the cart snapshot that chose it.
+        [LANGUAGE_KEY]: request.paymentSession.language,
+        amount_minor: amountMinor,
+        currency,
+        security_token_hash: securityTokenHash,
+        status: "pending",
+        poll_after: pollAfter.toISOString(),
+        reason: undefined,
+        payment_operation_id: undefined,
+        capture_operation_id: undefined,
+      }
+    } catch (error) {
+      throw toMedusaError(error, "start the payment")
+    }
+  }
+
+  /** When the reconciliation job may start reading a new order, if no notification came. */
+  private pollAfter(): Date {
+    return new Date(Date.now() + this.deps.options.pollPendingAfterSeconds * 1000)
+  }
+
+  /** The saved-card choice, with a refusal that names the field as Medusa's error. */
+  private async cardOnFileOf(read: () => Promise<CardOnFile>): Promise<CardOnFile> {
+    try {
+      return await read()
+    } catch (error) {
+      throw toMedusaError(error, "start the payment")
+    }
+  }
+
+  /** The gateway's customerId: the account holder's when the customer has one (saved cards belong to it). */
+  private customerRefOf(cardOnFile: CardOnFile, input: InitiatePaymentInput | UpdatePaymentInput): string | undefined {
+    if (cardOnFile.kind === "save") return cardOnFile.customerRef
+    if (cardOnFile.kind === "pay_with") return cardOnFile.card.customer_ref
+    return customerRefOf((input.context as { account_holder?: unknown } | undefined)?.account_holder)
+  }
+
+  /** Reads the gateway order and folds its state into the session data. */
+  async read(
+    raw: Record<string, unknown> | undefined,
+    action: string,
+  ): Promise<{ state: CardOrder; data: Record<string, unknown> }> {
+    const data = readCardSessionData(raw)
+    try {
+      const orderId = requireCardField(data.order_id, "order_id", action)
+      const state = readCardOrder(await this.deps.gateway.getOrder(orderId))
+      const paid = state.status === "authorized" || state.status === "captured"
+      if (paid && data.amount_minor && BigInt(state.authorizedMinor) < BigInt(data.amount_minor)) {
+        // Never let Medusa record more than the gateway holds.
+        state.status = "error"
+        state.reason = "The gateway authorized less than the session amount."
+      }
+      return {
+        state,
+        data: {
+          ...raw,
+          status: state.status,
+          reason: state.reason,
+          payment_operation_id: state.paymentOperationId,
+          capture_operation_id: state.captureOperationId,
+        },
+      }
+    } catch (error) {
+      throw toMedusaError(error, action)
+    }
+  }
+}
