@@ -9,7 +9,7 @@ import { leavesRoom, minorToMajorString, minorUnitsToSend, toMinorUnits } from "
 import { type CardOrder, readCardOrder } from "./card-order"
 import { type CardSessionData, readCardSessionData } from "./card-session-data"
 import { claimOrphans, orphanedWrites, releaseClaims, totalMinor } from "./earlier-writes"
-import { idempotencyUuid } from "./idempotency"
+import { cancelCaptureKey, idempotencyUuid } from "./idempotency"
 import {
   type CardWriteContext,
   releaseHeldAuthorization,
@@ -284,10 +284,9 @@ async function undoCapture(
 ): Promise<void> {
   const { gateway } = context
   const captureOperationId = state.captureOperationId as string
-  // The gateway takes no idempotency key on cancels; the ledger's key is ours alone.
   const cancel = {
     kind: "cancel_capture" as const,
-    idempotency_key: idempotencyUuid(`${key}:cancel`),
+    idempotency_key: cancelCaptureKey(captureOperationId),
     gateway_ref: orderId,
     target_ref: captureOperationId,
     amount_minor: state.capturedMinor,
