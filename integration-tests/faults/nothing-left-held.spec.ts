@@ -95,6 +95,31 @@ medusaIntegrationTestRunner({
       expect(answer.message).toMatch(/Voided the authorization the cancel gave back \(operation \d+\)\.$/)
     })
 
+    it("cancels the capture once when staff cancel it while the order is cancelled: both succeed, nothing is left held", async () => {
+      const { checkout, orderId, payment } = await paidCardOrder()
+      const captureId = await capturedInBackOffice(checkout.orderId)
+      // The first cancel to reach the gateway waits there; the other overtakes it and is made,
+      // so the first is refused ("already cancelled") although the cancel stands.
+      await simulator.control("POST", "/faults", {
+        match: { method: "POST", path: "/api/phoenix-0.0/psp/api/v1/operations/*/cancels" },
+        times: 1,
+        action: { type: "latency", ms: 400 },
+      })
+
+      const [order, staff] = await Promise.allSettled([
+        cancelOrderWorkflow(getContainer()).run({ input: { order_id: orderId }, throwOnError: false }),
+        cancelCapture(getContainer(), { paymentId: payment.id, operationId: captureId, reason: "Captured by mistake" }),
+      ])
+
+      expect(order.status === "fulfilled" && (order.value.errors ?? [])).toEqual([])
+      expect(staff).toMatchObject({ status: "fulfilled" })
+      expect(await heldAtGateway(checkout.orderId)).toEqual({
+        authorized: "0",
+        captured: "0",
+        operations: ["AUTHORIZATION/AUTHORIZED", "CAPTURE/EXECUTED", "CANCEL/EXECUTED", "VOID/VOIDED"],
+      })
+    })
+
     it("keeps the authorization to capture again when staff ask for it", async () => {
       const { checkout, payment } = await paidCardOrder()
       const captureId = await capturedInBackOffice(checkout.orderId)

@@ -5,11 +5,11 @@
  */
 import { MedusaError } from "@medusajs/framework/utils"
 import { InvalidRequestError } from "../http/errors"
-import { minorToMajorString, minorUnitsToSend, toMinorUnits } from "../money/amount"
+import { leavesRoom, minorToMajorString, minorUnitsToSend, toMinorUnits } from "../money/amount"
 import { type CardOrder, readCardOrder } from "./card-order"
 import { type CardSessionData, readCardSessionData, requireCardField } from "./card-session-data"
 import { claimOrphans, orphanedWrites, releaseClaims, totalMinor } from "./earlier-writes"
-import { idempotencyUuid } from "./idempotency"
+import { cancelCaptureKey, idempotencyUuid } from "./idempotency"
 import {
   type CardWriteContext,
   releaseHeldAuthorization,
@@ -45,12 +45,18 @@ function capturedByLostAnswer(capturedMinor: string, currency: string): MedusaEr
   )
 }
 
-/** The gateway holds less than this refund would take: nothing is sent rather than more than is left. */
-function moreThanRefundable(refundMinor: bigint, leftMinor: bigint, currency: string): MedusaError {
+/** The gateway holds less than this refund would take: found before sending ("not sent"), or from its refusal. */
+function moreThanRefundable(
+  refundMinor: bigint,
+  leftMinor: bigint,
+  currency: string,
+  outcome: "not sent" | "refused" = "not sent",
+): MedusaError {
   const amount = (minor: bigint) => `${minorToMajorString(minor, currency)} ${currency}`
+  const nothing = outcome === "refused" ? "The gateway refused it and nothing was refunded" : "Nothing was sent"
   return new MedusaError(
     MedusaError.Types.NOT_ALLOWED,
-    `Could not refund the payment: it would refund ${amount(refundMinor)} at the Nexi gateway, which has ${amount(leftMinor > 0n ? leftMinor : 0n)} left to refund on this order (a refund made in Nexi's back office, or one still pending, takes the rest). Nothing was sent; sync the payment from the gateway, then refund at most what is left.`,
+    `Could not refund the payment: it would refund ${amount(refundMinor)} at the Nexi gateway, which has ${amount(leftMinor > 0n ? leftMinor : 0n)} left to refund on this order (a refund made in Nexi's back office, or one still pending, takes the rest). ${nothing}; sync the payment from the gateway, then refund at most what is left.`,
   )
 }
 
@@ -147,16 +153,17 @@ export async function refundCard(
     return raw
   }
   const writes = await settledWritesOf(context, orderId)
-  // Money by totals, capped at what the gateway has left to refund. A gateway that cannot
-  // be read now still judges the refund itself: the read must not stop one it would make.
-  const state = await gateway.getOrder(orderId).then(readCardOrder, () => undefined)
+  const totals = await records.refundTotals(refundId)
+  // Money by totals, capped at what the gateway has left to refund. While Medusa's own
+  // captures leave room after this refund, the gateway (when it agrees with Medusa) has room
+  // too, and judges the refund itself: reading it first would cost every refund a round trip.
+  // The last refund, where rounding may reach past what the gateway holds, reads it. A gateway
+  // that cannot be read now still judges the refund: the read must not stop one it would make.
+  const step = { amount: amount as never, before: totals.refundedBefore, currencyCode: currency }
+  const mayReachTheEnd = !data.capture_operation_id || !leavesRoom(step, totals.captured)
+  const state = mayReachTheEnd ? await gateway.getOrder(orderId).then(readCardOrder, () => undefined) : undefined
   const leftMinor = state && BigInt(state.refundableMinor)
-  const amountMinor = minorUnitsToSend({
-    amount: amount as never,
-    before: await records.refundedBefore(refundId),
-    currencyCode: currency,
-    leftMinor,
-  })
+  const amountMinor = minorUnitsToSend({ ...step, leftMinor })
   const key = idempotencyUuid(refundId)
   const claimed = await claimOrphans(context.ledger, writes, {
     kind: "refund",
@@ -190,9 +197,27 @@ export async function refundCard(
     await sendCardWrite(context, write, requestOf(gateway, write))
   } catch (error) {
     await releaseClaims(context.ledger, claimed, action)
-    throw error
+    throw state ? error : await refusalExplained(context, error, orderId, remainingMinor, currency)
   }
   return { ...raw, capture_operation_id: target }
+}
+
+/**
+ * A refund sent without reading the gateway first, and refused: when the gateway has less left
+ * than it was asked (a back-office refund Medusa has not recorded yet), the error says so with
+ * both amounts; any other refusal stands as it came.
+ */
+async function refusalExplained(
+  context: CardMoneyContext,
+  error: unknown,
+  orderId: string,
+  refundMinor: bigint,
+  currency: string,
+): Promise<unknown> {
+  if (!(error instanceof InvalidRequestError)) return error
+  const state = await context.gateway.getOrder(orderId).then(readCardOrder, () => undefined)
+  if (!state || refundMinor <= BigInt(state.refundableMinor)) return error
+  return moreThanRefundable(refundMinor, BigInt(state.refundableMinor), currency, "refused")
 }
 
 async function claimRecordedRefunds(
@@ -257,10 +282,9 @@ async function undoCapture(
 ): Promise<void> {
   const { gateway } = context
   const captureOperationId = state.captureOperationId as string
-  // The gateway takes no idempotency key on cancels; the ledger's key is ours alone.
   const cancel = {
     kind: "cancel_capture" as const,
-    idempotency_key: idempotencyUuid(`${key}:cancel`),
+    idempotency_key: cancelCaptureKey(captureOperationId),
     gateway_ref: orderId,
     target_ref: captureOperationId,
     amount_minor: state.capturedMinor,

@@ -17,3 +17,13 @@ export function idempotencyUuid(medusaKey: string): string {
   const hex = hash.subarray(0, 16).toString("hex")
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`
 }
+
+/**
+ * The ledger's key for the cancel of one capture. The gateway takes none on cancels, and whoever
+ * asks (an order cancel, staff cancelling the capture) asks for the same one cancel: under one
+ * key, the loser of two at once finds the winner's cancel as its own instead of as another
+ * write's, and does not fall back to refunding a capture that is no longer there.
+ */
+export function cancelCaptureKey(captureOperationId: string): string {
+  return idempotencyUuid(`${captureOperationId}:cancel`)
+}

@@ -81,21 +81,32 @@ export class PaymentRecords {
     return this.totalOfPaymentOf("refund", refundId, { leaveOut: refundId })
   }
 
+  /**
+   * The refund's payment as money by totals reads it, in one read: its refunds before this one
+   * and its captures, in major units.
+   */
+  async refundTotals(refundId: string | undefined): Promise<{ refundedBefore: string; captured: string }> {
+    const payment = await this.paymentOf("refund", refundId, ["refunds", "captures"])
+    return {
+      refundedBefore: sumOf(payment, "refunds", `Medusa refund ${refundId}`, refundId),
+      captured: sumOf(payment, "captures", `Medusa refund ${refundId}`),
+    }
+  }
+
   private async totalOfPaymentOf(
     kind: "capture" | "refund",
     id: string | undefined,
     { leaveOut }: { leaveOut?: string } = {},
   ) {
-    const rows = `${kind}s`
+    const rows = `${kind}s` as const
+    return sumOf(await this.paymentOf(kind, id, [rows]), rows, `Medusa ${kind} ${id}`, leaveOut)
+  }
+
+  private async paymentOf(kind: "capture" | "refund", id: string | undefined, rows: string[]) {
     const record = await this.read(`${kind}Service`, `the Medusa ${kind}`, id, {
-      relations: ["payment", `payment.${rows}`],
+      relations: ["payment", ...rows.map((name) => `payment.${name}`)],
     })
-    const siblings = (record?.payment as Record<string, Array<Record<string, unknown>> | undefined> | undefined)?.[rows]
-    if (!siblings) throw unreadable(`the ${rows} of the payment of Medusa ${kind} ${id}`, "they were not found")
-    return siblings
-      .filter((row) => leaveOut === undefined || row.id !== leaveOut)
-      .reduce((total, row) => MathBN.add(total, (row.raw_amount ?? row.amount) as never), MathBN.convert(0))
-      .toString()
+    return record?.payment as PaymentRows | undefined
   }
 
   /** Metadata of the refund Medusa just created (refunds recorded from the gateway carry its operation id). */
@@ -145,6 +156,18 @@ export function paymentRecordsOf(payments: IPaymentModuleService): PaymentRecord
       retrieve: (id: string, config: Record<string, unknown>) => payments.retrievePaymentSession(id, config),
     },
   })
+}
+
+type PaymentRows = Record<string, Array<Record<string, unknown>> | undefined>
+
+/** The sum of the payment's rows of one kind, but `leaveOut`, in major units; rows that were not read fail closed. */
+function sumOf(payment: PaymentRows | undefined, rows: "captures" | "refunds", of: string, leaveOut?: string): string {
+  const siblings = payment?.[rows]
+  if (!siblings) throw unreadable(`the ${rows} of the payment of ${of}`, "they were not found")
+  return siblings
+    .filter((row) => leaveOut === undefined || row.id !== leaveOut)
+    .reduce((total, row) => MathBN.add(total, (row.raw_amount ?? row.amount) as never), MathBN.convert(0))
+    .toString()
 }
 
 function unreadable(what: string, why: string): MedusaError {

@@ -118,6 +118,18 @@ export function minorUnitsToSend(step: TotalsStep): bigint {
   return left !== undefined && left > 0n && send > left && send - left <= ROUNDING_SLACK ? left : send
 }
 
+/**
+ * Whether Medusa's rounded total after this step stays below the rounded `limit` (a payment's
+ * captures, for its refunds). While it does, a gateway that agrees with Medusa has room for the
+ * step, and rounding cannot reach past what it holds.
+ */
+export function leavesRoom(step: Omit<TotalsStep, "leftMinor">, limit: AmountInput): boolean {
+  const field = step.field ?? "amount"
+  const exponent = currencyExponent(step.currencyCode.toUpperCase())
+  const after = toDecimal(step.before, `${field} (Medusa's total before it)`).plus(toDecimal(step.amount, field))
+  return roundToMinor(after, exponent).isLessThan(roundToMinor(toDecimal(limit, `${field} (the limit)`), exponent))
+}
+
 /** toMinorUnits for what a shopper is asked to pay: a payment of nothing is refused too. */
 export function toPayableMinorUnits(amount: AmountInput, currencyCode: string, field = "amount"): string {
   const minor = toMinorUnits(amount, currencyCode, field)

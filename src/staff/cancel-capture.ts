@@ -17,7 +17,7 @@ import { MedusaError } from "@medusajs/framework/utils"
 import { refundPaymentWorkflow } from "@medusajs/medusa/core-flows"
 import BigNumber from "bignumber.js"
 import { readCardOrder } from "../core/card-order"
-import { idempotencyUuid } from "../core/idempotency"
+import { cancelCaptureKey } from "../core/idempotency"
 import { releaseHeldAuthorization, sendCardWrite } from "../core/ledgered-writes"
 import { toMedusaError } from "../core/medusa-errors"
 import { withPaymentLock } from "../core/payment-lock"
@@ -120,8 +120,7 @@ async function sendCancel(
   const write = {
     kind: "cancel_capture" as const,
     origin: "staff" as const,
-    // The gateway takes no key on cancels; this one names the cancel in the ledger only.
-    idempotency_key: idempotencyUuid(`${payment.id}:${input.operationId}:cancel`),
+    idempotency_key: cancelCaptureKey(input.operationId),
     gateway_ref: details.orderStatus.order.orderId,
     target_ref: input.operationId,
     amount_minor: capture.operationAmount ?? "0",

@@ -7,6 +7,7 @@
  * Medusa makes whatever the provider). The plugin's ledger is the tests' in-memory one here (test-support/): in a
  * store it is PostgreSQL rows, which the throughput part measures through Medusa itself.
  */
+const { AMOUNT } = require("./card-fixtures")
 const { testSupport } = require("./test-support")
 
 const silentLogger = {
@@ -41,8 +42,9 @@ function medusaStandIn() {
       paymentSessionService: {
         retrieve: async (id) => sessions.get(id) ?? missing("payment session", id),
       },
-      // Each bench payment is captured once and refunded once: a capture's payment holds that
-      // capture alone, and a refund's holds that refund alone (money by totals reads them).
+      // Each bench payment is captured once in full: a capture's payment holds that capture
+      // alone, and a refund's holds that refund alone beside one capture of the bench's amount
+      // (money by totals reads them; the refunds are far below it, as a partial refund is).
       captureService: {
         retrieve: async (id) => {
           const amount = captureAmounts.get(id)
@@ -52,7 +54,11 @@ function medusaStandIn() {
         },
       },
       refundService: {
-        retrieve: async (id) => ({ id, metadata: null, payment: { refunds: [{ id, amount: 0 }] } }),
+        retrieve: async (id) => ({
+          id,
+          metadata: null,
+          payment: { refunds: [{ id, amount: 0 }], captures: [{ id: "capt_bench", amount: AMOUNT }] },
+        }),
       },
     },
   }

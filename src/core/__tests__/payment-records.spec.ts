@@ -117,6 +117,34 @@ describe("PaymentRecords", () => {
     })
   })
 
+  describe("refundTotals", () => {
+    it("reads the refunds before this one and the captures of its payment in one read", async () => {
+      const retrieve = jest.fn(async () => ({
+        id: "ref_2",
+        payment: {
+          refunds: [
+            { id: "ref_1", amount: 1, raw_amount: { value: "1.005", precision: 20 } },
+            { id: "ref_2", amount: 3 },
+          ],
+          captures: [{ amount: 20 }, { amount: 0.25 }],
+        },
+      }))
+      const totals = await new PaymentRecords({ refundService: { retrieve } }).refundTotals("ref_2")
+      expect(totals).toEqual({ refundedBefore: "1.005", captured: "20.25" })
+      expect(retrieve).toHaveBeenCalledTimes(1)
+      expect(retrieve).toHaveBeenCalledWith("ref_2", { relations: ["payment", "payment.refunds", "payment.captures"] })
+    })
+
+    it("fails closed when the payment's captures were not read", async () => {
+      const cradle = testCradle()
+      cradle.refunds.set("ref_2", { id: "ref_2", payment: { refunds: [{ id: "ref_2", amount: 3 }] } })
+      const error = await rejection(new PaymentRecords(cradle).refundTotals("ref_2"))
+      expect(error.message).toBe(
+        "the captures of the payment of Medusa refund ref_2 could not be read (they were not found); nothing was sent to the gateway.",
+      )
+    })
+  })
+
   describe("refundMetadata", () => {
     it("returns the refund's metadata", async () => {
       const cradle = testCradle()

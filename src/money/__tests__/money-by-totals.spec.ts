@@ -1,6 +1,6 @@
 import BigNumber from "bignumber.js"
 import fc from "fast-check"
-import { InvalidAmountError, minorUnitsToSend } from "../amount"
+import { InvalidAmountError, leavesRoom, minorUnitsToSend } from "../amount"
 
 /** What a sequence of writes sends, each from Medusa's total of the ones before it. */
 function sendAll(amounts: string[], currencyCode: string, leftMinor?: bigint): bigint[] {
@@ -129,5 +129,27 @@ describe("money by totals (property)", () => {
       ),
       { numRuns: 500 },
     )
+  })
+})
+
+describe("leavesRoom (whether a refund can stay short of the captures without reading the gateway)", () => {
+  it.each([
+    { currency: "EUR", before: "0", amount: "12.688", limit: "38.064", room: true },
+    { currency: "EUR", before: "12.688", amount: "12.688", limit: "38.064", room: true },
+    // The last of three: rounded, it reaches the captures' rounded total.
+    { currency: "EUR", before: "25.376", amount: "12.688", limit: "38.064", room: false },
+    // One minor unit short of the end by Medusa's unrounded figures, the end once rounded.
+    { currency: "EUR", before: "0", amount: "38.06", limit: "38.064", room: false },
+    { currency: "EUR", before: "1.005", amount: "1", limit: "3", room: true },
+    { currency: "JPY", before: "0", amount: "499.5", limit: "1000", room: true },
+    { currency: "JPY", before: "500", amount: "499.5", limit: "1000", room: false },
+    { currency: "KWD", before: "0.0005", amount: "1.234", limit: "1.2345", room: false },
+    { currency: "KWD", before: "0", amount: "1.2334", limit: "1.2345", room: true },
+  ])("$currency: $before + $amount against $limit -> $room", ({ currency, before, amount, limit, room }) => {
+    expect(leavesRoom({ amount, before, currencyCode: currency }, limit)).toBe(room)
+  })
+
+  it("names the field of an amount it cannot read", () => {
+    expect(() => leavesRoom({ amount: "x", before: "0", currencyCode: "EUR" }, "1")).toThrow(InvalidAmountError)
   })
 })

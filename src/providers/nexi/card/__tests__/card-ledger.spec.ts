@@ -53,6 +53,27 @@ async function gatewayOperations(orderId: string, type: string) {
   return order.operations.filter((operation) => operation.operationType === type)
 }
 
+/** Requests the simulator received with this method on a path containing `part`. */
+async function requestsTo(method: string, part: string): Promise<number> {
+  const { requests } = (await control("GET", "/requests")) as { requests: Array<{ method: string; path: string }> }
+  return requests.filter((request) => request.method === method && request.path.includes(part)).length
+}
+
+/** A refund made in Nexi's back office, straight at the gateway: Medusa knows nothing of it. */
+async function backOfficeRefund(captureOperationId: string, amountMinor: string) {
+  const response = await fetch(`${gateway.simulator().gatewayUrl}/operations/${captureOperationId}/refunds`, {
+    method: "POST",
+    headers: {
+      "x-api-key": "5d952446-9004-4023-9eae-a527a152846b",
+      "correlation-id": crypto.randomUUID(),
+      "idempotency-key": crypto.randomUUID(),
+      "content-type": "application/json",
+    },
+    body: JSON.stringify({ amount: amountMinor, currency: "EUR", description: "Back office" }),
+  })
+  expect(response.status).toBe(200)
+}
+
 /** A session paid on its hosted page, authorized, and captured for 20.00 as Medusa would. */
 async function capturedPayment(sessionId: string) {
   const card = gateway.provider()
@@ -160,20 +181,7 @@ describe("card money writes through the ledger", () => {
   it("refuses, sending nothing, a refund of more than the gateway has left to refund, naming both amounts", async () => {
     const { card, orderId, data } = await capturedPayment("payses_l6")
     // A refund of 5.00 made in Nexi's back office, which Medusa has not recorded yet.
-    const backOffice = await fetch(
-      `${gateway.simulator().gatewayUrl}/operations/${data.capture_operation_id}/refunds`,
-      {
-        method: "POST",
-        headers: {
-          "x-api-key": "5d952446-9004-4023-9eae-a527a152846b",
-          "correlation-id": crypto.randomUUID(),
-          "idempotency-key": crypto.randomUUID(),
-          "content-type": "application/json",
-        },
-        body: JSON.stringify({ amount: "500", currency: "EUR", description: "Back office" }),
-      },
-    )
-    expect(backOffice.status).toBe(200)
+    await backOfficeRefund(String(data.capture_operation_id), "500")
 
     await expect(refund(card, data, "ref_l6", 20)).rejects.toThrow(
       /would refund 20\.00 EUR at the Nexi gateway, which has 15\.00 EUR left to refund on this order.*Nothing was sent/,
@@ -186,6 +194,28 @@ describe("card money writes through the ledger", () => {
       "1500",
       "500",
     ])
+  })
+
+  it("sends a refund that leaves Medusa's captures room without reading the order first", async () => {
+    const { card, data } = await capturedPayment("payses_l7")
+    const row = { id: "ref_l7", metadata: null, amount: 5 }
+    gateway.cradle().refunds.set("ref_l7", { ...row, payment: { refunds: [row], captures: [{ amount: 20 }] } })
+    const before = await requestsTo("GET", "/orders/")
+    await card.refundPayment({ data, amount: 5, context: { idempotency_key: "ref_l7" } })
+    expect(await requestsTo("GET", "/orders/")).toBe(before)
+    expect(await postsOn("refunds")).toBe(1)
+  })
+
+  it("names both amounts when the gateway refuses a refund it has too little left for (a back-office refund Medusa has not recorded)", async () => {
+    const { card, orderId, data } = await capturedPayment("payses_l8")
+    await backOfficeRefund(String(data.capture_operation_id), "1500")
+    const row = { id: "ref_l8", metadata: null, amount: 10 }
+    gateway.cradle().refunds.set("ref_l8", { ...row, payment: { refunds: [row], captures: [{ amount: 20 }] } })
+
+    await expect(card.refundPayment({ data, amount: 10, context: { idempotency_key: "ref_l8" } })).rejects.toThrow(
+      /would refund 10\.00 EUR at the Nexi gateway, which has 5\.00 EUR left to refund on this order.*The gateway refused it and nothing was refunded/,
+    )
+    expect((await gatewayOperations(orderId, "REFUND")).map((operation) => operation.operationAmount)).toEqual(["1500"])
   })
 
   it("records a hosted order whose answer was lost nowhere: its page address never reached anyone, so nobody can pay on it", async () => {
