@@ -6,16 +6,20 @@
 import type {
   CancelRequest,
   CardVerificationRequest,
+  CustomerContracts,
   HppRequest,
   HppResponse,
   ListOperationsQuery,
   ListOrdersQuery,
+  MitRequest,
   MotoRequest,
   Operation,
   OperationList,
   OperationResponse,
   OrderDetails,
   OrderList,
+  PayByLinkRequest,
+  PayByLinkResponse,
   PaymentMethodList,
   PostOperationRequest,
   PostOperationResponse,
@@ -39,4 +43,19 @@ export interface GatewayClient {
   refund(operationId: string, body: PostOperationRequest, idempotencyKey: string): Promise<PostOperationResponse>
   cancelCapture(operationId: string, body?: CancelRequest): Promise<PostOperationResponse>
   listPaymentMethods(): Promise<PaymentMethodList>
+  /**
+   * A merchant-initiated charge of a contract (MIT_* only; the gateway refuses a CIT one).
+   * `idempotencyKey` must be the same on every retry of one logical charge: the gateway replays
+   * the first answer, and refuses the key for a different request. A lost answer is found again
+   * with getOrder(order.orderId).
+   */
+  chargeContract(body: MitRequest, idempotencyKey: string): Promise<OperationResponse>
+  /** Not retried after a lost answer (no key): getOrder(order.orderId) lists the link, but not its securityToken. */
+  createPaymentLink(body: PayByLinkRequest): Promise<PayByLinkResponse>
+  /** An unpaid link can no longer be paid; cancelling it again is harmless. */
+  cancelPaymentLink(linkId: string): Promise<void>
+  /** The contract can no longer be charged or used; deactivating it again is harmless. */
+  deactivateContract(contractId: string): Promise<void>
+  /** The customer's usable contracts; none is an empty list (the gateway answers 404). */
+  listCustomerContracts(customerId: string): Promise<CustomerContracts>
 }

@@ -1,30 +1,33 @@
 /**
  * GatewayClient over HTTP: one method per endpoint of docs/contract/gateway.md, each a route, a
  * schema for the answer, and the shared transport. Headers follow docs/contract/gateway.md:
- * X-API-KEY always, a fresh Correlation-Id per attempt, Idempotency-Key on captures and
- * refunds, and on MOTO payments and card verifications when the caller gives one (the
- * gateway defines none for cancels).
+ * X-API-KEY always, a fresh Correlation-Id per attempt, Idempotency-Key on captures, refunds
+ * and merchant-initiated charges, and on MOTO payments and card verifications when the caller
+ * gives one (the gateway defines none for cancels, payment links or contracts).
  */
 import { randomUUID } from "node:crypto"
 import type http from "node:http"
 import type { z } from "zod"
-import { type ErrorDetail, SERVICE_LABELS } from "../http/errors"
+import { type ErrorDetail, NotFoundError, SERVICE_LABELS } from "../http/errors"
 import { type Logger, silentLogger } from "../http/logger"
 import { parseAnswer } from "../http/parse-answer"
 import { type Route, route } from "../http/route"
 import { errorForStatus } from "../http/status-errors"
-import { HttpTransport, type TransportRequest, type TransportTuning } from "../http/transport"
+import { HttpTransport, type TransportAnswer, type TransportRequest, type TransportTuning } from "../http/transport"
 import { type GatewayEnvironment, resolveGatewayBaseUrl } from "./environment"
 import type { GatewayClient } from "./gateway-client"
 import {
   type CancelRequest,
   type CardVerificationRequest,
+  type CustomerContracts,
+  CustomerContractsSchema,
   ErrorBodySchema,
   type HppRequest,
   type HppResponse,
   HppResponseSchema,
   type ListOperationsQuery,
   type ListOrdersQuery,
+  type MitRequest,
   type MotoRequest,
   type Operation,
   type OperationList,
@@ -36,6 +39,9 @@ import {
   OrderDetailsSchema,
   type OrderList,
   OrderListSchema,
+  type PayByLinkRequest,
+  type PayByLinkResponse,
+  PayByLinkResponseSchema,
   type PaymentMethodList,
   PaymentMethodListSchema,
   type PostOperationRequest,
@@ -143,17 +149,47 @@ export class HttpGatewayClient implements GatewayClient {
     return this.call(PaymentMethodListSchema, route("GET", "/payment_methods"))
   }
 
+  async chargeContract(body: MitRequest, idempotencyKey: string): Promise<OperationResponse> {
+    return this.call(OperationResponseSchema, withKey({ ...route("POST", "/orders/mit"), body }, idempotencyKey))
+  }
+
+  async createPaymentLink(body: PayByLinkRequest): Promise<PayByLinkResponse> {
+    return this.call(PayByLinkResponseSchema, { ...route("POST", "/orders/paybylink"), body })
+  }
+
+  async cancelPaymentLink(linkId: string): Promise<void> {
+    await this.callForStatus(route("POST", "/paybylink/{linkId}/cancels", { linkId }))
+  }
+
+  async deactivateContract(contractId: string): Promise<void> {
+    await this.callForStatus(route("POST", "/contracts/{contractId}/deactivation", { contractId }))
+  }
+
+  async listCustomerContracts(customerId: string): Promise<CustomerContracts> {
+    try {
+      return await this.call(CustomerContractsSchema, route("GET", "/contracts/customers/{customerId}", { customerId }))
+    } catch (error) {
+      // The gateway answers 404 for a customer without contracts: for the caller, an empty list.
+      if (error instanceof NotFoundError) return { customerId, contracts: [] }
+      throw error
+    }
+  }
+
   private async postOperation(target: Route, body: unknown, idempotencyKey?: string): Promise<PostOperationResponse> {
     return this.call(PostOperationResponseSchema, withKey({ ...target, body }, idempotencyKey))
   }
 
   private async call<S extends z.ZodType>(schema: S, request: TransportRequest): Promise<z.output<S>> {
+    const answer = await this.callForStatus(request)
+    const parsed = parseAnswer(schema, answer.body, "gateway", request.endpoint, answer.status)
+    warnUnrecognized(this.logger, `${SERVICE_LABELS.gateway} ${request.endpoint}`, parsed)
+    return parsed
+  }
+
+  /** A 2xx answer as it came; any other status as the typed error. Alone, for writes whose answer body no source gives. */
+  private async callForStatus(request: TransportRequest): Promise<TransportAnswer> {
     const answer = await this.transport.send(request)
-    if (answer.status >= 200 && answer.status < 300) {
-      const parsed = parseAnswer(schema, answer.body, "gateway", request.endpoint, answer.status)
-      warnUnrecognized(this.logger, `${SERVICE_LABELS.gateway} ${request.endpoint}`, parsed)
-      return parsed
-    }
+    if (answer.status >= 200 && answer.status < 300) return answer
     throw errorForStatus("gateway", request.endpoint, answer.status, gatewayErrorDetails(answer.body))
   }
 }

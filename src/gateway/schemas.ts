@@ -307,6 +307,36 @@ export const CancelRequestSchema = z.looseObject({
 })
 export type CancelRequest = z.infer<typeof CancelRequestSchema>
 
+/** Contract ids are at most 18 characters on POST /orders/mit (docs/contract/gateway.md). */
+export const ContractIdSchema = z.string().min(1, "must not be empty").max(18, "must be at most 18 characters")
+
+/** POST /orders/mit: the merchant charges a saved card's contract without the cardholder. */
+export const MitRequestSchema = z.looseObject({
+  order: OrderSchema,
+  contractId: ContractIdSchema,
+  captureType: CaptureTypeSchema.optional(),
+})
+export type MitRequest = z.infer<typeof MitRequestSchema>
+
+/** A calendar date, as POST /orders/paybylink takes its expirationDate: "2026-12-31". */
+export const CalendarDateSchema = z
+  .string()
+  // abort: a text that is not YYYY-MM-DD gets that one message, not also "not a calendar date".
+  .regex(/^\d{4}-\d{2}-\d{2}$/, { message: 'must be a date YYYY-MM-DD, for example "2026-12-31"', abort: true })
+  .refine((text) => {
+    // Date.parse rolls 2026-02-30 over to March and gives NaN for month 13: both are refused.
+    const time = Date.parse(`${text}T00:00:00Z`)
+    return !Number.isNaN(time) && new Date(time).toISOString().startsWith(text)
+  }, "is not a calendar date")
+
+/** POST /orders/paybylink: a hosted payment the shopper opens from a link, until expirationDate. */
+export const PayByLinkRequestSchema = z.looseObject({
+  order: OrderSchema,
+  paymentSession: PaymentSessionSchema,
+  expirationDate: CalendarDateSchema,
+})
+export type PayByLinkRequest = z.infer<typeof PayByLinkRequestSchema>
+
 export const ListOrdersQuerySchema = z.object({
   fromTime: z.string().optional(),
   toTime: z.string().optional(),
@@ -350,6 +380,30 @@ export const PostOperationResponseSchema = z.looseObject({
   operationTime: z.string().optional(),
 })
 export type PostOperationResponse = z.infer<typeof PostOperationResponseSchema>
+
+export const PayByLinkResponseSchema = z.looseObject({
+  paymentLink: PaymentLinkSchema.extend({ linkId: z.string().min(1), link: z.string().min(1) }),
+  securityToken: z.string().min(1),
+})
+export type PayByLinkResponse = z.infer<typeof PayByLinkResponseSchema>
+
+/** A contract as GET /contracts/customers/{customerId} lists it; the type is read tolerantly. */
+export const ContractSchema = z.looseObject({
+  contractId: z.string().min(1),
+  contractType: openEnum(CONTRACT_TYPES).optional(),
+  contractExpiryDate: z.string().optional(),
+  contractFrequency: z.string().optional(),
+  paymentMethod: openEnum(PAYMENT_METHOD_TYPES).optional(),
+  paymentCircuit: z.string().optional(),
+  paymentInstrumentInfo: z.string().optional(),
+})
+export type Contract = z.infer<typeof ContractSchema>
+
+export const CustomerContractsSchema = z.looseObject({
+  customerId: z.string(),
+  contracts: z.array(ContractSchema),
+})
+export type CustomerContracts = z.infer<typeof CustomerContractsSchema>
 
 export const PaymentMethodListSchema = z.looseObject({ paymentMethods: z.array(PaymentMethodSchema) })
 export type PaymentMethodList = z.infer<typeof PaymentMethodListSchema>

@@ -92,6 +92,12 @@ const PaySchema = z.strictObject({
   ...HostedTarget,
 })
 const CancelSchema = z.strictObject(HostedTarget)
+/** A link is found by its id; outcome picks a sandbox card when no pan is sent. */
+const PayLinkSchema = PaySchema.omit({ token: true }).extend({ outcome: z.enum(["approve", "decline"]).optional() })
+const LINK_CARDS = {
+  approve: { pan: "4999340261977289", expiryDate: "1230", cvv: "663" },
+  decline: { pan: "5515931855858729", expiryDate: "1230", cvv: "123" },
+} as const
 
 const ROUTES: readonly ControlRoute[] = [
   route("GET", "/requests", (deps) => ok(deps.requestLog.view())),
@@ -167,16 +173,17 @@ const ROUTES: readonly ControlRoute[] = [
     "/hpp/:orderId/pay",
     withBody(PaySchema, async (deps, pay, [orderId]) => {
       const order = findHostedOrder(deps, orderId, pay.token)
+      return order.ok ? payOnPage(deps, order.value, pay) : order.answer
+    }),
+  ),
+  route(
+    "POST",
+    "/paybylink/:linkId/pay",
+    withBody(PayLinkSchema, async (deps, { outcome, ...pay }, [linkId]) => {
+      const order = findLinkOrder(deps, linkId)
       if (!order.ok) return order.answer
-      const submission = deps.hostedPayments.submitCard(order.value, pay)
-      if (submission.kind === "invalid") {
-        return errorAnswer(400, SIM_CODES.invalidRequest, `${submission.field}: ${submission.message}`)
-      }
-      const done =
-        submission.kind === "challenge"
-          ? deps.hostedPayments.answerChallenge(order.value, pay.challenge === "pass")
-          : submission
-      return done.kind === "done" ? outcomeAnswer(done.outcome, pay.awaitNotification) : closedAnswer(orderId)
+      const card = pay.pan === undefined && outcome ? LINK_CARDS[outcome] : {}
+      return payOnPage(deps, order.value, { ...card, ...pay })
     }),
   ),
   route(
@@ -186,7 +193,9 @@ const ROUTES: readonly ControlRoute[] = [
       const order = findHostedOrder(deps, orderId, cancel.token)
       if (!order.ok) return order.answer
       const done = deps.hostedPayments.cancel(order.value)
-      return done.kind === "done" ? outcomeAnswer(done.outcome, cancel.awaitNotification) : closedAnswer(orderId)
+      return done.kind === "done"
+        ? outcomeAnswer(done.outcome, cancel.awaitNotification)
+        : closedAnswer(order.value.order.orderId, done.reason)
     }),
   ),
   route("GET", "/contracts", (deps, _params, _body, query) => {
@@ -230,8 +239,41 @@ function findHostedOrder(
   }
 }
 
-function closedAnswer(orderId: string): SimResponse {
-  return errorAnswer(409, SIM_CODES.notAllowed, `hosted order ${orderId} is already paid, failed or cancelled`)
+/** The shopper's card on the page of a hosted order or a payment link (the page's own code). */
+async function payOnPage(deps: ControlDeps, order: StoredOrder, pay: z.output<typeof PaySchema>): Promise<SimResponse> {
+  const submission = deps.hostedPayments.submitCard(order, pay)
+  if (submission.kind === "invalid") {
+    return errorAnswer(400, SIM_CODES.invalidRequest, `${submission.field}: ${submission.message}`)
+  }
+  const done =
+    submission.kind === "challenge" ? deps.hostedPayments.answerChallenge(order, pay.challenge === "pass") : submission
+  return done.kind === "done"
+    ? outcomeAnswer(done.outcome, pay.awaitNotification)
+    : closedAnswer(order.order.orderId, done.reason)
+}
+
+function findLinkOrder(
+  deps: ControlDeps,
+  linkId: string,
+): { ok: true; value: StoredOrder } | { ok: false; answer: SimResponse } {
+  const [order, ...others] = deps.store.ordersWithLinkId(linkId)
+  if (!order) return { ok: false, answer: errorAnswer(404, SIM_CODES.notFound, `no payment link ${linkId}`) }
+  if (others.length > 0) {
+    return {
+      ok: false,
+      answer: errorAnswer(409, SIM_CODES.notAllowed, `several merchants have a payment link ${linkId}`),
+    }
+  }
+  return { ok: true, value: order }
+}
+
+/** reason: why a payment link takes nothing; without one, the page's outcome is final. */
+function closedAnswer(orderId: string, reason: string | undefined): SimResponse {
+  return errorAnswer(
+    409,
+    SIM_CODES.notAllowed,
+    reason ?? `hosted order ${orderId} is already paid, failed or cancelled`,
+  )
 }
 
 async function outcomeAnswer(outcome: HostedOutcome, awaitNotification: boolean): Promise<SimResponse> {

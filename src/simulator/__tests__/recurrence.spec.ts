@@ -265,7 +265,7 @@ describe("POST /orders/hpp: paymentSession.recurrence", () => {
             code: "SIM1003",
             description: expect.stringMatching(
               new RegExp(
-                `^paymentSession\\.recurrence\\.contractType: ${contractType} payments are merchant-initiated and go through POST /orders/mit, which this simulator does not serve`,
+                `^paymentSession\\.recurrence\\.contractType: ${contractType} payments are merchant-initiated and go through POST /orders/mit; a hosted page takes CIT`,
               ),
             ),
           },

@@ -3,7 +3,7 @@
  * saves, and saving it once the payment succeeds. A contract belongs to one customer of one
  * merchant; for any other customer it does not exist, exactly as an unknown one.
  */
-import type { CheckedCard } from "../cards"
+import { type CheckedCard, expiryHasPassed, expiryText } from "../cards"
 import type { GatewayStore, StoredContract, StoredOrder } from "./store"
 
 /** What a hosted order does with a saved card. */
@@ -34,7 +34,8 @@ export function cardOnFileOf(store: GatewayStore, order: StoredOrder): CardOnFil
       return { kind: "save", replaces: true }
     case "SUBSEQUENT_PAYMENT":
       // Checked when the order was created, and contracts are only removed by a reset, which removes the order too.
-      return { kind: "saved", contract: contractOf(store, order)! }
+      // It may have been deactivated since: the page still shows the card, and the payment is declined (card-entry.ts).
+      return { kind: "saved", contract: store.findContract(order.merchantId, recurrence.contractId!)! }
     default:
       return { kind: "none" }
   }
@@ -47,7 +48,9 @@ export function cardOnFileOf(store: GatewayStore, order: StoredOrder): CardOnFil
 export function saveCardOnFile(store: GatewayStore, order: StoredOrder, card: CheckedCard, now: Date): void {
   const recurrence = order.hosted?.paymentSession.recurrence
   if (recurrence?.action === "CARD_SUBSTITUTION") {
-    store.saveContract({ ...contractOf(store, order)!, card })
+    // A contract deactivated while the page was open stays deactivated, with its old card.
+    const contract = contractOf(store, order)
+    if (contract) store.saveContract({ ...contract, card })
     return
   }
   if (recurrence?.action !== "CONTRACT_CREATION") return
@@ -60,11 +63,34 @@ export function saveCardOnFile(store: GatewayStore, order: StoredOrder, card: Ch
     contractId,
     customerId: order.order.customerId!,
     contractType: recurrence.contractType!,
+    ...(recurrence.contractType === "MIT_SCHEDULED"
+      ? { contractExpiryDate: recurrence.contractExpiryDate, contractFrequency: recurrence.contractFrequency }
+      : {}),
     state: "active",
     card,
     createdAt: now.toISOString(),
     orderId: order.order.orderId,
   })
+}
+
+/** Why a saved card can no longer pay by its expiry, if its expiry month has passed. */
+export function savedCardExpiry(card: CheckedCard, now: Date): string | undefined {
+  return expiryHasPassed(card.expiry, now)
+    ? `the saved card expired at the end of ${expiryText(card.expiry)}`
+    : undefined
+}
+
+/** A contract as GET /contracts/customers/{customerId} answers it. */
+export function gatewayContractView(contract: StoredContract) {
+  return {
+    contractId: contract.contractId,
+    contractType: contract.contractType,
+    ...(contract.contractExpiryDate ? { contractExpiryDate: contract.contractExpiryDate } : {}),
+    ...(contract.contractFrequency ? { contractFrequency: contract.contractFrequency } : {}),
+    paymentMethod: "CARD",
+    paymentCircuit: contract.card.circuit,
+    paymentInstrumentInfo: contract.card.maskedPan,
+  }
 }
 
 /** What the control API shows of a contract: enough for a test, never the expiry. */

@@ -26,6 +26,9 @@ export const CONTRACT_CODES = {
   contractNotFound: "SIM1002",
   merchantInitiated: "SIM1003",
   verifyWithSavedCard: "SIM1004",
+  cardholderInitiatedContract: "SIM1005",
+  contractDeactivated: "SIM1006",
+  contractExpired: "SIM1007",
 } as const
 
 /** 400 with one error record per zod issue; amount fields get the gateway's PS0036. */

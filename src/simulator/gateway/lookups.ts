@@ -9,6 +9,7 @@ import type { SimResponse } from "../http-types"
 import type { GatewayCall, GatewayContext } from "./context"
 import { notFound } from "./errors"
 import { ledgerOf } from "./ledger"
+import { paymentLinksOf } from "./payment-links"
 import type { Parsed } from "./request-validation"
 import type { StoredOperation, StoredOrder } from "./store"
 
@@ -31,7 +32,7 @@ export function getOrder(context: GatewayContext, call: GatewayCall): SimRespons
   return jsonAnswer(200, {
     orderStatus: orderStatusOf(context, stored),
     operations: context.store.operationsOf(stored).map((operation) => operation.record),
-    paymentLinks: [],
+    paymentLinks: paymentLinksOf(stored),
   })
 }
 

@@ -24,6 +24,8 @@ export interface CardOperationInput {
   /** How 3DS went; absent when 3DS does not apply (merchant-entered card data). */
   threeDS?: ThreeDSOutcome
   warnings?: { code: string; description: string }[]
+  /** The pay-by-link link the operation was made on. */
+  paymentLinkId?: string
 }
 
 const APPROVED_RESULTS: ReadonlySet<OperationResult> = new Set(["AUTHORIZED", "EXECUTED"])
@@ -50,6 +52,7 @@ export function cardOperation(input: CardOperationInput): StoredOperation {
     },
     ...(order.order.customerInfo ? { customerInfo: order.order.customerInfo } : {}),
     ...(input.warnings ? { warnings: input.warnings } : {}),
+    ...(input.paymentLinkId ? { paymentLinkId: input.paymentLinkId } : {}),
   }
   return { merchantId: order.merchantId, record }
 }

@@ -3,7 +3,13 @@
  * order. A hosted order gets its operations later, from the hosted page (hpp/flow.ts), and
  * saves or uses a card on file when its paymentSession.recurrence asks (contracts.ts).
  */
-import { CardVerificationRequestSchema, HppRequestSchema, MotoRequestSchema } from "../../gateway/schemas"
+import {
+  CardVerificationRequestSchema,
+  HppRequestSchema,
+  MotoRequestSchema,
+  type Order,
+  type PaymentSession,
+} from "../../gateway/schemas"
 import { type CardCheck, checkCard } from "../cards"
 import { type ErrorRecord, errorsAnswer, jsonAnswer, SIM_CODES } from "../http-helpers"
 import type { SimResponse } from "../http-types"
@@ -17,8 +23,21 @@ export function createHostedOrder(context: GatewayContext, call: GatewayCall): S
   const parsed = parseBody(call.req, HppRequestSchema)
   if (!parsed.ok) return parsed.answer
   const { order, paymentSession } = parsed.value
+  const problems = hostedOrderProblems(context, call, order, paymentSession)
+  if (problems.length > 0) return errorsAnswer(400, problems)
+  const { hostedPage, securityToken } = openHostedOrder(context, call, order, paymentSession)
+  return jsonAnswer(200, { hostedPage, securityToken })
+}
+
+/** What /orders/hpp and /orders/paybylink both check of their order and payment session. */
+export function hostedOrderProblems(
+  context: GatewayContext,
+  call: GatewayCall,
+  order: Order,
+  paymentSession: PaymentSession,
+): ErrorRecord[] {
   const amountRule = paymentSession.actionType === "VERIFY" ? "any" : "positive"
-  const problems = [
+  return [
     ...orderProblems(context.store, call.merchantId, order, amountRule),
     ...sessionProblems(paymentSession, order),
     ...recurrenceProblems({
@@ -29,19 +48,28 @@ export function createHostedOrder(context: GatewayContext, call: GatewayCall): S
       now: context.clock.now(),
     }),
   ]
-  if (problems.length > 0) return errorsAnswer(400, problems)
+}
+
+/** Stores an order that waits for the shopper on the hosted page, with the token of its notifications. */
+export function openHostedOrder(
+  context: GatewayContext,
+  call: GatewayCall,
+  order: Order,
+  paymentSession: PaymentSession,
+): { stored: StoredOrder; hostedPage: string; securityToken: string } {
   const securityToken = newSecret()
   context.issuedTokens.record(securityToken)
   const pageToken = newSecret()
-  context.store.addOrder({
+  const stored: StoredOrder = {
     merchantId: call.merchantId,
     order,
     createdAt: context.clock.now().toISOString(),
     hosted: { paymentSession, securityToken, pageToken, state: "open" },
     operationIds: [],
-  })
+  }
+  context.store.addOrder(stored)
   const hostedPage = `${context.publicUrl}/hpp/${encodeURIComponent(order.orderId)}?token=${pageToken}`
-  return jsonAnswer(200, { hostedPage, securityToken })
+  return { stored, hostedPage, securityToken }
 }
 
 const MOTO_WARNING = {
@@ -94,7 +122,7 @@ function cardProblems(check: CardCheck): ErrorRecord[] {
   return check.ok ? [] : [{ code: SIM_CODES.invalidRequest, description: `card.${check.field}: ${check.message}` }]
 }
 
-function openOrder(context: GatewayContext, call: GatewayCall, order: StoredOrder["order"]): StoredOrder {
+export function openOrder(context: GatewayContext, call: GatewayCall, order: StoredOrder["order"]): StoredOrder {
   const stored: StoredOrder = {
     merchantId: call.merchantId,
     order,

@@ -68,7 +68,7 @@ function subsequentPaymentProblems(request: RecurrenceRequest, recurrence: Recur
   if (contractType === "MIT_SCHEDULED" || contractType === "MIT_UNSCHEDULED") {
     problems.push({
       code: CONTRACT_CODES.merchantInitiated,
-      description: `${FIELD}.contractType: ${contractType} payments are merchant-initiated and go through POST /orders/mit, which this simulator does not serve; a hosted page takes CIT`,
+      description: `${FIELD}.contractType: ${contractType} payments are merchant-initiated and go through POST /orders/mit; a hosted page takes CIT`,
     })
   }
   return [...problems, ...existingContractProblems(request, recurrence)]

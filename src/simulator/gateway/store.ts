@@ -27,11 +27,23 @@ export interface HostedSession {
   challengedCard?: CheckedCard
 }
 
+/** The link of a POST /orders/paybylink order; its hosted session is the page the link opens. */
+export interface StoredPaymentLink {
+  linkId: string
+  link: string
+  /** The end of the expirationDate day (UTC), as the order lookup answers it. */
+  expiresAt: string
+  cancelled: boolean
+  /** The approved operation that paid the link. */
+  paidByOperationId?: string
+}
+
 export interface StoredOrder {
   merchantId: string
   order: Order
   createdAt: string
   hosted?: HostedSession
+  paymentLink?: StoredPaymentLink
   operationIds: string[]
 }
 
@@ -62,8 +74,12 @@ export interface StoredContract {
   /** order.customerId of the creating order: only that customer's orders may use the contract. */
   customerId: string
   contractType: (typeof CONTRACT_TYPES)[number]
-  /** The contract defines no way to deactivate one, so every stored contract is active. */
-  state: "active"
+  /** MIT_SCHEDULED only: until when, and every how many days, the merchant may charge. */
+  contractExpiryDate?: string
+  contractFrequency?: string
+  /** deactivated: by POST /contracts/{contractId}/deactivation; nothing can be charged on it again. */
+  state: "active" | "deactivated"
+  deactivatedAt?: string
   /** Masked, with its expiry month; the number and the CVV are never kept. */
   card: CheckedCard
   createdAt: string
@@ -74,6 +90,8 @@ export interface StoredContract {
 interface StoredAnswer {
   status: number
   body: unknown
+  /** The request the answer belongs to, on endpoints that refuse a key reused for another request. */
+  fingerprint?: string
 }
 
 interface GatewaySnapshot {
@@ -160,13 +178,26 @@ export class GatewayStore {
     return id
   }
 
-  rememberAnswer(merchantId: string, idempotencyKey: string, answer: SimResponse): void {
-    this.idempotency.set(merchantKey(merchantId, idempotencyKey), { status: answer.status, body: answer.body })
+  rememberAnswer(merchantId: string, idempotencyKey: string, answer: SimResponse, fingerprint?: string): void {
+    this.idempotency.set(merchantKey(merchantId, idempotencyKey), {
+      status: answer.status,
+      body: answer.body,
+      ...(fingerprint === undefined ? {} : { fingerprint }),
+    })
     this.changed()
   }
 
-  rememberedAnswer(merchantId: string, idempotencyKey: string): SimResponse | undefined {
+  rememberedAnswer(merchantId: string, idempotencyKey: string): StoredAnswer | undefined {
     return this.idempotency.get(merchantKey(merchantId, idempotencyKey))
+  }
+
+  findOrderByLinkId(merchantId: string, linkId: string): StoredOrder | undefined {
+    return this.ordersOf(merchantId).find((order) => order.paymentLink?.linkId === linkId)
+  }
+
+  /** Orders with this link id, across merchants (the control API knows no API key). */
+  ordersWithLinkId(linkId: string): StoredOrder[] {
+    return [...this.orders.values()].filter((order) => order.paymentLink?.linkId === linkId)
   }
 
   /** Saves a new contract, or the contract with its card substituted. */
@@ -177,6 +208,12 @@ export class GatewayStore {
 
   findContract(merchantId: string, contractId: string): StoredContract | undefined {
     return this.contracts.get(merchantKey(merchantId, contractId))
+  }
+
+  contractsOfCustomer(merchantId: string, customerId: string): StoredContract[] {
+    return [...this.contracts.values()].filter(
+      (contract) => contract.merchantId === merchantId && contract.customerId === customerId,
+    )
   }
 
   /** Every merchant's contracts (the control API knows no API key). */

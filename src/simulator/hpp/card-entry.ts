@@ -2,8 +2,9 @@
  * The card a shopper's entry on the hosted page pays with: the card typed on the form, or on a
  * one-click payment (SUBSEQUENT_PAYMENT) the contract's saved card, which only its CVV unlocks.
  */
-import { type CardField, type CheckedCard, checkCard, cvvProblem, expiryHasPassed } from "../cards"
-import type { CardOnFile } from "../gateway/contracts"
+import { type CardField, type CheckedCard, checkCard, cvvProblem } from "../cards"
+import { type CardOnFile, savedCardExpiry } from "../gateway/contracts"
+import type { StoredContract } from "../gateway/store"
 
 /** What the shopper typed; the saved-card form has only the CVV. */
 export interface ShopperEntry {
@@ -13,22 +14,23 @@ export interface ShopperEntry {
 }
 
 export type PayingCard =
-  | { ok: true; card: CheckedCard; savedCardExpired: boolean }
-  | { ok: false; field: CardField; message: string }
+  /** declineReason: the saved card cannot pay (expired, or its contract deactivated); the issuer declines. */
+  { ok: true; card: CheckedCard; declineReason?: string } | { ok: false; field: CardField; message: string }
 
 export function payingCard(onFile: CardOnFile, entry: ShopperEntry, now: Date): PayingCard {
-  if (onFile.kind === "saved") return savedCard(onFile.contract.card, entry, now)
+  if (onFile.kind === "saved") return savedCard(onFile.contract, entry, now)
   if (entry.pan === undefined) return refuse("pan", "is required")
   if (entry.expiryDate === undefined) return refuse("expiryDate", "is required (mmyy)")
   const check = checkCard({ pan: entry.pan, expiryDate: entry.expiryDate, cvv: entry.cvv }, now, { cvvRequired: true })
-  return check.ok ? { ok: true, card: check.card, savedCardExpired: false } : check
+  return check.ok ? { ok: true, card: check.card } : check
 }
 
 /**
  * A number or expiry sent with a saved-card payment is refused rather than ignored: the caller
  * believes it pays with a card that is not the one the contract holds.
  */
-function savedCard(card: CheckedCard, entry: ShopperEntry, now: Date): PayingCard {
+function savedCard(contract: StoredContract, entry: ShopperEntry, now: Date): PayingCard {
+  const { card } = contract
   for (const field of ["pan", "expiryDate"] as const) {
     if (entry[field] !== undefined)
       return refuse(field, "must not be sent: this order pays with the contract's saved card (send only the CVV)")
@@ -36,7 +38,11 @@ function savedCard(card: CheckedCard, entry: ShopperEntry, now: Date): PayingCar
   const problem = cvvProblem(card.circuit, entry.cvv, { cvvRequired: true })
   if (problem !== undefined) return refuse("cvv", problem)
   // An expired saved card is a payment the issuer declines, not a typing mistake to correct.
-  return { ok: true, card, savedCardExpired: expiryHasPassed(card.expiry, now) }
+  const declineReason =
+    contract.state === "deactivated"
+      ? `the saved card's contract ${contract.contractId} was deactivated`
+      : savedCardExpiry(card, now)
+  return { ok: true, card, ...(declineReason ? { declineReason } : {}) }
 }
 
 function refuse(field: CardField, message: string): PayingCard {

@@ -13,14 +13,17 @@
  *   shopper cancels      payment type/CANCELED
  *   expired saved card   payment type/DECLINED (no 3DS: the card is refused before authentication)
  * The merchant is notified of the last operation of each outcome. An approved outcome saves the
- * card when the order's recurrence asks for it (gateway/contracts.ts).
+ * card when the order's recurrence asks for it (gateway/contracts.ts). A payment link's page
+ * (gateway/payment-links.ts) is this page too: its operations carry paymentLinkId, the approved
+ * one pays the link, and a cancelled or expired link takes nothing.
  */
 import type { OperationResult } from "../../gateway/schemas"
-import { type CardField, type CheckedCard, expiryText } from "../cards"
+import type { CardField, CheckedCard } from "../cards"
 import { paymentStep, recordCardOperation } from "../gateway/card-payments"
 import type { GatewayContext } from "../gateway/context"
 import { cardOnFileOf, saveCardOnFile } from "../gateway/contracts"
 import type { ThreeDSOutcome } from "../gateway/operation-records"
+import { linkRefusal } from "../gateway/payment-links"
 import type { OperationRecord, StoredOrder } from "../gateway/store"
 import type { DeliveryOutcome } from "../notifications"
 import { payingCard, type ShopperEntry } from "./card-entry"
@@ -37,13 +40,16 @@ export interface HostedOutcome {
   declineReason?: string
 }
 
+/** closed: nothing more can happen on the page; reason says why when it is not the outcome (a link's expiry). */
+export type Closed = { kind: "closed"; reason?: string }
+
 export type CardSubmission =
   | { kind: "done"; outcome: HostedOutcome }
   | { kind: "challenge" }
   | { kind: "invalid"; field: CardField; message: string }
-  | { kind: "closed" }
+  | Closed
 
-export type ChallengeAnswer = { kind: "done"; outcome: HostedOutcome } | { kind: "closed" }
+export type ChallengeAnswer = { kind: "done"; outcome: HostedOutcome } | Closed
 
 export function isApproved(outcome: { result: OperationResult }): boolean {
   return outcome.result === "AUTHORIZED" || outcome.result === "EXECUTED"
@@ -57,14 +63,22 @@ interface FinishDetails {
 export class HostedPayments {
   constructor(private readonly context: GatewayContext) {}
 
+  /** Why the page can take nothing more, or undefined while it can. */
+  closedReason(order: StoredOrder): Closed | undefined {
+    const reason = linkRefusal(order, this.context.clock.now())
+    if (reason) return { kind: "closed", reason }
+    return order.hosted!.state === "closed" ? { kind: "closed" } : undefined
+  }
+
   submitCard(order: StoredOrder, entry: ShopperEntry): CardSubmission {
     const hosted = order.hosted!
+    const closed = this.closedReason(order)
+    if (closed) return closed
     if (hosted.state !== "open") return { kind: "closed" }
     const paying = payingCard(cardOnFileOf(this.context.store, order), entry, this.context.clock.now())
     if (!paying.ok) return { kind: "invalid", field: paying.field, message: paying.message }
-    const { card } = paying
-    if (paying.savedCardExpired) {
-      const declineReason = `the saved card expired at the end of ${expiryText(card.expiry)}`
+    const { card, declineReason } = paying
+    if (declineReason) {
       return { kind: "done", outcome: this.finish(order, card, ["DECLINED"], { declineReason }) }
     }
     switch (card.behaviour) {
@@ -92,6 +106,8 @@ export class HostedPayments {
 
   answerChallenge(order: StoredOrder, passed: boolean): ChallengeAnswer {
     const hosted = order.hosted!
+    const closed = this.closedReason(order)
+    if (closed) return closed
     if (hosted.state !== "challenge" || !hosted.challengedCard) return { kind: "closed" }
     const card = hosted.challengedCard
     const results: OperationResult[] = passed ? ["THREEDS_VALIDATED", this.approvedResult(order)] : ["THREEDS_FAILED"]
@@ -100,9 +116,9 @@ export class HostedPayments {
 
   /** The shopper abandons the page, before or during the challenge. */
   cancel(order: StoredOrder): ChallengeAnswer {
-    const hosted = order.hosted!
-    if (hosted.state === "closed") return { kind: "closed" }
-    return { kind: "done", outcome: this.finish(order, hosted.challengedCard, ["CANCELED"]) }
+    const closed = this.closedReason(order)
+    if (closed) return closed
+    return { kind: "done", outcome: this.finish(order, order.hosted!.challengedCard, ["CANCELED"]) }
   }
 
   private approvedResult(order: StoredOrder): OperationResult {
@@ -128,13 +144,15 @@ export class HostedPayments {
           amount: session.amount,
           card,
           threeDS: details.threeDS,
+          paymentLinkId: order.paymentLink?.linkId,
         }).record,
     )
+    const last = operations.at(-1)!
+    const result = last.operationResult
+    if (order.paymentLink && isApproved({ result })) order.paymentLink.paidByOperationId = last.operationId
     hosted.state = "closed"
     hosted.challengedCard = undefined
     this.context.store.changed()
-    const last = operations.at(-1)!
-    const result = last.operationResult
     // Before the notification goes out: a merchant may use the contract as soon as it hears of the payment.
     if (card && isApproved({ result })) saveCardOnFile(this.context.store, order, card, this.context.clock.now())
     return {

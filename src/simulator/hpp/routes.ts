@@ -23,7 +23,7 @@ export function createHostedPageHandler(store: GatewayStore, payments: HostedPay
     }
     const urls = pageUrls(orderId, token)
     const form = formFields(req.body)
-    const showCurrentStep = () => currentStep(store, order, urls)
+    const showCurrentStep = () => currentStep(store, order, urls, payments.closedReason(order)?.reason)
     if (req.method === "GET" && step === "") return showCurrentStep()
     if (req.method === "GET" && step === "challenge") return showCurrentStep()
     if (req.method === "POST" && step === "pay") {
@@ -67,8 +67,12 @@ function pageUrls(orderId: string, token: string): PageUrls {
   }
 }
 
-function currentStep(store: GatewayStore, order: StoredOrder, urls: PageUrls): SimResponse {
+/** linkClosed: why a payment link's page takes nothing (cancelled, expired). */
+function currentStep(store: GatewayStore, order: StoredOrder, urls: PageUrls, linkClosed?: string): SimResponse {
   const hosted = order.hosted!
+  if (linkClosed) {
+    return html(410, outcomePage(pageOrder(order), "Link closed", `This payment link cannot be paid: ${linkClosed}.`))
+  }
   if (hosted.state === "open")
     return html(200, paymentFormPage({ order: pageOrder(order), card: cardForm(store, order), ...urls }))
   if (hosted.state === "challenge") return html(200, challengePage(pageOrder(order), urls.challengeUrl))

@@ -61,6 +61,11 @@ export class SimulatorHarness {
     await this.control("POST", `/hpp/${encodeURIComponent(orderId)}/pay`, { ...card, challenge: "pass" })
   }
 
+  /** Pays a payment link as a cardholder would, without a browser; answers the hosted outcome. */
+  async payLink(linkId: string, card = APPROVED_CARD): Promise<{ result: string }> {
+    return (await this.control("POST", `/paybylink/${encodeURIComponent(linkId)}/pay`, card)) as { result: string }
+  }
+
   async decideApm(transactionId: number | string, action: "approve" | "reject" | "expire"): Promise<void> {
     await this.control("POST", `/apm/${transactionId}/${action}`)
   }
