@@ -24,7 +24,7 @@ export interface ContractEndsSummary {
 async function cardStillSaved(ledger: PaymentLedger, write: MoneyWrite): Promise<void> {
   await ledger.settleWrite(write.idempotency_key, {
     outcome: "refused",
-    message: "not sent: the card was not deleted, so its contract stays",
+    message: "not sent: the card was not deleted, so it stays usable at the gateway",
   })
 }
 

@@ -205,7 +205,7 @@ export interface NexiCustomerSavedCard {
    * deactivation (`message` says why it failed); `not_requested` for a card deleted before the
    * plugin ended contracts. Null for a card not deleted.
    */
-  contract_end: { state: "ended" | "pending" | "not_requested"; message: string | null } | null
+  gateway_end: { state: "ended" | "pending" | "not_requested"; message: string | null } | null
 }
 
 /** GET /admin/nexi/customers/:id/saved-cards */

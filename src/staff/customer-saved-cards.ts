@@ -17,7 +17,7 @@ import type { NexiCustomerSavedCard } from "./contract"
 const SHOWN_CARDS = 100
 
 /** Where the deleted card's contract deactivation stands (the write's gateway_ref is the contract id). */
-async function contractEndOf(ledger: PaymentLedger, card: SavedCard): Promise<NexiCustomerSavedCard["contract_end"]> {
+async function contractEndOf(ledger: PaymentLedger, card: SavedCard): Promise<NexiCustomerSavedCard["gateway_end"]> {
   if (card.state !== "deleted") return null
   const write = (await ledger.writesOf(card.contract_id)).find((candidate) => candidate.kind === DEACTIVATION_KIND)
   if (!write) return { state: "not_requested", message: null }
@@ -25,7 +25,7 @@ async function contractEndOf(ledger: PaymentLedger, card: SavedCard): Promise<Ne
   return { state: "pending", message: write.message }
 }
 
-function staffViewOf(card: SavedCard, contractEnd: NexiCustomerSavedCard["contract_end"]): NexiCustomerSavedCard {
+function staffViewOf(card: SavedCard, contractEnd: NexiCustomerSavedCard["gateway_end"]): NexiCustomerSavedCard {
   return {
     id: card.id,
     state: card.state,
@@ -35,7 +35,7 @@ function staffViewOf(card: SavedCard, contractEnd: NexiCustomerSavedCard["contra
     saved_while: card.purpose,
     created_at: new Date(card.created_at).toISOString(),
     removed_at: card.removed_at ? new Date(card.removed_at).toISOString() : null,
-    contract_end: contractEnd,
+    gateway_end: contractEnd,
   }
 }
 

@@ -24,7 +24,7 @@ const STATE_LABEL: Record<
 }
 
 /** What staff read under a deleted card: whether Nexi can still charge its contract. */
-function contractEndText(end: NexiCustomerSavedCard["contract_end"]): string | null {
+function contractEndText(end: NexiCustomerSavedCard["gateway_end"]): string | null {
   if (!end) return null
   switch (end.state) {
     case "ended":
@@ -69,13 +69,13 @@ const NexiCustomerSavedCardsWidget = ({ data: customer }: DetailWidgetProps<Admi
                   <Badge size="2xsmall" color={STATE_LABEL[card.state].color}>
                     {STATE_LABEL[card.state].text}
                   </Badge>
-                  {contractEndText(card.contract_end) ? (
+                  {contractEndText(card.gateway_end) ? (
                     <Text
                       size="xsmall"
-                      className={card.contract_end?.state === "ended" ? "text-ui-fg-subtle" : "text-ui-fg-error"}
+                      className={card.gateway_end?.state === "ended" ? "text-ui-fg-subtle" : "text-ui-fg-error"}
                       data-testid="nexi-saved-card-contract"
                     >
-                      {contractEndText(card.contract_end)}
+                      {contractEndText(card.gateway_end)}
                     </Text>
                   ) : null}
                 </Table.Cell>
