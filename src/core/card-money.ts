@@ -29,7 +29,7 @@ export interface CardMoneyContext extends SettleContext {
 
 type SessionData = Record<string, unknown> | undefined
 
-function require<T>(value: T | undefined | null, field: string, action: string): T {
+function requiredField<T>(value: T | undefined | null, field: string, action: string): T {
   return requireField(value, field, action, "Nexi card")
 }
 
@@ -68,10 +68,10 @@ export async function captureCard(
 ): Promise<Record<string, unknown>> {
   const data = readCardSessionData(raw)
   const { action, records, gateway } = context
-  const captureId = require(captureIdOfMedusa, "capture id from Medusa", action)
-  const orderId = require(data.order_id, "order_id", action)
-  const operationId = require(data.payment_operation_id, "payment_operation_id", action)
-  const currency = require(data.currency, "currency", action)
+  const captureId = requiredField(captureIdOfMedusa, "capture id from Medusa", action)
+  const orderId = requiredField(data.order_id, "order_id", action)
+  const operationId = requiredField(data.payment_operation_id, "payment_operation_id", action)
+  const currency = requiredField(data.currency, "currency", action)
   // Money by totals; the gateway captures at most what it authorized, the session's amount.
   const amountMinor = minorUnitsToSend({
     amount: await records.captureAmount(captureId),
@@ -121,8 +121,8 @@ async function captureAlreadyDone(
   captureId: string,
   refusal: InvalidRequestError,
 ): Promise<Record<string, unknown>> {
-  const orderId = require(data.order_id, "order_id", "capture the payment")
-  const currency = require(data.currency, "currency", "capture the payment")
+  const orderId = requiredField(data.order_id, "order_id", "capture the payment")
+  const currency = requiredField(data.currency, "currency", "capture the payment")
   const state = readCardOrder(await context.gateway.getOrder(orderId))
   const medusaTotalMinor = toMinorUnits(await context.records.capturedTotalOfPaymentOf(captureId), currency)
   // Equal, not "at least": Medusa must never show another captured amount than the gateway.
@@ -142,9 +142,9 @@ export async function refundCard(
 ): Promise<SessionData> {
   const data = readCardSessionData(raw)
   const { action, records, gateway } = context
-  const refundId = require(refundIdOfMedusa, "refund id from Medusa", action)
-  const orderId = require(data.order_id, "order_id", action)
-  const currency = require(data.currency, "currency", action)
+  const refundId = requiredField(refundIdOfMedusa, "refund id from Medusa", action)
+  const orderId = requiredField(data.order_id, "order_id", action)
+  const currency = requiredField(data.currency, "currency", action)
   const recorded = recordedOperationIds(await records.refundMetadata(refundId))
   if (recorded.length) {
     // Recorded from the gateway (back office, a settled lost answer, a cancelled capture):
@@ -178,7 +178,7 @@ export async function refundCard(
     await releaseClaims(context.ledger, claimed, action)
     throw moreThanRefundable(remainingMinor, leftMinor, currency)
   }
-  const target = require(data.capture_operation_id ?? state?.captureOperationId, "capture_operation_id", action)
+  const target = requiredField(data.capture_operation_id ?? state?.captureOperationId, "capture_operation_id", action)
   const write = {
     kind: "refund" as const,
     idempotency_key: key,
@@ -227,7 +227,7 @@ async function claimRecordedRefunds(
 export async function cancelCard(context: SettleContext, raw: SessionData, key: string): Promise<SessionData> {
   const data = readCardSessionData(raw)
   if (!data.order_id) return raw
-  const currency = require(data.currency, "currency", context.action)
+  const currency = requiredField(data.currency, "currency", context.action)
   await settledWritesOf(context, data.order_id)
   const state = readCardOrder(await context.gateway.getOrder(data.order_id))
   if (state.status === "captured" && state.captureOperationId && state.paymentOperationId) {

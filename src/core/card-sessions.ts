@@ -51,7 +51,7 @@ export interface CardSessionsDeps {
   logger?: Logger
 }
 
-function require<T>(value: T | undefined | null, field: string, action: string): T {
+function requiredField<T>(value: T | undefined | null, field: string, action: string): T {
   return requireField(value, field, action, "Nexi card")
 }
 
@@ -288,7 +288,7 @@ export class CardSessions {
   ): Promise<{ state: CardOrder; data: Record<string, unknown> }> {
     const data = readCardSessionData(raw)
     try {
-      const orderId = require(data.order_id, "order_id", action)
+      const orderId = requiredField(data.order_id, "order_id", action)
       const state = readCardOrder(await this.deps.gateway.getOrder(orderId))
       const paid = state.status === "authorized" || state.status === "captured"
       if (paid && data.amount_minor && BigInt(state.authorizedMinor) < BigInt(data.amount_minor)) {
