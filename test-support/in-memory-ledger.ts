@@ -20,7 +20,7 @@ import type {
   SavedCardPatch,
   WritePatch,
 } from "../src/modules/nexi-ledger/types"
-import { isOrphaned, undoesExecuted } from "../src/modules/nexi-ledger/types"
+import { DEACTIVATION_KIND, isOrphaned, MONEY_KINDS, undoesExecuted } from "../src/modules/nexi-ledger/types"
 
 export class InMemoryLedger implements PaymentLedger, SavedCardBook {
   readonly attempts: PaymentAttempt[] = []
@@ -139,11 +139,26 @@ export class InMemoryLedger implements PaymentLedger, SavedCardBook {
   async writesToSettle(olderThan: Date, limit: number): Promise<MoneyWrite[]> {
     const unsettled = this.writes.filter(
       (row) =>
+        MONEY_KINDS.includes(row.kind) &&
         row.updated_at <= olderThan &&
         (row.outcome === "requested" || row.outcome === "unknown" || row.follow_state === "following"),
     )
     const orphaned = this.writes.filter(isOrphaned).sort((a, b) => a.updated_at.getTime() - b.updated_at.getTime())
     return [...unsettled, ...orphaned].slice(0, limit).map((row) => ({ ...row }))
+  }
+
+  async deactivationsToRetry(olderThan: Date, limit: number): Promise<MoneyWrite[]> {
+    return this.writes
+      .filter(
+        (row) =>
+          row.kind === DEACTIVATION_KIND &&
+          (row.outcome === "refused" ||
+            row.outcome === "unknown" ||
+            (row.outcome === "requested" && row.updated_at <= olderThan)),
+      )
+      .sort((a, b) => a.updated_at.getTime() - b.updated_at.getTime())
+      .slice(0, limit)
+      .map((row) => ({ ...row }))
   }
 
   async claimWrite(writeId: string, claimant: string): Promise<boolean> {

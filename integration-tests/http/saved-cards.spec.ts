@@ -11,7 +11,13 @@ import { randomUUID } from "node:crypto"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
-import { NEXI_LEDGER_MODULE, type SavedCard, type SavedCardBook } from "../../src/modules/nexi-ledger/types"
+import {
+  NEXI_LEDGER_MODULE,
+  type PaymentLedger,
+  type SavedCard,
+  type SavedCardBook,
+} from "../../src/modules/nexi-ledger/types"
+import { reconcilePendingSessions } from "../../src/reconciliation/reconcile-pending-sessions"
 import { adminHeaders } from "../support/admin-auth"
 import { CVV_AS_SENT } from "../support/known-secrets"
 import { simulatorForSuite } from "../support/simulator"
@@ -464,6 +470,95 @@ medusaIntegrationTestRunner({
       const { session } = await startCardSession(cart.id, customer.auth)
       await pay(session.data.order_id, VISA)
       expect((await complete(cart.id, customer.auth)).body.type).toBe("order")
+    })
+
+    describe("a deleted card's contract at the gateway", () => {
+      const DEACTIVATION_PATH = "/api/phoenix-0.0/psp/api/v1/contracts/*/deactivation"
+
+      async function deactivationsSent(contractId: string): Promise<number> {
+        const { counts } = await simulator.control<{ counts: Record<string, number> }>("GET", "/requests")
+        return counts[`POST /api/phoenix-0.0/psp/api/v1/contracts/${contractId}/deactivation`] ?? 0
+      }
+
+      /** The ledger's record of the card's deactivation (its gateway_ref is the contract id). */
+      async function deactivationOf(card: SavedCard) {
+        const writes = await container.resolve<PaymentLedger>(NEXI_LEDGER_MODULE).writesOf(card.contract_id)
+        return writes.filter((write) => write.kind === "contract_deactivation")
+      }
+
+      async function staffView(customer: Customer, cardId: string) {
+        const staff = await adminHeaders(container, api)
+        const answer = await send(api.get(`/admin/nexi/customers/${customer.id}/saved-cards`, staff))
+        return answer.body.saved_cards.find((card: { id: string }) => card.id === cardId)
+      }
+
+      /** The reconciliation job's run, past the two minutes after which a write cut off is retried. */
+      const runJob = () => reconcilePendingSessions(container, new Date(Date.now() + 3 * 60_000))
+
+      it("is deactivated once when the customer deletes the card", async () => {
+        const customer = await registerCustomer("bianca")
+        const { id } = await saveCardWithoutPaying(customer)
+        const card = (await book().findSavedCard(id))!
+        expect((await contracts(card.customer_ref)).map((contract) => contract.state)).toEqual(["active"])
+
+        expect((await send(api.delete(`/store/nexi/saved-cards/${id}`, customer.auth))).status).toBe(200)
+        expect((await contracts(card.customer_ref)).map((contract) => contract.state)).toEqual(["deactivated"])
+        expect(await deactivationsSent(card.contract_id)).toBe(1)
+        expect(await deactivationOf(card)).toEqual([
+          expect.objectContaining({ outcome: "executed", medusa_ref: id, idempotency_key: `${id}:deactivation` }),
+        ])
+        expect((await staffView(customer, id)).gateway_end).toEqual({ state: "ended", message: null })
+        // The job has nothing left to send.
+        expect((await runJob()).contractEnds).toBeUndefined()
+        expect(await deactivationsSent(card.contract_id)).toBe(1)
+      })
+
+      it("is deactivated by the job when the answer is lost, and the shopper's delete stands", async () => {
+        const customer = await registerCustomer("carla")
+        const { id } = await saveCardWithoutPaying(customer)
+        const card = (await book().findSavedCard(id))!
+        // The gateway makes the deactivation and every answer is lost: the transport's retries and the recovery's.
+        await simulator.control("POST", "/faults", {
+          match: { method: "POST", path: DEACTIVATION_PATH },
+          phase: "after",
+          action: { type: "reset" },
+        })
+        const deleted = await send(api.delete(`/store/nexi/saved-cards/${id}`, customer.auth))
+        expect(deleted).toEqual({ status: 200, body: { id, object: "saved_card", deleted: true } })
+        expect((await listCards(customer)).body).toEqual({ saved_cards: [] })
+        expect((await deactivationOf(card)).map((write) => write.outcome)).toEqual(["unknown"])
+        expect((await staffView(customer, id)).gateway_end).toMatchObject({ state: "pending" })
+        expect(suiteOutput().textSince(0)).toContain(`the contract of deleted saved card ${id} is not ended`)
+
+        await simulator.control("DELETE", "/faults")
+        const sentBefore = await deactivationsSent(card.contract_id)
+        expect((await runJob()).contractEnds).toEqual({ ended: 1, pending: 0 })
+        expect(await deactivationsSent(card.contract_id)).toBe(sentBefore + 1)
+        expect((await deactivationOf(card)).map((write) => write.outcome)).toEqual(["executed"])
+        expect((await contracts(card.customer_ref)).map((contract) => contract.state)).toEqual(["deactivated"])
+        expect((await staffView(customer, id)).gateway_end).toEqual({ state: "ended", message: null })
+      })
+
+      it("is deactivated by the job when the gateway was down at the delete", async () => {
+        const customer = await registerCustomer("dario")
+        const { id } = await saveCardWithoutPaying(customer)
+        const card = (await book().findSavedCard(id))!
+        await simulator.control("POST", "/faults", {
+          match: { method: "POST", path: DEACTIVATION_PATH },
+          action: { type: "status", status: 503 },
+        })
+        expect((await send(api.delete(`/store/nexi/saved-cards/${id}`, customer.auth))).status).toBe(200)
+        // Hidden from the store at once, alive at the gateway until the job ends it.
+        expect((await listCards(customer)).body).toEqual({ saved_cards: [] })
+        expect((await contracts(card.customer_ref)).map((contract) => contract.state)).toEqual(["active"])
+        expect((await runJob()).contractEnds).toEqual({ ended: 0, pending: 1 })
+        expect((await contracts(card.customer_ref)).map((contract) => contract.state)).toEqual(["active"])
+
+        await simulator.control("DELETE", "/faults")
+        expect((await runJob()).contractEnds).toEqual({ ended: 1, pending: 0 })
+        expect((await contracts(card.customer_ref)).map((contract) => contract.state)).toEqual(["deactivated"])
+        expect((await deactivationOf(card)).map((write) => write.outcome)).toEqual(["executed"])
+      })
     })
 
     it("refuses another customer's card with the words of an unknown id, and answers their DELETE 404", async () => {

@@ -175,6 +175,7 @@ export function cardSyncPort(deps: CardSyncPortDeps): CardGatewayPort {
   const wallet = new CardWallet({
     gateway,
     book: () => book,
+    ledger: () => ledger,
     options: deps.options,
     entryId: deps.entryId,
     providerKey: deps.providerKey,

@@ -22,7 +22,7 @@ import type { GatewayClient } from "../gateway/gateway-client"
 import { newOrderId } from "../gateway/order-id"
 import type { OrderDetails } from "../gateway/schemas"
 import { NotFoundError } from "../http/errors"
-import type { SavedCard, SavedCardBook } from "../modules/nexi-ledger/types"
+import type { PaymentLedger, SavedCard, SavedCardBook } from "../modules/nexi-ledger/types"
 import { isKnownCurrency } from "../money/currencies"
 import {
   customerRefOf,
@@ -33,6 +33,7 @@ import {
   viewOf,
 } from "./card-on-file"
 import { hashSecurityToken, securityTokenMatches } from "./card-session-data"
+import { endContract, recordContractEnd } from "./contract-end"
 import { buildHostedOrderRequest } from "./hosted-order"
 import { toMedusaError } from "./medusa-errors"
 import type { NexiOptions } from "./options"
@@ -40,6 +41,8 @@ import type { NexiOptions } from "./options"
 export interface CardWalletDeps {
   gateway: GatewayClient
   book: (action: string) => SavedCardBook
+  /** Where a deleted card's contract deactivation is recorded (contract-end.ts). */
+  ledger: (action: string) => PaymentLedger
   options: NexiOptions
   entryId: string
   providerKey: string
@@ -93,13 +96,14 @@ export class CardWallet {
     return { id: customerRef, data: { customer_ref: customerRef } }
   }
 
-  /** The contracts stay at the gateway (the contract has no call to end one); the plugin never uses them again. */
+  /** Every card of the holder is deleted, and its contract ended at the gateway (removeCard). */
   async deleteAccountHolder(input: DeleteAccountHolderInput): Promise<DeleteAccountHolderOutput> {
     const customerRef = customerRefOf(input.context?.account_holder)
     if (!customerRef) return { data: {} }
-    const book = this.deps.book("delete the account holder")
+    const action = "delete the account holder"
+    const book = this.deps.book(action)
     for (const card of await book.savedCards({ customerRef, states: KEPT_STATES, limit: LISTED_CARDS })) {
-      await book.updateSavedCard(card.id, { state: "deleted", removed_at: new Date() })
+      await this.removeCard(book, card, action)
     }
     return { data: {} }
   }
@@ -161,8 +165,9 @@ export class CardWallet {
   }
 
   async deletePaymentMethod(input: DeletePaymentMethodInput): Promise<DeletePaymentMethodOutput> {
+    const action = "delete the saved card"
     const customerRef = customerRefOf(input.context?.account_holder)
-    const book = this.deps.book("delete the saved card")
+    const book = this.deps.book(action)
     const card = await book.findSavedCard(String(input.data?.id ?? ""))
     if (!card || !customerRef || card.customer_ref !== customerRef || card.state === "deleted") {
       throw new MedusaError(
@@ -170,8 +175,26 @@ export class CardWallet {
         `id: there is no saved card ${String(input.data?.id ?? "")} for this customer.`,
       )
     }
-    await book.updateSavedCard(card.id, { state: "deleted", removed_at: new Date() })
+    await this.removeCard(book, card, action)
     return { data: { id: card.id, deleted: true } }
+  }
+
+  /**
+   * The deactivation is recorded, then the card hidden, then the contract ended (contract-end.ts):
+   * the customer's delete stands once the card is hidden, whatever the gateway answers.
+   */
+  private async removeCard(book: SavedCardBook, card: SavedCard, action: string): Promise<void> {
+    const ledger = this.deps.ledger(action)
+    try {
+      await recordContractEnd(ledger, card, "medusa")
+    } catch (error) {
+      throw new MedusaError(
+        MedusaError.Types.UNEXPECTED_STATE,
+        `Could not ${action}: its deactivation could not be recorded in the Nexi ledger (${(error as Error).message}). The card is still saved; try again.`,
+      )
+    }
+    await book.updateSavedCard(card.id, { state: "deleted", removed_at: new Date() })
+    await endContract({ ledger, gateway: this.deps.gateway, logger: this.deps.logger }, card, "medusa")
   }
 
   /**

@@ -10,6 +10,12 @@ export default async function nexiReconcilePendingPayments(container: MedusaCont
       .resolve("logger")
       .info(`nexi: reconciled ${summary.checked} pending payment(s): ${JSON.stringify(summary.outcomes)}`)
   }
+  if (summary?.contractEnds) {
+    const { ended, pending } = summary.contractEnds
+    container
+      .resolve("logger")
+      .info(`nexi: deleted saved cards' contracts: ${ended} ended at the gateway, ${pending} still to end`)
+  }
 }
 
 export const config = {

@@ -16,6 +16,7 @@ import { ledgerOf } from "../core/store-entries"
 import { isOrphaned, type PaymentLedger } from "../modules/nexi-ledger/types"
 import { paymentSyncFor, type SyncOf } from "./payment-sync"
 import { recordOrphanedWrites } from "./record-orphaned-writes"
+import { type ContractEndsSummary, retryContractEnds } from "./retry-contract-ends"
 
 /** Gateway reads one run may make; what is left waits for the next run. */
 export const READS_PER_RUN = 100
@@ -26,6 +27,8 @@ const LOCK_KEY = "nexi:reconcile-pending-sessions"
 export interface ReconcileSummary {
   checked: number
   outcomes: Partial<Record<SyncOutcome | "failed", number>>
+  /** Deleted saved cards' contract deactivations sent again (retry-contract-ends.ts). */
+  contractEnds?: ContractEndsSummary
 }
 
 /** Syncs one session now; used by the storefront's status route and the admin's sync. */
@@ -108,6 +111,13 @@ export async function reconcilePendingSessions(
       summary.outcomes.failed = (summary.outcomes.failed ?? 0) + 1
       logger.warn(`nexi: could not reconcile gateway payment ${ref}: ${(error as Error).message}`)
     }
+  }
+  // After the payments, within a budget of its own: a deactivation moves no money.
+  try {
+    const ends = await retryContractEnds(container, (recorded) => providerFor(providerIds, recorded), now)
+    if (ends.ended || ends.pending) summary.contractEnds = ends
+  } catch (error) {
+    logger.warn(`nexi: could not retry saved cards' contract deactivations: ${(error as Error).message}`)
   }
   return summary
 }

@@ -200,6 +200,12 @@ export interface NexiCustomerSavedCard {
   /** ISO 8601. */
   created_at: string
   removed_at: string | null
+  /**
+   * A deleted card's contract at the gateway: `ended`; `pending` while the job retries its
+   * deactivation (`message` says why it failed); `not_requested` for a card deleted before the
+   * plugin ended contracts. Null for a card not deleted.
+   */
+  gateway_end: { state: "ended" | "pending" | "not_requested"; message: string | null } | null
 }
 
 /** GET /admin/nexi/customers/:id/saved-cards */

@@ -29,6 +29,8 @@ const WORDS: Record<WriteKind, { noun: string; repeat: string }> = {
   moto: { noun: "MOTO payment", repeat: "charge the card" },
   apm_refund: { noun: "Refund", repeat: "refund" },
   apm_reversal: { noun: "Reversal", repeat: "reverse or refund" },
+  // Listed with the saved card (customer-saved-cards.ts), never with a payment: it belongs to no order.
+  contract_deactivation: { noun: "Deactivation of a saved card", repeat: "delete the card" },
 }
 
 /** What is left to do once the scheme rejected a write Medusa already recorded (as the provider logs it). */

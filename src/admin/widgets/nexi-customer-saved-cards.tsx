@@ -23,6 +23,19 @@ const STATE_LABEL: Record<
   deleted: { text: "Deleted by the customer", color: "grey" },
 }
 
+/** What staff read under a deleted card: whether Nexi can still charge its contract. */
+function contractEndText(end: NexiCustomerSavedCard["gateway_end"]): string | null {
+  if (!end) return null
+  switch (end.state) {
+    case "ended":
+      return "Contract ended at Nexi"
+    case "pending":
+      return `Contract not ended at Nexi yet; the plugin retries every minute${end.message ? ` (${end.message})` : ""}`
+    case "not_requested":
+      return "Deleted before the plugin ended contracts: the contract may still be active at Nexi"
+  }
+}
+
 const NexiCustomerSavedCardsWidget = ({ data: customer }: DetailWidgetProps<AdminCustomer>) => {
   const query = useAdminQuery(customer.id, () => nexiAdminApi.customerSavedCards(customer.id))
   const cards = query.data?.saved_cards
@@ -56,6 +69,15 @@ const NexiCustomerSavedCardsWidget = ({ data: customer }: DetailWidgetProps<Admi
                   <Badge size="2xsmall" color={STATE_LABEL[card.state].color}>
                     {STATE_LABEL[card.state].text}
                   </Badge>
+                  {contractEndText(card.gateway_end) ? (
+                    <Text
+                      size="xsmall"
+                      className={card.gateway_end?.state === "ended" ? "text-ui-fg-subtle" : "text-ui-fg-error"}
+                      data-testid="nexi-saved-card-contract"
+                    >
+                      {contractEndText(card.gateway_end)}
+                    </Text>
+                  ) : null}
                 </Table.Cell>
                 <Table.Cell>
                   {formatTime(card.created_at)}

@@ -25,7 +25,7 @@ import type {
   SavedCardPatch,
   WritePatch,
 } from "./types"
-import { CLAIMED_KINDS, undoesExecuted } from "./types"
+import { CLAIMED_KINDS, DEACTIVATION_KIND, MONEY_KINDS, undoesExecuted } from "./types"
 
 interface Filtered {
   where(filter: Record<string, unknown>): Filtered
@@ -146,6 +146,7 @@ export class NexiLedgerService
   async writesToSettle(olderThan: Date, limit: number): Promise<MoneyWrite[]> {
     const unsettled = await this.listNexiMoneyWrites(
       {
+        kind: [...MONEY_KINDS],
         $or: [
           { outcome: ["requested", "unknown"], updated_at: { $lte: olderThan } },
           { follow_state: "following", updated_at: { $lte: olderThan } },
@@ -159,6 +160,17 @@ export class NexiLedgerService
       { order: { updated_at: "ASC" }, take: limit },
     )
     return [...unsettled, ...orphaned].slice(0, limit) as unknown as MoneyWrite[]
+  }
+
+  async deactivationsToRetry(olderThan: Date, limit: number): Promise<MoneyWrite[]> {
+    const rows = await this.listNexiMoneyWrites(
+      {
+        kind: DEACTIVATION_KIND,
+        $or: [{ outcome: ["refused", "unknown"] }, { outcome: "requested", updated_at: { $lte: olderThan } }],
+      },
+      { order: { updated_at: "ASC" }, take: limit },
+    )
+    return rows as unknown as MoneyWrite[]
   }
 
   @InjectManager()

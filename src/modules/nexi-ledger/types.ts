@@ -8,7 +8,33 @@
 export const NEXI_LEDGER_MODULE = "nexi_ledger"
 
 export type AttemptState = "open" | "superseded" | "paid" | "released" | "closed"
-export type WriteKind = "capture" | "refund" | "void" | "cancel_capture" | "moto" | "apm_refund" | "apm_reversal"
+export type WriteKind =
+  | "capture"
+  | "refund"
+  | "void"
+  | "cancel_capture"
+  | "moto"
+  | "apm_refund"
+  | "apm_reversal"
+  | "contract_deactivation"
+
+/**
+ * A write that moves no money: ending a deleted card's contract at the gateway. Its
+ * `gateway_ref` is the contract id, so no order's writes ever include it; the job retries it
+ * apart from the payments (deactivationsToRetry), never through an order's sync.
+ */
+export const DEACTIVATION_KIND = "contract_deactivation" satisfies WriteKind
+
+/** The kinds that move money, which the job settles through their order or transaction. */
+export const MONEY_KINDS: readonly WriteKind[] = [
+  "capture",
+  "refund",
+  "void",
+  "cancel_capture",
+  "moto",
+  "apm_refund",
+  "apm_reversal",
+]
 export type WriteOrigin = "medusa" | "staff" | "release"
 export type WriteOutcome = "requested" | "executed" | "refused" | "unknown"
 export type FollowState = "none" | "following" | "done" | "rejected"
@@ -107,10 +133,15 @@ export interface PaymentLedger {
   settleWrite(idempotencyKey: string, patch: WritePatch): Promise<MoneyWrite>
   writesOf(gatewayRef: string): Promise<MoneyWrite[]>
   /**
-   * Writes the job must look at: outcome not known yet or a transaction still followed, oldest
+   * Money writes the job must look at (MONEY_KINDS): outcome not known yet or a transaction still followed, oldest
    * first, then orphaned ones (isOrphaned), least recently looked at first.
    */
   writesToSettle(olderThan: Date, limit: number): Promise<MoneyWrite[]>
+  /**
+   * Contract deactivations not known to be done: refused, unknown, or requested before
+   * `olderThan` (cut off mid-call); least recently tried first, so each gets its turn.
+   */
+  deactivationsToRetry(olderThan: Date, limit: number): Promise<MoneyWrite[]>
   /** Hands an executed write over to a Medusa record; false when another one took it first. */
   claimWrite(writeId: string, claimant: string): Promise<boolean>
 }

@@ -261,4 +261,47 @@ describe("reconcilePendingSessions", () => {
     expect(second.slice(0, 10)).toEqual(Array.from({ length: 10 }, (_, i) => `ORPHAN${i + 50}`))
     expect(test.ledger.writes[0].message).toMatch(/no Medusa record claims it yet/)
   })
+
+  describe("deleted cards' contract deactivations", () => {
+    /** A deactivation whose answer was lost, of a card in `state`. */
+    async function lostDeactivation(test: Test, state: "active" | "deleted") {
+      const card = await test.ledger.createSavedCard({
+        provider_identifier: "nexi_nexi",
+        customer_ref: "nxc1",
+        contract_id: "nxk1",
+        gateway_ref: "ORD_CARD",
+        purpose: "verify",
+      })
+      await test.ledger.updateSavedCard(card.id, { state })
+      await test.ledger.requestWrite({
+        kind: "contract_deactivation",
+        idempotency_key: `${card.id}:deactivation`,
+        gateway_ref: "nxk1",
+        amount_minor: "0",
+        currency: "",
+        medusa_ref: card.id,
+      })
+      await test.ledger.settleWrite(`${card.id}:deactivation`, { outcome: "unknown" })
+      return card
+    }
+
+    it("never take a payment's place: the payments are read from their own list", async () => {
+      const test = withProviders("pp_nexi_nexi")
+      await attempt(test, "ORD_A")
+      await lostDeactivation(test, "active")
+      await runJob(test, NOW)
+      expect(test.syncCalls.map(refOf)).toEqual(["ORD_A"])
+    })
+
+    it("are not sent for a card still offered (its hiding failed), and say why", async () => {
+      const test = withProviders("pp_nexi_nexi")
+      const card = await lostDeactivation(test, "active")
+      const summary = await runJob(test, NOW)
+      expect(summary.contractEnds).toBeUndefined()
+      expect(test.ledger.writes.find((write) => write.medusa_ref === card.id)).toMatchObject({
+        outcome: "refused",
+        message: "not sent: the card was not deleted, so it stays usable at the gateway",
+      })
+    })
+  })
 })

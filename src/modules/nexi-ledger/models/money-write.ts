@@ -9,7 +9,17 @@ import { model } from "@medusajs/framework/utils"
 export const NexiMoneyWrite = model
   .define("nexi_money_write", {
     id: model.id({ prefix: "nexwri" }).primaryKey(),
-    kind: model.enum(["capture", "refund", "void", "cancel_capture", "moto", "apm_refund", "apm_reversal"]),
+    /** contract_deactivation moves no money: a deleted card's contract ended (gateway_ref is the contract id). */
+    kind: model.enum([
+      "capture",
+      "refund",
+      "void",
+      "cancel_capture",
+      "moto",
+      "apm_refund",
+      "apm_reversal",
+      "contract_deactivation",
+    ]),
     /** Why it was sent: Medusa asked, staff asked through the Nexi section, or the plugin released an orphan. */
     origin: model.enum(["medusa", "staff", "release"]).default("medusa"),
     idempotency_key: model.text(),

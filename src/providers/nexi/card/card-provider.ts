@@ -60,6 +60,7 @@ export class NexiCardProviderService extends NexiProviderBase<CardOrder> {
     this.wallet = new CardWallet({
       gateway: this.gateway,
       book: (action) => this.savedCards(action),
+      ledger: (action) => this.ledger(action),
       options: this.options_,
       entryId: this.entryId,
       providerKey: this.providerKey(),

@@ -4,6 +4,8 @@
  * asked (recurrence), when a card becomes usable, and the account-holder methods Medusa calls.
  * The ledger is the in-memory one; integration-tests/http/saved-cards.spec.ts runs the module.
  */
+import { endContract } from "../../../../core/contract-end"
+import type { GatewayClient } from "../../../../gateway/gateway-client"
 import type { HppRequest } from "../../../../gateway/schemas"
 import { simulatedCardProvider } from "./support/simulated-card-provider"
 
@@ -261,6 +263,96 @@ describe("account holders and saved payment methods", () => {
     await provider().deleteAccountHolder({ context: { account_holder: holder("nxcada") } } as never)
     expect(await provider().listPaymentMethods({ context: { account_holder: holder("nxcada") } } as never)).toEqual([])
     expect(gateway.cradle().ledger.cards[0]).toMatchObject({ state: "deleted", removed_at: expect.any(Date) })
+  })
+})
+
+describe("a deleted card's contract at the gateway", () => {
+  const DEACTIVATION = "/api/phoenix-0.0/psp/api/v1/contracts/*/deactivation"
+
+  async function contractState(): Promise<unknown> {
+    const { contracts } = (await control("GET", "/contracts?customerId=nxcada")) as {
+      contracts: Array<{ state: string }>
+    }
+    return contracts.map((contract) => contract.state)
+  }
+
+  const deactivations = () => gateway.cradle().ledger.writes.filter((write) => write.kind === "contract_deactivation")
+
+  it("is deactivated once, recorded in the ledger before it was sent", async () => {
+    const cardId = await savedCard()
+    expect(await contractState()).toEqual(["active"])
+    await provider().deletePaymentMethod({
+      data: { id: cardId },
+      context: { account_holder: holder("nxcada") },
+    } as never)
+    expect(await contractState()).toEqual(["deactivated"])
+    expect(deactivations()).toEqual([
+      expect.objectContaining({ idempotency_key: `${cardId}:deactivation`, outcome: "executed", medusa_ref: cardId }),
+    ])
+    const contractId = gateway.cradle().ledger.cards.find((row) => row.id === cardId)?.contract_id
+    expect(await gateway.postCount(`/contracts/${contractId}/deactivation`)).toBe(1)
+  })
+
+  it("ends every card's contract with the account holder", async () => {
+    await savedCard()
+    await provider().deleteAccountHolder({ context: { account_holder: holder("nxcada") } } as never)
+    expect(await contractState()).toEqual(["deactivated"])
+    expect(deactivations().map((write) => write.outcome)).toEqual(["executed"])
+  })
+
+  it("leaves the card deleted when the answer is lost, and a later send ends the contract", async () => {
+    const cardId = await savedCard()
+    // Every answer lost, the retries' and the recovery's too: the deactivation is made, but unconfirmed.
+    await control("POST", "/faults", {
+      match: { method: "POST", path: DEACTIVATION },
+      phase: "after",
+      action: { type: "reset" },
+    })
+    await provider().deletePaymentMethod({
+      data: { id: cardId },
+      context: { account_holder: holder("nxcada") },
+    } as never)
+    expect(await provider().listPaymentMethods({ context: { account_holder: holder("nxcada") } } as never)).toEqual([])
+    expect(deactivations().map((write) => write.outcome)).toEqual(["unknown"])
+    expect(await gateway.cradle().ledger.deactivationsToRetry(new Date(), 10)).toHaveLength(1)
+    await control("DELETE", "/faults")
+    // What the job does with it (src/reconciliation/retry-contract-ends.ts): the same write, sent again.
+    const made = provider() as unknown as { gateway: GatewayClient }
+    const card = gateway.cradle().ledger.cards.find((row) => row.id === cardId)
+    expect(await endContract({ ledger: gateway.cradle().ledger, gateway: made.gateway }, card!, "medusa")).toBe(true)
+    expect(deactivations().map((write) => write.outcome)).toEqual(["executed"])
+    expect(await contractState()).toEqual(["deactivated"])
+    expect(await gateway.cradle().ledger.deactivationsToRetry(new Date(), 10)).toEqual([])
+  })
+
+  it("counts a contract the gateway never created (a card deleted before it was confirmed) as ended", async () => {
+    const cardId = await savedCard()
+    const card = gateway.cradle().ledger.cards.find((row) => row.id === cardId)
+    await control("POST", "/reset")
+    await provider().deletePaymentMethod({
+      data: { id: cardId },
+      context: { account_holder: holder("nxcada") },
+    } as never)
+    expect(deactivations()).toEqual([
+      expect.objectContaining({
+        gateway_ref: card?.contract_id,
+        outcome: "executed",
+        gateway_operation_id: "no_contract",
+      }),
+    ])
+  })
+
+  it("keeps the card offered when its deactivation cannot be recorded, and sends nothing", async () => {
+    const cardId = await savedCard()
+    const ledger = gateway.cradle().ledger
+    ledger.requestWrite = async () => {
+      throw new Error("database down")
+    }
+    await expect(
+      provider().deletePaymentMethod({ data: { id: cardId }, context: { account_holder: holder("nxcada") } } as never),
+    ).rejects.toThrow(/could not be recorded in the Nexi ledger \(database down\)\. The card is still saved/)
+    expect(await contractState()).toEqual(["active"])
+    expect(ledger.cards.find((row) => row.id === cardId)?.state).toBe("active")
   })
 })
 
