@@ -31,7 +31,7 @@ import type { ApmTransactions } from "./apm-transactions"
 import { readCartContext, withoutCartContext } from "./cart-context"
 import type { RefundTotals } from "./follow-up-requests"
 import { idempotencyUuid } from "./idempotency"
-import { requireField, toMedusaError } from "./medusa-errors"
+import { minorUnitsFor, requireField, toMedusaError } from "./medusa-errors"
 import { type MobileTransaction, readMobileTransaction } from "./mobile-transaction"
 import { type PaymentRecords, recordedOperationIds } from "./payment-records"
 import { buildPurchase, requireHundredthsCurrency } from "./purchase-amounts"
@@ -46,14 +46,6 @@ export interface ApmSessionsDeps {
   /** The provider as the ledger records it (`nexi-apm-psp-b_nexi`). */
   providerKey: string
   logger?: Logger
-}
-
-function minor(amount: unknown, currency: string, action: string): string {
-  try {
-    return toMinorUnits(amount as never, currency)
-  } catch (error) {
-    throw toMedusaError(error, action)
-  }
 }
 
 export class ApmSessions {
@@ -78,7 +70,7 @@ export class ApmSessions {
   async update(input: UpdatePaymentInput): Promise<UpdatePaymentOutput> {
     const current = readApmSessionData(input.data)
     const currency = input.currency_code.toUpperCase()
-    const amountMinor = minor(input.amount, currency, "update the payment")
+    const amountMinor = minorUnitsFor(input.amount, currency, "update the payment")
     const unchanged = current.amount_minor === amountMinor && current.currency === currency
     if (current.transaction_id && unchanged) return { data: withoutCartContext(input.data) }
     await this.deps.transactions.reverseIfStillPending(current)

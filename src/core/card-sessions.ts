@@ -33,7 +33,7 @@ import { type CardOrder, readCardOrder } from "./card-order"
 import { type CardSessionData, hashSecurityToken, readCardSessionData, requireCardField } from "./card-session-data"
 import { readCartContext, withoutCartContext } from "./cart-context"
 import { buildHostedOrderRequest, LANGUAGE_KEY } from "./hosted-order"
-import { toMedusaError } from "./medusa-errors"
+import { minorUnitsFor, toMedusaError } from "./medusa-errors"
 import { isMotoRequest, motoSessionData } from "./moto"
 import type { NexiOptions } from "./options"
 
@@ -50,14 +50,6 @@ export interface CardSessionsDeps {
   logger?: Logger
 }
 
-function minor(amount: unknown, currency: string, action: string): string {
-  try {
-    return toMinorUnits(amount as never, currency)
-  } catch (error) {
-    throw toMedusaError(error, action)
-  }
-}
-
 export class CardSessions {
   constructor(private readonly deps: CardSessionsDeps) {}
 
@@ -66,7 +58,7 @@ export class CardSessions {
     if (isMotoRequest(input.context)) {
       // Staff charge the card through the admin route; only the gateway order id is reserved here.
       const currency = input.currency_code.toUpperCase()
-      const amountMinor = minor(input.amount, currency, "start the MOTO payment")
+      const amountMinor = minorUnitsFor(input.amount, currency, "start the MOTO payment")
       const data = motoSessionData({
         sessionId,
         orderId: newOrderId(this.deps.options.orderIdPrefix),
@@ -124,7 +116,7 @@ export class CardSessions {
   async update(input: UpdatePaymentInput): Promise<UpdatePaymentOutput> {
     const current = readCardSessionData(input.data)
     const currency = input.currency_code.toUpperCase()
-    const amountMinor = minor(input.amount, currency, "update the payment")
+    const amountMinor = minorUnitsFor(input.amount, currency, "update the payment")
     if (current.order_id && current.amount_minor === amountMinor && current.currency === currency) {
       return { data: withoutCartContext(input.data) }
     }
@@ -190,7 +182,7 @@ export class CardSessions {
     cardOnFile: CardOnFile,
   ): Promise<CardSessionData> {
     const currency = input.currency_code.toUpperCase()
-    const amountMinor = minor(input.amount, currency, "start the payment")
+    const amountMinor = minorUnitsFor(input.amount, currency, "start the payment")
     const orderId = newOrderId(this.deps.options.orderIdPrefix)
     const contractId = cardOnFile.kind === "save" ? newContractId() : undefined
     const request = buildHostedOrderRequest({

@@ -12,7 +12,7 @@ import {
   OutcomeUnknownError,
   UnexpectedResponseError,
 } from "../http/errors"
-import { InvalidAmountError } from "../money/amount"
+import { InvalidAmountError, toMinorUnits } from "../money/amount"
 import { UnknownCurrencyError } from "../money/currencies"
 
 function gatewayName(error: NexiError): string {
@@ -93,4 +93,13 @@ export function requireField<T>(value: T | undefined | null, field: string, acti
     )
   }
   return value
+}
+
+/** Medusa's amount in the currency's minor units, or a MedusaError saying why `action` cannot take it. */
+export function minorUnitsFor(amount: unknown, currency: string, action: string): string {
+  try {
+    return toMinorUnits(amount as never, currency)
+  } catch (error) {
+    throw toMedusaError(error, action)
+  }
 }
