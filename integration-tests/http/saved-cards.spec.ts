@@ -311,7 +311,8 @@ medusaIntegrationTestRunner({
       expect(JSON.stringify(answer.body)).not.toContain(visaRecord.contract_id)
       // The page the gateway built for the order: the saved card of the contract the plugin named, only its CVV asked.
       const page = await hostedPage(session.data.hosted_page)
-      expect(page).toContain("Pay with your saved card")
+      // The cart ships to Italy and the request names no language: the page speaks Italian.
+      expect(page).toContain("Paga con la carta salvata")
       expect(page).toMatch(/data-testid="saved-card">VISA •••• 7289</)
       expect(page).not.toContain('id="pan"')
       expect(page).not.toContain('data-testid="save-notice"')
