@@ -31,6 +31,9 @@ const WORDS: Record<WriteKind, { noun: string; repeat: string }> = {
   apm_reversal: { noun: "Reversal", repeat: "reverse or refund" },
   // Listed with the saved card (customer-saved-cards.ts), never with a payment: it belongs to no order.
   contract_deactivation: { noun: "Deactivation of a saved card", repeat: "delete the card" },
+  mit_charge: { noun: "Charge of a saved card", repeat: "charge the saved card" },
+  link_creation: { noun: "Payment link", repeat: "create another link" },
+  link_cancellation: { noun: "Cancellation of a payment link", repeat: "cancel the link" },
 }
 
 /** What is left to do once the scheme rejected a write Medusa already recorded (as the provider logs it). */

@@ -8,15 +8,24 @@
 export const NEXI_LEDGER_MODULE = "nexi_ledger"
 
 export type AttemptState = "open" | "superseded" | "paid" | "released" | "closed"
-export type WriteKind =
-  | "capture"
-  | "refund"
-  | "void"
-  | "cancel_capture"
-  | "moto"
-  | "apm_refund"
-  | "apm_reversal"
-  | "contract_deactivation"
+/**
+ * Every kind of gateway write the ledger records, in one list: the model's column takes its
+ * values from here, so a new kind is added once (and a migration widens the column's check).
+ */
+export const WRITE_KINDS = [
+  "capture",
+  "refund",
+  "void",
+  "cancel_capture",
+  "moto",
+  "apm_refund",
+  "apm_reversal",
+  "contract_deactivation",
+  "mit_charge",
+  "link_creation",
+  "link_cancellation",
+] as const
+export type WriteKind = (typeof WRITE_KINDS)[number]
 
 /**
  * A write that moves no money: ending a deleted card's contract at the gateway. Its
@@ -25,16 +34,16 @@ export type WriteKind =
  */
 export const DEACTIVATION_KIND = "contract_deactivation" satisfies WriteKind
 
+/**
+ * Writes about a payment link (docs/admin.md): they move no money themselves; the payment a
+ * shopper makes on the link is read from the gateway order like any other.
+ */
+export const LINK_KINDS: readonly WriteKind[] = ["link_creation", "link_cancellation"]
+
 /** The kinds that move money, which the job settles through their order or transaction. */
-export const MONEY_KINDS: readonly WriteKind[] = [
-  "capture",
-  "refund",
-  "void",
-  "cancel_capture",
-  "moto",
-  "apm_refund",
-  "apm_reversal",
-]
+export const MONEY_KINDS: readonly WriteKind[] = WRITE_KINDS.filter(
+  (kind) => kind !== DEACTIVATION_KIND && !LINK_KINDS.includes(kind),
+)
 export type WriteOrigin = "medusa" | "staff" | "release"
 export type WriteOutcome = "requested" | "executed" | "refused" | "unknown"
 export type FollowState = "none" | "following" | "done" | "rejected"

@@ -5,21 +5,13 @@
  * then no new write may send the same money again.
  */
 import { model } from "@medusajs/framework/utils"
+import { WRITE_KINDS } from "../types"
 
 export const NexiMoneyWrite = model
   .define("nexi_money_write", {
     id: model.id({ prefix: "nexwri" }).primaryKey(),
-    /** contract_deactivation moves no money: a deleted card's contract ended (gateway_ref is the contract id). */
-    kind: model.enum([
-      "capture",
-      "refund",
-      "void",
-      "cancel_capture",
-      "moto",
-      "apm_refund",
-      "apm_reversal",
-      "contract_deactivation",
-    ]),
+    /** What the write was (types.ts, WRITE_KINDS); some move no money, like a contract_deactivation. */
+    kind: model.enum([...WRITE_KINDS]),
     /** Why it was sent: Medusa asked, staff asked through the Nexi section, or the plugin released an orphan. */
     origin: model.enum(["medusa", "staff", "release"]).default("medusa"),
     idempotency_key: model.text(),
