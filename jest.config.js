@@ -1,6 +1,6 @@
 /**
  * Four projects, each runnable alone (`--selectProjects`):
- * - unit: pure code and loopback HTTP against the simulator; seconds, no database.
+ * - unit: pure code (the scripts' helpers too) and loopback HTTP against the simulator; seconds, no database.
  * - storefront: the storefront kit (storefront/), its functions over a fake fetch and its hooks.
  * - integration: a real Medusa app on a real PostgreSQL (medusaIntegrationTestRunner).
  * - browser: headless Chromium from Debian's package driving the simulator and the demo.
@@ -28,7 +28,7 @@ module.exports = {
     {
       ...common,
       displayName: "unit",
-      testMatch: ["<rootDir>/src/**/__tests__/**/*.spec.[jt]s"],
+      testMatch: ["<rootDir>/src/**/__tests__/**/*.spec.[jt]s", "<rootDir>/scripts/**/__tests__/**/*.spec.[jt]s"],
     },
     {
       ...common,

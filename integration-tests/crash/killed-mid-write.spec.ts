@@ -31,7 +31,7 @@ import { expectBooksAgree } from "../support/money-books"
 import { simulatorForSuite } from "../support/simulator"
 import { eventually } from "../support/store"
 
-const { freePort } = require("../../scripts/lib/embedded-postgres") as { freePort: () => Promise<number> }
+const { freePort } = require("../../scripts/lib/free-port") as { freePort: () => Promise<number> }
 /** The job of the built plugin, the one the store loaded. */
 const { reconcilePendingSessions } = require("../../.medusa/server/src/reconciliation/reconcile-pending-sessions") as {
   reconcilePendingSessions: (container: unknown) => Promise<{ checked: number; outcomes: Record<string, number> }>

@@ -23,7 +23,7 @@ import {
 // The store's install (cached after the first run), Medusa's CLI and a development server.
 jest.setTimeout(20 * 60_000)
 
-const { freePort } = require("../../scripts/lib/embedded-postgres") as { freePort(): Promise<number> }
+const { freePort } = require("../../scripts/lib/free-port") as { freePort(): Promise<number> }
 
 const API_KEY = "5d952446-9004-4023-9eae-a527a152846b"
 const APPROVED_CARD = { pan: "4999340261977289", expiryDate: "1230", cvv: "663" }

@@ -39,7 +39,7 @@ import {
 import { connectRedis, deleteKeysWithPrefix, keysWithPrefix, REDIS_URL, uniqueKeyPrefix } from "./support/redis"
 import { startWorkerInstance, type WorkerInstance } from "./support/worker-instance"
 
-const { freePort } = require("../../scripts/lib/embedded-postgres") as { freePort: () => Promise<number> }
+const { freePort } = require("../../scripts/lib/free-port") as { freePort: () => Promise<number> }
 
 jest.setTimeout(600_000)
 

@@ -10,7 +10,8 @@
  * when medusa-config.ts loads, so both ports are chosen here, before any suite boots Medusa.
  */
 const path = require("node:path")
-const { freePort, startEmbeddedPostgres } = require("../../scripts/lib/embedded-postgres")
+const { freePort } = require("../../scripts/lib/free-port")
+const { startEmbeddedPostgres } = require("../../scripts/lib/embedded-postgres")
 
 module.exports = async function globalSetup() {
   const medusaPort = await freePort()

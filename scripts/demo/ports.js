@@ -3,21 +3,15 @@
  * earlier demo's Medusa for instance, would answer the readiness checks in place of ours), and
  * the ones left out are picked free, so tests and a benchmark can run beside a running demo.
  */
-const net = require("node:net")
-const { freePort } = require("../lib/embedded-postgres")
+const { freePort, probePort } = require("../lib/free-port")
 
 const NAMES = ["medusa", "storefront", "simulator"]
 
-/** Listens on every interface for a moment: fails when anything holds the port on any address. */
-function assertPortFree(name, port) {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer()
-    probe.once("error", (error) => {
-      const why = error.code === "EADDRINUSE" ? "is in use" : `cannot be used (${error.code ?? error.message})`
-      reject(new Error(`${name} port ${port} ${why}: stop what holds it, or choose another (docs/demo.md, Settings)`))
-    })
-    probe.listen(port, () => probe.close(() => resolve()))
-  })
+async function assertPortFree(name, port) {
+  const error = await probePort(port)
+  if (!error) return
+  const why = error.code === "EADDRINUSE" ? "is in use" : `cannot be used (${error.code ?? error.message})`
+  throw new Error(`${name} port ${port} ${why}: stop what holds it, or choose another (docs/demo.md, Settings)`)
 }
 
 /** @param {{ medusa?: number, storefront?: number, simulator?: number }} ports */

@@ -9,24 +9,12 @@
  */
 const crypto = require("node:crypto")
 const fs = require("node:fs")
-const net = require("node:net")
 const os = require("node:os")
 const path = require("node:path")
+const { freePort } = require("./free-port")
 
 const USER = "postgres"
 const PASSWORD = "postgres"
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer()
-    server.unref()
-    server.on("error", reject)
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address()
-      server.close(() => resolve(port))
-    })
-  })
-}
 
 const runsAsRoot = () => typeof process.getuid === "function" && process.getuid() === 0
 
@@ -149,4 +137,4 @@ async function startEmbeddedPostgres({
   }
 }
 
-module.exports = { dataDirFor, freePort, startEmbeddedPostgres }
+module.exports = { dataDirFor, startEmbeddedPostgres }

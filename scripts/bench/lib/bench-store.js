@@ -12,7 +12,7 @@ const { runMedusa } = require("../../demo/medusa-cli")
 const { medusaEnvironment } = require("../../demo/medusa-env")
 const { migrateDatabase } = require("../../demo/migrate")
 const { loadOrCreateSecrets } = require("../../demo/secrets")
-const { freePort } = require("../../lib/embedded-postgres")
+const { freePort } = require("../../lib/free-port")
 const { API_KEY } = require("./card-provider")
 
 const SEED_SCRIPT = path.join(__dirname, "..", "store", "seed-bench-store.js")
