@@ -217,6 +217,16 @@ medusaIntegrationTestRunner({
         },
       )
 
+      it("asks the payment app for the storefront's language (data.language), kept by the session", async () => {
+        const { session } = await openCheckout("pp_nexi-apm-psp-b_nexi", "eur", {
+          consumer_id: WAITING_CONSUMER,
+          language: "de-CH",
+        })
+        expect(session.data.language).toBe("de-CH")
+        const { status } = await transactionAt(session.data.transaction_id)
+        expect(status.response?.request?.ecr2Naa?.lang).toBe("de")
+      })
+
       it("shows a rejection in the app with its reason, and lets the shopper pay with a new session", async () => {
         const { session, collectionId, cart } = await openCheckout("pp_nexi-apm-psp-b_nexi", "eur")
         await decide(session.data.transaction_id, "reject")
@@ -353,6 +363,18 @@ medusaIntegrationTestRunner({
         const error = await refusal("pp_nexi-apm-psp-b_nexi", "eur", {})
         expect(error.status).toBe(400)
         expect(error.data.message).toMatch(/data\.consumer_id/)
+      })
+
+      it("refuses a language it does not know, naming data.language, before any payment is asked for", async () => {
+        const before = await simulator.control<{ requests: unknown[] }>("GET", "/requests")
+        const error = await refusal("pp_nexi-apm-psp-b_nexi", "eur", {
+          consumer_id: WAITING_CONSUMER,
+          language: "klingon",
+        })
+        expect(error.status).toBe(400)
+        expect(error.data.message).toMatch(/^data\.language: "klingon" is no language/)
+        const after = await simulator.control<{ requests: unknown[] }>("GET", "/requests")
+        expect(after.requests).toHaveLength(before.requests.length)
       })
 
       it("passes on the scheme's refusal of the cart's currency", async () => {

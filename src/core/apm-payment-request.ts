@@ -4,6 +4,8 @@
  */
 import type { PaymentCustomerDTO } from "@medusajs/framework/types"
 import type { ApmMethod, Consumer, InitializeRequest } from "../apm/schemas"
+import { toIso6391Language } from "../i18n/languages"
+import { requestedLanguage } from "../i18n/page-language"
 import { SCHEME_WITH_LOCALE_PROPERTIES } from "./apm-schemes"
 import type { AddressSnapshot, CartContext } from "./cart-context"
 import type { Purchase } from "./purchase-amounts"
@@ -15,6 +17,8 @@ export interface PaymentRequestInput {
   consumer: Consumer
   purchase: Purchase
   cart?: CartContext
+  /** `data.language` as the storefront sent it (docs/storefront.md, "Mobile payments"). */
+  requestedLanguage?: unknown
 }
 
 function fullName(person: { first_name?: string | null; last_name?: string | null } | null | undefined): string {
@@ -37,10 +41,14 @@ export function consumerName(cart: CartContext | undefined, customer: PaymentCus
   )
 }
 
-/** "it-IT" -> "it": the language part of the shopper's locale, if it looks like one. */
-function languageOf(locale: string | null | undefined): string | undefined {
-  const language = locale?.split(/[-_]/)[0]?.toLowerCase()
-  return language && /^[a-z]{2,3}$/.test(language) ? language : undefined
+/**
+ * The shopper's language as the service takes it ("it"): the one the storefront asked for in
+ * `data.language`, else the request's preferred one (the snapshot's locale). A requested value
+ * that is no language tag was refused by the store route; from another caller it is passed over.
+ */
+function languageOf(requested: unknown, cart: CartContext | undefined): string | undefined {
+  const tag = requestedLanguage(requested) === undefined ? cart?.locale : String(requested)
+  return toIso6391Language(tag)
 }
 
 function countryOf(cart: CartContext | undefined): string | undefined {
@@ -49,9 +57,12 @@ function countryOf(cart: CartContext | undefined): string | undefined {
 }
 
 /** Both members of a property are required, so a value the cart does not know is left out. */
-function localeProperties(cart: CartContext | undefined): InitializeRequest["additionalProperties"] {
+function localeProperties(
+  lang: string | undefined,
+  cart: CartContext | undefined,
+): InitializeRequest["additionalProperties"] {
   const properties = [
-    { key: "lang", value: languageOf(cart?.locale) },
+    { key: "lang", value: lang },
     { key: "country", value: countryOf(cart) },
   ].filter((property): property is { key: string; value: string } => Boolean(property.value))
   return properties.length ? properties : undefined
@@ -59,8 +70,8 @@ function localeProperties(cart: CartContext | undefined): InitializeRequest["add
 
 export function buildPaymentRequest(input: PaymentRequestInput): InitializeRequest {
   const { cart, purchase } = input
-  const lang = languageOf(cart?.locale)
-  const additionalProperties = input.method === SCHEME_WITH_LOCALE_PROPERTIES ? localeProperties(cart) : undefined
+  const lang = languageOf(input.requestedLanguage, cart)
+  const additionalProperties = input.method === SCHEME_WITH_LOCALE_PROPERTIES ? localeProperties(lang, cart) : undefined
   return {
     merchantId: input.merchantId,
     method: input.method,

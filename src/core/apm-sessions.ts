@@ -23,6 +23,7 @@ import type {
 import { MedusaError } from "@medusajs/framework/utils"
 import { TransactionRejectedError } from "../apm/errors"
 import type { ApmMethod } from "../apm/schemas"
+import { LANGUAGE_KEY } from "../i18n/page-language"
 import type { PaymentLedger } from "../modules/nexi-ledger/types"
 import { minorUnitsToSend, toMinorUnits, toPayableMinorUnits } from "../money/amount"
 import { buildPaymentRequest, consumerName } from "./apm-payment-request"
@@ -202,6 +203,7 @@ export class ApmSessions {
       consumer,
       purchase,
       cart,
+      requestedLanguage: input.data?.[LANGUAGE_KEY],
     })
     const base = {
       ...withoutCartContext(input.data),

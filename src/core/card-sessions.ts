@@ -16,6 +16,7 @@ import type {
 import { MedusaError } from "@medusajs/framework/utils"
 import type { GatewayClient } from "../gateway/gateway-client"
 import { newOrderId } from "../gateway/order-id"
+import { LANGUAGE_KEY } from "../i18n/page-language"
 import type { PaymentLedger, SavedCardBook } from "../modules/nexi-ledger/types"
 import { toMinorUnits } from "../money/amount"
 import {
@@ -32,7 +33,7 @@ import {
 import { type CardOrder, readCardOrder } from "./card-order"
 import { type CardSessionData, hashSecurityToken, readCardSessionData, requireCardField } from "./card-session-data"
 import { readCartContext, withoutCartContext } from "./cart-context"
-import { buildHostedOrderRequest, LANGUAGE_KEY } from "./hosted-order"
+import { buildHostedOrderRequest } from "./hosted-order"
 import { minorUnitsFor, toMedusaError } from "./medusa-errors"
 import { isMotoRequest, motoSessionData } from "./moto"
 import type { NexiOptions } from "./options"

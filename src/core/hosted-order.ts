@@ -15,9 +15,6 @@ export function cardWebhookPath(entryId: string = DEFAULT_STORE_ENTRY_ID): strin
   return `/hooks/payment/${cardWebhookProviderOf(entryId)}`
 }
 
-/** The key of the session data under which a storefront chooses the hosted page's language ("it", "it-IT"). */
-export const LANGUAGE_KEY = "language"
-
 /** The webhook path of the default entry (`id: "nexi"`). */
 export const CARD_WEBHOOK_PATH = cardWebhookPath()
 

@@ -62,3 +62,16 @@ export function toIso6392Language(locale: string | null | undefined): string | u
   if (ISO6392.has(primary)) return primary
   return ISO6392_BY_ISO6391.get(primary) ?? ALIAS_TARGETS.get(primary)
 }
+
+const ISO6391_BY_ISO6392: ReadonlyMap<string, string> = new Map(
+  [...ISO6392_BY_ISO6391].map(([twoLetter, threeLetter]) => [threeLetter, twoLetter]),
+)
+
+/**
+ * "it-IT" -> "it", "ita" -> "it", "ger" -> "de": the two-letter code the mobile payment
+ * service's `lang` takes, read like toIso6392Language, so both services get one language.
+ */
+export function toIso6391Language(locale: string | null | undefined): string | undefined {
+  const code = toIso6392Language(locale)
+  return code === undefined ? undefined : ISO6391_BY_ISO6392.get(code)
+}

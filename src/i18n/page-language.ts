@@ -8,6 +8,12 @@ import { ALPHA3_BY_ALPHA2 } from "./countries"
 import { toIso6392Language } from "./languages"
 
 /**
+ * The key of the session data under which a storefront chooses the shopper's language ("it",
+ * "it-IT"): the hosted page's for a card, the payment app's for a mobile payment.
+ */
+export const LANGUAGE_KEY = "language"
+
+/**
  * A language tag as a storefront writes one: "it", "it-IT", "pt_BR", "zh-Hans-CN", or an ISO
  * 639-2 code ("ita"). Stricter than what toIso6392Language reads, so a header, a POSIX locale
  * with a charset or a language's name is refused rather than guessed at.

@@ -18,9 +18,10 @@ export class NexiInputError extends Error {
 }
 
 /**
- * The hosted page's language, such as "it" or "en-GB". The plugin takes it over the request's
- * Accept-Language (which a server action sends as `*`) and the cart's country, and refuses one
- * it does not know with a 400 naming `data.language`. A mobile session's is dropped for now.
+ * The shopper's language, such as "it" or "en-GB": the hosted page's for a card, the payment
+ * app's for a mobile payment. The plugin takes it over the request's Accept-Language (which a
+ * server action sends as `*`) and the cart's country, and refuses one it does not know with a
+ * 400 naming `data.language`.
  */
 export interface LanguageChoice {
   language?: string

@@ -100,6 +100,22 @@ describe("buildPaymentRequest", () => {
     expect(request.ecr2Naa).toEqual({ ver: "1.0", reference: "payses_1", lang: "it", order })
   })
 
+  it("takes the storefront's data.language over the request's locale, as a two-letter code", () => {
+    const withLocale = cart({ locale: "de-CH", billing_address: { country_code: "it" } })
+    expect(buildPaymentRequest(input({ cart: withLocale, requestedLanguage: "it-IT" })).ecr2Naa?.lang).toBe("it")
+    expect(buildPaymentRequest(input({ cart: withLocale, requestedLanguage: "ita" })).ecr2Naa?.lang).toBe("it")
+    const properties = buildPaymentRequest(
+      input({ method: SCHEME_WITH_LOCALE_PROPERTIES, cart: withLocale, requestedLanguage: "fr" }),
+    ).additionalProperties
+    expect(properties).toContainEqual({ key: "lang", value: "fr" })
+  })
+
+  it("passes over a requested language that is no language tag, for the request's locale", () => {
+    expect(
+      buildPaymentRequest(input({ cart: cart({ locale: "de" }), requestedLanguage: "klingon" })).ecr2Naa?.lang,
+    ).toBe("de")
+  })
+
   it("leaves out a locale that does not look like a language", () => {
     expect(buildPaymentRequest(input({ cart: cart({ locale: "english" }) })).ecr2Naa).not.toHaveProperty("lang")
     expect(buildPaymentRequest(input({ cart: cart({ locale: "1t-IT" }) })).ecr2Naa).not.toHaveProperty("lang")

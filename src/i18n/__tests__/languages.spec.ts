@@ -1,5 +1,5 @@
 import { isLanguageAlpha3 } from "../../simulator/iso-codes"
-import { ISO6392_BY_ISO6391, isIso6392Language, toIso6392Language } from "../languages"
+import { ISO6392_BY_ISO6391, isIso6392Language, toIso6391Language, toIso6392Language } from "../languages"
 
 describe("toIso6392Language", () => {
   it.each([
@@ -110,6 +110,22 @@ describe("toIso6392Language", () => {
 
   it("produces only codes the gateway simulator accepts (it asks Node's ICU data)", () => {
     for (const iso6392 of ISO6392_BY_ISO6391.values()) expect(isLanguageAlpha3(iso6392)).toBe(true)
+  })
+})
+
+describe("toIso6391Language", () => {
+  it.each([
+    ["it-IT", "it"],
+    ["ita", "it"],
+    ["ger", "de"],
+    ["pt_BR", "pt"],
+    ["iw", "he"],
+  ])("reads %s as %s", (locale, code) => {
+    expect(toIso6391Language(locale)).toBe(code)
+  })
+
+  it.each([["english"], ["tlh"], [""], [null]])("gives nothing for %s", (locale) => {
+    expect(toIso6391Language(locale)).toBeUndefined()
   })
 })
 

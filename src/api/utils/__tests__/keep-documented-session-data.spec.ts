@@ -28,9 +28,9 @@ describe("keepDocumentedSessionData", () => {
     })
   })
 
-  it("drops a mobile session's language: the mobile providers do not read it", () => {
+  it("keeps a mobile session's language: the payment app's, checked by the next middleware", () => {
     const data = { consumer_id: "+4712345678", language: "it" }
-    expect(filtered({ provider_id: "pp_nexi-apm-psp-b_nexi", data }).data).toEqual({ consumer_id: "+4712345678" })
+    expect(filtered({ provider_id: "pp_nexi-apm-psp-b_nexi", data }).data).toEqual(data)
   })
 
   it("keeps only consumer_id of a mobile session's data", () => {

@@ -1,4 +1,4 @@
-/** The store route's check of a card session's `data.language`, before Medusa's workflow runs. */
+/** The store route's check of a Nexi session's `data.language`, before Medusa's workflow runs. */
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { MedusaError } from "@medusajs/framework/utils"
 import { refuseUnknownLanguage } from "../refuse-unknown-language"
@@ -29,14 +29,19 @@ describe("refuseUnknownLanguage", () => {
     expect(refusal.message).toContain(JSON.stringify(language))
   })
 
+  it("refuses a mobile session's unknown language too: the payment app would speak another one", () => {
+    const refusal = outcome({ provider_id: "pp_nexi-apm-psp-b_nexi", data: { language: "klingon" } }) as MedusaError
+    expect(refusal).toBeInstanceOf(MedusaError)
+    expect(refusal.message).toMatch(/^data\.language: "klingon"/)
+  })
+
   it.each([
     ["a language", { provider_id: "pp_nexi_nexi", data: { language: "it" } }],
     ["a language and region", { provider_id: "pp_nexi_nexi-it", data: { language: "it-IT" } }],
     ["an ISO 639-2 code", { provider_id: "pp_nexi_nexi", data: { language: "ita" } }],
     ["no language", { provider_id: "pp_nexi_nexi", data: { save_card: true } }],
     ["no data", { provider_id: "pp_nexi_nexi" }],
-    // keepDocumentedSessionData drops a mobile session's language before this runs.
-    ["a mobile session", { provider_id: "pp_nexi-apm-psp-b_nexi", data: { language: "klingon" } }],
+    ["a mobile session's language", { provider_id: "pp_nexi-apm-psp-b_nexi", data: { language: "it-IT" } }],
     ["another provider's session", { provider_id: "pp_system_default", data: { language: "klingon" } }],
   ])("lets %s through", (_case, body) => {
     expect(outcome(body)).toBeUndefined()
