@@ -102,8 +102,12 @@ export class CardWallet {
     if (!customerRef) return { data: {} }
     const action = "delete the account holder"
     const book = this.deps.book(action)
+    // Once one contract could not be ended, the others are recorded and hidden without a call:
+    // a gateway that is down would make the customer wait out every card's retries, and the
+    // job ends the recorded contracts anyway.
+    let gatewayAnswers = true
     for (const card of await book.savedCards({ customerRef, states: KEPT_STATES, limit: LISTED_CARDS })) {
-      await this.removeCard(book, card, action)
+      gatewayAnswers = (await this.removeCard(book, card, action, gatewayAnswers)) && gatewayAnswers
     }
     return { data: {} }
   }
@@ -181,9 +185,10 @@ export class CardWallet {
 
   /**
    * The deactivation is recorded, then the card hidden, then the contract ended (contract-end.ts):
-   * the customer's delete stands once the card is hidden, whatever the gateway answers.
+   * the customer's delete stands once the card is hidden, whatever the gateway answers. Without
+   * `send`, the ending is left to the job. True when the gateway ended the contract now.
    */
-  private async removeCard(book: SavedCardBook, card: SavedCard, action: string): Promise<void> {
+  private async removeCard(book: SavedCardBook, card: SavedCard, action: string, send = true): Promise<boolean> {
     const ledger = this.deps.ledger(action)
     try {
       await recordContractEnd(ledger, card, "medusa")
@@ -194,7 +199,8 @@ export class CardWallet {
       )
     }
     await book.updateSavedCard(card.id, { state: "deleted", removed_at: new Date() })
-    await endContract({ ledger, gateway: this.deps.gateway, logger: this.deps.logger }, card, "medusa")
+    if (!send) return false
+    return endContract({ ledger, gateway: this.deps.gateway, logger: this.deps.logger }, card, "medusa")
   }
 
   /**

@@ -300,6 +300,32 @@ describe("a deleted card's contract at the gateway", () => {
     expect(deactivations().map((write) => write.outcome)).toEqual(["executed"])
   })
 
+  it("asks the gateway once for an account holder's cards when it is down, and leaves every contract to the job", async () => {
+    await savedCard()
+    await savedCard()
+    await savedCard()
+    await control("POST", "/faults", {
+      match: { method: "POST", path: DEACTIVATION },
+      phase: "before",
+      action: { type: "reset" },
+    })
+    await provider().deleteAccountHolder({ context: { account_holder: holder("nxcada") } } as never)
+    expect(await provider().listPaymentMethods({ context: { account_holder: holder("nxcada") } } as never)).toEqual([])
+    expect(gateway.cradle().ledger.cards.map((card) => card.state)).toEqual(["deleted", "deleted", "deleted"])
+    const contractIds = new Set(gateway.cradle().ledger.cards.map((card) => card.contract_id))
+    const tried = new Set(
+      ((await control("GET", "/requests")).requests as Array<{ method: string; path: string }>)
+        .filter((request) => request.method === "POST" && request.path.endsWith("/deactivation"))
+        .map((request) => request.path.split("/").at(-2)),
+    )
+    expect(tried.size).toBe(1)
+    expect([...tried].filter((id) => id !== undefined && contractIds.has(id))).toHaveLength(1)
+    expect(deactivations()).toHaveLength(3)
+    expect(deactivations().filter((write) => write.outcome === "executed")).toEqual([])
+    await control("DELETE", "/faults")
+    expect(await contractState()).toEqual(["active", "active", "active"])
+  })
+
   it("leaves the card deleted when the answer is lost, and a later send ends the contract", async () => {
     const cardId = await savedCard()
     // Every answer lost, the retries' and the recovery's too: the deactivation is made, but unconfirmed.
