@@ -34,8 +34,8 @@ import { type CardSessionData, hashSecurityToken, readCardSessionData, requireCa
 import { readCartContext, withoutCartContext } from "./cart-context"
 import { buildHostedOrderRequest, LANGUAGE_KEY } from "./hosted-order"
 import { minorUnitsFor, toMedusaError } from "./medusa-errors"
-import { isMotoRequest, motoSessionData } from "./moto"
 import type { NexiOptions } from "./options"
+import { STAFF_CHANNEL_NOUNS, staffChannelOfContext, staffChannelOfSession, staffSessionData } from "./staff-sessions"
 
 export interface CardSessionsDeps {
   gateway: GatewayClient
@@ -55,15 +55,18 @@ export class CardSessions {
 
   async initiate(input: InitiatePaymentInput): Promise<InitiatePaymentOutput> {
     const sessionId = String(input.data?.session_id ?? input.context?.idempotency_key ?? "")
-    if (isMotoRequest(input.context)) {
-      // Staff charge the card through the admin route; only the gateway order id is reserved here.
+    const channel = staffChannelOfContext(input.context)
+    if (channel) {
+      // Staff collect it through the staff pipeline; only the gateway order id is reserved here.
+      const action = `start the ${STAFF_CHANNEL_NOUNS[channel]}`
       const currency = input.currency_code.toUpperCase()
-      const amountMinor = minorUnitsFor(input.amount, currency, "start the MOTO payment")
-      const data = motoSessionData({
+      const amountMinor = minorUnitsFor(input.amount, currency, action)
+      const data = staffSessionData({
         sessionId,
         orderId: newOrderId(this.deps.options.orderIdPrefix),
         amountMinor,
         currency,
+        channel,
       })
       // Watched like a hosted order: if the charge's answer is lost, the job still finds it.
       // Until the card is charged the gateway knows no such order, which the job reads as pending.
@@ -72,7 +75,7 @@ export class CardSessions {
         sessionId,
         input,
         { amountMinor, currency, nextCheckAt: this.pollAfter() },
-        "start the MOTO payment",
+        action,
       )
       return { id: data.order_id, data, status: "pending_authorization" }
     }
@@ -120,11 +123,13 @@ export class CardSessions {
     if (current.order_id && current.amount_minor === amountMinor && current.currency === currency) {
       return { data: withoutCartContext(input.data) }
     }
-    if (current.moto === true) {
-      // Its gateway order may already be charged: a new amount needs a new MOTO payment.
+    const channel = staffChannelOfSession(input.data)
+    if (channel) {
+      // Its gateway order may already be charged: a new amount needs a new attempt.
+      const noun = STAFF_CHANNEL_NOUNS[channel]
       throw new MedusaError(
         MedusaError.Types.NOT_ALLOWED,
-        "Could not update the payment: a MOTO payment's amount cannot change. Start a new MOTO payment.",
+        `Could not update the payment: a ${noun}'s amount cannot change. Start a new ${noun}.`,
       )
     }
     const sessionId = String(current.session_id ?? input.context?.idempotency_key ?? "")
