@@ -18,6 +18,7 @@ import type {
   SavedCardBook,
   SavedCardFilter,
   SavedCardPatch,
+  WriteKind,
   WritePatch,
 } from "../src/modules/nexi-ledger/types"
 import { DEACTIVATION_KIND, isOrphaned, MONEY_KINDS, undoesExecuted } from "../src/modules/nexi-ledger/types"
@@ -134,6 +135,10 @@ export class InMemoryLedger implements PaymentLedger, SavedCardBook {
 
   async writesOf(gatewayRef: string): Promise<MoneyWrite[]> {
     return (this.writesByRef.get(gatewayRef) ?? []).map((row) => ({ ...row }))
+  }
+
+  async writesOfMedusaRef(medusaRef: string, kind: WriteKind): Promise<MoneyWrite[]> {
+    return this.writes.filter((row) => row.medusa_ref === medusaRef && row.kind === kind).map((row) => ({ ...row }))
   }
 
   async writesToSettle(olderThan: Date, limit: number): Promise<MoneyWrite[]> {

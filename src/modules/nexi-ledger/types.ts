@@ -141,6 +141,8 @@ export interface PaymentLedger {
   /** Applies `patch` and returns the write; an executed write is returned unchanged by a patch that would set it back (undoesExecuted). */
   settleWrite(idempotencyKey: string, patch: WritePatch): Promise<MoneyWrite>
   writesOf(gatewayRef: string): Promise<MoneyWrite[]>
+  /** Writes of one kind made for a Medusa record (a payment link's creation, for its Medusa order), oldest first. */
+  writesOfMedusaRef(medusaRef: string, kind: WriteKind): Promise<MoneyWrite[]>
   /**
    * Money writes the job must look at (MONEY_KINDS): outcome not known yet or a transaction still followed, oldest
    * first, then orphaned ones (isOrphaned), least recently looked at first.
