@@ -35,6 +35,7 @@ import { readCartContext, withoutCartContext } from "./cart-context"
 import { buildHostedOrderRequest, LANGUAGE_KEY } from "./hosted-order"
 import { minorUnitsFor, toMedusaError } from "./medusa-errors"
 import type { NexiOptions } from "./options"
+import { cancelLinkOfAttempt } from "./payment-links"
 import { STAFF_CHANNEL_NOUNS, staffChannelOfContext, staffChannelOfSession, staffSessionData } from "./staff-sessions"
 
 export interface CardSessionsDeps {
@@ -153,8 +154,24 @@ export class CardSessions {
         .ledger("delete the payment")
         .supersedeAttempts(data.session_id, undefined, "a hosted order whose payment session was deleted")
       await this.dropCardToSave(data.order_id)
+      // A payment link no session owns any more (a new link, or the order paid another way).
+      if (staffChannelOfSession(input.data) === "payment_link") await this.cancelLinkOf(data.order_id)
     }
     return { data: input.data }
+  }
+
+  /** The attempt is superseded already, so a payment that still reaches the link is released. */
+  private async cancelLinkOf(orderId: string): Promise<void> {
+    try {
+      await cancelLinkOfAttempt(
+        { gateway: this.deps.gateway, ledger: this.deps.ledger("cancel the payment link") },
+        orderId,
+      )
+    } catch (error) {
+      this.deps.logger?.warn(
+        `nexi: the payment link of gateway order ${orderId} could not be cancelled (${(error as Error).message}); a payment on it is released`,
+      )
+    }
   }
 
   /** Records the gateway order in the ledger before Medusa hears of it, so it stays known whatever follows. */

@@ -18,6 +18,7 @@ import type { GatewayClient } from "../gateway/gateway-client"
 import type { PayByLinkRequest, PaymentLink } from "../gateway/schemas"
 import { InvalidRequestError, NotFoundError } from "../http/errors"
 import type { MoneyWrite, PaymentLedger } from "../modules/nexi-ledger/types"
+import { minorToMajorString } from "../money/amount"
 import { linkCancellationKey, linkCreationKey } from "./idempotency"
 import { type Recovery, sendOnce } from "./send-once"
 
@@ -42,6 +43,8 @@ export interface LinkView {
   /** The hosted page the shopper opens. */
   url: string
   amount_minor: string
+  /** The amount in major units, as staff and shoppers read it ("12.50"). */
+  amount: string
   currency: string
   /** The end of the last day it can be paid (ISO date-time). */
   expires_at: string
@@ -89,6 +92,7 @@ export function linkViewsOf(
             link_id: link.linkId,
             url: link.link,
             amount_minor: link.amount ?? "0",
+            amount: minorToMajorString(link.amount ?? "0", currency),
             currency,
             expires_at: link.expirationDate ?? "",
             state: linkStateOf(link, cancelled.has(link.linkId), now),
@@ -142,7 +146,7 @@ export interface CreatedLink {
 export async function createLinkOnce(
   deps: LinkWriteDeps,
   request: PayByLinkRequest,
-  sessionId: string,
+  medusaOrderId: string,
 ): Promise<CreatedLink> {
   const orderId = request.order.orderId
   const currency = request.order.currency
@@ -157,7 +161,8 @@ export async function createLinkOnce(
       gateway_ref: orderId,
       amount_minor: request.order.amount,
       currency,
-      medusa_ref: sessionId,
+      // The order's links are found by it, whatever became of the sessions Medusa deletes.
+      medusa_ref: medusaOrderId,
     },
     label: `payment link of gateway order ${orderId}`,
     action: "create the payment link",
@@ -218,5 +223,25 @@ export async function cancelLinkOnce(
     action: "cancel the payment link",
     recover: new ByCancellingAgain(cancel),
     send: cancel,
+  })
+}
+
+/**
+ * Cancels the link created under a gateway order, if one was (a session of the payment link
+ * channel Medusa deleted). A link the gateway says was paid is left: its payment, owned by no
+ * session, is released by the sync.
+ */
+export async function cancelLinkOfAttempt(deps: LinkWriteDeps, gatewayOrderId: string): Promise<void> {
+  const writes = await deps.ledger.writesOf(gatewayOrderId)
+  const creation = writes.find((write) => write.kind === "link_creation" && write.outcome === "executed")
+  if (!creation?.gateway_operation_id) return
+  const link = {
+    link_id: creation.gateway_operation_id,
+    gateway_order_id: gatewayOrderId,
+    amount_minor: creation.amount_minor,
+    currency: creation.currency,
+  }
+  await cancelLinkOnce(deps, link).catch((error: unknown) => {
+    if (!(error instanceof InvalidRequestError)) throw error
   })
 }

@@ -212,3 +212,28 @@ export interface NexiCustomerSavedCard {
 export interface NexiCustomerSavedCardsResponse {
   saved_cards: NexiCustomerSavedCard[]
 }
+
+/** A Nexi payment link of an order (docs/admin.md, "Payment links"). */
+export interface NexiPaymentLink {
+  link_id: string
+  /** The page the customer pays on: what staff copy and send. */
+  url: string
+  amount_minor: string
+  /** In major units: "12.50". */
+  amount: string
+  currency: string
+  /** The end of the last day the link can be paid (ISO date-time). */
+  expires_at: string
+  state: "open" | "paid" | "expired" | "cancelled"
+  gateway_order_id: string
+  /** The Medusa payment session the link pays. */
+  session_id: string
+  paid_by_operation_id?: string
+}
+
+/** GET and POST /admin/nexi/orders/:orderId/payment-links, and a cancel: the order's links, newest first. */
+export interface NexiPaymentLinksResponse {
+  order_id: string
+  payment_links: NexiPaymentLink[]
+  message?: string
+}

@@ -14,6 +14,7 @@ import type {
   NexiMotoResponse,
   NexiOrderPaymentsResponse,
   NexiPaymentActionResponse,
+  NexiPaymentLinksResponse,
   NexiReleasedPaymentsResponse,
 } from "../../staff/contract"
 import { requestErrorOf } from "./api-errors"
@@ -125,4 +126,15 @@ export const nexiAdminApi = {
 
   moto: (body: ({ draft_order_id: string } | { order_id: string }) & { card: CardBody; card_holder_name?: string }) =>
     request<NexiMotoResponse>("/admin/nexi/moto", { method: "POST", body }),
+
+  paymentLinks: (orderId: string) =>
+    request<NexiPaymentLinksResponse>(`/admin/nexi/medusa-orders/${id(orderId)}/payment-links`),
+
+  createPaymentLink: (body: { order_id: string; expiry_days: number }) =>
+    request<NexiPaymentLinksResponse>("/admin/nexi/payment-links", { method: "POST", body }),
+
+  cancelPaymentLink: (orderId: string, linkId: string) =>
+    request<NexiPaymentLinksResponse>(`/admin/nexi/medusa-orders/${id(orderId)}/payment-links/${id(linkId)}/cancel`, {
+      method: "POST",
+    }),
 }

@@ -10,7 +10,14 @@ import type { PayByLinkRequest } from "../../gateway/schemas"
 import { SIM_API_KEY, SimulatorHarness } from "../../http/__tests__/support/simulator"
 import { InvalidRequestError } from "../../http/errors"
 import type { MoneyWrite } from "../../modules/nexi-ledger/types"
-import { cancelLinkOnce, createLinkOnce, linkExpirationDate, linkStateOf, linkViewsOf } from "../payment-links"
+import {
+  cancelLinkOfAttempt,
+  cancelLinkOnce,
+  createLinkOnce,
+  linkExpirationDate,
+  linkStateOf,
+  linkViewsOf,
+} from "../payment-links"
 
 const NOW = new Date("2026-11-27T15:30:00Z")
 
@@ -84,7 +91,7 @@ describe("a payment link's writes, sent once", () => {
 
   it("creates the link, records the write executed, and answers the token", async () => {
     const request = linkRequest()
-    const created = await createLinkOnce({ gateway, ledger }, request, "payses_1")
+    const created = await createLinkOnce({ gateway, ledger }, request, "order_1")
     expect(created.securityToken).toBeTruthy()
     expect(created.link.link).toMatch(/^http/)
     const [write] = await ledger.writesOf(request.order.orderId)
@@ -103,19 +110,19 @@ describe("a payment link's writes, sent once", () => {
       action: { type: "reset" },
     })
     const request = linkRequest()
-    const created = await createLinkOnce({ gateway, ledger }, request, "payses_1")
+    const created = await createLinkOnce({ gateway, ledger }, request, "order_1")
     expect(created.securityToken).toBeUndefined()
     const details = await gateway.getOrder(request.order.orderId)
     expect(details.paymentLinks.map((link) => link.linkId)).toEqual([created.link.linkId])
     // Staff press again: answered from the ledger, nothing sent.
-    const again = await createLinkOnce({ gateway, ledger }, request, "payses_1")
+    const again = await createLinkOnce({ gateway, ledger }, request, "order_1")
     expect(again.link.linkId).toBe(created.link.linkId)
     expect((await harness.requestsTo("POST", linkPath())).map((sent) => sent.status)).toEqual([0])
   })
 
   it("cancels once, again after a lost answer, and refuses to cancel a paid link", async () => {
     const request = linkRequest()
-    const { link } = await createLinkOnce({ gateway, ledger }, request, "payses_1")
+    const { link } = await createLinkOnce({ gateway, ledger }, request, "order_1")
     const view = {
       link_id: link.linkId,
       gateway_order_id: request.order.orderId,
@@ -135,7 +142,7 @@ describe("a payment link's writes, sent once", () => {
     await expect(harness.payLink(link.linkId)).rejects.toThrow(/answered 409/)
 
     const other = linkRequest()
-    const second = await createLinkOnce({ gateway, ledger }, other, "payses_2")
+    const second = await createLinkOnce({ gateway, ledger }, other, "order_2")
     await harness.payLink(second.link.linkId)
     await expect(
       cancelLinkOnce(
@@ -143,5 +150,24 @@ describe("a payment link's writes, sent once", () => {
         { ...view, link_id: second.link.linkId, gateway_order_id: other.order.orderId },
       ),
     ).rejects.toBeInstanceOf(InvalidRequestError)
+  })
+
+  it("cancels the link of a gateway order found in the ledger, leaves a paid one, and does nothing without a link", async () => {
+    const request = linkRequest()
+    const { link } = await createLinkOnce({ gateway, ledger }, request, "order_1")
+    await cancelLinkOfAttempt({ gateway, ledger }, request.order.orderId)
+    const writes = await ledger.writesOf(request.order.orderId)
+    expect(writes.find((write) => write.kind === "link_cancellation")).toMatchObject({
+      outcome: "executed",
+      target_ref: link.linkId,
+    })
+    await expect(harness.payLink(link.linkId)).rejects.toThrow(/answered 409/)
+
+    const paid = linkRequest()
+    const second = await createLinkOnce({ gateway, ledger }, paid, "order_2")
+    await harness.payLink(second.link.linkId)
+    await expect(cancelLinkOfAttempt({ gateway, ledger }, paid.order.orderId)).resolves.toBeUndefined()
+    await expect(cancelLinkOfAttempt({ gateway, ledger }, "NOLINK")).resolves.toBeUndefined()
+    expect(await ledger.writesOfMedusaRef("order_2", "link_creation")).toHaveLength(1)
   })
 })
