@@ -229,6 +229,7 @@ export class CardSessions {
             contract_id: contractId,
             gateway_ref: orderId,
             purpose: "checkout",
+            contract_type: cardOnFile.contractType,
           }),
         )
       }
