@@ -53,9 +53,12 @@ export function newCustomerRef(): string {
   return `nxc${randomBytes(12).toString("hex")}`
 }
 
-/** A contract id the merchant chooses; random and short enough for any gateway field. */
+/**
+ * A contract id the merchant chooses: random (56 bits, unique in the plugin's module), and at
+ * most 18 characters, as POST /orders/mit takes it: any card saved with consent is charged so.
+ */
 export function newContractId(): string {
-  return `nxk${randomBytes(12).toString("hex")}`
+  return `nxk${randomBytes(7).toString("hex")}`
 }
 
 /** The account holder's gateway customerId: Medusa's `external_id`, or the copy in its `data`. */

@@ -17,7 +17,6 @@ import { MedusaError } from "@medusajs/framework/utils"
 import type { GatewayClient } from "../gateway/gateway-client"
 import { newOrderId } from "../gateway/order-id"
 import type { PaymentLedger, SavedCardBook } from "../modules/nexi-ledger/types"
-import { toMinorUnits } from "../money/amount"
 import {
   type CardOnFile,
   cardOnFileOfNewSession,

@@ -15,6 +15,8 @@ import type {
   NexiOrderPaymentsResponse,
   NexiPaymentActionResponse,
   NexiReleasedPaymentsResponse,
+  NexiSavedCardChargeOptions,
+  NexiSavedCardChargeResponse,
 } from "../../staff/contract"
 import { requestErrorOf } from "./api-errors"
 import { adminApiUrl, backendUrl } from "./api-url"
@@ -125,4 +127,13 @@ export const nexiAdminApi = {
 
   moto: (body: ({ draft_order_id: string } | { order_id: string }) & { card: CardBody; card_holder_name?: string }) =>
     request<NexiMotoResponse>("/admin/nexi/moto", { method: "POST", body }),
+
+  savedCardChargeOptions: (orderId: string) =>
+    request<NexiSavedCardChargeOptions>(`/admin/nexi/medusa-orders/${id(orderId)}/saved-card-charges`),
+
+  chargeSavedCard: (orderId: string, body: { payment_method_id: string; amount?: string }) =>
+    request<NexiSavedCardChargeResponse>(`/admin/nexi/medusa-orders/${id(orderId)}/saved-card-charges`, {
+      method: "POST",
+      body,
+    }),
 }

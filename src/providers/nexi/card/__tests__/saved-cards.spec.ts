@@ -83,7 +83,7 @@ describe("saving a card at checkout", () => {
     expect(body.order.customerId).toBe("nxcada")
     expect(body.paymentSession.recurrence).toEqual({
       action: "CONTRACT_CREATION",
-      contractId: expect.stringMatching(/^nxk[0-9a-f]{24}$/),
+      contractId: expect.stringMatching(/^nxk[0-9a-f]{14}$/),
       contractType: "CIT",
     })
     expect(session.data).toMatchObject({ save_card: true })
