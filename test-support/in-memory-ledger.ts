@@ -182,6 +182,7 @@ export class InMemoryLedger implements PaymentLedger, SavedCardBook {
       customer_id: null,
       security_token_hash: null,
       state: "pending",
+      contract_type: "CIT",
       circuit: null,
       masked_pan: null,
       expiry: null,

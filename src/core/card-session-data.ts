@@ -44,6 +44,7 @@ const readData = sessionDataReader({
   moto: optional(z.boolean()),
   staff_channel: optional(z.enum(STAFF_CHANNELS)),
   save_card: optional(z.boolean()),
+  allow_merchant_charges: optional(z.boolean()),
   payment_method_id: optional(z.string()),
 })
 

@@ -17,7 +17,6 @@ import { MedusaError } from "@medusajs/framework/utils"
 import type { GatewayClient } from "../gateway/gateway-client"
 import { newOrderId } from "../gateway/order-id"
 import type { PaymentLedger, SavedCardBook } from "../modules/nexi-ledger/types"
-import { toMinorUnits } from "../money/amount"
 import {
   type CardOnFile,
   cardOnFileOfNewSession,
@@ -246,6 +245,7 @@ export class CardSessions {
             contract_id: contractId,
             gateway_ref: orderId,
             purpose: "checkout",
+            contract_type: cardOnFile.contractType,
           }),
         )
       }

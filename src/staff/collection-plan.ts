@@ -21,7 +21,8 @@
 import { MedusaError } from "@medusajs/framework/utils"
 import BigNumber from "bignumber.js"
 import { type StaffChannel, staffChannelOfSession } from "../core/staff-sessions"
-import { type AmountInput, toDecimal } from "../money/amount"
+import { type AmountInput, minorToMajorString, toDecimal, toMinorUnits } from "../money/amount"
+import { currencyExponent } from "../money/currencies"
 
 export type OrderTargetField = "draft_order_id" | "order_id"
 
@@ -115,4 +116,32 @@ export function resumableSession(
       staffChannelOfSession(session.data) === channel &&
       session.data?.amount_minor === amountMinor,
   )
+}
+
+/**
+ * The amount staff typed (major units, "12.50"), checked against what the collection owes: the
+ * minor units to collect when less than that, undefined when it is all of it. A draft order is
+ * paid in full; more than is owed, or more decimals than the currency has, is refused.
+ */
+export function smallerAmountMinor(
+  typed: string,
+  owed: AmountInput,
+  currency: string,
+  isDraft: boolean,
+): string | undefined {
+  const refuseAmount = (detail: string): never => refuse(MedusaError.Types.INVALID_DATA, `amount: ${detail}`)
+  if (isDraft) refuseAmount("a draft order is paid in full; leave amount out")
+  if (!/^\d+(\.\d+)?$/.test(typed)) refuseAmount(`must be a positive decimal number like 12.50 (got "${typed}")`)
+  const major = new BigNumber(typed)
+  const exponent = currencyExponent(currency)
+  if (!major.shiftedBy(exponent).isInteger()) refuseAmount(`${currency} has ${exponent} decimals; ${typed} has more`)
+  if (major.isLessThanOrEqualTo(0)) refuseAmount("must be more than 0")
+  const owedMinor = toMinorUnits(owed, currency)
+  const minor = major.shiftedBy(exponent).toFixed(0)
+  if (BigInt(minor) > BigInt(owedMinor)) {
+    refuseAmount(
+      `${typed} ${currency} is more than the order owes (${minorToMajorString(owedMinor, currency)} ${currency})`,
+    )
+  }
+  return minor === owedMinor ? undefined : minor
 }

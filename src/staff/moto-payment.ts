@@ -10,7 +10,6 @@
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { idempotencyUuid } from "../core/idempotency"
-import { withLock } from "../core/payment-lock"
 import { gatewayClientFor, requireNexiOptions } from "../core/store-entries"
 import type { CustomerInfo, MotoRequest } from "../gateway/schemas"
 import { minorToMajorString } from "../money/amount"
@@ -18,7 +17,7 @@ import { type CardInput, cardRequestError, gatewayCard } from "./card-input"
 import { cardPaymentView } from "./card-payment-view"
 import type { OrderTargetField } from "./collection-plan"
 import type { NexiMotoResponse } from "./contract"
-import { type StaffAttempt, startStaffAttempt } from "./order-collection"
+import { type StaffAttempt, startStaffAttempt, withCollectionLock } from "./order-collection"
 import { chargeOnce } from "./staff-charge"
 
 export interface MotoInput {
@@ -29,12 +28,7 @@ export interface MotoInput {
 }
 
 export async function payByMoto(container: MedusaContainer, input: MotoInput): Promise<NexiMotoResponse> {
-  return withLock(
-    container,
-    `nexi-moto:${input.orderId}`,
-    `A MOTO payment for order ${input.orderId} is already under way.`,
-    () => payLocked(container, input),
-  )
+  return withCollectionLock(container, input.orderId, "moto", () => payLocked(container, input))
 }
 
 async function payLocked(container: MedusaContainer, input: MotoInput): Promise<NexiMotoResponse> {

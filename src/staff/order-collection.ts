@@ -23,6 +23,7 @@ import {
   createOrUpdateOrderPaymentCollectionWorkflow,
   createPaymentSessionsWorkflow,
 } from "@medusajs/medusa/core-flows"
+import { withLock } from "../core/payment-lock"
 import {
   STAFF_CHANNEL_CONTEXT_KEY,
   STAFF_CHANNEL_NOUNS,
@@ -30,7 +31,7 @@ import {
   type StaffSessionData,
 } from "../core/staff-sessions"
 import { cardProviderIdOf } from "../core/store-entries"
-import { toMinorUnits } from "../money/amount"
+import { minorToMajorString, toMinorUnits } from "../money/amount"
 import {
   type CollectionPlan,
   type CollectionRow,
@@ -38,6 +39,7 @@ import {
   type OwingOrderRow,
   planCollection,
   resumableSession,
+  smallerAmountMinor,
 } from "./collection-plan"
 
 export interface OrderToCollect extends OwingOrderRow {
@@ -58,6 +60,8 @@ export interface StaffAttempt {
   amountMinor: string
   sessionId: string
   data: StaffSessionData
+  /** What the collection owed before staff chose to collect less: put back when the attempt fails. */
+  owedBefore?: CollectionRow["amount"]
 }
 
 const COLLECTION_FIELDS = [
@@ -72,16 +76,39 @@ const COLLECTION_FIELDS = [
   "payment_sessions.data",
 ]
 
-/** Steps 1 to 3: the attempt to collect what the order owes through `channel`. */
+/** One staff collection of an order at a time, whatever the channel: two at once could both collect what it owes. */
+export function withCollectionLock<T>(
+  container: MedusaContainer,
+  orderId: string,
+  channel: StaffChannel,
+  job: () => Promise<T>,
+): Promise<T> {
+  return withLock(
+    container,
+    `nexi-collect:${orderId}`,
+    `A ${STAFF_CHANNEL_NOUNS[channel]} or another payment by staff for order ${orderId} is already under way.`,
+    job,
+  )
+}
+
+/**
+ * Steps 1 to 3: the attempt to collect what the order owes through `channel`, or `amount`
+ * (major units, as staff typed it) when that is less: the collection is then set to it, so
+ * Medusa records exactly what was collected.
+ */
 export async function startStaffAttempt(
   container: MedusaContainer,
-  input: { orderId: string; field: OrderTargetField; channel: StaffChannel },
+  input: { orderId: string; field: OrderTargetField; channel: StaffChannel; amount?: string },
 ): Promise<StaffAttempt> {
   const order = await loadOrderToCollect(container, input.orderId, input.field)
   const plan = planCollection(order, input.field, STAFF_CHANNEL_NOUNS[input.channel])
   const providerId = await cardProviderIdOf(container)
-  const collection = await collectionOf(container, order.id, plan)
+  let collection = await collectionOf(container, order.id, plan)
   const currency = collection.currency_code.toUpperCase()
+  const owedBefore = collection.amount
+  const smaller =
+    input.amount === undefined ? undefined : smallerAmountMinor(input.amount, owedBefore, currency, plan.isDraft)
+  if (smaller !== undefined) collection = await resizeCollection(container, collection, smaller, currency)
   const amountMinor = toMinorUnits(collection.amount, currency)
   const session =
     resumableSession(collection, providerId, amountMinor, input.channel) ??
@@ -96,7 +123,19 @@ export async function startStaffAttempt(
     amountMinor,
     sessionId: session.id,
     data: session.data as StaffSessionData,
+    ...(smaller !== undefined ? { owedBefore } : {}),
   }
+}
+
+async function resizeCollection(
+  container: MedusaContainer,
+  collection: CollectionRow,
+  amountMinor: string,
+  currency: string,
+): Promise<CollectionRow> {
+  const payment = container.resolve<IPaymentModuleService>(Modules.PAYMENT)
+  await payment.updatePaymentCollections(collection.id, { amount: minorToMajorString(amountMinor, currency) as never })
+  return readCollection(container, collection.id)
 }
 
 export async function loadOrderToCollect(
@@ -202,7 +241,10 @@ export async function authorizeStaffSession(
   }
 }
 
-/** The next attempt then gets a new session, and with it a new gateway order id. */
+/**
+ * The next attempt then gets a new session, and with it a new gateway order id; a collection
+ * set to a smaller amount owes what it owed before again.
+ */
 export async function markSessionFailed(container: MedusaContainer, attempt: StaffAttempt, reason: string) {
   const payment = container.resolve<IPaymentModuleService>(Modules.PAYMENT)
   try {
@@ -213,6 +255,8 @@ export async function markSessionFailed(container: MedusaContainer, attempt: Sta
       data: { ...attempt.data, status: "error", reason },
       status: "error",
     })
+    if (attempt.owedBefore !== undefined)
+      await payment.updatePaymentCollections(attempt.collection.id, { amount: attempt.owedBefore as never })
   } catch (error) {
     // The refusal is what staff must see; a session left waiting is only re-read next time.
     container

@@ -16,6 +16,8 @@ import type {
   NexiPaymentActionResponse,
   NexiPaymentLinksResponse,
   NexiReleasedPaymentsResponse,
+  NexiSavedCardChargeOptions,
+  NexiSavedCardChargeResponse,
 } from "../../staff/contract"
 import { requestErrorOf } from "./api-errors"
 import { adminApiUrl, backendUrl } from "./api-url"
@@ -136,5 +138,14 @@ export const nexiAdminApi = {
   cancelPaymentLink: (orderId: string, linkId: string) =>
     request<NexiPaymentLinksResponse>(`/admin/nexi/medusa-orders/${id(orderId)}/payment-links/${id(linkId)}/cancel`, {
       method: "POST",
+    }),
+
+  savedCardChargeOptions: (orderId: string) =>
+    request<NexiSavedCardChargeOptions>(`/admin/nexi/medusa-orders/${id(orderId)}/saved-card-charges`),
+
+  chargeSavedCard: (orderId: string, body: { payment_method_id: string; amount?: string }) =>
+    request<NexiSavedCardChargeResponse>(`/admin/nexi/medusa-orders/${id(orderId)}/saved-card-charges`, {
+      method: "POST",
+      body,
     }),
 }

@@ -159,6 +159,9 @@ export interface PaymentLedger {
 
 export type SavedCardState = "pending" | "active" | "failed" | "unsupported" | "deleted"
 export type SavedCardPurpose = "checkout" | "verify"
+/** CIT: only the cardholder pays with it; MIT_UNSCHEDULED: the customer consented to the shop charging it. */
+export const SAVED_CARD_CONTRACT_TYPES = ["CIT", "MIT_UNSCHEDULED"] as const
+export type SavedCardContractType = (typeof SAVED_CARD_CONTRACT_TYPES)[number]
 
 /** A card-on-file contract at the card gateway (models/saved-card.ts). */
 export interface SavedCard {
@@ -169,6 +172,7 @@ export interface SavedCard {
   contract_id: string
   gateway_ref: string
   purpose: SavedCardPurpose
+  contract_type: SavedCardContractType
   security_token_hash: string | null
   state: SavedCardState
   circuit: string | null
@@ -183,7 +187,7 @@ export type NewSavedCard = Pick<
   SavedCard,
   "provider_identifier" | "customer_ref" | "contract_id" | "gateway_ref" | "purpose"
 > &
-  Partial<Pick<SavedCard, "customer_id">>
+  Partial<Pick<SavedCard, "customer_id" | "contract_type">>
 
 export type SavedCardPatch = Partial<
   Pick<SavedCard, "state" | "circuit" | "masked_pan" | "expiry" | "activated_at" | "removed_at" | "security_token_hash">

@@ -1,4 +1,10 @@
-import { type CollectionRow, type OwingOrderRow, planCollection, resumableSession } from "../collection-plan"
+import {
+  type CollectionRow,
+  type OwingOrderRow,
+  planCollection,
+  resumableSession,
+  smallerAmountMinor,
+} from "../collection-plan"
 
 const planMoto = (order: OwingOrderRow, field: "draft_order_id" | "order_id") =>
   planCollection(order, field, "MOTO payment")
@@ -129,5 +135,23 @@ describe("resumableSession", () => {
         "moto",
       ),
     ).toBeUndefined()
+  })
+})
+
+describe("smallerAmountMinor", () => {
+  it("answers the minor units of a smaller amount, and nothing for all that is owed", () => {
+    expect(smallerAmountMinor("12.5", 39.98, "EUR", false)).toBe("1250")
+    expect(smallerAmountMinor("39.98", "39.98", "EUR", false)).toBeUndefined()
+    expect(smallerAmountMinor("500", 1200, "JPY", false)).toBe("500")
+  })
+
+  it("refuses more than is owed, a draft, too many decimals, nothing, and text, naming amount", () => {
+    expect(() => smallerAmountMinor("40", 39.98, "EUR", false)).toThrow(
+      "amount: 40 EUR is more than the order owes (39.98 EUR)",
+    )
+    expect(() => smallerAmountMinor("10", 39.98, "EUR", true)).toThrow("amount: a draft order is paid in full")
+    expect(() => smallerAmountMinor("1.234", 39.98, "EUR", false)).toThrow("amount: EUR has 2 decimals; 1.234 has more")
+    expect(() => smallerAmountMinor("0.00", 39.98, "EUR", false)).toThrow("amount: must be more than 0")
+    expect(() => smallerAmountMinor("1e3", 39.98, "EUR", false)).toThrow("amount: must be a positive decimal number")
   })
 })
