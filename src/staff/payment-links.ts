@@ -32,10 +32,10 @@ function linkBusy(orderId: string): string {
   return `A payment link change for order ${orderId} is already under way.`
 }
 
-/** Creates a link for what the order owes, replacing its open links; answers the order's links. */
+/** Creates a link for what the order owes (or a smaller amount), replacing its open links; answers the order's links. */
 export async function createPaymentLink(
   container: MedusaContainer,
-  input: { orderId: string; field: OrderTargetField; expiryDays: number },
+  input: { orderId: string; field: OrderTargetField; expiryDays: number; amount?: string },
 ): Promise<NexiPaymentLinksResponse> {
   return withLock(container, `nexi-link:${input.orderId}`, linkBusy(input.orderId), async () => {
     const attempt = await startStaffAttempt(container, { ...input, channel: "payment_link" })
@@ -74,8 +74,24 @@ export async function createPaymentLink(
 }
 
 /** The order's links, newest first, with their state read from the gateway and the ledger. */
-export async function paymentLinksOf(container: MedusaContainer, orderId: string): Promise<NexiPaymentLinksResponse> {
-  return { order_id: orderId, payment_links: await linksOfOrder(container, orderId) }
+export async function paymentLinksOf(
+  container: MedusaContainer,
+  orderId: string,
+  syncAttempt: (gatewayOrderId: string) => Promise<unknown>,
+): Promise<NexiPaymentLinksResponse> {
+  const links = await linksOfOrder(container, orderId)
+  // A link the gateway shows paid whose payment no notification or job run recorded (the job
+  // stops reading an attempt after a day): the one sync records it now, or releases it.
+  const ledger = ledgerOf(container)
+  let synced = false
+  for (const link of links.filter((each) => each.state === "paid")) {
+    const attempt = await ledger.findAttempt(link.gateway_order_id)
+    if (attempt && attempt.state !== "paid" && attempt.state !== "released") {
+      await syncAttempt(link.gateway_order_id)
+      synced = true
+    }
+  }
+  return { order_id: orderId, payment_links: synced ? await linksOfOrder(container, orderId) : links }
 }
 
 /**

@@ -31,6 +31,7 @@ export function PaymentLinksSection(props: { orderId: string; onDone: (message: 
     props.onDone(message)
   })
   const [days, setDays] = useState(DEFAULT_DAYS)
+  const [amount, setAmount] = useState("")
 
   return (
     <div className="flex flex-col gap-y-3 px-6 py-4" data-testid="nexi-payment-links">
@@ -62,7 +63,7 @@ export function PaymentLinksSection(props: { orderId: string; onDone: (message: 
         open={create.open}
         onOpenChange={create.onOpenChange}
         title="Payment link"
-        description="A Nexi payment link for what the order still owes. Send it to the customer: the payment is recorded on the order when they pay. It replaces the order's open link."
+        description="A Nexi payment link for what the order still owes, or a smaller amount. Send it to the customer: the payment is recorded on the order when they pay. It replaces the order's open link."
         confirmLabel="Create link"
         dismissLabel="Close"
         confirmTestId="nexi-link-create"
@@ -71,7 +72,11 @@ export function PaymentLinksSection(props: { orderId: string; onDone: (message: 
         error={create.error}
         onConfirm={() =>
           void create.run(async () => {
-            const answer = await nexiAdminApi.createPaymentLink({ order_id: props.orderId, expiry_days: Number(days) })
+            const answer = await nexiAdminApi.createPaymentLink({
+              order_id: props.orderId,
+              expiry_days: Number(days),
+              ...(amount.trim() ? { amount: amount.trim() } : {}),
+            })
             return { message: answer.message ?? "Payment link created." }
           })
         }
@@ -86,6 +91,18 @@ export function PaymentLinksSection(props: { orderId: string; onDone: (message: 
           value={days}
           onChange={(event) => setDays(event.target.value)}
           data-testid="nexi-link-days"
+        />
+        <Label size="small" htmlFor="nexi-link-amount">
+          Amount (empty: all the order owes)
+        </Label>
+        <Input
+          id="nexi-link-amount"
+          size="small"
+          inputMode="decimal"
+          placeholder="12.50"
+          value={amount}
+          onChange={(event) => setAmount(event.target.value)}
+          data-testid="nexi-link-amount"
         />
       </ActionPrompt>
     </div>

@@ -132,7 +132,7 @@ export const nexiAdminApi = {
   paymentLinks: (orderId: string) =>
     request<NexiPaymentLinksResponse>(`/admin/nexi/medusa-orders/${id(orderId)}/payment-links`),
 
-  createPaymentLink: (body: { order_id: string; expiry_days: number }) =>
+  createPaymentLink: (body: { order_id: string; expiry_days: number; amount?: string }) =>
     request<NexiPaymentLinksResponse>("/admin/nexi/payment-links", { method: "POST", body }),
 
   cancelPaymentLink: (orderId: string, linkId: string) =>

@@ -1,7 +1,8 @@
 /**
- * POST /admin/nexi/payment-links { order_id | draft_order_id, expiry_days? }: a Nexi payment
- * link for what the order owes (src/staff/payment-links.ts). The amount comes from the Medusa
- * order, never from the request; the link can be paid until the end of the day `expiry_days`
+ * POST /admin/nexi/payment-links { order_id | draft_order_id, expiry_days?, amount? }: a Nexi
+ * payment link for what the order owes (src/staff/payment-links.ts), or the smaller `amount`
+ * staff typed (major units, "12.50"; checked against what the order owes, never more, not for a
+ * draft order); the link can be paid until the end of the day `expiry_days`
  * (1 to 90, default 7) from today, UTC. It replaces the order's open links. Answers
  * NexiPaymentLinksResponse with 201.
  */
@@ -24,6 +25,10 @@ const BodySchema = z
       .min(1, "must be at least 1 day")
       .max(MAX_LINK_EXPIRY_DAYS, `must be at most ${MAX_LINK_EXPIRY_DAYS} days`)
       .default(DEFAULT_LINK_EXPIRY_DAYS),
+    amount: z
+      .string({ error: 'must be a decimal number in the order\'s currency, as a string like "12.50"' })
+      .regex(/^\d+(\.\d+)?$/, 'must be a positive decimal number like "12.50"')
+      .optional(),
   })
   .refine((body) => Boolean(body.draft_order_id) !== Boolean(body.order_id), {
     path: ["order_id"],
@@ -38,6 +43,7 @@ export async function POST(req: AuthenticatedMedusaRequest, res: MedusaResponse<
       orderId: (body.draft_order_id ?? body.order_id)!,
       field,
       expiryDays: body.expiry_days,
+      amount: body.amount,
     }),
   )
 }
