@@ -341,6 +341,16 @@ medusaIntegrationTestRunner({
       expect(await gatewayRequests("POST", "/paybylink/*/cancels")).toHaveLength(2)
     })
 
+    it("cancels the open link at the gateway when the order is paid another way (MOTO), its attempt superseded", async () => {
+      const orderId = await orderOwing()
+      const link = await createLink({ order_id: orderId })
+      const moto = await call("POST", "/admin/nexi/moto", { order_id: orderId, card: APPROVED })
+      expect(moto.status).toBe(200)
+      expect(await linkState(orderId, link.link_id)).toBe("cancelled")
+      await expect(payLink(link.link_id)).rejects.toThrow(/answered 409/)
+      expect((await ledger().findAttempt(link.gateway_order_id))?.state).toBe("superseded")
+    })
+
     it("collects a smaller amount staff type, never more than the order owes", async () => {
       const orderId = await orderOwing()
       const tooMuch = await call("POST", "/admin/nexi/payment-links", { order_id: orderId, amount: "25.00" })
