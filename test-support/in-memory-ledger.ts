@@ -18,6 +18,7 @@ import type {
   SavedCardBook,
   SavedCardFilter,
   SavedCardPatch,
+  WriteKind,
   WritePatch,
 } from "../src/modules/nexi-ledger/types"
 import { DEACTIVATION_KIND, isOrphaned, MONEY_KINDS, undoesExecuted } from "../src/modules/nexi-ledger/types"
@@ -136,6 +137,10 @@ export class InMemoryLedger implements PaymentLedger, SavedCardBook {
     return (this.writesByRef.get(gatewayRef) ?? []).map((row) => ({ ...row }))
   }
 
+  async writesOfMedusaRef(medusaRef: string, kind: WriteKind): Promise<MoneyWrite[]> {
+    return this.writes.filter((row) => row.medusa_ref === medusaRef && row.kind === kind).map((row) => ({ ...row }))
+  }
+
   async writesToSettle(olderThan: Date, limit: number): Promise<MoneyWrite[]> {
     const unsettled = this.writes.filter(
       (row) =>
@@ -177,6 +182,7 @@ export class InMemoryLedger implements PaymentLedger, SavedCardBook {
       customer_id: null,
       security_token_hash: null,
       state: "pending",
+      contract_type: "CIT",
       circuit: null,
       masked_pan: null,
       expiry: null,

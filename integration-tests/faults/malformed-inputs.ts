@@ -439,6 +439,11 @@ export const AMOUNT_CASES: AmountCase[] = [
 export const DROPPED_DATA_CASES: DroppedDataCase[] = [
   { name: "a card session the storefront marks as MOTO", provider_id: CARD_PROVIDER, forged: { moto: true } },
   {
+    name: "a card session the storefront marks as collected by staff",
+    provider_id: CARD_PROVIDER,
+    forged: { staff_channel: "mit" },
+  },
+  {
     name: "a card session with a forged cart snapshot",
     provider_id: CARD_PROVIDER,
     forged: { nexi_cart: { id: "cart_forged", total: 0.01, items: [] } },

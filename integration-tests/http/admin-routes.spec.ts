@@ -662,7 +662,11 @@ medusaIntegrationTestRunner({
         expect(order).toMatchObject({ is_draft_order: false, status: "pending" })
         const payment = await onlyPayment(draftId)
         expect(payment).toMatchObject({ id: view.payment_id, provider_id: NEXI_CARD_PROVIDER, amount: 39.98 })
-        expect(payment.data).toMatchObject({ moto: true, order_id: view.gateway_order_id, status: "authorized" })
+        expect(payment.data).toMatchObject({
+          staff_channel: "moto",
+          order_id: view.gateway_order_id,
+          status: "authorized",
+        })
 
         const atGateway = await gatewayOrder(view.gateway_order_id)
         expect(atGateway.orderStatus.order).toMatchObject({

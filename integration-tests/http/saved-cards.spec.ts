@@ -248,6 +248,8 @@ medusaIntegrationTestRunner({
           circuit: "VISA",
           masked_pan: "***7289",
           expiry: null,
+          // Saved without consent to merchant charges: a CIT contract, paid only by the customer.
+          allows_merchant_charges: false,
           created_at: expect.any(String),
           provider_id: NEXI_CARD_PROVIDER,
         },
@@ -416,6 +418,8 @@ medusaIntegrationTestRunner({
           circuit: "MC",
           masked_pan: "***2903",
           expiry: null,
+          // Saved without consent to merchant charges: a CIT contract, paid only by the customer.
+          allows_merchant_charges: false,
           created_at: expect.any(String),
           provider_id: NEXI_CARD_PROVIDER,
         },
@@ -715,6 +719,7 @@ medusaIntegrationTestRunner({
         circuit: "VISA",
         masked_pan: "***7289",
         saved_while: "checkout",
+        allows_merchant_charges: false,
         removed_at: null,
       })
       expect(byId.get(removed.id)).toMatchObject({

@@ -46,6 +46,7 @@ function storeDotEnv(databaseUrl: string): string {
 
 /** A store file that uses the package's types, and one misuse they must refuse. */
 const TYPED_USE = `import type { NexiOptionsInput } from "medusa-payment-nexi/providers/nexi"
+import { type SavedCardChargeInput, chargeSavedCard } from "medusa-payment-nexi/saved-card-charge"
 import { type RunningSimulator, startSimulator } from "medusa-payment-nexi/simulator"
 
 export const options: NexiOptionsInput = {
@@ -57,6 +58,9 @@ export const options: NexiOptionsInput = {
 export const start: (options: { port: number }) => Promise<RunningSimulator> = startSimulator
 // @ts-expect-error captureType is EXPLICIT or IMPLICIT
 export const wrong: NexiOptionsInput = { ...options, captureType: "LATER" }
+export const charge: typeof chargeSavedCard = chargeSavedCard
+// @ts-expect-error a charge names the saved card to charge
+export const noCard: SavedCardChargeInput = { orderId: "order_1" }
 `
 
 const STORE_TSCONFIG = {
@@ -153,7 +157,7 @@ afterAll(async () => {
 
 describe("the packed package", () => {
   it("ships the built code, its type declarations and the docs, nothing of the development tree", () => {
-    for (const file of ["providers/nexi/index", "simulator/index"]) {
+    for (const file of ["providers/nexi/index", "simulator/index", "staff/saved-card-charge"]) {
       expect(packedFiles).toContain(`.medusa/server/src/${file}.js`)
       expect(packedFiles).toContain(`.medusa/server/src/${file}.d.ts`)
     }
@@ -183,7 +187,7 @@ describe("the packed package", () => {
     expect(unwanted).toEqual([])
   })
 
-  it("gives a TypeScript store the types of the simulator and of the provider options", async () => {
+  it("gives a TypeScript store the types of the simulator, the provider options and the saved-card charge", async () => {
     // Fails on a missing declaration (the import would be `any` and the @ts-expect-error unused).
     await expect(storeBin(storeDir, "tsc", ["-p", "tsconfig.json"], env)).resolves.toBeDefined()
   })

@@ -17,5 +17,10 @@ export default defineMiddlewares({
       matcher: "/store/nexi/saved-cards*",
       middlewares: [authenticate("customer", ["session", "bearer"])],
     },
+    {
+      // The open payment link of an order: its own customer only.
+      matcher: "/store/nexi/orders/:id/payment-link",
+      middlewares: [authenticate("customer", ["session", "bearer"])],
+    },
   ],
 })

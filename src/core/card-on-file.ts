@@ -2,24 +2,28 @@
  * Saved cards (card on file, docs/saved-cards.md). A registered customer's card provider
  * session may save the card (`data.save_card: true`: recurrence CONTRACT_CREATION) or pay
  * with a saved one (`data.payment_method_id`: SUBSEQUENT_PAYMENT), both cardholder-initiated
- * (contractType CIT) on the hosted page. The contract id pays with the card again, so it is
- * kept in the plugin's module, never in session data a storefront reads.
+ * (contractType CIT) on the hosted page. With `data.allow_merchant_charges: true` beside
+ * `save_card`, the customer consents to the shop charging the card later without them
+ * (contractType MIT_UNSCHEDULED, staff/saved-card-charge.ts); the cardholder still pays with
+ * it on the hosted page as CIT. The contract id pays with the card again, so it is kept in the
+ * plugin's module, never in session data a storefront reads.
  */
 import { randomBytes } from "node:crypto"
 import type { Logger } from "@medusajs/framework/types"
 import { MedusaError } from "@medusajs/framework/utils"
 import type { GatewayClient } from "../gateway/gateway-client"
 import type { OrderDetails, Recurrence } from "../gateway/schemas"
-import type { SavedCard, SavedCardBook } from "../modules/nexi-ledger/types"
+import type { SavedCard, SavedCardBook, SavedCardContractType } from "../modules/nexi-ledger/types"
 import { type CardInstrument, type CardOrder, readCardOrder } from "./card-order"
 
 export const SAVE_CARD_KEY = "save_card"
 export const PAYMENT_METHOD_KEY = "payment_method_id"
+export const MERCHANT_CHARGES_KEY = "allow_merchant_charges"
 
 /** What a card session does with saved cards. */
 export type CardOnFile =
   | { kind: "none" }
-  | { kind: "save"; customerRef: string; customerId: string | null }
+  | { kind: "save"; customerRef: string; customerId: string | null; contractType: SavedCardContractType }
   | { kind: "pay_with"; card: SavedCard }
 
 /** What the storefront may show of a saved card: never the contract id. */
@@ -28,6 +32,8 @@ export interface SavedCardView {
   circuit: string | null
   masked_pan: string | null
   expiry: string | null
+  /** Whether the customer consented to the shop charging the card without them (MIT_UNSCHEDULED). */
+  allows_merchant_charges: boolean
   created_at: string
 }
 
@@ -37,6 +43,7 @@ export function viewOf(card: SavedCard): SavedCardView {
     circuit: card.circuit,
     masked_pan: card.masked_pan,
     expiry: card.expiry,
+    allows_merchant_charges: card.contract_type === "MIT_UNSCHEDULED",
     created_at: new Date(card.created_at).toISOString(),
   }
 }
@@ -46,9 +53,12 @@ export function newCustomerRef(): string {
   return `nxc${randomBytes(12).toString("hex")}`
 }
 
-/** A contract id the merchant chooses; random and short enough for any gateway field. */
+/**
+ * A contract id the merchant chooses: random (56 bits, unique in the plugin's module), and at
+ * most 18 characters, as POST /orders/mit takes it: any card saved with consent is charged so.
+ */
 export function newContractId(): string {
-  return `nxk${randomBytes(12).toString("hex")}`
+  return `nxk${randomBytes(7).toString("hex")}`
 }
 
 /** The account holder's gateway customerId: Medusa's `external_id`, or the copy in its `data`. */
@@ -100,7 +110,15 @@ export async function cardOnFileOfNewSession(
 ): Promise<CardOnFile> {
   const save = data?.[SAVE_CARD_KEY]
   const methodId = data?.[PAYMENT_METHOD_KEY]
+  const consent = data?.[MERCHANT_CHARGES_KEY]
   if (save !== undefined && typeof save !== "boolean") throw invalid("save_card: must be true or false.")
+  if (consent !== undefined && typeof consent !== "boolean")
+    throw invalid(`${MERCHANT_CHARGES_KEY}: must be true or false.`)
+  if (consent === true && save !== true) {
+    throw invalid(
+      `${MERCHANT_CHARGES_KEY}: only a card being saved (save_card: true) can allow the shop to charge it later.`,
+    )
+  }
   if (methodId !== undefined && (typeof methodId !== "string" || !methodId.trim())) {
     throw invalid("payment_method_id: must be the id of one of the customer's saved cards.")
   }
@@ -115,7 +133,10 @@ export async function cardOnFileOfNewSession(
         : "payment_method_id: only a logged-in customer can pay with a saved card. Log in, or enter the card.",
     )
   }
-  if (save === true) return { kind: "save", customerRef, customerId: context?.customer?.id ?? null }
+  if (save === true) {
+    const contractType = consent === true ? "MIT_UNSCHEDULED" : "CIT"
+    return { kind: "save", customerRef, customerId: context?.customer?.id ?? null, contractType }
+  }
   return { kind: "pay_with", card: await cardToPayWith(book, methodId as string, customerRef, providerKey) }
 }
 
@@ -137,14 +158,22 @@ export async function cardOnFileOfSession(
   if (data[SAVE_CARD_KEY] !== true) return { kind: "none" }
   const opened = orderId ? await book.findSavedCardOfOrder(orderId) : undefined
   if (!opened) throw invalid("save_card: the session's card to save is not on record. Start the payment again.")
-  return { kind: "save", customerRef: opened.customer_ref, customerId: opened.customer_id }
+  return {
+    kind: "save",
+    customerRef: opened.customer_ref,
+    customerId: opened.customer_id,
+    contractType: opened.contract_type,
+  }
 }
 
-/** The hosted order's `recurrence` for a saved-card choice; undefined for an ordinary payment. */
+/**
+ * The hosted order's `recurrence` for a saved-card choice; undefined for an ordinary payment.
+ * The cardholder paying on the hosted page is CIT, whatever the contract allows the merchant.
+ */
 export function recurrenceOf(choice: CardOnFile, contractId: string | undefined): Recurrence | undefined {
   if (choice.kind === "pay_with")
     return { action: "SUBSEQUENT_PAYMENT", contractId: choice.card.contract_id, contractType: "CIT" }
-  if (choice.kind === "save") return { action: "CONTRACT_CREATION", contractId, contractType: "CIT" }
+  if (choice.kind === "save") return { action: "CONTRACT_CREATION", contractId, contractType: choice.contractType }
   return undefined
 }
 
@@ -156,7 +185,12 @@ export function sessionDataOf(choice: CardOnFile): Record<string, unknown> {
       saved_card: { circuit: choice.card.circuit, masked_pan: choice.card.masked_pan },
     }
   }
-  if (choice.kind === "save") return { [SAVE_CARD_KEY]: true }
+  if (choice.kind === "save") {
+    return {
+      [SAVE_CARD_KEY]: true,
+      ...(choice.contractType === "MIT_UNSCHEDULED" ? { [MERCHANT_CHARGES_KEY]: true } : {}),
+    }
+  }
   return {}
 }
 

@@ -8,6 +8,7 @@ import { z } from "zod"
 import { requireField } from "./medusa-errors"
 import { PAYMENT_STATUSES, type PaymentStatus } from "./payment-status"
 import { minorAmount, optional, sessionDataReader } from "./session-data-schema"
+import { STAFF_CHANNELS } from "./staff-sessions"
 
 export interface CardSessionData extends Record<string, unknown> {
   session_id: string
@@ -41,7 +42,9 @@ const readData = sessionDataReader({
   payment_operation_id: optional(z.string()),
   capture_operation_id: optional(z.string()),
   moto: optional(z.boolean()),
+  staff_channel: optional(z.enum(STAFF_CHANNELS)),
   save_card: optional(z.boolean()),
+  allow_merchant_charges: optional(z.boolean()),
   payment_method_id: optional(z.string()),
 })
 

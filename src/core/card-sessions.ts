@@ -18,7 +18,6 @@ import type { GatewayClient } from "../gateway/gateway-client"
 import { newOrderId } from "../gateway/order-id"
 import { LANGUAGE_KEY } from "../i18n/page-language"
 import type { PaymentLedger, SavedCardBook } from "../modules/nexi-ledger/types"
-import { toMinorUnits } from "../money/amount"
 import {
   type CardOnFile,
   cardOnFileOfNewSession,
@@ -35,8 +34,9 @@ import { type CardSessionData, hashSecurityToken, readCardSessionData, requireCa
 import { readCartContext, withoutCartContext } from "./cart-context"
 import { buildHostedOrderRequest } from "./hosted-order"
 import { minorUnitsFor, toMedusaError } from "./medusa-errors"
-import { isMotoRequest, motoSessionData } from "./moto"
 import type { NexiOptions } from "./options"
+import { cancelLinkOfAttempt } from "./payment-links"
+import { STAFF_CHANNEL_NOUNS, staffChannelOfContext, staffChannelOfSession, staffSessionData } from "./staff-sessions"
 
 export interface CardSessionsDeps {
   gateway: GatewayClient
@@ -56,15 +56,18 @@ export class CardSessions {
 
   async initiate(input: InitiatePaymentInput): Promise<InitiatePaymentOutput> {
     const sessionId = String(input.data?.session_id ?? input.context?.idempotency_key ?? "")
-    if (isMotoRequest(input.context)) {
-      // Staff charge the card through the admin route; only the gateway order id is reserved here.
+    const channel = staffChannelOfContext(input.context)
+    if (channel) {
+      // Staff collect it through the staff pipeline; only the gateway order id is reserved here.
+      const action = `start the ${STAFF_CHANNEL_NOUNS[channel]}`
       const currency = input.currency_code.toUpperCase()
-      const amountMinor = minorUnitsFor(input.amount, currency, "start the MOTO payment")
-      const data = motoSessionData({
+      const amountMinor = minorUnitsFor(input.amount, currency, action)
+      const data = staffSessionData({
         sessionId,
         orderId: newOrderId(this.deps.options.orderIdPrefix),
         amountMinor,
         currency,
+        channel,
       })
       // Watched like a hosted order: if the charge's answer is lost, the job still finds it.
       // Until the card is charged the gateway knows no such order, which the job reads as pending.
@@ -73,7 +76,7 @@ export class CardSessions {
         sessionId,
         input,
         { amountMinor, currency, nextCheckAt: this.pollAfter() },
-        "start the MOTO payment",
+        action,
       )
       return { id: data.order_id, data, status: "pending_authorization" }
     }
@@ -121,11 +124,13 @@ export class CardSessions {
     if (current.order_id && current.amount_minor === amountMinor && current.currency === currency) {
       return { data: withoutCartContext(input.data) }
     }
-    if (current.moto === true) {
-      // Its gateway order may already be charged: a new amount needs a new MOTO payment.
+    const channel = staffChannelOfSession(input.data)
+    if (channel) {
+      // Its gateway order may already be charged: a new amount needs a new attempt.
+      const noun = STAFF_CHANNEL_NOUNS[channel]
       throw new MedusaError(
         MedusaError.Types.NOT_ALLOWED,
-        "Could not update the payment: a MOTO payment's amount cannot change. Start a new MOTO payment.",
+        `Could not update the payment: a ${noun}'s amount cannot change. Start a new ${noun}.`,
       )
     }
     const sessionId = String(current.session_id ?? input.context?.idempotency_key ?? "")
@@ -149,8 +154,24 @@ export class CardSessions {
         .ledger("delete the payment")
         .supersedeAttempts(data.session_id, undefined, "a hosted order whose payment session was deleted")
       await this.dropCardToSave(data.order_id)
+      // A payment link no session owns any more (a new link, or the order paid another way).
+      if (staffChannelOfSession(input.data) === "payment_link") await this.cancelLinkOf(data.order_id)
     }
     return { data: input.data }
+  }
+
+  /** The attempt is superseded already, so a payment that still reaches the link is released. */
+  private async cancelLinkOf(orderId: string): Promise<void> {
+    try {
+      await cancelLinkOfAttempt(
+        { gateway: this.deps.gateway, ledger: this.deps.ledger("cancel the payment link") },
+        orderId,
+      )
+    } catch (error) {
+      this.deps.logger?.warn(
+        `nexi: the payment link of gateway order ${orderId} could not be cancelled (${(error as Error).message}); a payment on it is released`,
+      )
+    }
   }
 
   /** Records the gateway order in the ledger before Medusa hears of it, so it stays known whatever follows. */
@@ -225,6 +246,7 @@ export class CardSessions {
             contract_id: contractId,
             gateway_ref: orderId,
             purpose: "checkout",
+            contract_type: cardOnFile.contractType,
           }),
         )
       }

@@ -127,7 +127,9 @@ export class CardSync {
   ): Promise<SyncOutcome> {
     await this.deps.gateway.settleWrites(orderId)
     const { state } = read
-    if (session !== undefined && readCardSessionData(session.data).order_id === orderId) {
+    // A superseded attempt is owned by no session, even one still naming it (a cancelled payment link's).
+    const owned = attempt?.state !== "superseded" && attempt?.state !== "released"
+    if (session !== undefined && owned && readCardSessionData(session.data).order_id === orderId) {
       const watch = attempt && watchAfterRead(attempt, state.status, new Date(), state.reason)
       // The notification of a payment Medusa already holds finds the attempt paid: nothing to write.
       if (attempt && watch && !changesNothing(attempt, watch)) await this.deps.ledger.updateAttempt(orderId, watch)

@@ -27,3 +27,13 @@ export function idempotencyUuid(medusaKey: string): string {
 export function cancelCaptureKey(captureOperationId: string): string {
   return idempotencyUuid(`${captureOperationId}:cancel`)
 }
+
+/** The ledger's key of a payment link's creation: one per attempt (its gateway order id). */
+export function linkCreationKey(gatewayOrderId: string): string {
+  return idempotencyUuid(`${gatewayOrderId}:paybylink`)
+}
+
+/** The ledger's key of a link's cancellation: whoever asks (staff, an order cancel, a new link) asks for the same one. */
+export function linkCancellationKey(linkId: string): string {
+  return idempotencyUuid(`${linkId}:paybylink-cancel`)
+}

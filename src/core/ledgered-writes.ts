@@ -89,11 +89,15 @@ export function sendCardWrite(
 /** The kinds of write a later card write settles: those Medusa asked for and may have lost the answer of. */
 const SETTLED_KINDS: readonly WriteKind[] = ["capture", "refund", "void", "cancel_capture"]
 
+/** The charges staff make at once under an attempt's own gateway order id: a MOTO payment, a saved card's MIT charge. */
+const STAFF_CHARGE_KINDS: readonly WriteKind[] = ["moto", "mit_charge"]
+
 /**
- * A MOTO charge whose answer was lost is found by its order id. It is never sent again from
- * here (the card data is gone): only settled, so the job does not take it up on every run.
+ * A staff charge whose answer was lost is found by its order id. It is never sent again from
+ * here (the card data is gone; staff decide whether to charge a saved card again): only
+ * settled, so the job does not take it up on every run.
  */
-function motoRecovery(context: CardWriteContext, write: MoneyWrite) {
+function staffChargeRecovery(context: CardWriteContext, write: MoneyWrite) {
   return new ByOrderId(context.gateway, write.gateway_ref, (details) => {
     const { status } = readCardOrder(details)
     return status !== "error" && status !== "canceled"
@@ -113,8 +117,8 @@ export function settledWritesOf(context: SettleContext, orderId: string): Promis
       logger: context.logger,
       label: writeLabel,
       resendOf: async (write) => {
-        if (write.kind === "moto")
-          return { send: () => requestOf(context.gateway, write)(), recover: motoRecovery(context, write) }
+        if (STAFF_CHARGE_KINDS.includes(write.kind))
+          return { send: () => requestOf(context.gateway, write)(), recover: staffChargeRecovery(context, write) }
         if (!SETTLED_KINDS.includes(write.kind)) return undefined
         // Only a capture or refund has a Medusa row of its own to be sent again for; the others are only found.
         return { send: () => requestOf(context.gateway, write)(), recover: recoveryOf(context, write.kind) }

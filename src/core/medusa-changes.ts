@@ -12,6 +12,7 @@ import type { PaymentLedger } from "../modules/nexi-ledger/types"
 import { minorToMajorString, toMinorUnits } from "../money/amount"
 import { gatewayRefundMetadata, isCancelledCapture, recordedOperationIds, type SessionRecord } from "./payment-records"
 import type { PaymentStatus } from "./payment-status"
+import { staffChannelOfSession } from "./staff-sessions"
 
 export type SyncOutcome =
   | "completed"
@@ -42,6 +43,12 @@ export interface MedusaChangesDeps {
   payments: IPaymentModuleService
   ledger: PaymentLedger
   lockPayment: PaymentLock
+  /**
+   * Records a paid session staff opened on an order's payment collection (a payment link's):
+   * the staff pipeline's authorization, which adds the order's transactions. Such a session
+   * has no cart for processPaymentWorkflow to complete.
+   */
+  authorizeOrderSession(sessionId: string, gatewayOrderId: string): Promise<void>
 }
 
 type MoneyRow = { id: string; amount: unknown; raw_amount?: unknown; metadata?: Record<string, unknown> | null }
@@ -59,6 +66,10 @@ export class MedusaChanges {
     switch (payment.status) {
       case "authorized":
       case "captured":
+        if (staffChannelOfSession(session.data) && payment.orderId) {
+          await this.deps.authorizeOrderSession(session.id, payment.orderId)
+          return "completed"
+        }
         return this.complete(session.id, payment)
       case "error":
         return (await this.markSession(session.id, "error", payment.reason)) ? "marked_error" : "unchanged"

@@ -16,6 +16,7 @@ import { withPaymentLock } from "../core/payment-lock"
 import { paymentRecordsOf } from "../core/payment-records"
 import { storeEntryIdOf } from "../core/provider-ids"
 import { gatewayClientFor, ledgerOf, requireNexiOptions } from "../core/store-entries"
+import { recordPaidOrderSession } from "../staff/payment-links"
 
 /** A notification, the job and a Sync may queue behind each other for one payment: each waits its turn. */
 const RECORD_WAIT_SECONDS = 60
@@ -43,6 +44,7 @@ function storeParts(container: MedusaContainer) {
     payments,
     ledger,
     lockPayment: (paymentId, job) => withPaymentLock(container, paymentId, job, RECORD_WAIT_SECONDS),
+    authorizeOrderSession: (sessionId, gatewayOrderId) => recordPaidOrderSession(container, sessionId, gatewayOrderId),
   })
   return { ledger, records: paymentRecordsOf(payments), medusa, logger: loggerOf(container) }
 }

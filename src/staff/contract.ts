@@ -156,6 +156,29 @@ export interface NexiMotoResponse extends NexiPaymentActionResponse {
   order_id: string
 }
 
+/** POST /admin/nexi/medusa-orders/:id/saved-card-charges: the charge recorded on the order's payment collection. */
+export interface NexiSavedCardChargeResponse extends NexiPaymentActionResponse {
+  order_id: string
+  /** As the provider's captureType says: captured at once (IMPLICIT) or authorized, for staff to capture. */
+  status: "authorized" | "captured"
+}
+
+/** A saved card staff may charge for an order: active, the order customer's, with their consent. */
+export interface NexiChargeableCard {
+  id: string
+  circuit: string | null
+  masked_pan: string | null
+  expiry: string | null
+}
+
+/** GET /admin/nexi/medusa-orders/:id/saved-card-charges: what "Charge saved card" offers. */
+export interface NexiSavedCardChargeOptions {
+  /** What the order owes now, or null when it owes nothing that staff may collect (`refusal` says why). */
+  owed: NexiMoney | null
+  refusal: string | null
+  cards: NexiChargeableCard[]
+}
+
 /** POST /admin/nexi/card-verifications */
 export interface NexiCardVerificationResponse {
   operation_id: string
@@ -197,6 +220,8 @@ export interface NexiCustomerSavedCard {
   expiry: string | null
   /** checkout: saved while paying; verify: saved from the account page, nothing charged. */
   saved_while: "checkout" | "verify"
+  /** The customer consented to the shop charging the card without them (contract MIT_UNSCHEDULED). */
+  allows_merchant_charges: boolean
   /** ISO 8601. */
   created_at: string
   removed_at: string | null
@@ -211,4 +236,29 @@ export interface NexiCustomerSavedCard {
 /** GET /admin/nexi/customers/:id/saved-cards */
 export interface NexiCustomerSavedCardsResponse {
   saved_cards: NexiCustomerSavedCard[]
+}
+
+/** A Nexi payment link of an order (docs/admin.md, "Payment links"). */
+export interface NexiPaymentLink {
+  link_id: string
+  /** The page the customer pays on: what staff copy and send. */
+  url: string
+  amount_minor: string
+  /** In major units: "12.50". */
+  amount: string
+  currency: string
+  /** The end of the last day the link can be paid (ISO date-time). */
+  expires_at: string
+  state: "open" | "paid" | "expired" | "cancelled"
+  gateway_order_id: string
+  /** The Medusa payment session the link pays. */
+  session_id: string
+  paid_by_operation_id?: string
+}
+
+/** GET and POST /admin/nexi/orders/:orderId/payment-links, and a cancel: the order's links, newest first. */
+export interface NexiPaymentLinksResponse {
+  order_id: string
+  payment_links: NexiPaymentLink[]
+  message?: string
 }

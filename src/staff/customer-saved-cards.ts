@@ -33,6 +33,7 @@ function staffViewOf(card: SavedCard, contractEnd: NexiCustomerSavedCard["gatewa
     masked_pan: card.masked_pan,
     expiry: card.expiry,
     saved_while: card.purpose,
+    allows_merchant_charges: card.contract_type === "MIT_UNSCHEDULED",
     created_at: new Date(card.created_at).toISOString(),
     removed_at: card.removed_at ? new Date(card.removed_at).toISOString() : null,
     gateway_end: contractEnd,

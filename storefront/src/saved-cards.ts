@@ -16,6 +16,8 @@ export interface SavedCard {
   masked_pan: string | null
   /** Always null today: the gateway's records do not give a card's expiry. */
   expiry: string | null
+  /** Whether the customer allowed the shop to charge the card without them (saved with allowMerchantCharges). */
+  allows_merchant_charges: boolean
   created_at: string
   /** The card provider the card belongs to (pp_nexi_<entry>). */
   provider_id: string

@@ -30,6 +30,12 @@ export interface LanguageChoice {
 export type CardSessionInput = LanguageChoice & {
   /** Save the card once paid; a logged-in customer only (the plugin refuses a guest's). */
   saveCard?: boolean
+  /**
+   * With saveCard: the customer consents to the shop charging the saved card later without them,
+   * for changes to their orders (contract MIT_UNSCHEDULED). Ask with an unticked checkbox; without
+   * it the card only pays when the customer pays with it.
+   */
+  allowMerchantCharges?: boolean
   /** Pay with this saved card (nexcard_…, from listSavedCards); the hosted page asks only for the CVV. */
   paymentMethodId?: string
 }
@@ -39,7 +45,12 @@ export type MobileSessionInput = LanguageChoice & {
   mobileNumber: string
 }
 
-export type CardSessionData = { save_card?: true; payment_method_id?: string; language?: string }
+export type CardSessionData = {
+  save_card?: true
+  allow_merchant_charges?: true
+  payment_method_id?: string
+  language?: string
+}
 export type MobileSessionData = { consumer_id: string; language?: string }
 
 const LANGUAGE_TAG = /^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$/
@@ -58,9 +69,17 @@ function languageData({ language }: LanguageChoice): { language?: string } {
 
 /** A card session's data: a new card, "save my card", or a saved card. */
 export function cardSessionData(input: CardSessionInput = {}): CardSessionData {
-  const { saveCard, paymentMethodId } = input
+  const { saveCard, allowMerchantCharges, paymentMethodId } = input
   if (saveCard !== undefined && typeof saveCard !== "boolean")
     throw new NexiInputError("save_card", "must be true or false")
+  if (allowMerchantCharges !== undefined && typeof allowMerchantCharges !== "boolean")
+    throw new NexiInputError("allow_merchant_charges", "must be true or false")
+  if (allowMerchantCharges && !saveCard) {
+    throw new NexiInputError(
+      "allow_merchant_charges",
+      "only a card being saved (save_card: true) can allow the shop to charge it later",
+    )
+  }
   if (paymentMethodId !== undefined && !SAVED_CARD_ID.test(paymentMethodId)) {
     throw new NexiInputError("payment_method_id", "must be the id of one of the customer's saved cards (nexcard_…)")
   }
@@ -69,6 +88,7 @@ export function cardSessionData(input: CardSessionInput = {}): CardSessionData {
   }
   return {
     ...(saveCard ? { save_card: true as const } : {}),
+    ...(allowMerchantCharges ? { allow_merchant_charges: true as const } : {}),
     ...(paymentMethodId !== undefined ? { payment_method_id: paymentMethodId } : {}),
     ...languageData(input),
   }

@@ -14,7 +14,10 @@ import type {
   NexiMotoResponse,
   NexiOrderPaymentsResponse,
   NexiPaymentActionResponse,
+  NexiPaymentLinksResponse,
   NexiReleasedPaymentsResponse,
+  NexiSavedCardChargeOptions,
+  NexiSavedCardChargeResponse,
 } from "../../staff/contract"
 import { requestErrorOf } from "./api-errors"
 import { adminApiUrl, backendUrl } from "./api-url"
@@ -125,4 +128,24 @@ export const nexiAdminApi = {
 
   moto: (body: ({ draft_order_id: string } | { order_id: string }) & { card: CardBody; card_holder_name?: string }) =>
     request<NexiMotoResponse>("/admin/nexi/moto", { method: "POST", body }),
+
+  paymentLinks: (orderId: string) =>
+    request<NexiPaymentLinksResponse>(`/admin/nexi/medusa-orders/${id(orderId)}/payment-links`),
+
+  createPaymentLink: (body: { order_id: string; expiry_days: number; amount?: string }) =>
+    request<NexiPaymentLinksResponse>("/admin/nexi/payment-links", { method: "POST", body }),
+
+  cancelPaymentLink: (orderId: string, linkId: string) =>
+    request<NexiPaymentLinksResponse>(`/admin/nexi/medusa-orders/${id(orderId)}/payment-links/${id(linkId)}/cancel`, {
+      method: "POST",
+    }),
+
+  savedCardChargeOptions: (orderId: string) =>
+    request<NexiSavedCardChargeOptions>(`/admin/nexi/medusa-orders/${id(orderId)}/saved-card-charges`),
+
+  chargeSavedCard: (orderId: string, body: { payment_method_id: string; amount?: string }) =>
+    request<NexiSavedCardChargeResponse>(`/admin/nexi/medusa-orders/${id(orderId)}/saved-card-charges`, {
+      method: "POST",
+      body,
+    }),
 }

@@ -64,6 +64,11 @@ const NexiCustomerSavedCardsWidget = ({ data: customer }: DetailWidgetProps<Admi
               <Table.Row key={card.id} data-testid="nexi-saved-card-row">
                 <Table.Cell>
                   {card.circuit ?? "Card"} {card.masked_pan ?? ""}
+                  <Text size="xsmall" className="text-ui-fg-subtle" data-testid="nexi-saved-card-charges">
+                    {card.allows_merchant_charges
+                      ? "The customer allows the shop to charge it"
+                      : "Only the customer pays with it"}
+                  </Text>
                 </Table.Cell>
                 <Table.Cell>
                   <Badge size="2xsmall" color={STATE_LABEL[card.state].color}>

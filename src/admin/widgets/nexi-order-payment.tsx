@@ -3,7 +3,9 @@
  * (GET /admin/nexi/medusa-orders/:id/payments), with "Capture…" and "Refund…" of an exact amount
  * (through Medusa's own payment routes), "Cancel capture" and "Sync from gateway"; above each
  * payment the ledger's warnings on it, and at the end the payments of the order's cart the plugin
- * released by itself. Orders paid with another provider show nothing and cost no gateway call.
+ * released by itself, "Charge saved card" when the order owes money, and the order's Nexi
+ * payment links with "Payment link" to create one. Orders paid with another provider show
+ * nothing and cost no gateway call.
  */
 import { defineWidgetConfig } from "@medusajs/admin-sdk"
 import type { AdminOrder, DetailWidgetProps } from "@medusajs/framework/types"
@@ -13,6 +15,8 @@ import { CardPaymentSection } from "../components/card-payment-section"
 import { LedgerIssues } from "../components/ledger-issues"
 import { MobilePaymentSection } from "../components/mobile-payment-section"
 import { OrderReleasedPayments } from "../components/order-released-payments"
+import { PaymentLinksSection } from "../components/payment-links-section"
+import { SavedCardChargeSection } from "../components/saved-card-charge-section"
 import { messageOf } from "../lib/api-errors"
 import { nexiAdminApi } from "../lib/nexi-admin-api"
 import { nexiPaymentPresence } from "../lib/order-payments"
@@ -81,6 +85,8 @@ const NexiOrderPaymentWidget = ({ data: order }: DetailWidgetProps<AdminOrder>) 
         </div>
       ))}
       {query.data ? <OrderReleasedPayments payments={query.data.released_payments} /> : null}
+      {query.data ? <SavedCardChargeSection orderId={order.id} onDone={onDone} /> : null}
+      {query.data ? <PaymentLinksSection orderId={order.id} onDone={onDone} /> : null}
     </Container>
   )
 }

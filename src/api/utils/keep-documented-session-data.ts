@@ -1,7 +1,8 @@
 /**
  * Runs first before Medusa's handler of POST /store/payment-collections/:id/payment-sessions,
  * for a Nexi provider. The storefront may set only what the plugin documents in `data`
- * (docs/storefront.md): the shopper's `consumer_id` for a mobile payment; `save_card` or
+ * (docs/storefront.md): the shopper's `consumer_id` for a mobile payment; `save_card` (with
+ * `allow_merchant_charges`, the customer's consent to later charges by the shop) or
  * `payment_method_id` for cards (a saved card, which the provider checks is the customer's);
  * and for both, `language`, the shopper's (checked by refuse-unknown-language.ts).
  * Everything else is dropped here, before Medusa's workflow stores it on the session:
@@ -13,11 +14,11 @@
 import type { MedusaNextFunction, MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { apmMethodOfProvider } from "../../core/apm-schemes"
 import { CONSUMER_ID_KEY } from "../../core/apm-session-data"
-import { PAYMENT_METHOD_KEY, SAVE_CARD_KEY } from "../../core/card-on-file"
+import { MERCHANT_CHARGES_KEY, PAYMENT_METHOD_KEY, SAVE_CARD_KEY } from "../../core/card-on-file"
 import { isNexiProviderId } from "../../core/provider-ids"
 import { LANGUAGE_KEY } from "../../i18n/page-language"
 
-const CARD_KEYS: readonly string[] = [SAVE_CARD_KEY, PAYMENT_METHOD_KEY, LANGUAGE_KEY]
+const CARD_KEYS: readonly string[] = [SAVE_CARD_KEY, MERCHANT_CHARGES_KEY, PAYMENT_METHOD_KEY, LANGUAGE_KEY]
 const MOBILE_KEYS: readonly string[] = [CONSUMER_ID_KEY, LANGUAGE_KEY]
 
 /** The keys of `data` a storefront may set for this provider. */

@@ -19,7 +19,7 @@ const session: SessionRecord = {
   currency_code: "eur",
 }
 
-function changes(test: TestContainer, locks: string[] = []): MedusaChanges {
+function changes(test: TestContainer, locks: string[] = [], orderSessions: string[][] = []): MedusaChanges {
   return new MedusaChanges({
     container: test.container,
     payments: test.payment as unknown as IPaymentModuleService,
@@ -27,6 +27,9 @@ function changes(test: TestContainer, locks: string[] = []): MedusaChanges {
     lockPayment: async (paymentId, job) => {
       locks.push(paymentId)
       return job()
+    },
+    authorizeOrderSession: async (sessionId, gatewayOrderId) => {
+      orderSessions.push([sessionId, gatewayOrderId])
     },
   })
 }
@@ -60,6 +63,21 @@ describe("MedusaChanges", () => {
       expect(String(input.data.amount)).toBe("10")
     },
   )
+
+  it("records a paid staff session (a payment link's) through the staff pipeline, not the cart's workflow", async () => {
+    const test = testContainer()
+    const recorded: string[][] = []
+    const linkSession = {
+      ...session,
+      status: "pending_authorization",
+      data: { order_id: "ORD1", staff_channel: "payment_link" },
+    }
+    await expect(changes(test, [], recorded).apply(linkSession, read("captured", { orderId: "ORD1" }))).resolves.toBe(
+      "completed",
+    )
+    expect(recorded).toEqual([["payses_1", "ORD1"]])
+    expect(test.workflowRuns).toEqual([])
+  })
 
   it("never completes a session Medusa already holds as paid", async () => {
     const test = testContainer()
@@ -188,6 +206,7 @@ describe("MedusaChanges", () => {
       payments: test.payment as never,
       ledger: test.ledger,
       lockPayment: (_id, job) => job(),
+      authorizeOrderSession: () => Promise.reject(new Error("no order session here")),
     })
     await expect(untouched.apply(session, read("pending"))).resolves.toBe("unchanged")
   })

@@ -23,6 +23,7 @@ import type {
   SavedCardBook,
   SavedCardFilter,
   SavedCardPatch,
+  WriteKind,
   WritePatch,
 } from "./types"
 import { CLAIMED_KINDS, DEACTIVATION_KIND, MONEY_KINDS, undoesExecuted } from "./types"
@@ -140,6 +141,11 @@ export class NexiLedgerService
 
   async writesOf(gatewayRef: string): Promise<MoneyWrite[]> {
     const rows = await this.listNexiMoneyWrites({ gateway_ref: gatewayRef }, { order: { created_at: "ASC" } })
+    return rows as unknown as MoneyWrite[]
+  }
+
+  async writesOfMedusaRef(medusaRef: string, kind: WriteKind): Promise<MoneyWrite[]> {
+    const rows = await this.listNexiMoneyWrites({ medusa_ref: medusaRef, kind }, { order: { created_at: "ASC" } })
     return rows as unknown as MoneyWrite[]
   }
 

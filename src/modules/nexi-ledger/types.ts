@@ -141,6 +141,8 @@ export interface PaymentLedger {
   /** Applies `patch` and returns the write; an executed write is returned unchanged by a patch that would set it back (undoesExecuted). */
   settleWrite(idempotencyKey: string, patch: WritePatch): Promise<MoneyWrite>
   writesOf(gatewayRef: string): Promise<MoneyWrite[]>
+  /** Writes of one kind made for a Medusa record (a payment link's creation, for its Medusa order), oldest first. */
+  writesOfMedusaRef(medusaRef: string, kind: WriteKind): Promise<MoneyWrite[]>
   /**
    * Money writes the job must look at (MONEY_KINDS): outcome not known yet or a transaction still followed, oldest
    * first, then orphaned ones (isOrphaned), least recently looked at first.
@@ -157,6 +159,9 @@ export interface PaymentLedger {
 
 export type SavedCardState = "pending" | "active" | "failed" | "unsupported" | "deleted"
 export type SavedCardPurpose = "checkout" | "verify"
+/** CIT: only the cardholder pays with it; MIT_UNSCHEDULED: the customer consented to the shop charging it. */
+export const SAVED_CARD_CONTRACT_TYPES = ["CIT", "MIT_UNSCHEDULED"] as const
+export type SavedCardContractType = (typeof SAVED_CARD_CONTRACT_TYPES)[number]
 
 /** A card-on-file contract at the card gateway (models/saved-card.ts). */
 export interface SavedCard {
@@ -167,6 +172,7 @@ export interface SavedCard {
   contract_id: string
   gateway_ref: string
   purpose: SavedCardPurpose
+  contract_type: SavedCardContractType
   security_token_hash: string | null
   state: SavedCardState
   circuit: string | null
@@ -181,7 +187,7 @@ export type NewSavedCard = Pick<
   SavedCard,
   "provider_identifier" | "customer_ref" | "contract_id" | "gateway_ref" | "purpose"
 > &
-  Partial<Pick<SavedCard, "customer_id">>
+  Partial<Pick<SavedCard, "customer_id" | "contract_type">>
 
 export type SavedCardPatch = Partial<
   Pick<SavedCard, "state" | "circuit" | "masked_pan" | "expiry" | "activated_at" | "removed_at" | "security_token_hash">

@@ -21,6 +21,25 @@ describe("cardSessionData", () => {
     expect(cardSessionData({ saveCard: true })).toEqual({ save_card: true })
   })
 
+  it("asks to save the card with consent to the shop's later charges", () => {
+    expect(cardSessionData({ saveCard: true, allowMerchantCharges: true })).toEqual({
+      save_card: true,
+      allow_merchant_charges: true,
+    })
+    expect(cardSessionData({ saveCard: true, allowMerchantCharges: false })).toEqual({ save_card: true })
+  })
+
+  it("refuses consent to merchant charges without saving the card, or of the wrong type", () => {
+    expect(refusal(() => cardSessionData({ allowMerchantCharges: true }))).toEqual({
+      field: "allow_merchant_charges",
+      message:
+        "allow_merchant_charges: only a card being saved (save_card: true) can allow the shop to charge it later",
+    })
+    expect(
+      refusal(() => cardSessionData({ saveCard: true, allowMerchantCharges: "on" as unknown as boolean })).field,
+    ).toBe("allow_merchant_charges")
+  })
+
   it("pays with a saved card", () => {
     expect(cardSessionData({ paymentMethodId: "nexcard_01JD2K" })).toEqual({ payment_method_id: "nexcard_01JD2K" })
   })

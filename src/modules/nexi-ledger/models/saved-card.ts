@@ -1,10 +1,12 @@
 /**
  * A card a customer saved at the card gateway: the card-on-file contract the plugin asked
- * the gateway to create (recurrence CONTRACT_CREATION, contractType CIT) and what the paying
+ * the gateway to create (recurrence CONTRACT_CREATION, contractType CIT or, with the customer's
+ * consent to merchant charges, MIT_UNSCHEDULED) and what the paying
  * operation showed of the card. Kept here, on the server, because the contract id is what
  * pays with the card again: it never goes into storefront-readable session data.
  */
 import { model } from "@medusajs/framework/utils"
+import { SAVED_CARD_CONTRACT_TYPES } from "../types"
 
 export const NexiSavedCard = model
   .define("nexi_saved_card", {
@@ -20,6 +22,8 @@ export const NexiSavedCard = model
     gateway_ref: model.text(),
     /** checkout: saved while paying; verify: saved without paying (actionType VERIFY). */
     purpose: model.enum(["checkout", "verify"]),
+    /** CIT: only the cardholder pays with it; MIT_UNSCHEDULED: staff may charge it (POST /orders/mit). */
+    contract_type: model.enum([...SAVED_CARD_CONTRACT_TYPES]).default("CIT"),
     /** SHA-256 of a VERIFY order's securityToken: its notification belongs to no payment session. */
     security_token_hash: model.text().nullable(),
     /**

@@ -100,6 +100,7 @@ const visa: SavedCard = {
   circuit: "VISA",
   masked_pan: "453997******4549",
   expiry: null,
+  allows_merchant_charges: false,
   created_at: "2026-11-20T10:00:00.000Z",
   provider_id: "pp_nexi_nexi",
 }

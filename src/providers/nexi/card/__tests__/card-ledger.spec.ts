@@ -354,6 +354,22 @@ describe("card money writes through the ledger", () => {
     )
   })
 
+  it("releases a payment on an attempt the ledger superseded although its session still names it (a cancelled payment link)", async () => {
+    const card = gateway.provider()
+    const started = await card.initiatePayment({ amount: 20, currency_code: "eur", data: { session_id: "payses_r3" } })
+    gateway.cradle().sessions.set("payses_r3", { id: "payses_r3", status: "canceled", data: started.data })
+    await gateway
+      .cradle()
+      .ledger.supersedeAttempts("payses_r3", undefined, "a payment link that was replaced or cancelled")
+    await control("POST", `/hpp/${started.id}/pay`, { ...APPROVED, awaitNotification: false })
+
+    await expect(gateway.sync().attempt(started.id)).resolves.toBe("unchanged")
+
+    expect(gateway.applied()).toEqual([])
+    const attempt = gateway.cradle().ledger.attempts.find((row) => row.gateway_ref === started.id)
+    expect(attempt).toMatchObject({ state: "released", note: expect.stringMatching(/voided automatically/) })
+  })
+
   it("releases money paid on the order of a deleted session when its genuine notification arrives", async () => {
     const card = gateway.provider()
     const started = await card.initiatePayment({ amount: 20, currency_code: "eur", data: { session_id: "payses_r2" } })

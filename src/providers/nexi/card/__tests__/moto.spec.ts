@@ -5,7 +5,7 @@
  * the session work like for any card payment.
  */
 import { randomUUID } from "node:crypto"
-import { MOTO_CONTEXT_KEY } from "../../../../core/moto"
+import { STAFF_CHANNEL_CONTEXT_KEY } from "../../../../core/staff-sessions"
 import { SIM_API_KEY } from "../../../../http/__tests__/support/simulator"
 import { simulatedCardProvider } from "./support/simulated-card-provider"
 
@@ -26,7 +26,7 @@ async function chargeByMoto(orderId: string, amount: string, captureType = "EXPL
   expect(answer.status).toBe(200)
 }
 
-const motoContext = { idempotency_key: "payses_m1", [MOTO_CONTEXT_KEY]: true } as never
+const motoContext = { idempotency_key: "payses_m1", [STAFF_CHANNEL_CONTEXT_KEY]: "moto" } as never
 
 describe("MOTO sessions of the card provider", () => {
   it("reserves a gateway order id and leaves the session waiting, without a hosted page", async () => {
@@ -43,7 +43,7 @@ describe("MOTO sessions of the card provider", () => {
       amount_minor: "3998",
       currency: "EUR",
       status: "pending",
-      moto: true,
+      staff_channel: "moto",
     })
     expect(started.id).toMatch(/^EU01[0-9A-Z]{14}$/)
     expect(await gateway.postCount("/orders/hpp")).toBe(0)
@@ -90,7 +90,7 @@ describe("MOTO sessions of the card provider", () => {
     const authorized = await card.authorizePayment({ data: started.data })
     expect(authorized.status).toBe("authorized")
     expect(authorized.data).toMatchObject({
-      moto: true,
+      staff_channel: "moto",
       status: "authorized",
       payment_operation_id: expect.stringMatching(/^\d+$/),
     })
@@ -158,6 +158,26 @@ describe("MOTO sessions of the card provider", () => {
     await expect(card.updatePayment({ amount: 12, currency_code: "eur", data: started.data })).rejects.toThrow(
       "a MOTO payment's amount cannot change",
     )
+    expect(await gateway.postCount("/orders/hpp")).toBe(0)
+  })
+
+  it("still refuses a new amount on a session stored before the channels, marked `moto: true`", async () => {
+    const data = { session_id: "payses_m4", order_id: "EU01OLD", amount_minor: "1000", currency: "EUR", moto: true }
+    await expect(provider().updatePayment({ amount: 12, currency_code: "eur", data })).rejects.toThrow(
+      "a MOTO payment's amount cannot change",
+    )
+  })
+
+  it("reserves an order id without a hosted page for each staff channel", async () => {
+    for (const channel of ["mit", "payment_link"]) {
+      const started = await provider().initiatePayment({
+        amount: 10,
+        currency_code: "eur",
+        data: { session_id: `payses_${channel}` },
+        context: { idempotency_key: `payses_${channel}`, [STAFF_CHANNEL_CONTEXT_KEY]: channel } as never,
+      })
+      expect(started).toMatchObject({ status: "pending_authorization", data: { staff_channel: channel } })
+    }
     expect(await gateway.postCount("/orders/hpp")).toBe(0)
   })
 })

@@ -83,7 +83,7 @@ describe("saving a card at checkout", () => {
     expect(body.order.customerId).toBe("nxcada")
     expect(body.paymentSession.recurrence).toEqual({
       action: "CONTRACT_CREATION",
-      contractId: expect.stringMatching(/^nxk[0-9a-f]{24}$/),
+      contractId: expect.stringMatching(/^nxk[0-9a-f]{14}$/),
       contractType: "CIT",
     })
     expect(session.data).toMatchObject({ save_card: true })
@@ -126,6 +126,43 @@ describe("saving a card at checkout", () => {
     await expect(startSession({ save_card: "yes" })).rejects.toThrow(/save_card: must be true or false/)
     await expect(startSession({ save_card: true, payment_method_id: "nexcard_1" })).rejects.toThrow(
       /save_card: cannot be combined with payment_method_id/,
+    )
+    expect(await gateway.postCount("/orders/hpp")).toBe(0)
+  })
+
+  it("asks for an MIT_UNSCHEDULED contract when the customer allows merchant charges, and records the card so", async () => {
+    const session = await startSession({ save_card: true, allow_merchant_charges: true })
+    const body = await lastHostedOrderBody()
+    expect(body.paymentSession.recurrence).toMatchObject({
+      action: "CONTRACT_CREATION",
+      contractType: "MIT_UNSCHEDULED",
+    })
+    expect(session.data).toMatchObject({ save_card: true, allow_merchant_charges: true })
+    await payAndAuthorize(session)
+    const [card] = await provider().listPaymentMethods({ context: { account_holder: holder("nxcada") } } as never)
+    expect(card.data).toMatchObject({ allows_merchant_charges: true })
+    expect(gateway.cradle().ledger.cards.map((saved) => saved.contract_type)).toEqual(["MIT_UNSCHEDULED"])
+  })
+
+  it("keeps a card saved without consent CIT, and says so in the list", async () => {
+    await savedCard()
+    const [card] = await provider().listPaymentMethods({ context: { account_holder: holder("nxcada") } } as never)
+    expect(card.data).toMatchObject({ allows_merchant_charges: false })
+    expect(gateway.cradle().ledger.cards.map((saved) => saved.contract_type)).toEqual(["CIT"])
+  })
+
+  it("keeps the consent when a new amount moves the session to a new hosted order", async () => {
+    const session = await startSession({ save_card: true, allow_merchant_charges: true })
+    await provider().updatePayment({ amount: 25, currency_code: "eur", data: session.data } as never)
+    expect((await lastHostedOrderBody()).paymentSession.recurrence?.contractType).toBe("MIT_UNSCHEDULED")
+  })
+
+  it("refuses allow_merchant_charges of the wrong type, or without a card being saved, naming the field", async () => {
+    await expect(startSession({ save_card: true, allow_merchant_charges: "yes" })).rejects.toThrow(
+      /allow_merchant_charges: must be true or false/,
+    )
+    await expect(startSession({ allow_merchant_charges: true })).rejects.toThrow(
+      /allow_merchant_charges: only a card being saved \(save_card: true\)/,
     )
     expect(await gateway.postCount("/orders/hpp")).toBe(0)
   })

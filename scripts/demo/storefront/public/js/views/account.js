@@ -67,6 +67,11 @@ function cardRow(api, card, show) {
     { "data-testid": "saved-card", "data-card-id": card.id },
     h("td", { "data-testid": "saved-card-label" }, label),
     h("td", { class: "muted" }, `added ${new Date(card.created_at).toLocaleDateString("en-GB")}`),
+    h(
+      "td",
+      { class: "muted", "data-testid": "saved-card-charges" },
+      card.allows_merchant_charges ? "the shop may charge it for changes to your orders" : "only you pay with it",
+    ),
     h("td", { class: "amount" }, remove),
   )
 }

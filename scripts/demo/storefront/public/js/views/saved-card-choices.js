@@ -32,7 +32,11 @@ export function savedCardOption(card, checked) {
   )
 }
 
-/** The "Save my card" box, shown while the card method is chosen; only a logged-in customer may save one. */
+/**
+ * The "Save my card" box, shown while the card method is chosen; only a logged-in customer may
+ * save one. Beside it, unticked, the customer's consent to the shop charging the saved card later
+ * for changes to their orders (a contract MIT_UNSCHEDULED); it means something only with the card saved.
+ */
 export function saveCardField() {
   if (!isLoggedIn()) return null
   return h(
@@ -45,12 +49,22 @@ export function saveCardField() {
       "Save my card",
       h("span", { class: "muted" }, "next time you give only its CVV"),
     ),
+    h(
+      "label",
+      {},
+      h("input", { type: "checkbox", name: "allow_merchant_charges", "data-testid": "allow-merchant-charges" }),
+      "Let the shop charge this card for changes to my orders",
+      h("span", { class: "muted" }, "an added item, an exchange; you can delete the card at any time"),
+    ),
   )
 }
 
 /** The card session's `data` for the chosen way to pay: the saved card to pay with, or the card to save. */
 export function cardSessionData(form, chosen) {
   if (chosen.dataset.kind === "saved-card") return { payment_method_id: chosen.dataset.savedCard }
-  if (form.save_card?.checked) return { save_card: true }
+  if (form.save_card?.checked)
+    return form.allow_merchant_charges?.checked
+      ? { save_card: true, allow_merchant_charges: true }
+      : { save_card: true }
   return undefined
 }

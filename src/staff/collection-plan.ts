@@ -1,6 +1,6 @@
 /**
- * What a MOTO payment pays, decided from the Medusa order alone (pure; the amount never comes
- * from the request):
+ * What staff collect from an order (a MOTO payment, a saved-card charge, a payment link),
+ * decided from the Medusa order alone (pure; the amount never comes from the request):
  *
  * - A draft order: its current total. Medusa's own createOrUpdateOrderPaymentCollection
  *   workflow creates the draft's payment collection, or resizes it to the total when the draft
@@ -14,42 +14,44 @@
  *   or with nothing owed: refused, so a customer is never charged twice.
  * - A canceled or archived order: refused.
  *
- * An attempt whose session is still waiting (pending_authorization, same amount) is resumed
- * rather than replaced: it holds the gateway order id of that attempt, and the gateway knows
- * whether it was charged even when its answer never reached us.
+ * An attempt whose session is still waiting (pending_authorization, same amount, same channel)
+ * is resumed rather than replaced: it holds the gateway order id of that attempt, and the
+ * gateway knows whether it was charged even when its answer never reached us.
  */
 import { MedusaError } from "@medusajs/framework/utils"
 import BigNumber from "bignumber.js"
-import { type AmountInput, toDecimal } from "../money/amount"
+import { type StaffChannel, staffChannelOfSession } from "../core/staff-sessions"
+import { type AmountInput, minorToMajorString, toDecimal, toMinorUnits } from "../money/amount"
+import { currencyExponent } from "../money/currencies"
 
-export type MotoTargetField = "draft_order_id" | "order_id"
+export type OrderTargetField = "draft_order_id" | "order_id"
 
-export interface MotoSessionRow {
+export interface CollectionSessionRow {
   id: string
   provider_id: string
   status: string
   data: Record<string, unknown> | null
 }
 
-export interface MotoCollectionRow {
+export interface CollectionRow {
   id: string
   status: string
   amount: AmountInput
   currency_code: string
-  payment_sessions?: Array<MotoSessionRow | null>
+  payment_sessions?: Array<CollectionSessionRow | null>
 }
 
-export interface MotoOrderRow {
+export interface OwingOrderRow {
   id: string
   status: string
   is_draft_order: boolean
   currency_code: string
   /** The order summary's pending_difference: what is still owed. */
   pending_difference: AmountInput | null | undefined
-  payment_collections: MotoCollectionRow[]
+  payment_collections: CollectionRow[]
 }
 
-export type MotoPlan =
+export type CollectionPlan =
   | { collection: "prepare"; isDraft: boolean }
   | { collection: "use"; isDraft: false; collectionId: string }
 
@@ -61,7 +63,8 @@ function refuse(type: string, message: string): never {
   throw new MedusaError(type, message)
 }
 
-export function planMoto(order: MotoOrderRow, field: MotoTargetField): MotoPlan {
+/** `noun` names the payment in refusals ("a MOTO payment would charge the customer twice"). */
+export function planCollection(order: OwingOrderRow, field: OrderTargetField, noun: string): CollectionPlan {
   const isDraft = order.is_draft_order
   if (field === "draft_order_id" && !isDraft) {
     refuse(
@@ -81,7 +84,7 @@ export function planMoto(order: MotoOrderRow, field: MotoTargetField): MotoPlan 
   if (paid && (isDraft || !unpaid)) {
     refuse(
       MedusaError.Types.NOT_ALLOWED,
-      `Order ${order.id} is already paid (payment collection ${paid.id} is ${paid.status}); a MOTO payment would charge the customer twice. Capture or refund the existing payment instead.`,
+      `Order ${order.id} is already paid (payment collection ${paid.id} is ${paid.status}); a ${noun} would charge the customer twice. Capture or refund the existing payment instead.`,
     )
   }
   if (unpaid && !isDraft) return { collection: "use", isDraft: false, collectionId: unpaid.id }
@@ -98,18 +101,47 @@ export function planMoto(order: MotoOrderRow, field: MotoTargetField): MotoPlan 
   return { collection: "prepare", isDraft }
 }
 
-/** The session of an earlier attempt on this collection that may still be charged, if any. */
-export function resumableMotoSession(
-  collection: MotoCollectionRow,
+/** The session of an earlier attempt of this channel on this collection that may still be charged, if any. */
+export function resumableSession(
+  collection: CollectionRow,
   providerId: string,
   amountMinor: string,
-): MotoSessionRow | undefined {
+  channel: StaffChannel,
+): CollectionSessionRow | undefined {
   return (collection.payment_sessions ?? []).find(
-    (session): session is MotoSessionRow =>
+    (session): session is CollectionSessionRow =>
       !!session &&
       session.provider_id === providerId &&
       session.status === "pending_authorization" &&
-      session.data?.moto === true &&
-      session.data.amount_minor === amountMinor,
+      staffChannelOfSession(session.data) === channel &&
+      session.data?.amount_minor === amountMinor,
   )
+}
+
+/**
+ * The amount staff typed (major units, "12.50"), checked against what the collection owes: the
+ * minor units to collect when less than that, undefined when it is all of it. A draft order is
+ * paid in full; more than is owed, or more decimals than the currency has, is refused.
+ */
+export function smallerAmountMinor(
+  typed: string,
+  owed: AmountInput,
+  currency: string,
+  isDraft: boolean,
+): string | undefined {
+  const refuseAmount = (detail: string): never => refuse(MedusaError.Types.INVALID_DATA, `amount: ${detail}`)
+  if (isDraft) refuseAmount("a draft order is paid in full; leave amount out")
+  if (!/^\d+(\.\d+)?$/.test(typed)) refuseAmount(`must be a positive decimal number like 12.50 (got "${typed}")`)
+  const major = new BigNumber(typed)
+  const exponent = currencyExponent(currency)
+  if (!major.shiftedBy(exponent).isInteger()) refuseAmount(`${currency} has ${exponent} decimals; ${typed} has more`)
+  if (major.isLessThanOrEqualTo(0)) refuseAmount("must be more than 0")
+  const owedMinor = toMinorUnits(owed, currency)
+  const minor = major.shiftedBy(exponent).toFixed(0)
+  if (BigInt(minor) > BigInt(owedMinor)) {
+    refuseAmount(
+      `${typed} ${currency} is more than the order owes (${minorToMajorString(owedMinor, currency)} ${currency})`,
+    )
+  }
+  return minor === owedMinor ? undefined : minor
 }

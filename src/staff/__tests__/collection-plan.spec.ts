@@ -1,6 +1,15 @@
-import { type MotoCollectionRow, type MotoOrderRow, planMoto, resumableMotoSession } from "../moto-plan"
+import {
+  type CollectionRow,
+  type OwingOrderRow,
+  planCollection,
+  resumableSession,
+  smallerAmountMinor,
+} from "../collection-plan"
 
-function order(fields: Partial<MotoOrderRow> = {}): MotoOrderRow {
+const planMoto = (order: OwingOrderRow, field: "draft_order_id" | "order_id") =>
+  planCollection(order, field, "MOTO payment")
+
+function order(fields: Partial<OwingOrderRow> = {}): OwingOrderRow {
   return {
     id: "order_1",
     status: "pending",
@@ -12,11 +21,11 @@ function order(fields: Partial<MotoOrderRow> = {}): MotoOrderRow {
   }
 }
 
-function collection(status: string, fields: Partial<MotoCollectionRow> = {}): MotoCollectionRow {
+function collection(status: string, fields: Partial<CollectionRow> = {}): CollectionRow {
   return { id: `paycol_${status}`, status, amount: 39.98, currency_code: "eur", payment_sessions: [], ...fields }
 }
 
-describe("planMoto", () => {
+describe("planCollection", () => {
   it("pays a draft order's total through Medusa's collection workflow, even over an earlier unpaid collection", () => {
     expect(planMoto(order({ is_draft_order: true, status: "draft" }), "draft_order_id")).toEqual({
       collection: "prepare",
@@ -80,7 +89,7 @@ describe("planMoto", () => {
   })
 })
 
-describe("resumableMotoSession", () => {
+describe("resumableSession", () => {
   const moto = (id: string, status: string, amount_minor = "3998", provider_id = "pp_nexi_nexi") => ({
     id,
     provider_id,
@@ -95,11 +104,19 @@ describe("resumableMotoSession", () => {
       moto("c", "pending_authorization"),
     ]
     expect(
-      resumableMotoSession(collection("not_paid", { payment_sessions: sessions }), "pp_nexi_nexi", "3998")?.id,
+      resumableSession(collection("not_paid", { payment_sessions: sessions }), "pp_nexi_nexi", "3998", "moto")?.id,
     ).toBe("c")
     expect(
-      resumableMotoSession(collection("not_paid", { payment_sessions: sessions }), "pp_nexi_nexi", "5000"),
+      resumableSession(collection("not_paid", { payment_sessions: sessions }), "pp_nexi_nexi", "5000", "moto"),
     ).toBeUndefined()
+  })
+
+  it("resumes a session of its own channel only, reading older MOTO sessions as the moto channel", () => {
+    const mit = { ...moto("m", "pending_authorization"), data: { staff_channel: "mit", amount_minor: "3998" } }
+    const sessions = collection("not_paid", { payment_sessions: [mit, moto("c", "pending_authorization")] })
+    expect(resumableSession(sessions, "pp_nexi_nexi", "3998", "mit")?.id).toBe("m")
+    expect(resumableSession(sessions, "pp_nexi_nexi", "3998", "moto")?.id).toBe("c")
+    expect(resumableSession(sessions, "pp_nexi_nexi", "3998", "payment_link")).toBeUndefined()
   })
 
   it("never resumes a hosted-page session or another provider's", () => {
@@ -111,7 +128,30 @@ describe("resumableMotoSession", () => {
     }
     const other = moto("o", "pending_authorization", "3998", "pp_system_default")
     expect(
-      resumableMotoSession(collection("not_paid", { payment_sessions: [hosted, other, null] }), "pp_nexi_nexi", "3998"),
+      resumableSession(
+        collection("not_paid", { payment_sessions: [hosted, other, null] }),
+        "pp_nexi_nexi",
+        "3998",
+        "moto",
+      ),
     ).toBeUndefined()
+  })
+})
+
+describe("smallerAmountMinor", () => {
+  it("answers the minor units of a smaller amount, and nothing for all that is owed", () => {
+    expect(smallerAmountMinor("12.5", 39.98, "EUR", false)).toBe("1250")
+    expect(smallerAmountMinor("39.98", "39.98", "EUR", false)).toBeUndefined()
+    expect(smallerAmountMinor("500", 1200, "JPY", false)).toBe("500")
+  })
+
+  it("refuses more than is owed, a draft, too many decimals, nothing, and text, naming amount", () => {
+    expect(() => smallerAmountMinor("40", 39.98, "EUR", false)).toThrow(
+      "amount: 40 EUR is more than the order owes (39.98 EUR)",
+    )
+    expect(() => smallerAmountMinor("10", 39.98, "EUR", true)).toThrow("amount: a draft order is paid in full")
+    expect(() => smallerAmountMinor("1.234", 39.98, "EUR", false)).toThrow("amount: EUR has 2 decimals; 1.234 has more")
+    expect(() => smallerAmountMinor("0.00", 39.98, "EUR", false)).toThrow("amount: must be more than 0")
+    expect(() => smallerAmountMinor("1e3", 39.98, "EUR", false)).toThrow("amount: must be a positive decimal number")
   })
 })

@@ -1,0 +1,366 @@
+/**
+ * Staff charge a customer's saved card for what an order owes (POST /orders/mit), against a
+ * real Medusa and the simulator over HTTP: consent when the card is saved at checkout, an order
+ * edit collected by a consented card until Medusa shows the order paid, a CIT card refused
+ * before anything is sent, a decline that changes nothing in Medusa, a lost answer settled once
+ * and never charged twice, and bad input (src/staff/saved-card-charge.ts, docs/saved-cards.md).
+ */
+import { randomUUID } from "node:crypto"
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import { capturePaymentWorkflow } from "@medusajs/medusa/core-flows"
+import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { NEXI_LEDGER_MODULE, type PaymentLedger, type SavedCardBook } from "../../src/modules/nexi-ledger/types"
+import { reconcilePendingSessions } from "../../src/reconciliation/reconcile-pending-sessions"
+import { adminHeaders } from "../support/admin-auth"
+import { simulatorForSuite } from "../support/simulator"
+import { ADDRESS, NEXI_CARD_PROVIDER, seedEuroShop } from "../support/store"
+
+jest.setTimeout(5 * 60_000)
+
+const GATEWAY = "/api/phoenix-0.0/psp/api/v1"
+const VISA = { pan: "4999340261977289", expiryDate: "1230", cvv: "663" }
+/** Past the end of the test card's expiry month (12/30) by the simulator's clock: the issuer declines. */
+const AFTER_CARD_EXPIRY_MS = Date.parse("2031-02-01T00:00:00Z") - Date.now()
+
+type Answer = { status: number; body: any }
+type Headers = { headers: Record<string, string> }
+
+const simulator = simulatorForSuite()
+
+medusaIntegrationTestRunner({
+  testSuite: ({ api, getContainer }) => {
+    let container: MedusaContainer
+    let publishableKey: string
+    let regionId: string
+    let variantId: string
+    let staff: Headers
+
+    beforeEach(async () => {
+      container = getContainer()
+      await simulator.control("POST", "/reset")
+      ;({ publishableKey, regionId, variantId } = await seedEuroShop(container))
+      staff = await adminHeaders(container, api)
+    })
+
+    function send(request: Promise<{ status: number; data: unknown }>): Promise<Answer> {
+      return request.then(
+        (answer) => ({ status: answer.status, body: answer.data }),
+        (error: { response?: { status: number; data: unknown } }) => {
+          if (!error.response) throw error
+          return { status: error.response.status, body: error.response.data }
+        },
+      )
+    }
+
+    async function registerCustomer(name: string) {
+      const email = `${name}-${randomUUID().slice(0, 8)}@example.com`
+      const password = `pw-${randomUUID()}`
+      const { data: registered } = await api.post("/auth/customer/emailpass/register", { email, password })
+      const { data: created } = await api.post(
+        "/store/customers",
+        { email, first_name: name, last_name: "Rossi" },
+        { headers: { authorization: `Bearer ${registered.token}`, "x-publishable-api-key": publishableKey } },
+      )
+      const { data: login } = await api.post("/auth/customer/emailpass", { email, password })
+      const auth = { headers: { authorization: `Bearer ${login.token}`, "x-publishable-api-key": publishableKey } }
+      return { id: created.customer.id as string, email, auth }
+    }
+
+    /**
+     * A checkout of one 19.99 EUR line that saves the card (with or without consent to merchant
+     * charges), its payment captured: the order then owes nothing until it is edited.
+     */
+    async function orderWithSavedCard(sessionData: Record<string, unknown>) {
+      const customer = await registerCustomer("giulia")
+      const { data: cartAnswer } = await api.post(
+        "/store/carts",
+        {
+          region_id: regionId,
+          email: customer.email,
+          items: [{ variant_id: variantId, quantity: 1 }],
+          shipping_address: ADDRESS,
+          billing_address: ADDRESS,
+        },
+        customer.auth,
+      )
+      const cartId = cartAnswer.cart.id
+      const { data: collection } = await api.post("/store/payment-collections", { cart_id: cartId }, customer.auth)
+      const started = await send(
+        api.post(
+          `/store/payment-collections/${collection.payment_collection.id}/payment-sessions`,
+          { provider_id: NEXI_CARD_PROVIDER, data: sessionData },
+          customer.auth,
+        ),
+      )
+      expect(started.status).toBe(200)
+      const session = started.body.payment_collection.payment_sessions[0]
+      await simulator.control("POST", `/hpp/${session.data.order_id}/pay`, { ...VISA, awaitNotification: true })
+      const completed = await send(api.post(`/store/carts/${cartId}/complete`, {}, customer.auth))
+      expect(completed.body.type).toBe("order")
+      const orderId = completed.body.order.id as string
+      const [payment] = (await orderView(orderId)).payment_collections[0].payments
+      await capturePaymentWorkflow(container).run({ input: { payment_id: payment.id } })
+      const cards = await container
+        .resolve<SavedCardBook>(NEXI_LEDGER_MODULE)
+        .savedCards({ customerId: customer.id, states: ["active"], limit: 5 })
+      return { customer, orderId, card: cards[0] }
+    }
+
+    /** Medusa's order edit, as the admin makes it: one more line of the product, confirmed. */
+    async function editAddingAnItem(orderId: string) {
+      const { data: edit } = await api.post("/admin/order-edits", { order_id: orderId }, staff)
+      const changeId = edit.order_change.id
+      await api.post(`/admin/order-edits/${orderId}/items`, { items: [{ variant_id: variantId, quantity: 1 }] }, staff)
+      await api.post(`/admin/order-edits/${orderId}/request`, {}, staff)
+      await api.post(`/admin/order-edits/${orderId}/confirm`, {}, staff)
+      return changeId
+    }
+
+    async function orderView(orderId: string) {
+      const query = container.resolve(ContainerRegistrationKeys.QUERY)
+      const { data } = await query.graph({
+        entity: "order",
+        fields: [
+          "id",
+          "summary.*",
+          "payment_collections.id",
+          "payment_collections.status",
+          "payment_collections.amount",
+          "payment_collections.payments.id",
+          "payment_collections.payments.amount",
+          "payment_collections.payments.captured_at",
+          "payment_collections.payment_sessions.id",
+          "payment_collections.payment_sessions.status",
+        ],
+        filters: { id: orderId },
+      })
+      return data[0] as any
+    }
+
+    /** The order as Medusa's admin shows it: its payment status and what it still owes. */
+    async function adminOrder(orderId: string) {
+      const { data } = await api.get(`/admin/orders/${orderId}?fields=id,payment_status,*summary`, staff)
+      return data.order as { payment_status: string; summary: { pending_difference: number } }
+    }
+
+    const charge = (orderId: string, body: unknown) =>
+      send(api.post(`/admin/nexi/medusa-orders/${orderId}/saved-card-charges`, body, staff))
+    const options = (orderId: string) => send(api.get(`/admin/nexi/medusa-orders/${orderId}/saved-card-charges`, staff))
+
+    async function gatewayRequests(method: string, path: string) {
+      const { requests } = await simulator.control<{
+        requests: Array<{ method: string; path: string; status: number; idempotencyKey?: string }>
+      }>("GET", "/requests")
+      const pattern = new RegExp(`^${GATEWAY}${path.replace(/\*/g, "[^/]+")}$`)
+      return requests.filter((request) => request.method === method && pattern.test(request.path))
+    }
+
+    const gatewayOrder = (orderId: string) =>
+      simulator.gateway<{ orderStatus: any; operations: Array<Record<string, any>> }>(`/orders/${orderId}`)
+
+    const mitWrites = async () =>
+      (
+        await container.resolve<PaymentLedger>(NEXI_LEDGER_MODULE).writesToSettle(new Date(Date.now() + 3_600_000), 50)
+      ).filter((write) => write.kind === "mit_charge")
+
+    const unpaidCollection = (order: any) =>
+      order.payment_collections.find((collection: { status: string }) => collection.status === "not_paid")
+
+    it("collects an order edit's difference with a card saved with consent, until Medusa shows the order paid", async () => {
+      const { customer, orderId, card } = await orderWithSavedCard({ save_card: true, allow_merchant_charges: true })
+      expect(card.contract_type).toBe("MIT_UNSCHEDULED")
+      const [contract] = (
+        await simulator.control<{ contracts: Array<Record<string, string>> }>(
+          "GET",
+          `/contracts?customerId=${card.customer_ref}`,
+        )
+      ).contracts
+      expect(contract).toMatchObject({ contractId: card.contract_id, contractType: "MIT_UNSCHEDULED" })
+      // The customer's own list and the admin's say the card allows merchant charges.
+      const listed = await send(api.get("/store/nexi/saved-cards", customer.auth))
+      expect(listed.body.saved_cards).toEqual([expect.objectContaining({ id: card.id, allows_merchant_charges: true })])
+      const staffList = await send(api.get(`/admin/nexi/customers/${customer.id}/saved-cards`, staff))
+      expect(staffList.body.saved_cards).toEqual([
+        expect.objectContaining({ id: card.id, allows_merchant_charges: true }),
+      ])
+
+      await editAddingAnItem(orderId)
+      const edited = await orderView(orderId)
+      expect(unpaidCollection(edited)).toMatchObject({ amount: 19.99 })
+      const offered = await options(orderId)
+      expect(offered.body).toEqual({
+        owed: { amount: "19.99", currency: "EUR" },
+        refusal: null,
+        cards: [{ id: card.id, circuit: "VISA", masked_pan: "***7289", expiry: null }],
+      })
+
+      const charged = await charge(orderId, { payment_method_id: card.id, reason: "Second scarf added by phone" })
+      expect(charged.status).toBe(200)
+      const gatewayOrderId = charged.body.payment.gateway_order_id
+      expect(charged.body).toMatchObject({
+        order_id: orderId,
+        status: "authorized",
+        message: `Charged 19.99 EUR to VISA ***7289 (gateway order ${gatewayOrderId}): authorized; capture it from the order's payments.`,
+      })
+      const atGateway = await gatewayOrder(gatewayOrderId)
+      expect(atGateway.orderStatus.order).toMatchObject({
+        amount: "1999",
+        currency: "EUR",
+        customerId: card.customer_ref,
+        description: "Second scarf added by phone",
+      })
+      expect(atGateway.operations).toEqual([
+        expect.objectContaining({
+          operationType: "AUTHORIZATION",
+          operationResult: "AUTHORIZED",
+          channel: "BACKOFFICE",
+        }),
+      ])
+      const [request] = await gatewayRequests("POST", "/orders/mit")
+      expect(request.idempotencyKey).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/)
+      const write = (await container.resolve<PaymentLedger>(NEXI_LEDGER_MODULE).writesOf(gatewayOrderId)).find(
+        (candidate) => candidate.kind === "mit_charge",
+      )
+      expect(write).toMatchObject({ outcome: "executed", origin: "staff", amount_minor: "1999", currency: "EUR" })
+
+      // Recorded on the edit's payment collection; captured with Medusa's own workflow, the order owes nothing.
+      const authorized = await orderView(orderId)
+      const collection = authorized.payment_collections.find((candidate: { payments: Array<{ id: string }> }) =>
+        candidate.payments.some((payment) => payment.id === charged.body.payment.payment_id),
+      )
+      expect(collection.status).toBe("authorized")
+      await capturePaymentWorkflow(container).run({ input: { payment_id: charged.body.payment.payment_id } })
+      expect((await gatewayOrder(gatewayOrderId)).orderStatus.capturedAmount).toBe("1999")
+      const paid = await adminOrder(orderId)
+      expect(paid.payment_status).toBe("captured")
+      expect(Number(paid.summary.pending_difference)).toBe(0)
+
+      // Pressing again charges nothing: the order owes nothing.
+      const again = await charge(orderId, { payment_method_id: card.id })
+      expect(again.status).toBe(400)
+      expect(again.body.message).toMatch(/^Order order_\w+ is already paid/)
+      expect(await gatewayRequests("POST", "/orders/mit")).toHaveLength(1)
+    })
+
+    it("refuses a card saved without consent (CIT) with a clear message, sending and creating nothing", async () => {
+      const { orderId, card } = await orderWithSavedCard({ save_card: true })
+      expect(card.contract_type).toBe("CIT")
+      await editAddingAnItem(orderId)
+      const before = await orderView(orderId)
+      expect((await options(orderId)).body.cards).toEqual([])
+
+      const refused = await charge(orderId, { payment_method_id: card.id })
+      expect(refused.status).toBe(400)
+      expect(refused.body.message).toBe(
+        `payment_method_id: the customer saved card ${card.id} for paying themselves only (contract CIT), without consent to charges by the shop; nothing was charged. Ask the customer to pay, or send them a payment link.`,
+      )
+      expect(await gatewayRequests("POST", "/orders/mit")).toHaveLength(0)
+      const after = await orderView(orderId)
+      expect(unpaidCollection(after).payment_sessions).toEqual(unpaidCollection(before).payment_sessions)
+      expect(after.payment_collections).toHaveLength(before.payment_collections.length)
+    })
+
+    it("says why a charge was declined and changes nothing in Medusa but the failed session", async () => {
+      const { orderId, card } = await orderWithSavedCard({ save_card: true, allow_merchant_charges: true })
+      await editAddingAnItem(orderId)
+      await simulator.control("POST", "/clock", { offsetMs: AFTER_CARD_EXPIRY_MS })
+      const before = await adminOrder(orderId)
+
+      const declined = await charge(orderId, { payment_method_id: card.id })
+      expect(declined.status).toBe(422)
+      expect(declined.body.message).toBe("The card was not accepted: The card issuer declined the payment.")
+      const after = await orderView(orderId)
+      const unpaid = unpaidCollection(after)
+      expect(unpaid).toMatchObject({ amount: 19.99 })
+      expect(unpaid.payments).toEqual([])
+      expect(unpaid.payment_sessions.map((session: { status: string }) => session.status)).toEqual(["error"])
+      const shown = await adminOrder(orderId)
+      expect(shown.payment_status).toBe(before.payment_status)
+      expect(Number(shown.summary.pending_difference)).toBe(19.99)
+    })
+
+    it("settles a charge whose answer was lost once, and never charges twice when staff press again", async () => {
+      const { orderId, card } = await orderWithSavedCard({ save_card: true, allow_merchant_charges: true })
+      await editAddingAnItem(orderId)
+      // The gateway charges, every answer is lost, and its order cannot be read either.
+      await simulator.control("POST", "/faults", {
+        match: { method: "POST", path: `${GATEWAY}/orders/mit` },
+        phase: "after",
+        action: { type: "reset" },
+      })
+      await simulator.control("POST", "/faults", {
+        match: { method: "GET", path: `${GATEWAY}/orders/*` },
+        action: { type: "status", status: 503 },
+      })
+
+      const lost = await charge(orderId, { payment_method_id: card.id })
+      expect(lost.status).toBeGreaterThanOrEqual(400)
+      expect(lost.body.message).toMatch(/Send the same request again/)
+      const [unknown] = await mitWrites()
+      expect(unknown).toMatchObject({ outcome: "unknown", amount_minor: "1999" })
+      const posts = await gatewayRequests("POST", "/orders/mit")
+      expect(new Set(posts.map((post) => post.idempotencyKey)).size).toBe(1)
+
+      // The job reads the gateway's order once it answers, and settles the write from it.
+      await simulator.control("DELETE", "/faults")
+      await reconcilePendingSessions(container, new Date(Date.now() + 3 * 60_000))
+      const settled = (await container.resolve<PaymentLedger>(NEXI_LEDGER_MODULE).writesOf(unknown.gateway_ref)).find(
+        (write) => write.kind === "mit_charge",
+      )
+      expect(settled).toMatchObject({ outcome: "executed", gateway_operation_id: expect.any(String) })
+
+      // Staff press again: the charge is found and recorded, never made again.
+      const again = await charge(orderId, { payment_method_id: card.id })
+      if (again.status === 200) {
+        expect(again.body.payment.gateway_order_id).toBe(unknown.gateway_ref)
+      } else {
+        // The job recorded the payment already: the order owes nothing more.
+        expect(again.body.message).toMatch(/is already paid/)
+      }
+      expect((await gatewayOrder(unknown.gateway_ref)).operations).toHaveLength(1)
+      expect(await gatewayRequests("POST", "/orders/mit")).toHaveLength(posts.length)
+      const recorded = await orderView(orderId)
+      const authorized = recorded.payment_collections.filter(
+        (collection: { status: string }) => collection.status === "authorized",
+      )
+      expect(authorized).toHaveLength(1)
+      expect(authorized[0].payments).toEqual([expect.objectContaining({ amount: 19.99 })])
+    })
+
+    it("charges a smaller amount the staff typed, and refuses bad input with 400 naming the field", async () => {
+      const { orderId, card } = await orderWithSavedCard({ save_card: true, allow_merchant_charges: true })
+      await editAddingAnItem(orderId)
+      for (const [body, message] of [
+        [{}, "payment_method_id: is required"],
+        [{ payment_method_id: "card_1" }, "payment_method_id: must be a saved card id (nexcard_...)"],
+        [
+          { payment_method_id: card.id, amount: 5 },
+          'amount: must be a decimal number in the order\'s currency, as a string like "12.50"',
+        ],
+        [{ payment_method_id: card.id, amount: "20.00" }, "amount: 20.00 EUR is more than the order owes (19.99 EUR)"],
+        [{ payment_method_id: card.id, amount: "1.234" }, "amount: EUR has 2 decimals; 1.234 has more"],
+        [{ payment_method_id: card.id, surprise: true }, "surprise: is not accepted here"],
+        [
+          { payment_method_id: "nexcard_unknown" },
+          "payment_method_id: there is no saved card nexcard_unknown of this order's customer.",
+        ],
+      ] as const) {
+        const refused = await charge(orderId, body)
+        expect({ status: refused.status, message: refused.body.message }).toEqual({ status: 400, message })
+      }
+      expect((await send(api.post("/admin/nexi/medusa-orders/nope/saved-card-charges", {}, staff))).status).toBe(400)
+      expect(await gatewayRequests("POST", "/orders/mit")).toHaveLength(0)
+
+      const part = await charge(orderId, { payment_method_id: card.id, amount: "5.00" })
+      expect(part.status).toBe(200)
+      expect((await gatewayOrder(part.body.payment.gateway_order_id)).orderStatus.order.amount).toBe("500")
+      const payments = (await orderView(orderId)).payment_collections.flatMap(
+        (collection: { payments: Array<{ id: string; amount: number }> }) => collection.payments,
+      )
+      expect(payments.find((payment: { id: string }) => payment.id === part.body.payment.payment_id)).toMatchObject({
+        amount: 5,
+      })
+    })
+  },
+})

@@ -1,0 +1,49 @@
+/**
+ * POST /admin/nexi/payment-links { order_id | draft_order_id, expiry_days?, amount? }: a Nexi
+ * payment link for what the order owes (src/staff/payment-links.ts), or the smaller `amount`
+ * staff typed (major units, "12.50"; checked against what the order owes, never more, not for a
+ * draft order); the link can be paid until the end of the day `expiry_days`
+ * (1 to 90, default 7) from today, UTC. It replaces the order's open links. Answers
+ * NexiPaymentLinksResponse with 201.
+ */
+import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
+import { z } from "zod"
+import { DEFAULT_LINK_EXPIRY_DAYS, MAX_LINK_EXPIRY_DAYS } from "../../../../core/payment-links"
+import type { NexiPaymentLinksResponse } from "../../../../staff/contract"
+import { createPaymentLink } from "../../../../staff/payment-links"
+import { parseInput } from "../../../../staff/validate-input"
+
+const orderId = z.string().regex(/^order_[A-Za-z0-9]+$/, "must be an order id (order_...)")
+
+const BodySchema = z
+  .strictObject({
+    order_id: orderId.optional(),
+    draft_order_id: orderId.optional(),
+    expiry_days: z
+      .number({ message: "must be a whole number of days" })
+      .int("must be a whole number of days")
+      .min(1, "must be at least 1 day")
+      .max(MAX_LINK_EXPIRY_DAYS, `must be at most ${MAX_LINK_EXPIRY_DAYS} days`)
+      .default(DEFAULT_LINK_EXPIRY_DAYS),
+    amount: z
+      .string({ error: 'must be a decimal number in the order\'s currency, as a string like "12.50"' })
+      .regex(/^\d+(\.\d+)?$/, 'must be a positive decimal number like "12.50"')
+      .optional(),
+  })
+  .refine((body) => Boolean(body.draft_order_id) !== Boolean(body.order_id), {
+    path: ["order_id"],
+    message: "give exactly one of draft_order_id and order_id",
+  })
+
+export async function POST(req: AuthenticatedMedusaRequest, res: MedusaResponse<NexiPaymentLinksResponse>) {
+  const body = parseInput(BodySchema, req.body)
+  const field = body.draft_order_id ? "draft_order_id" : "order_id"
+  res.status(201).json(
+    await createPaymentLink(req.scope, {
+      orderId: (body.draft_order_id ?? body.order_id)!,
+      field,
+      expiryDays: body.expiry_days,
+      amount: body.amount,
+    }),
+  )
+}

@@ -1,0 +1,278 @@
+/**
+ * The one pipeline by which staff collect what an order owes, whatever the channel: a MOTO
+ * payment (moto-payment.ts), a charge of a saved card (saved-card-charge.ts) or a payment link.
+ *
+ * 1. What to collect comes from the Medusa order (collection-plan.ts), never from the request.
+ * 2. The order's payment collection is the unpaid one, or Medusa's own
+ *    createOrUpdateOrderPaymentCollection workflow creates it (or sets it to what is owed).
+ * 3. The payment is a session of the card provider on that collection, created through
+ *    Medusa's createPaymentSessions workflow with the staff channel in its server-only context:
+ *    the provider reserves this attempt's gateway order id and starts no hosted page
+ *    (core/staff-sessions.ts). A waiting session of the same channel and amount is resumed, so
+ *    a repeat after a lost answer reads the same gateway order instead of charging another.
+ * 4. Once the gateway holds the payment under that id, the session is authorized through
+ *    Medusa's authorizePaymentSessionForOrder workflow (the provider reads the gateway order),
+ *    and a draft order is converted. A refused payment marks the session failed, so the next
+ *    attempt gets a new session and a new gateway order id.
+ */
+import type { IPaymentModuleService, MedusaContainer } from "@medusajs/framework/types"
+import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
+import {
+  authorizePaymentSessionForOrderWorkflow,
+  convertDraftOrderWorkflow,
+  createOrUpdateOrderPaymentCollectionWorkflow,
+  createPaymentSessionsWorkflow,
+} from "@medusajs/medusa/core-flows"
+import { withLock } from "../core/payment-lock"
+import {
+  STAFF_CHANNEL_CONTEXT_KEY,
+  STAFF_CHANNEL_NOUNS,
+  type StaffChannel,
+  type StaffSessionData,
+} from "../core/staff-sessions"
+import { cardProviderIdOf } from "../core/store-entries"
+import { minorToMajorString, toMinorUnits } from "../money/amount"
+import {
+  type CollectionPlan,
+  type CollectionRow,
+  type OrderTargetField,
+  type OwingOrderRow,
+  planCollection,
+  resumableSession,
+  smallerAmountMinor,
+} from "./collection-plan"
+
+export interface OrderToCollect extends OwingOrderRow {
+  display_id?: number | null
+  email?: string | null
+  customer_id?: string | null
+}
+
+/** One attempt to collect: the order, its collection, and the session holding this attempt's gateway order id. */
+export interface StaffAttempt {
+  channel: StaffChannel
+  order: OrderToCollect
+  plan: CollectionPlan
+  providerId: string
+  collection: CollectionRow
+  /** Upper-case ISO 4217 code, as the gateway takes it. */
+  currency: string
+  amountMinor: string
+  sessionId: string
+  data: StaffSessionData
+  /** What the collection owed before staff chose to collect less: put back when the attempt fails. */
+  owedBefore?: CollectionRow["amount"]
+}
+
+const COLLECTION_FIELDS = [
+  "id",
+  "status",
+  "amount",
+  "raw_amount",
+  "currency_code",
+  "payment_sessions.id",
+  "payment_sessions.provider_id",
+  "payment_sessions.status",
+  "payment_sessions.data",
+]
+
+/** One staff collection of an order at a time, whatever the channel: two at once could both collect what it owes. */
+export function withCollectionLock<T>(
+  container: MedusaContainer,
+  orderId: string,
+  channel: StaffChannel,
+  job: () => Promise<T>,
+): Promise<T> {
+  return withLock(
+    container,
+    `nexi-collect:${orderId}`,
+    `A ${STAFF_CHANNEL_NOUNS[channel]} or another payment by staff for order ${orderId} is already under way.`,
+    job,
+  )
+}
+
+/**
+ * Steps 1 to 3: the attempt to collect what the order owes through `channel`, or `amount`
+ * (major units, as staff typed it) when that is less: the collection is then set to it, so
+ * Medusa records exactly what was collected.
+ */
+export async function startStaffAttempt(
+  container: MedusaContainer,
+  input: { orderId: string; field: OrderTargetField; channel: StaffChannel; amount?: string },
+): Promise<StaffAttempt> {
+  const order = await loadOrderToCollect(container, input.orderId, input.field)
+  const plan = planCollection(order, input.field, STAFF_CHANNEL_NOUNS[input.channel])
+  const providerId = await cardProviderIdOf(container)
+  let collection = await collectionOf(container, order.id, plan)
+  const currency = collection.currency_code.toUpperCase()
+  const owedBefore = collection.amount
+  const smaller =
+    input.amount === undefined ? undefined : smallerAmountMinor(input.amount, owedBefore, currency, plan.isDraft)
+  if (smaller !== undefined) collection = await resizeCollection(container, collection, smaller, currency)
+  const amountMinor = toMinorUnits(collection.amount, currency)
+  const session =
+    resumableSession(collection, providerId, amountMinor, input.channel) ??
+    (await startStaffSession(container, collection.id, providerId, input.channel))
+  return {
+    channel: input.channel,
+    order,
+    plan,
+    providerId,
+    collection,
+    currency,
+    amountMinor,
+    sessionId: session.id,
+    data: session.data as StaffSessionData,
+    ...(smaller !== undefined ? { owedBefore } : {}),
+  }
+}
+
+async function resizeCollection(
+  container: MedusaContainer,
+  collection: CollectionRow,
+  amountMinor: string,
+  currency: string,
+): Promise<CollectionRow> {
+  const payment = container.resolve<IPaymentModuleService>(Modules.PAYMENT)
+  await payment.updatePaymentCollections(collection.id, { amount: minorToMajorString(amountMinor, currency) as never })
+  return readCollection(container, collection.id)
+}
+
+export async function loadOrderToCollect(
+  container: MedusaContainer,
+  orderId: string,
+  field: OrderTargetField,
+): Promise<OrderToCollect> {
+  const query = container.resolve(ContainerRegistrationKeys.QUERY)
+  const { data } = await query.graph({
+    entity: "order",
+    fields: [
+      "id",
+      "display_id",
+      "status",
+      "is_draft_order",
+      "currency_code",
+      "email",
+      "customer_id",
+      "summary.*",
+      ...COLLECTION_FIELDS.map((name) => `payment_collections.${name}`),
+    ],
+    filters: { id: orderId },
+  })
+  const row = data[0] as
+    | (Omit<OrderToCollect, "pending_difference" | "payment_collections"> & Record<string, unknown>)
+    | undefined
+  if (!row) throw new MedusaError(MedusaError.Types.NOT_FOUND, `${field}: no order ${orderId}`)
+  const summary = row.summary as { raw_pending_difference?: unknown; pending_difference?: unknown } | undefined
+  return {
+    ...row,
+    pending_difference: (summary?.raw_pending_difference ??
+      summary?.pending_difference) as OrderToCollect["pending_difference"],
+    payment_collections: ((row.payment_collections as CollectionRow[] | undefined) ?? []).filter(Boolean),
+  }
+}
+
+/** The collection the plan names, or the one Medusa's workflow creates (or sets to what is owed). */
+export async function collectionOf(
+  container: MedusaContainer,
+  orderId: string,
+  plan: CollectionPlan,
+): Promise<CollectionRow> {
+  if (plan.collection === "use") return readCollection(container, plan.collectionId)
+  const { result } = await createOrUpdateOrderPaymentCollectionWorkflow(container).run({ input: { order_id: orderId } })
+  const collection = (Array.isArray(result) ? result[0] : result) as { id?: string } | undefined
+  if (!collection?.id)
+    throw new MedusaError(
+      MedusaError.Types.UNEXPECTED_STATE,
+      `Medusa created no payment collection for order ${orderId}.`,
+    )
+  return readCollection(container, collection.id)
+}
+
+async function readCollection(container: MedusaContainer, id: string): Promise<CollectionRow> {
+  const query = container.resolve(ContainerRegistrationKeys.QUERY)
+  const { data } = await query.graph({ entity: "payment_collection", fields: COLLECTION_FIELDS, filters: { id } })
+  const row = data[0] as (CollectionRow & { raw_amount?: CollectionRow["amount"] }) | undefined
+  if (!row) throw new MedusaError(MedusaError.Types.NOT_FOUND, `No payment collection ${id}`)
+  return { ...row, amount: row.raw_amount ?? row.amount }
+}
+
+/** A session of the card provider that reserves a gateway order id for `channel` and starts no hosted page. */
+export async function startStaffSession(
+  container: MedusaContainer,
+  collectionId: string,
+  providerId: string,
+  channel: StaffChannel,
+): Promise<{ id: string; data: Record<string, unknown> }> {
+  const { result } = await createPaymentSessionsWorkflow(container).run({
+    input: {
+      payment_collection_id: collectionId,
+      provider_id: providerId,
+      data: {},
+      context: { [STAFF_CHANNEL_CONTEXT_KEY]: channel },
+    },
+  })
+  return result as { id: string; data: Record<string, unknown> }
+}
+
+/**
+ * Step 4: Medusa records the payment the gateway holds under the session's order id. `paid`
+ * says what happened at the gateway for the error ("The card was charged"): the payment is
+ * made, so staff must send again, which finds it and records it.
+ */
+export async function authorizeStaffSession(
+  container: MedusaContainer,
+  sessionId: string,
+  gatewayOrderId: string,
+  paid = "The card was charged",
+): Promise<string> {
+  try {
+    const { result } = await authorizePaymentSessionForOrderWorkflow(container).run({
+      input: { payment_session_id: sessionId },
+    })
+    const payment = result as { id?: string } | null
+    if (!payment?.id) throw new Error("the payment session was not authorized")
+    return payment.id
+  } catch (error) {
+    throw new MedusaError(
+      MedusaError.Types.UNEXPECTED_STATE,
+      `${paid} (gateway order ${gatewayOrderId}) but Medusa could not record the payment: ${(error as Error).message}. Send the same request again: it finds the charge and records it.`,
+    )
+  }
+}
+
+/**
+ * The next attempt then gets a new session, and with it a new gateway order id; a collection
+ * set to a smaller amount owes what it owed before again.
+ */
+export async function markSessionFailed(container: MedusaContainer, attempt: StaffAttempt, reason: string) {
+  const payment = container.resolve<IPaymentModuleService>(Modules.PAYMENT)
+  try {
+    await payment.updatePaymentSession({
+      id: attempt.sessionId,
+      amount: attempt.collection.amount as never,
+      currency_code: attempt.collection.currency_code,
+      data: { ...attempt.data, status: "error", reason },
+      status: "error",
+    })
+    if (attempt.owedBefore !== undefined)
+      await payment.updatePaymentCollections(attempt.collection.id, { amount: attempt.owedBefore as never })
+  } catch (error) {
+    // The refusal is what staff must see; a session left waiting is only re-read next time.
+    container
+      .resolve(ContainerRegistrationKeys.LOGGER)
+      .warn(
+        `nexi: could not mark the ${STAFF_CHANNEL_NOUNS[attempt.channel]} session ${attempt.sessionId} failed: ${(error as Error).message}`,
+      )
+  }
+}
+
+/** A paid draft becomes an order; a failure here leaves a paid draft that staff convert themselves. */
+export async function convertDraft(container: MedusaContainer, orderId: string): Promise<string> {
+  try {
+    await convertDraftOrderWorkflow(container).run({ input: { id: orderId } })
+    return " The draft order was converted into an order."
+  } catch (error) {
+    return ` The draft order could not be converted into an order (${(error as Error).message}); convert it from the draft order's page.`
+  }
+}

@@ -1,0 +1,241 @@
+/**
+ * Nexi payment links for what an order owes (docs/admin.md, "Payment links"): staff create one,
+ * see each link's state, and cancel one; an order cancelled cancels its open links.
+ *
+ * A link is one attempt of the staff pipeline (order-collection.ts) on the `payment_link`
+ * channel: the session reserves a gateway order id, and the link is created under it
+ * (core/payment-links.ts, sent once). The shopper's payment on the link is then that session's
+ * payment, recorded by the one sync from the notification or the job (core/card-sync.ts), which
+ * authorizes the session through the pipeline.
+ *
+ * One open link per order: a new link replaces the earlier ones, cancelled at the gateway. A
+ * link that is no longer wanted has its attempt superseded in the ledger before the gateway
+ * hears of the cancel, so a payment that slips in before the cancel is released, never recorded.
+ */
+import type { IPaymentModuleService, MedusaContainer } from "@medusajs/framework/types"
+import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
+import { hashSecurityToken } from "../core/card-session-data"
+import { buildHostedOrderRequest } from "../core/hosted-order"
+import { cancelLinkOnce, createLinkOnce, type LinkView, linkExpirationDate, linkViewsOf } from "../core/payment-links"
+import { withLock } from "../core/payment-lock"
+import { storeEntryIdOf } from "../core/provider-ids"
+import { cardProviderIdOf, gatewayClientFor, ledgerOf, requireNexiOptions } from "../core/store-entries"
+import { InvalidRequestError } from "../http/errors"
+import { minorToMajorString } from "../money/amount"
+import type { OrderTargetField } from "./collection-plan"
+import type { NexiPaymentLinksResponse } from "./contract"
+import { authorizeStaffSession, convertDraft, startStaffAttempt } from "./order-collection"
+
+const SUPERSEDED = "a payment link that was replaced or cancelled"
+
+function linkBusy(orderId: string): string {
+  return `A payment link change for order ${orderId} is already under way.`
+}
+
+/** Creates a link for what the order owes (or a smaller amount), replacing its open links; answers the order's links. */
+export async function createPaymentLink(
+  container: MedusaContainer,
+  input: { orderId: string; field: OrderTargetField; expiryDays: number; amount?: string },
+): Promise<NexiPaymentLinksResponse> {
+  return withLock(container, `nexi-link:${input.orderId}`, linkBusy(input.orderId), async () => {
+    const attempt = await startStaffAttempt(container, { ...input, channel: "payment_link" })
+    const options = requireNexiOptions(container, attempt.providerId)
+    const gatewayOrderId = attempt.data.order_id
+    const hosted = buildHostedOrderRequest({
+      orderId: gatewayOrderId,
+      sessionId: attempt.sessionId,
+      amountMinor: attempt.amountMinor,
+      currencyCode: attempt.currency,
+      options,
+      entryId: storeEntryIdOf(attempt.providerId),
+      customerRef: attempt.order.customer_id ?? undefined,
+    })
+    const gateway = gatewayClientFor(container, attempt.providerId)
+    const ledger = ledgerOf(container)
+    const created = await createLinkOnce(
+      { gateway, ledger },
+      { ...hosted, expirationDate: linkExpirationDate(input.expiryDays, new Date()) },
+      input.orderId,
+    )
+    // Notifications are checked against this hash; a link found again after a lost answer has
+    // no token, and its payment is then recorded by the job's read instead.
+    if (created.securityToken)
+      await ledger.updateAttempt(gatewayOrderId, { security_token_hash: hashSecurityToken(created.securityToken) })
+    const links = await linksOfOrder(container, input.orderId)
+    for (const earlier of links.filter((link) => link.state === "open" && link.link_id !== created.link.linkId))
+      await retire(container, earlier)
+    const amount = `${minorToMajorString(attempt.amountMinor, attempt.currency)} ${attempt.currency}`
+    return {
+      order_id: input.orderId,
+      payment_links: await linksOfOrder(container, input.orderId),
+      message: `Payment link for ${amount} created: send it to the customer.`,
+    }
+  })
+}
+
+/** The order's links, newest first, with their state read from the gateway and the ledger. */
+export async function paymentLinksOf(
+  container: MedusaContainer,
+  orderId: string,
+  syncAttempt: (gatewayOrderId: string) => Promise<unknown>,
+): Promise<NexiPaymentLinksResponse> {
+  const links = await linksOfOrder(container, orderId)
+  // A link the gateway shows paid whose payment no notification or job run recorded (the job
+  // stops reading an attempt after a day): the one sync records it now, or releases it.
+  const ledger = ledgerOf(container)
+  let synced = false
+  for (const link of links.filter((each) => each.state === "paid")) {
+    const attempt = await ledger.findAttempt(link.gateway_order_id)
+    if (attempt && attempt.state !== "paid" && attempt.state !== "released") {
+      await syncAttempt(link.gateway_order_id)
+      synced = true
+    }
+  }
+  return { order_id: orderId, payment_links: synced ? await linksOfOrder(container, orderId) : links }
+}
+
+/**
+ * The open link of one of the customer's orders, as the storefront may show it; a 404 for an
+ * order that is not theirs, which tells a stranger nothing about whether it exists.
+ */
+export async function openLinkOfCustomerOrder(
+  container: MedusaContainer,
+  orderId: string,
+  customerId: string,
+): Promise<{ url: string; amount: string; currency_code: string; expires_at: string } | null> {
+  const query = container.resolve(ContainerRegistrationKeys.QUERY)
+  const { data } = await query.graph({ entity: "order", fields: ["id", "customer_id"], filters: { id: orderId } })
+  const order = data[0] as { customer_id?: string | null } | undefined
+  if (!order || !customerId || order.customer_id !== customerId)
+    throw new MedusaError(MedusaError.Types.NOT_FOUND, `No order ${orderId} of this customer`)
+  const open = (await linksOfOrder(container, orderId)).find((link) => link.state === "open")
+  return open
+    ? { url: open.url, amount: open.amount, currency_code: open.currency.toLowerCase(), expires_at: open.expires_at }
+    : null
+}
+
+/** Staff cancel one open link of the order. */
+export async function cancelPaymentLink(
+  container: MedusaContainer,
+  input: { orderId: string; linkId: string },
+): Promise<NexiPaymentLinksResponse> {
+  return withLock(container, `nexi-link:${input.orderId}`, linkBusy(input.orderId), async () => {
+    const link = (await linksOfOrder(container, input.orderId)).find((each) => each.link_id === input.linkId)
+    if (!link)
+      throw new MedusaError(
+        MedusaError.Types.NOT_FOUND,
+        `link_id: order ${input.orderId} has no payment link ${input.linkId}`,
+      )
+    if (link.state !== "open")
+      throw new MedusaError(
+        MedusaError.Types.NOT_ALLOWED,
+        `Payment link ${link.link_id} is ${link.state}: only an open link can be cancelled.`,
+      )
+    await retire(container, link)
+    return {
+      order_id: input.orderId,
+      payment_links: await linksOfOrder(container, input.orderId),
+      message: `Payment link ${link.link_id} cancelled: it can no longer be paid.`,
+    }
+  })
+}
+
+/**
+ * A paid session staff opened on an order's collection, as the sync found it (a link's
+ * notification, the job): authorized through the staff pipeline once, however many copies of
+ * the notification arrive at once; a paid draft order is then converted.
+ */
+export async function recordPaidOrderSession(
+  container: MedusaContainer,
+  sessionId: string,
+  gatewayOrderId: string,
+): Promise<void> {
+  await withLock(
+    container,
+    `nexi-order-session:${sessionId}`,
+    `Session ${sessionId} is being recorded.`,
+    async () => {
+      const payments = container.resolve<IPaymentModuleService>(Modules.PAYMENT)
+      const [session] = await payments.listPaymentSessions(
+        { id: sessionId },
+        { select: ["id", "status", "payment_collection_id"] },
+      )
+      if (session?.status !== "pending_authorization") return
+      await authorizeStaffSession(container, sessionId, gatewayOrderId, "The payment link was paid")
+      const query = container.resolve(ContainerRegistrationKeys.QUERY)
+      const { data } = await query.graph({
+        entity: "order_payment_collection",
+        fields: ["order.id", "order.is_draft_order"],
+        filters: { payment_collection_id: session.payment_collection_id },
+      })
+      const order = (data[0] as { order?: { id: string; is_draft_order?: boolean } } | undefined)?.order
+      if (order?.is_draft_order) await convertDraft(container, order.id)
+    },
+    60,
+  )
+}
+
+/** An order cancelled: its open links can no longer be paid (the order-cancel subscriber). */
+export async function cancelLinksOfOrder(container: MedusaContainer, orderId: string): Promise<number> {
+  const open = (await linksOfOrder(container, orderId)).filter((link) => link.state === "open")
+  for (const link of open) await retire(container, link)
+  return open.length
+}
+
+/**
+ * First the attempt is superseded (a payment that comes now is released, not recorded) and the
+ * session marked cancelled; then the gateway cancels the link. A link the gateway says was paid
+ * meanwhile stays paid: its payment, no longer owned, is released by the sync.
+ */
+async function retire(container: MedusaContainer, link: LinkView & { session_id: string }): Promise<void> {
+  const ledger = ledgerOf(container)
+  await ledger.supersedeAttempts(link.session_id, undefined, SUPERSEDED)
+  const payments = container.resolve<IPaymentModuleService>(Modules.PAYMENT)
+  const [session] = await payments.listPaymentSessions(
+    { id: link.session_id },
+    { select: ["id", "status", "data", "amount", "currency_code"] },
+  )
+  if (session && session.status === "pending_authorization") {
+    await payments.updatePaymentSession({
+      id: session.id,
+      amount: session.amount,
+      currency_code: session.currency_code,
+      data: { ...session.data, status: "canceled", reason: "The payment link was cancelled." },
+      status: "canceled",
+    })
+  }
+  const gateway = gatewayClientFor(container, await cardProviderIdOf(container))
+  try {
+    await cancelLinkOnce({ gateway, ledger }, link)
+  } catch (error) {
+    if (!(error instanceof InvalidRequestError)) throw error
+    container
+      .resolve(ContainerRegistrationKeys.LOGGER)
+      .warn(`nexi: payment link ${link.link_id} could not be cancelled (${error.message}); a payment on it is released`)
+  }
+}
+
+/** The order's links, newest first: each link's creation is recorded in the ledger under the Medusa order. */
+async function linksOfOrder(
+  container: MedusaContainer,
+  orderId: string,
+): Promise<Array<LinkView & { session_id: string }>> {
+  const ledger = ledgerOf(container)
+  const creations = await ledger.writesOfMedusaRef(orderId, "link_creation")
+  const made = creations.filter((write) => write.outcome === "executed").reverse()
+  if (!made.length) return []
+  const gateway = gatewayClientFor(container, await cardProviderIdOf(container))
+  const now = new Date()
+  const views: Array<LinkView & { session_id: string }> = []
+  for (const creation of made) {
+    const [details, writes, attempt] = await Promise.all([
+      gateway.getOrder(creation.gateway_ref),
+      ledger.writesOf(creation.gateway_ref),
+      ledger.findAttempt(creation.gateway_ref),
+    ])
+    const currency = details.orderStatus.order.currency ?? creation.currency
+    for (const view of linkViewsOf(creation.gateway_ref, currency, details.paymentLinks, writes, now))
+      views.push({ ...view, session_id: attempt?.session_id ?? "" })
+  }
+  return views
+}

@@ -1,0 +1,145 @@
+/**
+ * A merchant-initiated charge (MIT) of a customer's saved card for what their order owes:
+ * staff press "Charge saved card" on the order (POST /admin/nexi/medusa-orders/:id/saved-card-charges),
+ * or another plugin calls `chargeSavedCard` (exported as `medusa-payment-nexi/saved-card-charge`,
+ * for example a subscriptions module).
+ *
+ * Only a card the customer saved with consent to merchant charges (contract MIT_UNSCHEDULED,
+ * core/card-on-file.ts) is charged: a CIT card is refused before anything is sent. The charge
+ * is an attempt of the staff pipeline (order-collection.ts, channel `mit`) sent once through
+ * POST /orders/mit under the attempt's gateway order id (staff-charge.ts): idempotency key per
+ * attempt, ledger write `mit_charge` recorded first, a lost answer settled by reading the
+ * gateway order, a repeat finding the first charge instead of charging again. A decline marks
+ * the session failed and changes nothing else in Medusa; an authorization is recorded on the
+ * order's payment collection, captured as the provider's captureType says.
+ */
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
+import { idempotencyUuid } from "../core/idempotency"
+import { cardWebhookProviderOf, storeEntryIdOf } from "../core/provider-ids"
+import { cardProviderIdOf, gatewayClientFor, requireNexiOptions } from "../core/store-entries"
+import type { MitRequest } from "../gateway/schemas"
+import { NEXI_LEDGER_MODULE, type SavedCard, type SavedCardBook } from "../modules/nexi-ledger/types"
+import { minorToMajorString } from "../money/amount"
+import { cardRequestError } from "./card-input"
+import { cardPaymentView } from "./card-payment-view"
+import type { NexiSavedCardChargeResponse } from "./contract"
+import { type StaffAttempt, startStaffAttempt, withCollectionLock } from "./order-collection"
+import { chargeOnce } from "./staff-charge"
+
+export interface SavedCardChargeInput {
+  /** The Medusa order that owes money (an order edit's difference, a claim, an exchange). */
+  orderId: string
+  /** The saved card to charge (nexcard_...): one of the order customer's cards that allow merchant charges. */
+  paymentMethodId: string
+  /** Less than the order owes, in the order currency's major units ("12.50"); all it owes when left out. */
+  amount?: string
+  /** Why the customer is charged, as the gateway order's description (at most 255 characters). */
+  reason?: string
+}
+
+/** Only the order's own customer's card that they allowed the shop to charge; refused with what staff can do. */
+export function chargeableCard(
+  card: SavedCard | undefined,
+  id: string,
+  customerId: string | null | undefined,
+  providerKey: string,
+): SavedCard {
+  if (!card || !customerId || card.customer_id !== customerId || card.provider_identifier !== providerKey)
+    throw invalid(`payment_method_id: there is no saved card ${id} of this order's customer.`)
+  if (card.state !== "active")
+    throw invalid(`payment_method_id: the saved card ${id} is ${card.state}, not active; it cannot be charged.`)
+  if (card.contract_type !== "MIT_UNSCHEDULED") {
+    throw new MedusaError(
+      MedusaError.Types.NOT_ALLOWED,
+      `payment_method_id: the customer saved card ${id} for paying themselves only (contract CIT), without consent to charges by the shop; nothing was charged. Ask the customer to pay, or send them a payment link.`,
+    )
+  }
+  return card
+}
+
+function invalid(message: string): MedusaError {
+  return new MedusaError(MedusaError.Types.INVALID_DATA, message)
+}
+
+export async function chargeSavedCard(
+  container: MedusaContainer,
+  input: SavedCardChargeInput,
+): Promise<NexiSavedCardChargeResponse> {
+  return withCollectionLock(container, input.orderId, "mit", () => chargeLocked(container, input))
+}
+
+async function chargeLocked(
+  container: MedusaContainer,
+  input: SavedCardChargeInput,
+): Promise<NexiSavedCardChargeResponse> {
+  // The card is checked before the pipeline creates anything: a CIT card changes nothing.
+  const providerKey = cardWebhookProviderOf(storeEntryIdOf(await cardProviderIdOf(container)))
+  const book = container.resolve<SavedCardBook>(NEXI_LEDGER_MODULE)
+  const owner = await orderCustomerOf(container, input.orderId)
+  const saved = chargeableCard(
+    await book.findSavedCard(input.paymentMethodId),
+    input.paymentMethodId,
+    owner,
+    providerKey,
+  )
+  const attempt = await startStaffAttempt(container, {
+    orderId: input.orderId,
+    field: "order_id",
+    channel: "mit",
+    amount: input.amount,
+  })
+  const gateway = gatewayClientFor(container, attempt.providerId)
+  const request = mitRequest(container, attempt, saved, input.reason)
+  const key = idempotencyUuid(`mit_charge:${attempt.order.id}:${attempt.sessionId}`)
+  const { details, state, paymentId } = await chargeOnce(container, {
+    attempt,
+    kind: "mit_charge",
+    idempotencyKey: key,
+    action: "charge the saved card",
+    order: request.order,
+    send: () => gateway.chargeContract(request, key),
+    requestError: (error) => cardRequestError(error, "saved-card charge"),
+  })
+  const payment = cardPaymentView({ payment_id: paymentId, provider_id: attempt.providerId }, details)
+  const paid = `${minorToMajorString(attempt.amountMinor, attempt.currency)} ${attempt.currency}`
+  const cardText = [saved.circuit, saved.masked_pan].filter(Boolean).join(" ") || "the saved card"
+  const outcome = state.status === "captured" ? "captured" : "authorized; capture it from the order's payments"
+  return {
+    order_id: attempt.order.id,
+    payment,
+    status: state.status === "captured" ? "captured" : "authorized",
+    message: `Charged ${paid} to ${cardText} (gateway order ${attempt.data.order_id}): ${outcome}.`,
+  }
+}
+
+async function orderCustomerOf(container: MedusaContainer, orderId: string): Promise<string | null> {
+  const query = container.resolve(ContainerRegistrationKeys.QUERY)
+  const { data } = await query.graph({ entity: "order", fields: ["id", "customer_id"], filters: { id: orderId } })
+  const order = data[0] as { customer_id?: string | null } | undefined
+  if (!order) throw new MedusaError(MedusaError.Types.NOT_FOUND, `order_id: no order ${orderId}`)
+  return order.customer_id ?? null
+}
+
+function mitRequest(
+  container: MedusaContainer,
+  attempt: StaffAttempt,
+  card: SavedCard,
+  reason: string | undefined,
+): MitRequest {
+  const { order, data } = attempt
+  return {
+    order: {
+      orderId: data.order_id,
+      amount: data.amount_minor,
+      currency: data.currency,
+      // As on hosted orders: the gateway's back office and notifications point back to the session.
+      customField: attempt.sessionId,
+      description: reason ?? `Charge of order ${order.display_id ?? order.id}`,
+      // The contract belongs to the gateway customer that saved it, never Medusa's id.
+      customerId: card.customer_ref,
+    },
+    contractId: card.contract_id,
+    captureType: requireNexiOptions(container, attempt.providerId).captureType,
+  }
+}

@@ -1,0 +1,109 @@
+/**
+ * A charge staff make at once under a staff attempt's gateway order id (a MOTO payment, a
+ * saved card's merchant-initiated charge), then record in Medusa (order-collection.ts).
+ *
+ * Never charged twice, whatever is lost on the way: the charge goes through the one sender
+ * (core/send-once.ts), found again by its order id (core/found-by-order-id.ts). The order id
+ * is fixed per attempt and the gateway refuses one it has seen; a repeat after a lost answer
+ * (by the transport, or by staff sending the request again) first reads the gateway's order
+ * for that id, and records the charge found there instead of charging again. A declined card
+ * changes nothing in Medusa but the session, marked failed.
+ */
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { MedusaError } from "@medusajs/framework/utils"
+import { type CardOrder, readCardOrder } from "../core/card-order"
+import { ByOrderId, operationIdOf } from "../core/found-by-order-id"
+import { NotMadeError, sendOnce } from "../core/send-once"
+import { gatewayClientFor, ledgerOf } from "../core/store-entries"
+import type { MotoRequest, OperationResponse, OrderDetails } from "../gateway/schemas"
+import { InvalidRequestError } from "../http/errors"
+import type { WriteKind } from "../modules/nexi-ledger/types"
+import { minorToMajorString } from "../money/amount"
+import { authorizeStaffSession, convertDraft, markSessionFailed, type StaffAttempt } from "./order-collection"
+
+export interface StaffChargeRequest {
+  attempt: StaffAttempt
+  kind: Extract<WriteKind, "moto" | "mit_charge">
+  idempotencyKey: string
+  /** What Medusa's staff asked for, for messages: "take the MOTO payment". */
+  action: string
+  /** The order the request opens, as the gateway's record of an answered charge. */
+  order: MotoRequest["order"]
+  send(): Promise<OperationResponse>
+  /** What staff see when the request fails without a decline (card data refused, gateway down). */
+  requestError(error: unknown): Error
+}
+
+export interface StaffChargeResult {
+  /** The gateway's record of the order after the charge. */
+  details: OrderDetails
+  state: CardOrder
+  paymentId: string
+  /** What became of a draft order, as a sentence to append; empty for an order. */
+  converted: string
+}
+
+/** The card was declined: the gateway answered, and charged nothing. */
+class CardNotAccepted extends NotMadeError {
+  constructor(readonly reason: string | undefined) {
+    super(reason ?? "The card was not accepted.")
+  }
+}
+
+function isCharged(state: CardOrder): boolean {
+  return state.status !== "error" && state.status !== "canceled"
+}
+
+export async function chargeOnce(container: MedusaContainer, request: StaffChargeRequest): Promise<StaffChargeResult> {
+  const { attempt } = request
+  const orderId = attempt.data.order_id
+  const gateway = gatewayClientFor(container, attempt.providerId)
+  const recover = new ByOrderId(gateway, orderId, (details) => isCharged(readCardOrder(details)))
+  let answered: OrderDetails | undefined
+  await sendOnce({
+    ledger: ledgerOf(container),
+    write: {
+      kind: request.kind,
+      origin: "staff",
+      idempotency_key: request.idempotencyKey,
+      gateway_ref: orderId,
+      amount_minor: attempt.amountMinor,
+      currency: attempt.currency,
+      medusa_ref: attempt.sessionId,
+    },
+    label: `${request.kind === "moto" ? "MOTO payment" : "saved-card charge"} of ${minorToMajorString(attempt.amountMinor, attempt.currency)} ${attempt.currency}`,
+    action: request.action,
+    recover,
+    send: async () => {
+      const { operation } = await request.send()
+      answered = { orderStatus: { order: request.order }, operations: [operation], paymentLinks: [] }
+      const state = readCardOrder(answered)
+      if (!isCharged(state)) throw new CardNotAccepted(state.reason)
+      return operationIdOf(operation)
+    },
+  }).catch(async (error) => {
+    if (error instanceof CardNotAccepted) {
+      await markSessionFailed(container, attempt, error.reason ?? "The card was not accepted.")
+      throw new MedusaError(
+        MedusaError.Types.PAYMENT_AUTHORIZATION_ERROR,
+        `The card was not accepted: ${error.reason ?? "no reason given."}`,
+      )
+    }
+    if (error instanceof InvalidRequestError)
+      await markSessionFailed(container, attempt, "The gateway refused the request.")
+    throw request.requestError(error)
+  })
+  // Answered from the ledger (an earlier request charged it): the gateway's record says how.
+  const charged = answered ?? recover.found ?? (await gateway.getOrder(orderId))
+  const state = readCardOrder(charged)
+  if (state.status === "pending") {
+    throw new MedusaError(
+      MedusaError.Types.UNEXPECTED_STATE,
+      `The gateway has not finished the charge of gateway order ${orderId} yet. Send the same request again shortly: it reads the gateway first and never charges twice.`,
+    )
+  }
+  const paymentId = await authorizeStaffSession(container, attempt.sessionId, orderId)
+  const converted = attempt.plan.isDraft ? await convertDraft(container, attempt.order.id) : ""
+  const details = await gateway.getOrder(orderId).catch(() => charged)
+  return { details, state, paymentId, converted }
+}
