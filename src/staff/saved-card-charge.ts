@@ -66,6 +66,9 @@ export async function chargeSavedCard(
   container: MedusaContainer,
   input: SavedCardChargeInput,
 ): Promise<NexiSavedCardChargeResponse> {
+  // The admin route checks it too; another plugin's call is checked here, before anything is made.
+  if (input.reason !== undefined && (!input.reason.trim() || input.reason.length > 255))
+    throw invalid("reason: must be 1 to 255 characters")
   return withCollectionLock(container, input.orderId, "mit", () => chargeLocked(container, input))
 }
 
