@@ -12,7 +12,7 @@ import { CARDS } from "../integration-tests/support/checkout-kit"
 import { ADDRESS, NEXI_CARD_PROVIDER, storeHeaders } from "../integration-tests/support/store"
 import type { RunningDemo } from "../scripts/demo/start-demo"
 import { type GatewayView, gatewayView } from "./support/admin-amounts"
-import { openOrder, openSignInPage, orderInList, signIn, transitionsEnded } from "./support/admin-dashboard"
+import { openSignInPage, signIn, transitionsEnded } from "./support/admin-dashboard"
 import { launchBrowser } from "./support/browser"
 import { type DemoForTests, demoForTests } from "./support/demo-shop"
 import { stepScreenshots } from "./support/step-screenshots"
@@ -129,7 +129,11 @@ it("charges the customer's consented saved card for what an edited order owes, a
   await signIn(page, demo)
   const { orderId, displayId } = await editedOrderOfConsentingCustomer(page.request)
 
-  await openOrder(page, await orderInList(page, displayId))
+  // The order list was read at sign-in, before the order existed: open the order's page by its address.
+  await page.goto(`${demo.urls.admin}/orders/${orderId}`)
+  await page.getByTestId("nexi-operation-row").first().waitFor({ timeout: 60_000 })
+  await page.getByTestId("nexi-order-payment").scrollIntoViewIfNeeded()
+  await expect(page.getByText(`#${displayId}`).first().isVisible()).resolves.toBe(true)
   const action = page.getByTestId("nexi-charge-saved-card")
   await action.waitFor()
   await expect(page.getByTestId("nexi-saved-card-charge").textContent()).resolves.toContain("owes €29.89")

@@ -149,6 +149,8 @@ it("pays an order with Save my card ticked, and the card is saved", async () => 
   await expect(page.getByTestId("saved-card-method").count()).resolves.toBe(0)
   await expect(page.getByTestId("save-card-field").isVisible()).resolves.toBe(true)
   await page.getByTestId("save-card").check()
+  // Consent to the shop's later charges is a separate choice, never made for the shopper.
+  await expect(page.getByTestId("allow-merchant-charges").isChecked()).resolves.toBe(false)
   await shot(page, "payment-save-my-card-ticked")
   await Promise.all([
     page.waitForURL((url) => url.href.startsWith(demo.urls.simulator)),
@@ -167,10 +169,11 @@ it("pays an order with Save my card ticked, and the card is saved", async () => 
   await expect(store.orderIds()).resolves.toContain(orderId)
   const cards = await store.savedCards()
   expect(labelsOf(cards)).toEqual([CARD_TO_SAVE.label])
-  expect(cards[0]).toMatchObject({ circuit: "VISA", provider_id: "pp_nexi_nexi" })
+  expect(cards[0]).toMatchObject({ circuit: "VISA", provider_id: "pp_nexi_nexi", allows_merchant_charges: false })
   savedCardId = cards[0].id
   await openMyAccount()
   await expect(shownCardLabels()).resolves.toEqual([CARD_TO_SAVE.label])
+  await expect(textOf(page.getByTestId("saved-card-charges"))).resolves.toBe("only you pay with it")
   await shot(page, "my-account-card-saved")
 })
 

@@ -280,10 +280,10 @@ medusaIntegrationTestRunner({
       expect(Number(shown.summary.pending_difference)).toBe(19.99)
     })
 
-    it("settles a charge whose answer was lost once, and never charges twice when staff press again", async () => {
+    /** An order edit whose charge the gateway made but whose every answer was lost, the order unreadable too. */
+    async function chargeWithLostAnswer() {
       const { orderId, card } = await orderWithSavedCard({ save_card: true, allow_merchant_charges: true })
       await editAddingAnItem(orderId)
-      // The gateway charges, every answer is lost, and its order cannot be read either.
       await simulator.control("POST", "/faults", {
         match: { method: "POST", path: `${GATEWAY}/orders/mit` },
         phase: "after",
@@ -293,39 +293,68 @@ medusaIntegrationTestRunner({
         match: { method: "GET", path: `${GATEWAY}/orders/*` },
         action: { type: "status", status: 503 },
       })
-
       const lost = await charge(orderId, { payment_method_id: card.id })
-      expect(lost.status).toBeGreaterThanOrEqual(400)
+      expect(lost.status).toBe(500)
       expect(lost.body.message).toMatch(/Send the same request again/)
       const [unknown] = await mitWrites()
       expect(unknown).toMatchObject({ outcome: "unknown", amount_minor: "1999" })
       const posts = await gatewayRequests("POST", "/orders/mit")
+      // The transport's retries carried the one key of the attempt.
       expect(new Set(posts.map((post) => post.idempotencyKey)).size).toBe(1)
-
-      // The job reads the gateway's order once it answers, and settles the write from it.
       await simulator.control("DELETE", "/faults")
-      await reconcilePendingSessions(container, new Date(Date.now() + 3 * 60_000))
-      const settled = (await container.resolve<PaymentLedger>(NEXI_LEDGER_MODULE).writesOf(unknown.gateway_ref)).find(
-        (write) => write.kind === "mit_charge",
-      )
-      expect(settled).toMatchObject({ outcome: "executed", gateway_operation_id: expect.any(String) })
+      return { orderId, card, gatewayOrderId: unknown.gateway_ref, posts: posts.length }
+    }
 
-      // Staff press again: the charge is found and recorded, never made again.
-      const again = await charge(orderId, { payment_method_id: card.id })
-      if (again.status === 200) {
-        expect(again.body.payment.gateway_order_id).toBe(unknown.gateway_ref)
-      } else {
-        // The job recorded the payment already: the order owes nothing more.
-        expect(again.body.message).toMatch(/is already paid/)
-      }
-      expect((await gatewayOrder(unknown.gateway_ref)).operations).toHaveLength(1)
-      expect(await gatewayRequests("POST", "/orders/mit")).toHaveLength(posts.length)
-      const recorded = await orderView(orderId)
-      const authorized = recorded.payment_collections.filter(
+    /** The edit's difference is recorded once: one authorized payment of 19.99, one charge at the gateway. */
+    async function expectChargedOnce(orderId: string, gatewayOrderId: string, posts: number) {
+      expect((await gatewayOrder(gatewayOrderId)).operations).toHaveLength(1)
+      expect(await gatewayRequests("POST", "/orders/mit")).toHaveLength(posts)
+      const authorized = (await orderView(orderId)).payment_collections.filter(
         (collection: { status: string }) => collection.status === "authorized",
       )
       expect(authorized).toHaveLength(1)
       expect(authorized[0].payments).toEqual([expect.objectContaining({ amount: 19.99 })])
+    }
+
+    it("records a charge whose answer was lost when staff press again, never charging twice", async () => {
+      const { orderId, card, gatewayOrderId, posts } = await chargeWithLostAnswer()
+
+      // The same attempt is resumed: the gateway's order is read first, and the charge found there is recorded.
+      const again = await charge(orderId, { payment_method_id: card.id })
+      expect(again.status).toBe(200)
+      expect(again.body.payment.gateway_order_id).toBe(gatewayOrderId)
+      const settled = (await container.resolve<PaymentLedger>(NEXI_LEDGER_MODULE).writesOf(gatewayOrderId)).filter(
+        (write) => write.kind === "mit_charge",
+      )
+      expect(settled).toEqual([
+        expect.objectContaining({ outcome: "executed", gateway_operation_id: expect.any(String) }),
+      ])
+      await expectChargedOnce(orderId, gatewayOrderId, posts)
+
+      // The job finds nothing left to do, and a third press finds the order paid.
+      await reconcilePendingSessions(container, new Date(Date.now() + 3 * 60_000))
+      const third = await charge(orderId, { payment_method_id: card.id })
+      expect(third.status).toBe(400)
+      expect(third.body.message).toMatch(/^Order order_\w+ is already paid/)
+      await expectChargedOnce(orderId, gatewayOrderId, posts)
+    })
+
+    it("settles a charge whose answer was lost from the job, and staff pressing again charge nothing more", async () => {
+      const { orderId, card, gatewayOrderId, posts } = await chargeWithLostAnswer()
+
+      // The job reads the gateway's order once it answers, and settles the write from it, like a MOTO charge.
+      await reconcilePendingSessions(container, new Date(Date.now() + 3 * 60_000))
+      const settled = (await container.resolve<PaymentLedger>(NEXI_LEDGER_MODULE).writesOf(gatewayOrderId)).find(
+        (write) => write.kind === "mit_charge",
+      )
+      expect(settled).toMatchObject({ outcome: "executed", gateway_operation_id: expect.any(String) })
+
+      const again = await charge(orderId, { payment_method_id: card.id })
+      // Whether the job already recorded the payment (the order is paid) or staff's press records it,
+      // the charge is the one the gateway made.
+      if (again.status === 200) expect(again.body.payment.gateway_order_id).toBe(gatewayOrderId)
+      else expect(again.body.message).toMatch(/^Order order_\w+ is already paid/)
+      await expectChargedOnce(orderId, gatewayOrderId, posts)
     })
 
     it("charges a smaller amount the staff typed, and refuses bad input with 400 naming the field", async () => {

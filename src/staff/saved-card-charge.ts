@@ -66,6 +66,9 @@ export async function chargeSavedCard(
   container: MedusaContainer,
   input: SavedCardChargeInput,
 ): Promise<NexiSavedCardChargeResponse> {
+  // The admin route checks it too; another plugin's call is checked here, before anything is made.
+  if (input.reason !== undefined && (!input.reason.trim() || input.reason.length > 255))
+    throw invalid("reason: must be 1 to 255 characters")
   return withCollectionLock(container, input.orderId, "mit", () => chargeLocked(container, input))
 }
 
@@ -76,23 +79,24 @@ async function chargeLocked(
   // The card is checked before the pipeline creates anything: a CIT card changes nothing.
   const providerKey = cardWebhookProviderOf(storeEntryIdOf(await cardProviderIdOf(container)))
   const book = container.resolve<SavedCardBook>(NEXI_LEDGER_MODULE)
-  const owner = await orderCustomerOf(container, input.orderId)
+  const owner = await orderOwnerOf(container, input.orderId)
   const saved = chargeableCard(
     await book.findSavedCard(input.paymentMethodId),
     input.paymentMethodId,
-    owner,
+    owner.customerId,
     providerKey,
   )
   const attempt = await startStaffAttempt(container, {
     orderId: input.orderId,
-    field: "order_id",
+    // A draft order (a phone sale to a customer with a consented card) is charged in full and converted.
+    field: owner.isDraft ? "draft_order_id" : "order_id",
     channel: "mit",
     amount: input.amount,
   })
   const gateway = gatewayClientFor(container, attempt.providerId)
   const request = mitRequest(container, attempt, saved, input.reason)
   const key = idempotencyUuid(`mit_charge:${attempt.order.id}:${attempt.sessionId}`)
-  const { details, state, paymentId } = await chargeOnce(container, {
+  const { details, state, paymentId, converted } = await chargeOnce(container, {
     attempt,
     kind: "mit_charge",
     idempotencyKey: key,
@@ -109,16 +113,23 @@ async function chargeLocked(
     order_id: attempt.order.id,
     payment,
     status: state.status === "captured" ? "captured" : "authorized",
-    message: `Charged ${paid} to ${cardText} (gateway order ${attempt.data.order_id}): ${outcome}.`,
+    message: `Charged ${paid} to ${cardText} (gateway order ${attempt.data.order_id}): ${outcome}.${converted}`,
   }
 }
 
-async function orderCustomerOf(container: MedusaContainer, orderId: string): Promise<string | null> {
+async function orderOwnerOf(
+  container: MedusaContainer,
+  orderId: string,
+): Promise<{ customerId: string | null; isDraft: boolean }> {
   const query = container.resolve(ContainerRegistrationKeys.QUERY)
-  const { data } = await query.graph({ entity: "order", fields: ["id", "customer_id"], filters: { id: orderId } })
-  const order = data[0] as { customer_id?: string | null } | undefined
+  const { data } = await query.graph({
+    entity: "order",
+    fields: ["id", "customer_id", "is_draft_order"],
+    filters: { id: orderId },
+  })
+  const order = data[0] as { customer_id?: string | null; is_draft_order?: boolean } | undefined
   if (!order) throw new MedusaError(MedusaError.Types.NOT_FOUND, `order_id: no order ${orderId}`)
-  return order.customer_id ?? null
+  return { customerId: order.customer_id ?? null, isDraft: order.is_draft_order === true }
 }
 
 function mitRequest(

@@ -14,6 +14,7 @@ import { MedusaError } from "@medusajs/framework/utils"
 import { type CardOrder, readCardOrder } from "../core/card-order"
 import { ByOrderId, operationIdOf } from "../core/found-by-order-id"
 import { NotMadeError, sendOnce } from "../core/send-once"
+import { STAFF_CHANNEL_NOUNS } from "../core/staff-sessions"
 import { gatewayClientFor, ledgerOf } from "../core/store-entries"
 import type { MotoRequest, OperationResponse, OrderDetails } from "../gateway/schemas"
 import { InvalidRequestError } from "../http/errors"
@@ -71,7 +72,7 @@ export async function chargeOnce(container: MedusaContainer, request: StaffCharg
       currency: attempt.currency,
       medusa_ref: attempt.sessionId,
     },
-    label: `${request.kind === "moto" ? "MOTO payment" : "saved-card charge"} of ${minorToMajorString(attempt.amountMinor, attempt.currency)} ${attempt.currency}`,
+    label: `${STAFF_CHANNEL_NOUNS[attempt.channel]} of ${minorToMajorString(attempt.amountMinor, attempt.currency)} ${attempt.currency}`,
     action: request.action,
     recover,
     send: async () => {

@@ -45,7 +45,8 @@ export function SavedCardChargeSection({ orderId, onDone }: { orderId: string; o
   }
 
   return (
-    <div className="flex items-center justify-between gap-x-4 px-6 py-4" data-testid="nexi-saved-card-charge">
+    // Stacked: the section sits in the order page's narrow side column.
+    <div className="flex flex-col items-start gap-y-3 px-6 py-4" data-testid="nexi-saved-card-charge">
       <Text size="small" className="text-ui-fg-subtle">
         The order owes {formatMoney(owed)}; the customer allows the shop to charge a saved card.
       </Text>
