@@ -16,10 +16,10 @@ import type {
   NexiCardPaymentView,
   NexiCardVerificationResponse,
   NexiMobilePaymentView,
-  NexiMotoResponse,
   NexiOrderPaymentsResponse,
   NexiPaymentActionResponse,
   NexiReleasedPaymentsResponse,
+  NexiStaffChargeResponse,
 } from "../../src/staff/contract"
 import { adminHeaders } from "../support/admin-auth"
 import { captureOutput } from "../support/output-capture"
@@ -630,7 +630,7 @@ medusaIntegrationTestRunner({
 
       it("pays a draft order by phone, converts it, and lets staff capture it with Medusa's workflow", async () => {
         const draftId = await draftOrder()
-        const paid = await post<NexiMotoResponse>("/admin/nexi/moto", {
+        const paid = await post<NexiStaffChargeResponse>("/admin/nexi/moto", {
           draft_order_id: draftId,
           card: CARDS.approved,
           card_holder_name: "Giulia Rossi",
@@ -696,7 +696,10 @@ medusaIntegrationTestRunner({
         expect(created.status).toBe(200)
         const collectionId = created.data.payment_collection.id
 
-        const paid = await post<NexiMotoResponse>("/admin/nexi/moto", { order_id: draftId, card: CARDS.approvedMc })
+        const paid = await post<NexiStaffChargeResponse>("/admin/nexi/moto", {
+          order_id: draftId,
+          card: CARDS.approvedMc,
+        })
         expect(paid.status).toBe(200)
         expect(paid.data.message).not.toMatch(/draft/)
         const order = await medusaOrder(draftId)
@@ -719,7 +722,10 @@ medusaIntegrationTestRunner({
           (await medusaOrder(draftId)).payment_collections.flatMap((collection: any) => collection.payments),
         ).toEqual([])
 
-        const paid = await post<NexiMotoResponse>("/admin/nexi/moto", { draft_order_id: draftId, card: CARDS.approved })
+        const paid = await post<NexiStaffChargeResponse>("/admin/nexi/moto", {
+          draft_order_id: draftId,
+          card: CARDS.approved,
+        })
         expect(paid.status).toBe(200)
         const motoOrders = (await gatewayRequests("POST", "/orders/moto")).length
         expect(motoOrders).toBe(2)
@@ -741,7 +747,7 @@ medusaIntegrationTestRunner({
           phase: "after",
           action: { type: "status", status: 503 },
         })
-        const recovered = await post<NexiMotoResponse>("/admin/nexi/moto", {
+        const recovered = await post<NexiStaffChargeResponse>("/admin/nexi/moto", {
           draft_order_id: first,
           card: CARDS.approved,
         })
@@ -772,7 +778,7 @@ medusaIntegrationTestRunner({
         const postsBefore = (await gatewayRequests("POST", "/orders/moto")).length
 
         await simulator.control("DELETE", "/faults")
-        const repeated = await post<NexiMotoResponse>("/admin/nexi/moto", {
+        const repeated = await post<NexiStaffChargeResponse>("/admin/nexi/moto", {
           draft_order_id: second,
           card: CARDS.approved,
         })

@@ -151,13 +151,11 @@ export interface NexiAdminErrorResponse {
   message: string
 }
 
-/** POST /admin/nexi/moto: the order paid (a draft order keeps its id once converted) and its new payment. */
-export interface NexiMotoResponse extends NexiPaymentActionResponse {
-  order_id: string
-}
-
-/** POST /admin/nexi/medusa-orders/:id/saved-card-charges: the charge recorded on the order's payment collection. */
-export interface NexiSavedCardChargeResponse extends NexiPaymentActionResponse {
+/**
+ * POST /admin/nexi/moto and POST /admin/nexi/medusa-orders/:id/saved-card-charges: a charge staff
+ * made, recorded on the order's payment collection (a draft order keeps its id once converted).
+ */
+export interface NexiStaffChargeResponse extends NexiPaymentActionResponse {
   order_id: string
   /** As the provider's captureType says: captured at once (IMPLICIT) or authorized, for staff to capture. */
   status: "authorized" | "captured"

@@ -12,11 +12,9 @@ import type { MedusaContainer } from "@medusajs/framework/types"
 import { idempotencyUuid } from "../core/idempotency"
 import { gatewayClientFor, requireNexiOptions } from "../core/store-entries"
 import type { CustomerInfo, MotoRequest } from "../gateway/schemas"
-import { minorToMajorString } from "../money/amount"
 import { type CardInput, cardRequestError, gatewayCard } from "./card-input"
-import { cardPaymentView } from "./card-payment-view"
 import type { OrderTargetField } from "./collection-plan"
-import type { NexiMotoResponse } from "./contract"
+import type { NexiStaffChargeResponse } from "./contract"
 import { type StaffAttempt, startStaffAttempt, withCollectionLock } from "./order-collection"
 import { chargeOnce } from "./staff-charge"
 
@@ -27,16 +25,16 @@ export interface MotoInput {
   cardHolderName?: string
 }
 
-export async function payByMoto(container: MedusaContainer, input: MotoInput): Promise<NexiMotoResponse> {
+export async function payByMoto(container: MedusaContainer, input: MotoInput): Promise<NexiStaffChargeResponse> {
   return withCollectionLock(container, input.orderId, "moto", () => payLocked(container, input))
 }
 
-async function payLocked(container: MedusaContainer, input: MotoInput): Promise<NexiMotoResponse> {
+async function payLocked(container: MedusaContainer, input: MotoInput): Promise<NexiStaffChargeResponse> {
   const attempt = await startStaffAttempt(container, { orderId: input.orderId, field: input.field, channel: "moto" })
   const gateway = gatewayClientFor(container, attempt.providerId)
   const request = motoRequest(container, attempt, input)
   const key = idempotencyUuid(`moto:${attempt.order.id}:${attempt.sessionId}`)
-  const { details, state, paymentId, converted } = await chargeOnce(container, {
+  return chargeOnce(container, {
     attempt,
     kind: "moto",
     idempotencyKey: key,
@@ -44,16 +42,9 @@ async function payLocked(container: MedusaContainer, input: MotoInput): Promise<
     order: request.order,
     send: () => gateway.createMotoPayment(request, key),
     requestError: (error) => cardRequestError(error, "MOTO payment"),
+    cardText: (payment) => [payment.circuit, payment.masked_card].filter(Boolean).join(" ") || "the card",
+    how: " by MOTO",
   })
-  const payment = cardPaymentView({ payment_id: paymentId, provider_id: attempt.providerId }, details)
-  const paid = `${minorToMajorString(attempt.amountMinor, attempt.currency)} ${attempt.currency}`
-  const card = [payment.circuit, payment.masked_card].filter(Boolean).join(" ") || "the card"
-  const outcome = state.status === "captured" ? "captured" : "authorized; capture it from the order's payments"
-  return {
-    order_id: attempt.order.id,
-    payment,
-    message: `Charged ${paid} to ${card} by MOTO (gateway order ${attempt.data.order_id}): ${outcome}.${converted}`,
-  }
 }
 
 function motoRequest(container: MedusaContainer, attempt: StaffAttempt, input: MotoInput): MotoRequest {

@@ -20,10 +20,8 @@ import { cardWebhookProviderOf, storeEntryIdOf } from "../core/provider-ids"
 import { cardProviderIdOf, gatewayClientFor, requireNexiOptions } from "../core/store-entries"
 import type { MitRequest } from "../gateway/schemas"
 import { NEXI_LEDGER_MODULE, type SavedCard, type SavedCardBook } from "../modules/nexi-ledger/types"
-import { minorToMajorString } from "../money/amount"
 import { cardRequestError } from "./card-input"
-import { cardPaymentView } from "./card-payment-view"
-import type { NexiSavedCardChargeResponse } from "./contract"
+import type { NexiStaffChargeResponse } from "./contract"
 import { type StaffAttempt, startStaffAttempt, withCollectionLock } from "./order-collection"
 import { chargeOnce } from "./staff-charge"
 
@@ -65,17 +63,14 @@ function invalid(message: string): MedusaError {
 export async function chargeSavedCard(
   container: MedusaContainer,
   input: SavedCardChargeInput,
-): Promise<NexiSavedCardChargeResponse> {
+): Promise<NexiStaffChargeResponse> {
   // The admin route checks it too; another plugin's call is checked here, before anything is made.
   if (input.reason !== undefined && (!input.reason.trim() || input.reason.length > 255))
     throw invalid("reason: must be 1 to 255 characters")
   return withCollectionLock(container, input.orderId, "mit", () => chargeLocked(container, input))
 }
 
-async function chargeLocked(
-  container: MedusaContainer,
-  input: SavedCardChargeInput,
-): Promise<NexiSavedCardChargeResponse> {
+async function chargeLocked(container: MedusaContainer, input: SavedCardChargeInput): Promise<NexiStaffChargeResponse> {
   // The card is checked before the pipeline creates anything: a CIT card changes nothing.
   const providerKey = cardWebhookProviderOf(storeEntryIdOf(await cardProviderIdOf(container)))
   const book = container.resolve<SavedCardBook>(NEXI_LEDGER_MODULE)
@@ -96,7 +91,7 @@ async function chargeLocked(
   const gateway = gatewayClientFor(container, attempt.providerId)
   const request = mitRequest(container, attempt, saved, input.reason)
   const key = idempotencyUuid(`mit_charge:${attempt.order.id}:${attempt.sessionId}`)
-  const { details, state, paymentId, converted } = await chargeOnce(container, {
+  return chargeOnce(container, {
     attempt,
     kind: "mit_charge",
     idempotencyKey: key,
@@ -104,17 +99,10 @@ async function chargeLocked(
     order: request.order,
     send: () => gateway.chargeContract(request, key),
     requestError: (error) => cardRequestError(error, "saved-card charge"),
+    // The card staff chose, as its list showed it: the gateway's record may name it otherwise.
+    cardText: () => [saved.circuit, saved.masked_pan].filter(Boolean).join(" ") || "the saved card",
+    how: "",
   })
-  const payment = cardPaymentView({ payment_id: paymentId, provider_id: attempt.providerId }, details)
-  const paid = `${minorToMajorString(attempt.amountMinor, attempt.currency)} ${attempt.currency}`
-  const cardText = [saved.circuit, saved.masked_pan].filter(Boolean).join(" ") || "the saved card"
-  const outcome = state.status === "captured" ? "captured" : "authorized; capture it from the order's payments"
-  return {
-    order_id: attempt.order.id,
-    payment,
-    status: state.status === "captured" ? "captured" : "authorized",
-    message: `Charged ${paid} to ${cardText} (gateway order ${attempt.data.order_id}): ${outcome}.${converted}`,
-  }
 }
 
 async function orderOwnerOf(

@@ -20,6 +20,8 @@ import type { MotoRequest, OperationResponse, OrderDetails } from "../gateway/sc
 import { InvalidRequestError } from "../http/errors"
 import type { WriteKind } from "../modules/nexi-ledger/types"
 import { minorToMajorString } from "../money/amount"
+import { cardPaymentView } from "./card-payment-view"
+import type { NexiCardPaymentView, NexiStaffChargeResponse } from "./contract"
 import { authorizeStaffSession, convertDraft, markSessionFailed, type StaffAttempt } from "./order-collection"
 
 export interface StaffChargeRequest {
@@ -33,15 +35,10 @@ export interface StaffChargeRequest {
   send(): Promise<OperationResponse>
   /** What staff see when the request fails without a decline (card data refused, gateway down). */
   requestError(error: unknown): Error
-}
-
-export interface StaffChargeResult {
-  /** The gateway's record of the order after the charge. */
-  details: OrderDetails
-  state: CardOrder
-  paymentId: string
-  /** What became of a draft order, as a sentence to append; empty for an order. */
-  converted: string
+  /** The card as staff know it, for the answer's sentence: "VISA ***7289". */
+  cardText(payment: NexiCardPaymentView): string
+  /** How it was charged, appended to the card in that sentence: " by MOTO", or nothing. */
+  how: string
 }
 
 /** The card was declined: the gateway answered, and charged nothing. */
@@ -55,7 +52,10 @@ function isCharged(state: CardOrder): boolean {
   return state.status !== "error" && state.status !== "canceled"
 }
 
-export async function chargeOnce(container: MedusaContainer, request: StaffChargeRequest): Promise<StaffChargeResult> {
+export async function chargeOnce(
+  container: MedusaContainer,
+  request: StaffChargeRequest,
+): Promise<NexiStaffChargeResponse> {
   const { attempt } = request
   const orderId = attempt.data.order_id
   const gateway = gatewayClientFor(container, attempt.providerId)
@@ -106,5 +106,14 @@ export async function chargeOnce(container: MedusaContainer, request: StaffCharg
   const paymentId = await authorizeStaffSession(container, attempt.sessionId, orderId)
   const converted = attempt.plan.isDraft ? await convertDraft(container, attempt.order.id) : ""
   const details = await gateway.getOrder(orderId).catch(() => charged)
-  return { details, state, paymentId, converted }
+  const payment = cardPaymentView({ payment_id: paymentId, provider_id: attempt.providerId }, details)
+  const paid = `${minorToMajorString(attempt.amountMinor, attempt.currency)} ${attempt.currency}`
+  const captured = state.status === "captured"
+  const outcome = captured ? "captured" : "authorized; capture it from the order's payments"
+  return {
+    order_id: attempt.order.id,
+    payment,
+    status: captured ? "captured" : "authorized",
+    message: `Charged ${paid} to ${request.cardText(payment)}${request.how} (gateway order ${orderId}): ${outcome}.${converted}`,
+  }
 }

@@ -7,7 +7,7 @@
  */
 import { Button, Container, Heading, Input, Label, RadioGroup, Text } from "@medusajs/ui"
 import { type FormEvent, useId, useState } from "react"
-import type { NexiMotoResponse } from "../../staff/contract"
+import type { NexiStaffChargeResponse } from "../../staff/contract"
 import { type CardFormValue, cardPayload, EMPTY_CARD } from "../lib/card-form"
 import { type MotoCandidate, type MotoTarget, nexiAdminApi } from "../lib/nexi-admin-api"
 import { CardFields } from "./card-fields"
@@ -26,7 +26,7 @@ export function MotoSection() {
   const [paidCount, setPaidCount] = useState(0)
   const [holder, setHolder] = useState("")
   const [card, setCard] = useState<CardFormValue>(EMPTY_CARD)
-  const [result, setResult] = useState<NexiMotoResponse | null>(null)
+  const [result, setResult] = useState<NexiStaffChargeResponse | null>(null)
   const submission = useSubmission()
   const id = useId()
 

@@ -11,13 +11,12 @@ import type {
   NexiCustomerSavedCardsResponse,
   NexiDoctorResponse,
   NexiGatewayPaymentMethodsResponse,
-  NexiMotoResponse,
   NexiOrderPaymentsResponse,
   NexiPaymentActionResponse,
   NexiPaymentLinksResponse,
   NexiReleasedPaymentsResponse,
   NexiSavedCardChargeOptions,
-  NexiSavedCardChargeResponse,
+  NexiStaffChargeResponse,
 } from "../../staff/contract"
 import { requestErrorOf } from "./api-errors"
 import { adminApiUrl, backendUrl } from "./api-url"
@@ -127,7 +126,7 @@ export const nexiAdminApi = {
   },
 
   moto: (body: ({ draft_order_id: string } | { order_id: string }) & { card: CardBody; card_holder_name?: string }) =>
-    request<NexiMotoResponse>("/admin/nexi/moto", { method: "POST", body }),
+    request<NexiStaffChargeResponse>("/admin/nexi/moto", { method: "POST", body }),
 
   paymentLinks: (orderId: string) =>
     request<NexiPaymentLinksResponse>(`/admin/nexi/medusa-orders/${id(orderId)}/payment-links`),
@@ -144,7 +143,7 @@ export const nexiAdminApi = {
     request<NexiSavedCardChargeOptions>(`/admin/nexi/medusa-orders/${id(orderId)}/saved-card-charges`),
 
   chargeSavedCard: (orderId: string, body: { payment_method_id: string; amount?: string }) =>
-    request<NexiSavedCardChargeResponse>(`/admin/nexi/medusa-orders/${id(orderId)}/saved-card-charges`, {
+    request<NexiStaffChargeResponse>(`/admin/nexi/medusa-orders/${id(orderId)}/saved-card-charges`, {
       method: "POST",
       body,
     }),

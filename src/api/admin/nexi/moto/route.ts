@@ -2,12 +2,12 @@
  * POST /admin/nexi/moto { draft_order_id | order_id, card: { pan, expiryDate, cvv? },
  * card_holder_name? }: a card payment taken by phone or mail (src/staff/moto-payment.ts).
  * The amount and currency come from the Medusa order, never from the request; the card data
- * goes to the gateway and nowhere else. Answers NexiMotoResponse.
+ * goes to the gateway and nowhere else. Answers NexiStaffChargeResponse.
  */
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { z } from "zod"
 import { cardInputSchema } from "../../../../staff/card-input"
-import type { NexiMotoResponse } from "../../../../staff/contract"
+import type { NexiStaffChargeResponse } from "../../../../staff/contract"
 import { payByMoto } from "../../../../staff/moto-payment"
 import { parseInput } from "../../../../staff/validate-input"
 
@@ -31,7 +31,7 @@ const BodySchema = z
     message: "give exactly one of draft_order_id and order_id",
   })
 
-export async function POST(req: AuthenticatedMedusaRequest, res: MedusaResponse<NexiMotoResponse>) {
+export async function POST(req: AuthenticatedMedusaRequest, res: MedusaResponse<NexiStaffChargeResponse>) {
   const body = parseInput(BodySchema, req.body)
   const field = body.draft_order_id ? "draft_order_id" : "order_id"
   res.json(

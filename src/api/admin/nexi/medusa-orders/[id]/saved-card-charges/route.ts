@@ -4,11 +4,11 @@
  * POST /admin/nexi/medusa-orders/:id/saved-card-charges { payment_method_id, amount?, reason? }:
  * charges one of them for what the order owes, or the smaller `amount` (major units, "12.50"),
  * through POST /orders/mit, sent once (src/staff/saved-card-charge.ts). Answers
- * NexiSavedCardChargeResponse.
+ * NexiStaffChargeResponse.
  */
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { z } from "zod"
-import type { NexiSavedCardChargeOptions, NexiSavedCardChargeResponse } from "../../../../../../staff/contract"
+import type { NexiSavedCardChargeOptions, NexiStaffChargeResponse } from "../../../../../../staff/contract"
 import { chargeSavedCard } from "../../../../../../staff/saved-card-charge"
 import { savedCardChargeOptions } from "../../../../../../staff/saved-card-charge-options"
 import { parseInput } from "../../../../../../staff/validate-input"
@@ -31,7 +31,7 @@ export async function GET(req: AuthenticatedMedusaRequest, res: MedusaResponse<N
   res.json(await savedCardChargeOptions(req.scope, id))
 }
 
-export async function POST(req: AuthenticatedMedusaRequest, res: MedusaResponse<NexiSavedCardChargeResponse>) {
+export async function POST(req: AuthenticatedMedusaRequest, res: MedusaResponse<NexiStaffChargeResponse>) {
   const { id } = parseInput(ParamsSchema, req.params)
   const body = parseInput(BodySchema, req.body)
   res.json(
