@@ -350,6 +350,14 @@ medusaIntegrationTestRunner({
       expect(await hostedPage(withMc.session.data.hosted_page)).toMatch(/data-testid="saved-card">MC •••• 2903</)
     })
 
+    it("opens the add-a-card page in the browser's language when the storefront names none", async () => {
+      const customer = await registerCustomer("jonas")
+      const headers = { ...customer.auth.headers, "accept-language": "de-DE,de;q=0.9,en;q=0.5" }
+      const started = await send(api.post("/store/nexi/saved-cards", { currency_code: "eur" }, { headers }))
+      expect(started.status).toBe(201)
+      expect(await hostedPage(started.body.hosted_page)).toMatch(/<html lang="de" data-language="deu">/)
+    })
+
     it("saves a card without paying: a VERIFY page that charges 0, listed once the gateway confirms it", async () => {
       const customer = await registerCustomer("lucia")
       // Input the provider cannot take is refused naming the field, before any hosted order is opened.
@@ -385,10 +393,17 @@ medusaIntegrationTestRunner({
       expect((await cardsOnRecord(customer)).map((card) => card.state)).toEqual(["failed"])
       expect((await listCards(customer)).body).toEqual({ saved_cards: [] })
 
+      const unknownLanguage = await send(
+        api.post("/store/nexi/saved-cards", { currency_code: "eur", language: "italiano" }, customer.auth),
+      )
+      expect(unknownLanguage.status).toBe(400)
+      expect(unknownLanguage.body.message).toMatch(/^language: must be a language tag/)
+      expect(await cardsOnRecord(customer)).toHaveLength(1)
+
       const started = await send(
         api.post(
           "/store/nexi/saved-cards",
-          { currency_code: "eur", return_url: `${STOREFRONT}/account/cards` },
+          { currency_code: "eur", return_url: `${STOREFRONT}/account/cards`, language: "it-IT" },
           customer.auth,
         ),
       )
@@ -400,7 +415,9 @@ medusaIntegrationTestRunner({
       const cardId = started.body.saved_card.id
       const orderId = orderIdOfPage(started.body.hosted_page)
       const page = await hostedPage(started.body.hosted_page)
-      expect(page).toContain("No charge")
+      // No cart to take a country from: the page speaks the storefront's language.
+      expect(page).toMatch(/<html lang="it" data-language="ita">/)
+      expect(page).toContain("Nessun addebito")
       expect(page).toContain('data-testid="save-notice"')
       const created = await gatewayOrder(orderId)
       expect(created.orderStatus.order).toMatchObject({ amount: "0", currency: "EUR" })

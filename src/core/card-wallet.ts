@@ -22,6 +22,7 @@ import type { GatewayClient } from "../gateway/gateway-client"
 import { newOrderId } from "../gateway/order-id"
 import type { OrderDetails } from "../gateway/schemas"
 import { NotFoundError } from "../http/errors"
+import { LANGUAGE_KEY } from "../i18n/page-language"
 import type { PaymentLedger, SavedCard, SavedCardBook } from "../modules/nexi-ledger/types"
 import { isKnownCurrency } from "../money/currencies"
 import {
@@ -156,6 +157,7 @@ export class CardWallet {
       customerRef,
       recurrence: { action: "CONTRACT_CREATION", contractId, contractType: "CIT" },
       verifyReturnUrl: returnUrl,
+      requestedLanguage: input.data?.[LANGUAGE_KEY],
     })
     try {
       const answer = await this.deps.gateway.createHostedOrder(request)

@@ -15,6 +15,7 @@ import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/frame
 import type { SavedCardView } from "../core/card-on-file"
 import { verificationCurrency, verificationReturnUrl } from "../core/card-wallet"
 import { cardProviderIdOf, isNexiCardProviderId, requireNexiOptions } from "../core/store-entries"
+import { LANGUAGE_KEY } from "../i18n/page-language"
 
 export type ShopperSavedCard = SavedCardView & { provider_id: string }
 
@@ -82,6 +83,8 @@ export interface SaveCardRequest {
   providerId?: string
   currencyCode: string
   returnUrl?: string
+  /** The page's language: a tag the route checked ("it", "it-IT"), or none for the `language` option. */
+  language?: string
 }
 
 /** Opens a hosted page that verifies the card (nothing is charged) and saves it once the gateway confirms. */
@@ -106,7 +109,7 @@ export async function startSavingCard(
     method = await payment.createPaymentMethods({
       provider_id: providerId,
       context: { account_holder: holder, customer },
-      data: { currency_code: request.currencyCode, return_url: request.returnUrl },
+      data: { currency_code: request.currencyCode, return_url: request.returnUrl, [LANGUAGE_KEY]: request.language },
     })
   } catch (error) {
     if (error instanceof MedusaError) throw error

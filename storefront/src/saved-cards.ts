@@ -4,7 +4,7 @@
  * `headers` (the starter's `await getAuthHeaders()`).
  */
 import { forwarded, type NexiStoreClient, type RequestOptions } from "./client.js"
-import { NexiInputError } from "./session-data.js"
+import { type LanguageChoice, languageData, NexiInputError } from "./session-data.js"
 import { isWebAddress } from "./web-address.js"
 
 export interface SavedCard {
@@ -40,7 +40,7 @@ export async function deleteSavedCard(client: NexiStoreClient, id: string, optio
   })
 }
 
-export interface SaveCardInput {
+export interface SaveCardInput extends LanguageChoice {
   /** The currency the gateway verifies the card in (nothing is charged), e.g. "eur". */
   currencyCode: string
   /** The storefront page the shopper comes back to; same origin as the plugin's resultUrl (its origin by default). */
@@ -74,6 +74,7 @@ export async function startSavingCard(
       currency_code: input.currencyCode,
       ...(input.returnUrl !== undefined ? { return_url: input.returnUrl } : {}),
       ...(input.providerId !== undefined ? { provider_id: input.providerId } : {}),
+      ...languageData(input),
     },
     ...forwarded(options),
   })

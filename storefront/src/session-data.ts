@@ -18,8 +18,8 @@ export class NexiInputError extends Error {
 }
 
 /**
- * The shopper's language, such as "it" or "en-GB": the hosted page's for a card, the payment
- * app's for a mobile payment. The plugin takes it over the request's Accept-Language (which a
+ * The shopper's language, such as "it" or "en-GB": the hosted page's for a card (and for adding
+ * a card, startSavingCard), the payment app's for a mobile payment. The plugin takes it over the request's Accept-Language (which a
  * server action sends as `*`) and the cart's country, and refuses one it does not know with a
  * 400 naming `data.language`.
  */
@@ -60,7 +60,8 @@ const NUMBER_PUNCTUATION = /[\s.\-()]/g
 // E.164: at most 15 digits; fewer than 6 is no mobile number anywhere.
 const MOBILE_NUMBER = /^\+?[0-9]{6,15}$/
 
-function languageData({ language }: LanguageChoice): { language?: string } {
+/** `{ language }` when one is given and is a language tag; shared by every builder that takes one. */
+export function languageData({ language }: LanguageChoice): { language?: string } {
   if (language === undefined) return {}
   if (!LANGUAGE_TAG.test(language))
     throw new NexiInputError("language", 'must be a language tag such as "it" or "en-GB"')

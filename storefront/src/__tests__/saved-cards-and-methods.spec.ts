@@ -93,6 +93,16 @@ describe("startSavingCard", () => {
     expect(requests[0].body).toEqual({ currency_code: "EUR" })
   })
 
+  it("sends the storefront's language for the verification page, and refuses what is no language tag", async () => {
+    const { client, requests } = fakeFetch([{ status: 201, body: started }])
+    await startSavingCard(client, { currencyCode: "eur", language: "it-IT" })
+    expect(requests[0].body).toEqual({ currency_code: "eur", language: "it-IT" })
+    await expect(startSavingCard(client, { currencyCode: "eur", language: "italiano" })).rejects.toThrow(
+      new NexiInputError("language", 'must be a language tag such as "it" or "en-GB"'),
+    )
+    expect(requests).toHaveLength(1)
+  })
+
   it("refuses a currency or a return page the plugin would refuse, naming the field, before any request", async () => {
     const { client, requests } = fakeFetch([])
     await expect(startSavingCard(client, { currencyCode: "euro" })).rejects.toThrow(
