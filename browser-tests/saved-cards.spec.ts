@@ -30,6 +30,7 @@ interface SavedCard {
   circuit: string | null
   masked_pan: string | null
   expiry: string | null
+  allows_merchant_charges: boolean
   created_at: string
   provider_id: string
 }
@@ -209,10 +210,12 @@ it("pays the next order with the saved card, giving only its CVV", async () => {
   expect((await store.savedCards()).map((card) => card.id)).toEqual([savedCardId])
 })
 
-it("adds a card from My account without paying", async () => {
+it("adds a card from My account without paying, with the customer's consent to merchant charges", async () => {
   const shot = stepScreenshots("saved-cards-add-a-card")
   await openMyAccount()
   await shot(page, "my-account")
+  await expect(page.getByTestId("add-card-allow-merchant-charges").isChecked()).resolves.toBe(false)
+  await page.getByTestId("add-card-allow-merchant-charges").check()
   await Promise.all([
     page.waitForURL((url) => url.href.startsWith(demo.urls.simulator)),
     page.getByTestId("add-card").click(),
@@ -230,6 +233,8 @@ it("adds a card from My account without paying", async () => {
 
   const cards = await (await storeAsShopper()).savedCards()
   expect(labelsOf(cards)).toEqual([CARD_TO_ADD.label, CARD_TO_SAVE.label])
+  // The box was ticked for the added card only: the shop may charge it, not the one saved at checkout.
+  expect(cards.map((card) => card.allows_merchant_charges)).toEqual([true, false])
 })
 
 it("deletes a saved card from My account", async () => {

@@ -456,17 +456,35 @@ medusaIntegrationTestRunner({
       ])
       expect(JSON.stringify(started.body)).not.toContain(record.contract_id)
 
-      // A second card, confirmed by its notification alone (nobody reads the list meanwhile).
-      const second = await send(api.post("/store/nexi/saved-cards", { currency_code: "eur" }, customer.auth))
+      // A second card, added with consent to merchant charges and confirmed by its notification
+      // alone (nobody reads the list meanwhile).
+      const badConsent = await send(
+        api.post("/store/nexi/saved-cards", { currency_code: "eur", allow_merchant_charges: "yes" }, customer.auth),
+      )
+      expect(badConsent.status).toBe(400)
+      expect(badConsent.body.message).toMatch(/^allow_merchant_charges: must be true or false/)
+      const second = await send(
+        api.post("/store/nexi/saved-cards", { currency_code: "eur", allow_merchant_charges: true }, customer.auth),
+      )
       const secondOrder = orderIdOfPage(second.body.hosted_page)
       expect((await pay(secondOrder, VISA)).redirectUrl).toBe(`${STOREFRONT}/`)
       await eventually(async () =>
         (await book().findSavedCard(second.body.saved_card.id))?.state === "active" ? true : undefined,
       )
-      expect((await listCards(customer)).body.saved_cards.map((card: { id: string }) => card.id)).toEqual([
-        second.body.saved_card.id,
-        cardId,
+      expect(
+        (await listCards(customer)).body.saved_cards.map((card: { id: string; allows_merchant_charges: boolean }) => [
+          card.id,
+          card.allows_merchant_charges,
+        ]),
+      ).toEqual([
+        [second.body.saved_card.id, true],
+        [cardId, false],
       ])
+      const secondRecord = await book().findSavedCard(second.body.saved_card.id)
+      expect(secondRecord?.contract_type).toBe("MIT_UNSCHEDULED")
+      expect(
+        (await contracts(record.customer_ref)).find((contract) => contract.contractId === secondRecord?.contract_id),
+      ).toMatchObject({ contractType: "MIT_UNSCHEDULED" })
     })
 
     it("deletes a saved card: gone from the list, and a session paying with it is refused as deleted", async () => {

@@ -99,6 +99,18 @@ export async function cardToPayWith(
 }
 
 /**
+ * The contract a card is saved on, from the customer's choice in `data.allow_merchant_charges`
+ * (a checkout's session, or "Add a card"): MIT_UNSCHEDULED with their consent to the shop
+ * charging it, CIT otherwise. Anything but true or false is refused naming the field.
+ */
+export function contractTypeOf(data: Record<string, unknown> | undefined): SavedCardContractType {
+  const consent = data?.[MERCHANT_CHARGES_KEY]
+  if (consent !== undefined && typeof consent !== "boolean")
+    throw invalid(`${MERCHANT_CHARGES_KEY}: must be true or false.`)
+  return consent === true ? "MIT_UNSCHEDULED" : "CIT"
+}
+
+/**
  * Reads what the storefront asked for when it created the session. `context` is Medusa's:
  * it holds an account holder only for a logged-in customer.
  */
@@ -110,11 +122,9 @@ export async function cardOnFileOfNewSession(
 ): Promise<CardOnFile> {
   const save = data?.[SAVE_CARD_KEY]
   const methodId = data?.[PAYMENT_METHOD_KEY]
-  const consent = data?.[MERCHANT_CHARGES_KEY]
   if (save !== undefined && typeof save !== "boolean") throw invalid("save_card: must be true or false.")
-  if (consent !== undefined && typeof consent !== "boolean")
-    throw invalid(`${MERCHANT_CHARGES_KEY}: must be true or false.`)
-  if (consent === true && save !== true) {
+  const contractType = contractTypeOf(data)
+  if (contractType === "MIT_UNSCHEDULED" && save !== true) {
     throw invalid(
       `${MERCHANT_CHARGES_KEY}: only a card being saved (save_card: true) can allow the shop to charge it later.`,
     )
@@ -134,7 +144,6 @@ export async function cardOnFileOfNewSession(
     )
   }
   if (save === true) {
-    const contractType = consent === true ? "MIT_UNSCHEDULED" : "CIT"
     return { kind: "save", customerRef, customerId: context?.customer?.id ?? null, contractType }
   }
   return { kind: "pay_with", card: await cardToPayWith(book, methodId as string, customerRef, providerKey) }

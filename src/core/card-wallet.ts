@@ -26,6 +26,7 @@ import { LANGUAGE_KEY } from "../i18n/page-language"
 import type { PaymentLedger, SavedCard, SavedCardBook } from "../modules/nexi-ledger/types"
 import { isKnownCurrency } from "../money/currencies"
 import {
+  contractTypeOf,
   customerRefOf,
   newContractId,
   newCustomerRef,
@@ -138,6 +139,7 @@ export class CardWallet {
     const book = this.deps.book(action)
     const orderId = newOrderId(this.deps.options.orderIdPrefix)
     const contractId = newContractId()
+    const contractType = contractTypeOf(input.data)
     const card = await book.createSavedCard({
       provider_identifier: this.deps.providerKey,
       customer_ref: customerRef,
@@ -145,6 +147,7 @@ export class CardWallet {
       contract_id: contractId,
       gateway_ref: orderId,
       purpose: "verify",
+      contract_type: contractType,
     })
     const request = buildHostedOrderRequest({
       orderId,
@@ -155,7 +158,7 @@ export class CardWallet {
       options: this.deps.options,
       entryId: this.deps.entryId,
       customerRef,
-      recurrence: { action: "CONTRACT_CREATION", contractId, contractType: "CIT" },
+      recurrence: { action: "CONTRACT_CREATION", contractId, contractType },
       verifyReturnUrl: returnUrl,
       requestedLanguage: input.data?.[LANGUAGE_KEY],
     })

@@ -12,7 +12,7 @@ import type {
   PaymentMethodDTO,
 } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
-import type { SavedCardView } from "../core/card-on-file"
+import { MERCHANT_CHARGES_KEY, type SavedCardView } from "../core/card-on-file"
 import { verificationCurrency, verificationReturnUrl } from "../core/card-wallet"
 import { cardProviderIdOf, isNexiCardProviderId, requireNexiOptions } from "../core/store-entries"
 import { LANGUAGE_KEY } from "../i18n/page-language"
@@ -85,6 +85,8 @@ export interface SaveCardRequest {
   returnUrl?: string
   /** The page's language: a tag the route checked ("it", "it-IT"), or none for the `language` option. */
   language?: string
+  /** The customer's consent to the shop charging the card later (a MIT_UNSCHEDULED contract). */
+  allowMerchantCharges?: boolean
 }
 
 /** Opens a hosted page that verifies the card (nothing is charged) and saves it once the gateway confirms. */
@@ -109,7 +111,12 @@ export async function startSavingCard(
     method = await payment.createPaymentMethods({
       provider_id: providerId,
       context: { account_holder: holder, customer },
-      data: { currency_code: request.currencyCode, return_url: request.returnUrl, [LANGUAGE_KEY]: request.language },
+      data: {
+        currency_code: request.currencyCode,
+        return_url: request.returnUrl,
+        [LANGUAGE_KEY]: request.language,
+        [MERCHANT_CHARGES_KEY]: request.allowMerchantCharges,
+      },
     })
   } catch (error) {
     if (error instanceof MedusaError) throw error

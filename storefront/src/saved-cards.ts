@@ -47,6 +47,8 @@ export interface SaveCardInput extends LanguageChoice {
   returnUrl?: string
   /** The card provider (pp_nexi_<entry>) when the store has several Nexi entries. */
   providerId?: string
+  /** The customer's consent to the shop charging the card later (ask with an unticked checkbox). */
+  allowMerchantCharges?: boolean
 }
 
 export interface SaveCardStarted {
@@ -68,6 +70,8 @@ export async function startSavingCard(
     throw new NexiInputError("currency_code", "must be an ISO 4217 code such as eur")
   if (input.returnUrl !== undefined && !isWebAddress(input.returnUrl))
     throw new NexiInputError("return_url", "must be an absolute URL of the storefront")
+  if (input.allowMerchantCharges !== undefined && typeof input.allowMerchantCharges !== "boolean")
+    throw new NexiInputError("allow_merchant_charges", "must be true or false")
   return client.fetch<SaveCardStarted>("/store/nexi/saved-cards", {
     method: "POST",
     body: {
@@ -75,6 +79,7 @@ export async function startSavingCard(
       ...(input.returnUrl !== undefined ? { return_url: input.returnUrl } : {}),
       ...(input.providerId !== undefined ? { provider_id: input.providerId } : {}),
       ...languageData(input),
+      ...(input.allowMerchantCharges ? { allow_merchant_charges: true } : {}),
     },
     ...forwarded(options),
   })

@@ -93,6 +93,23 @@ describe("startSavingCard", () => {
     expect(requests[0].body).toEqual({ currency_code: "EUR" })
   })
 
+  it("sends the customer's consent to merchant charges only when given, and refuses what is no boolean", async () => {
+    const { client, requests } = fakeFetch([
+      { status: 201, body: started },
+      { status: 201, body: started },
+    ])
+    await startSavingCard(client, { currencyCode: "eur", allowMerchantCharges: true })
+    await startSavingCard(client, { currencyCode: "eur", allowMerchantCharges: false })
+    expect(requests.map((request) => request.body)).toEqual([
+      { currency_code: "eur", allow_merchant_charges: true },
+      { currency_code: "eur" },
+    ])
+    await expect(
+      startSavingCard(client, { currencyCode: "eur", allowMerchantCharges: "yes" as unknown as boolean }),
+    ).rejects.toThrow(new NexiInputError("allow_merchant_charges", "must be true or false"))
+    expect(requests).toHaveLength(2)
+  })
+
   it("sends the storefront's language for the verification page, and refuses what is no language tag", async () => {
     const { client, requests } = fakeFetch([{ status: 201, body: started }])
     await startSavingCard(client, { currencyCode: "eur", language: "it-IT" })

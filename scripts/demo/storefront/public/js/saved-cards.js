@@ -14,8 +14,13 @@ export async function listSavedCards(api) {
  * The hosted page verifies the card (nothing is charged) and sends the shopper to `returnUrl`,
  * whether the card was added or not; it is listed once the gateway confirmed it.
  */
-export async function startAddingCard(api, { currencyCode, returnUrl }) {
-  return api.post("/store/nexi/saved-cards", { currency_code: currencyCode, return_url: returnUrl })
+export async function startAddingCard(api, { currencyCode, returnUrl, allowMerchantCharges }) {
+  return api.post("/store/nexi/saved-cards", {
+    currency_code: currencyCode,
+    return_url: returnUrl,
+    // The customer's consent to the shop charging the card later; left out when not given.
+    ...(allowMerchantCharges ? { allow_merchant_charges: true } : {}),
+  })
 }
 
 export async function deleteSavedCard(api, id) {

@@ -1,9 +1,10 @@
 /**
  * The logged-in customer's saved cards (docs/saved-cards.md).
  * GET  -> { saved_cards: [{ id, circuit, masked_pan, expiry, created_at, provider_id }] }
- * POST { currency_code, return_url?, provider_id?, language? } -> { saved_card: { id, state: "pending" }, hosted_page }:
+ * POST { currency_code, return_url?, provider_id?, language?, allow_merchant_charges? } -> { saved_card: { id, state: "pending" }, hosted_page }:
  *      save a card without paying; the card is listed once the gateway confirms it. The page
  *      speaks `language`, else the request's Accept-Language, else the `language` option.
+ *      `allow_merchant_charges: true` is the customer's consent to the shop charging the card later.
  * Behind customer authentication (middlewares.ts).
  */
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
@@ -22,6 +23,7 @@ const SaveSchema = z.strictObject({
       message: 'must be a language tag such as "it" or "it-IT", or an ISO 639-2 code such as "ita"',
     })
     .optional(),
+  allow_merchant_charges: z.boolean({ message: "must be true or false" }).optional(),
 })
 
 export async function GET(req: AuthenticatedMedusaRequest, res: MedusaResponse) {
@@ -36,6 +38,7 @@ export async function POST(req: AuthenticatedMedusaRequest, res: MedusaResponse)
     returnUrl: body.return_url,
     // No cart, so no country: the storefront's choice, else the shopper's browser.
     language: body.language ?? preferredLanguageTag(req.headers["accept-language"]),
+    allowMerchantCharges: body.allow_merchant_charges,
   })
   res.status(201).json(started)
 }

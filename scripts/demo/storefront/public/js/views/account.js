@@ -34,19 +34,33 @@ function addedCardNotice(cards) {
       )
 }
 
-function addCardButton(api) {
+/** "Add a card", with the same unticked consent box as the checkout's "Save my card". */
+function addCardControls(api) {
+  const consent = h("input", { type: "checkbox", "data-testid": "add-card-allow-merchant-charges" })
   const button = h("button", { type: "button", "data-testid": "add-card" }, "Add a card")
   button.addEventListener("click", () =>
     busy(button, async () => {
       const started = await startAddingCard(api, {
         currencyCode: await shopperCurrency(api),
         returnUrl: `${location.origin}/account`,
+        allowMerchantCharges: consent.checked,
       })
       sessionStorage.setItem(ADDING_KEY, started.saved_card.id)
       location.assign(started.hosted_page)
     }),
   )
-  return button
+  return h(
+    "div",
+    { class: "add-card" },
+    h(
+      "label",
+      {},
+      consent,
+      "Let the shop charge this card for changes to my orders",
+      h("span", { class: "muted" }, "an added item, an exchange; you can delete the card at any time"),
+    ),
+    button,
+  )
 }
 
 function cardRow(api, card, show) {
@@ -112,7 +126,7 @@ export async function accountView(context) {
             { class: "muted", "data-testid": "no-saved-cards" },
             'No saved cards. Tick "Save my card" when you pay by card, or add one here.',
           ),
-      h("div", { class: "row" }, addCardButton(api), logOutButton),
+      h("div", { class: "row" }, addCardControls(api), logOutButton),
     )
   }
   await show()
