@@ -185,6 +185,13 @@ medusaIntegrationTestRunner({
       // Staff capture it with Medusa's own route: the order owes nothing.
       expect((await call("POST", `/admin/payments/${linkPayment.id}/capture`, {})).status).toBe(200)
       expect(Number((await medusaOrder(orderId)).summary.pending_difference)).toBeCloseTo(0)
+      // As the admin shows it: captured, every payment collection of the order completed.
+      const shown = await call("GET", `/admin/orders/${orderId}?fields=id,payment_status,*payment_collections`)
+      expect(shown.data.order.payment_status).toBe("captured")
+      expect(shown.data.order.payment_collections.map((collection: { status: string }) => collection.status)).toEqual([
+        "completed",
+        "completed",
+      ])
       const again = await call("POST", "/admin/nexi/payment-links", { order_id: orderId })
       expect(again.status).toBe(400)
     })
