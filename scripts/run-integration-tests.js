@@ -1,13 +1,18 @@
 #!/usr/bin/env node
 /**
- * Runs each integration suite in its own jest process, one after the other. Medusa keeps
- * process-wide state between app boots, so a second suite booting in the same process fails
- * (module loaders refuse objects of the previous boot); a process per suite avoids that.
+ * Runs each integration suite in its own jest process. Medusa keeps process-wide state between
+ * app boots, so a second suite booting in the same process fails (module loaders refuse objects
+ * of the previous boot); a process per suite avoids that.
  * One PostgreSQL serves every suite: the machine's (DB_HOST set) or one embedded for the run.
  * The suites run asynchronously: the embedded server writes its log through this process, and
  * a blocked event loop would fill that pipe and stall the database.
  *
- * Usage: node scripts/run-integration-tests.js [path filter ...]
+ * Suites run two at a time by default (NEXI_TEST_JOBS, or --jobs=N): most of a suite's time is
+ * spent waiting on its store, the simulator or a job's interval, so two share a 2-core machine
+ * well. Each suite's output is printed whole when it ends, so two suites never interleave; with
+ * one job it streams as it comes.
+ *
+ * Usage: node scripts/run-integration-tests.js [--jobs=N] [path filter ...]
  */
 const { spawn } = require("node:child_process")
 const fs = require("node:fs")
@@ -16,14 +21,48 @@ const { startEmbeddedPostgres } = require("./lib/embedded-postgres")
 
 const root = path.resolve(__dirname, "..")
 
-function runJest(file) {
+/**
+ * The suites that take longest (1.5 to 3.5 minutes each on 2 cores), longest first, started
+ * before the others so the run does not end with one long suite alone. A name that matches
+ * nothing only loses its place in the order, never a suite.
+ */
+const LONG_SUITES = [
+  "packaged/install",
+  "faults/notification-storm",
+  "production/",
+  "http/payment-links",
+  "faults/recorded-once",
+  "http/card-notifications",
+]
+
+function jestProcess(file, streamed) {
+  return spawn(
+    process.execPath,
+    [require.resolve("jest/bin/jest"), "--selectProjects", "integration", "--runInBand", "--forceExit", file],
+    {
+      cwd: root,
+      stdio: streamed ? "inherit" : ["ignore", "pipe", "pipe"],
+      env: { ...process.env, NODE_OPTIONS: "--experimental-vm-modules" },
+    },
+  )
+}
+
+/** Runs one suite; resolves to whether it passed. Buffered output is printed once, whole. */
+function runJest(file, streamed) {
+  const started = Date.now()
   return new Promise((resolve) => {
-    const child = spawn(
-      process.execPath,
-      [require.resolve("jest/bin/jest"), "--selectProjects", "integration", "--runInBand", "--forceExit", file],
-      { cwd: root, stdio: "inherit", env: { ...process.env, NODE_OPTIONS: "--experimental-vm-modules" } },
-    )
-    child.on("exit", (code) => resolve(code === 0))
+    const child = jestProcess(file, streamed)
+    const output = []
+    if (!streamed) {
+      child.stdout.on("data", (chunk) => output.push(chunk))
+      child.stderr.on("data", (chunk) => output.push(chunk))
+    }
+    child.on("close", (code) => {
+      const seconds = Math.round((Date.now() - started) / 1000)
+      if (!streamed) process.stdout.write(Buffer.concat(output))
+      console.log(`[integration] ${code === 0 ? "passed" : "FAILED"} ${file} in ${seconds} s`)
+      resolve(code === 0)
+    })
   })
 }
 
@@ -35,11 +74,46 @@ function specFiles(dir) {
   })
 }
 
+function longFirst(files) {
+  const rank = (file) => {
+    const index = LONG_SUITES.findIndex((name) => file.includes(name))
+    return index === -1 ? LONG_SUITES.length : index
+  }
+  return [...files].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b))
+}
+
+function parseArguments(argv) {
+  const jobsArgument = argv.find((argument) => argument.startsWith("--jobs="))
+  const jobsText = jobsArgument ? jobsArgument.slice("--jobs=".length) : (process.env.NEXI_TEST_JOBS ?? "2")
+  const jobs = Number(jobsText)
+  if (!Number.isInteger(jobs) || jobs < 1) {
+    throw new Error(`--jobs (or NEXI_TEST_JOBS) must be a whole number of at least 1, got "${jobsText}"`)
+  }
+  return { jobs, filters: argv.filter((argument) => !argument.startsWith("--jobs=")) }
+}
+
+/** Runs the files, `jobs` at a time; resolves to the files that failed. */
+async function runAll(files, jobs) {
+  const queue = [...files]
+  const failed = []
+  const streamed = jobs === 1 || files.length === 1
+  const worker = async () => {
+    for (let file = queue.shift(); file; file = queue.shift()) {
+      console.log(`[integration] started ${file}`)
+      if (!(await runJest(file, streamed))) failed.push(file)
+    }
+  }
+  await Promise.all(Array.from({ length: Math.min(jobs, files.length) }, worker))
+  return failed
+}
+
 async function main() {
-  const filters = process.argv.slice(2)
-  const files = specFiles(path.join(root, "integration-tests"))
-    .filter((file) => !filters.length || filters.some((filter) => file.includes(filter)))
-    .sort()
+  const { jobs, filters } = parseArguments(process.argv.slice(2))
+  const files = longFirst(
+    specFiles(path.join(root, "integration-tests")).filter(
+      (file) => !filters.length || filters.some((filter) => file.includes(filter)),
+    ),
+  )
   if (!files.length) throw new Error(`no integration suite matches ${filters.join(" ")}`)
 
   let database
@@ -54,11 +128,9 @@ async function main() {
       DB_PASSWORD: database.password,
     })
   }
-  const failed = []
+  let failed
   try {
-    for (const file of files) {
-      if (!(await runJest(file))) failed.push(file)
-    }
+    failed = await runAll(files, jobs)
   } finally {
     await database?.stop()
   }
