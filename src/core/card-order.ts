@@ -102,6 +102,15 @@ export interface CardOrder {
   paymentLinks: PaymentLink[]
 }
 
+/**
+ * Whether the order holds its authorization and nothing after it: no capture, refund, cancel or
+ * void, whatever their result (an operation of a type this model does not know counts as one).
+ * No write of ours has reached such an order: a capture, refund, void or cancel leaves one.
+ */
+export function holdsOnlyItsAuthorization(state: CardOrder): boolean {
+  return state.operations.every(({ operation }) => operation.operationType === "AUTHORIZATION")
+}
+
 /** What each operation result means for the payment attempt it belongs to. */
 const RESULT_MEANING: Record<OperationResult, "success" | "pending" | "failure" | "cancel" | "neutral"> = {
   AUTHORIZED: "success",

@@ -15,7 +15,7 @@ import { NotFoundError } from "../http/errors"
 import type { PaymentAttempt, PaymentLedger, SavedCardBook } from "../modules/nexi-ledger/types"
 import { changesNothing, watchAfterRead } from "./attempt-watch"
 import { SAVE_CARD_KEY, saveCardOfPayment } from "./card-on-file"
-import { type CardOrder, readCardOrder } from "./card-order"
+import { type CardOrder, holdsOnlyItsAuthorization, readCardOrder } from "./card-order"
 import { readCardSessionData, securityTokenMatches } from "./card-session-data"
 import { CardWallet } from "./card-wallet"
 import { settledWritesOf } from "./ledgered-writes"
@@ -89,7 +89,10 @@ export class CardSync {
       this.deps.logger?.warn(`nexi: ignored a notification for unknown order ${orderId}`)
       return "unchanged"
     }
-    return this.apply(orderId, attempt, session, read)
+    // Every checkout's notification finds an order that holds only its authorization: no write
+    // of ours reached it, so none is looked for. One that never reached the gateway is settled
+    // by the job (the ledger's writesToSettle), by staff's Sync or by the order's next write.
+    return this.apply(orderId, attempt, session, read, { settleWrites: !holdsOnlyItsAuthorization(read.state) })
   }
 
   /** The current payment of a Medusa payment session (the status poll, the admin's Sync). */
@@ -117,19 +120,21 @@ export class CardSync {
 
   /**
    * What one read of the order means, applied. Writes of the order whose answer was lost are
-   * settled first, so what Medusa is told next accounts for them.
+   * settled first, so what Medusa is told next accounts for them; a notification may leave them
+   * (above), never before a release.
    */
   private async apply(
     orderId: string,
     attempt: PaymentAttempt | undefined,
     session: SessionRecord | undefined,
     read: CardOrderRead,
+    { settleWrites }: { settleWrites: boolean } = { settleWrites: true },
   ): Promise<SyncOutcome> {
-    await this.deps.gateway.settleWrites(orderId)
     const { state } = read
     // A superseded attempt is owned by no session, even one still naming it (a cancelled payment link's).
     const owned = attempt?.state !== "superseded" && attempt?.state !== "released"
     if (session !== undefined && owned && readCardSessionData(session.data).order_id === orderId) {
+      if (settleWrites) await this.deps.gateway.settleWrites(orderId)
       const watch = attempt && watchAfterRead(attempt, state.status, new Date(), state.reason)
       // The notification of a payment Medusa already holds finds the attempt paid: nothing to write.
       if (attempt && watch && !changesNothing(attempt, watch)) await this.deps.ledger.updateAttempt(orderId, watch)
@@ -137,7 +142,8 @@ export class CardSync {
         await this.deps.gateway.endCardToSave(session, orderId, state)
       return this.deps.medusa.apply(session, { ...state, orderId, currency: this.currencyOf(read, session) })
     }
-    // A released attempt is done: its writes were settled above. A later read (the void's own
+    await this.deps.gateway.settleWrites(orderId)
+    // A released attempt is done: its writes are settled now. A later read (the void's own
     // notification) must not turn it into a closed one, which staff no longer see as released.
     if (!attempt || attempt.state === "released") return "unchanged"
     const why = session ? "a hosted order the cart had replaced" : "a hosted order whose payment session was deleted"

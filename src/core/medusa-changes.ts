@@ -124,6 +124,9 @@ export class MedusaChanges {
    * and only what they still lack is recorded: each gateway operation once.
    */
   private async recordGatewayMoney(sessionId: string, payment: GatewayPayment): Promise<SyncOutcome> {
+    // Without a capture or a settled refund at the gateway Medusa can lack nothing: no read.
+    if (!payment.captureOperationId && !payment.refunds?.some((refund) => SETTLED_REFUND.has(refund.result)))
+      return "unchanged"
     const before = await this.paymentOf(sessionId)
     // Most reads find nothing new: the lock is taken only when there is something to record.
     if (!before || (this.captureMissing(before, payment) <= 0n && this.refundMissing(before, payment) <= 0n))

@@ -163,6 +163,18 @@ describe("MedusaChanges", () => {
       expect(test.workflowRuns).toEqual([])
     })
 
+    it("reads none of Medusa's payments when the gateway holds no capture and no settled refund", async () => {
+      const test = testContainer()
+      test.payment.listPayments = async () => {
+        throw new Error("read Medusa's payment")
+      }
+      const gateway = read("authorized", {
+        orderId: "ORD1",
+        refunds: [{ operationId: "OP_R1", amountMinor: "500", result: "PENDING" }],
+      })
+      await expect(changes(test).apply(paid, gateway)).resolves.toBe("unchanged")
+    })
+
     it("records nothing when Medusa has no payment for the session", async () => {
       const test = testContainer()
       const gateway = read("captured", { orderId: "ORD1", captureOperationId: "OP_CAPTURE" })

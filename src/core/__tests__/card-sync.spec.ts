@@ -1,0 +1,113 @@
+/**
+ * What the sync reads before it applies a gateway order to Medusa: every checkout's notification
+ * finds an order that holds only its authorization, which no write of ours has reached, so the
+ * order's writes are not looked up; an order with anything after its authorization, and every
+ * read by the job, settles them first (src/core/card-sync.ts).
+ */
+
+import { InMemoryLedger } from "../../../test-support/in-memory-ledger"
+import type { OrderDetails } from "../../gateway/schemas"
+import { readCardOrder } from "../card-order"
+import { hashSecurityToken } from "../card-session-data"
+import { type CardGatewayPort, CardSync } from "../card-sync"
+import type { GatewayPayment } from "../medusa-changes"
+import type { SessionRecord } from "../payment-records"
+import { op } from "./operation-builder"
+
+const ORDER_ID = "ORD1"
+const TOKEN = "token-of-the-hosted-order"
+
+const session: SessionRecord = {
+  id: "payses_1",
+  status: "authorized",
+  data: { order_id: ORDER_ID },
+  amount: 19.99,
+  currency_code: "eur",
+}
+
+function orderWith(...operations: ReturnType<typeof op>[]): OrderDetails {
+  return {
+    orderStatus: { order: { orderId: ORDER_ID, amount: "1999", currency: "EUR" }, authorizedAmount: "1999" },
+    operations,
+  } as OrderDetails
+}
+
+const AUTHORIZED = orderWith(op("OP_AUTH", "AUTHORIZATION", "AUTHORIZED", 1))
+const CAPTURED = orderWith(op("OP_AUTH", "AUTHORIZATION", "AUTHORIZED", 1), op("OP_CAP", "CAPTURE", "EXECUTED", 2))
+
+async function syncOf(details: OrderDetails) {
+  const calls: string[] = []
+  const applied: GatewayPayment[] = []
+  const ledger = new InMemoryLedger()
+  await ledger.openAttempt({
+    provider_identifier: "nexi",
+    gateway_ref: ORDER_ID,
+    amount_minor: "1999",
+    currency: "EUR",
+    session_id: session.id,
+    security_token_hash: hashSecurityToken(TOKEN),
+    state: "paid",
+  })
+  const gateway: CardGatewayPort = {
+    readOrder: async () => {
+      calls.push("read the order")
+      return { details, state: readCardOrder(details) }
+    },
+    settleWrites: async () => {
+      calls.push("settle the writes")
+    },
+    release: async () => "nothing_paid",
+    verificationNotified: async () => false,
+    endCardToSave: async () => undefined,
+  }
+  const sync = new CardSync({
+    gateway,
+    ledger,
+    sessions: { session: async () => session },
+    medusa: {
+      apply: async (_session, payment) => {
+        calls.push("apply to Medusa")
+        applied.push(payment)
+        return "unchanged"
+      },
+    },
+  })
+  return { sync, calls, applied }
+}
+
+function notification(orderId = ORDER_ID) {
+  const body = {
+    eventId: "ev_1",
+    eventTime: new Date().toISOString(),
+    securityToken: TOKEN,
+    operation: { orderId, operationType: "AUTHORIZATION", operationResult: "AUTHORIZED", operationAmount: "1999" },
+  }
+  return { data: body, rawData: Buffer.from(JSON.stringify(body)), headers: {} }
+}
+
+describe("CardSync: the writes it settles before applying a read", () => {
+  it("looks up no write for a notification of an order that holds only its authorization", async () => {
+    const { sync, calls, applied } = await syncOf(AUTHORIZED)
+    await sync.notification(notification())
+    expect(calls).toEqual(["read the order", "apply to Medusa"])
+    expect(applied[0]).toMatchObject({ status: "authorized", orderId: ORDER_ID })
+  })
+
+  it("settles the order's writes first when the notified order has an operation after its authorization", async () => {
+    const { sync, calls } = await syncOf(CAPTURED)
+    await sync.notification(notification())
+    expect(calls).toEqual(["read the order", "settle the writes", "apply to Medusa"])
+  })
+
+  it("settles the order's writes first when the job reads it, even one that holds only its authorization", async () => {
+    const { sync, calls } = await syncOf(AUTHORIZED)
+    await sync.attempt(ORDER_ID)
+    expect(calls).toEqual(["read the order", "settle the writes", "apply to Medusa"])
+  })
+
+  it("settles the order's writes first when staff's Sync or the status poll reads the session", async () => {
+    const { sync, calls } = await syncOf(AUTHORIZED)
+    await sync.session(session.id)
+    expect(calls).toEqual(["read the order", "settle the writes", "apply to Medusa"])
+  })
+})
