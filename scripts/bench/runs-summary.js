@@ -11,6 +11,14 @@
 const fs = require("node:fs")
 const { table } = require("./lib/table")
 const { differs } = require("./parts/session-anatomy")
+const {
+  addedMsPerCall,
+  OVERHEAD_TARGET_LATENCIES_MS,
+  overheadMet,
+  overheadTarget,
+  TARGETS,
+  throughputMet,
+} = require("./lib/targets")
 
 function lastJsonLine(file) {
   const lines = fs.readFileSync(file, "utf8").trim().split("\n")
@@ -39,6 +47,54 @@ function spread(runs, read, digits = 3) {
   })
   if (values.some((value) => typeof value !== "number")) return "n/a"
   return `${round(median(values), digits)} (${round(Math.min(...values), digits)}–${round(Math.max(...values), digits)})`
+}
+
+const yesNo = (met) => (met ? "yes" : "NO")
+
+/** One row per target and per call or level it applies to: the median of the runs, and whether it meets the target. */
+function targetRows(runs) {
+  const rows = []
+  for (const pass of runs[0].figures.overhead?.passes ?? []) {
+    if (!OVERHEAD_TARGET_LATENCIES_MS.includes(pass.latencyMs)) continue
+    for (const { call } of pass.rows) {
+      const rowOf = (run) =>
+        run.figures.overhead.passes
+          .find((candidate) => candidate.latencyMs === pass.latencyMs)
+          .rows.find((candidate) => candidate.call === call)
+      const middle = {
+        call,
+        addedMs: median(runs.map((run) => rowOf(run).addedMs)),
+        medianRatio: median(runs.map((run) => rowOf(run).medianRatio)),
+      }
+      const shown = pass.latencyMs === 0 ? addedMsPerCall(middle) : middle.medianRatio
+      rows.push([
+        `${call}, ${pass.latencyMs} ms: ${overheadTarget(pass.latencyMs)}`,
+        round(shown, 3),
+        yesNo(overheadMet(pass.latencyMs, middle)),
+      ])
+    }
+  }
+  for (const level of runs[0].figures.throughput ?? []) {
+    const ratio = median(
+      runs.map((run) => run.figures.throughput.find((candidate) => candidate.shoppers === level.shoppers).ratio),
+    )
+    const met = throughputMet(level.shoppers, ratio)
+    if (met === undefined) continue
+    rows.push([
+      `throughput ratio at ${level.shoppers}: >= ${TARGETS.throughputRatio[level.shoppers]}`,
+      round(ratio, 3),
+      yesNo(met),
+    ])
+  }
+  if (runs.every((run) => run.figures.memory?.growth)) {
+    const grew = median(runs.map((run) => run.figures.memory.growth.heapGrewMiB))
+    rows.push([
+      `heap growth after 1,000 checkouts: <= ${TARGETS.heapGrowthMiB} MiB`,
+      grew,
+      yesNo(grew <= TARGETS.heapGrowthMiB),
+    ])
+  }
+  return rows
 }
 
 function main(files) {
@@ -111,15 +167,6 @@ function main(files) {
         ]
       }),
     )
-    rows.push([
-      "payment session bound",
-      "",
-      spread(runs, (run) => run.figures.sessionAnatomy.session.boundMs, 2),
-      "",
-      "",
-      "",
-      "",
-    ])
     out.push(
       "One shopper's checkout, request by request, p50 ms (median (lowest–highest))",
       table(["request", "provider", "whole", "statements", "in statements", "gateway", "the rest"], rows),
@@ -173,8 +220,16 @@ function main(files) {
           row("database statements", (side) => side.database.calls, 1),
         ],
       ),
+      `The store's CPU per checkout by where its code comes from, ms (median (lowest–highest))`,
+      table(
+        ["where", "nexi", "system", "added by nexi"],
+        Object.keys(profile.nexi.byOriginCpuMsPerCheckout).map((origin) =>
+          row(origin, (side) => side.byOriginCpuMsPerCheckout[origin] ?? 0, 2),
+        ),
+      ),
     )
   }
+  out.push("Targets (issue 24), judged on the median of the runs", table(["target", "median", "met"], targetRows(runs)))
   process.stdout.write(`${out.join("\n\n")}\n`)
 }
 
