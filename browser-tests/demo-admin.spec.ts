@@ -2,7 +2,9 @@
  * Staff in the demo's Medusa admin, headless Chromium (issue 7's acceptance): sign in with the
  * credentials the demo prints, open a card order, read the "Nexi payment" widget's timeline,
  * capture, refund part, cancel a capture, and check after every step that the gateway, Medusa
- * and the widget agree; then charge a draft order by MOTO, picked from Medusa's list (issue 22).
+ * and the widget agree; then charge a draft order by MOTO, picked from Medusa's list (issue 22);
+ * then collect what an edited order owes, by a payment link and by a saved card (issue 26,
+ * browser-tests/staff/). They share this file's demo: a demo with its admin takes minutes to start.
  * Every step is saved as a screenshot under browser-tests/screenshots/<test>/.
  *
  * The order of steps follows the gateway's rules (src/simulator/gateway/ledger.ts): one capture
@@ -20,6 +22,8 @@
 import type { Browser, BrowserContext, Page } from "playwright-core"
 import type { RunningDemo } from "../scripts/demo/start-demo"
 import { minorToMajorString } from "../src/money/amount"
+import { paymentLinkTests } from "./staff/payment-link"
+import { savedCardChargeTests } from "./staff/saved-card-charge"
 import {
   type GatewayAmounts,
   type GatewayView,
@@ -389,4 +393,10 @@ it("charges a draft order by MOTO, picked from Medusa's list by the customer's e
   await expect(page.getByTestId("nexi-moto-pan").inputValue()).resolves.toBe("")
   await page.getByTestId("nexi-moto-order-search").fill(email)
   await page.getByTestId("nexi-moto-order-none").waitFor()
+})
+
+describe("collecting what an edited order owes", () => {
+  const staff = () => ({ demo, gateway, page })
+  paymentLinkTests(staff)
+  savedCardChargeTests(staff)
 })

@@ -6,11 +6,19 @@
  */
 import type { Locator, Page } from "playwright-core"
 import type { RunningDemo } from "../../scripts/demo/start-demo"
+import type { GatewayView } from "./admin-amounts"
 
 /** The dev admin's first page load waits while Vite optimises its dependencies (30-90 s). */
 const FIRST_LOAD_TIMEOUT_MS = 240_000
 /** A gateway round trip through Medusa on a loaded two-core machine. */
 const ACTION_TIMEOUT_MS = 60_000
+
+/** What a staff test works with: the running demo, its gateway's view, and this test's page. */
+export interface StaffSession {
+  demo: RunningDemo
+  gateway: GatewayView
+  page: Page
+}
 
 export interface WidgetAmounts {
   authorized: string
