@@ -9,7 +9,7 @@
  * Reads the JSON line each run ends with. Prints one table per measurement.
  */
 const fs = require("node:fs")
-const { table } = require("./lib/table")
+const { table, yesNo } = require("./lib/table")
 const { differs } = require("./parts/session-anatomy")
 const {
   addedMsPerCall,
@@ -48,8 +48,6 @@ function spread(runs, read, digits = 3) {
   if (values.some((value) => typeof value !== "number")) return "n/a"
   return `${round(median(values), digits)} (${round(Math.min(...values), digits)}–${round(Math.max(...values), digits)})`
 }
-
-const yesNo = (met) => (met ? "yes" : "NO")
 
 /** One row per target and per call or level it applies to: the median of the runs, and whether it meets the target. */
 function targetRows(runs) {

@@ -1,9 +1,8 @@
 /** The bench's printout: one table per measurement, then the JSON line of every figure (the last line). */
 const { differs } = require("../parts/session-anatomy")
-const { table } = require("./table")
+const { table, yesNo } = require("./table")
 const { addedMsPerCall, overheadTarget, TARGETS, throughputMet } = require("./targets")
 
-const yesNo = (met) => (met === undefined ? "-" : met ? "yes" : "NO")
 const pair = (values) => (values ? `${values.p50} / ${values.p99 ?? values.p95}` : "-")
 
 function overheadSection({ passes }) {

@@ -12,4 +12,7 @@ function table(header, rows) {
   return [line(cells[0]), widths.map((width) => "-".repeat(width)).join("  "), ...cells.slice(1).map(line)].join("\n")
 }
 
-module.exports = { table }
+/** A "met" cell: yes, NO, or "-" where no target applies. */
+const yesNo = (met) => (met === undefined ? "-" : met ? "yes" : "NO")
+
+module.exports = { table, yesNo }
