@@ -3,14 +3,13 @@
  * way. When a refund's answer is lost, Medusa rolls its refund back and the merchant tries
  * again, which is a new Medusa refund with a new id and so a new idempotency key. The first
  * refund then lives on in the ledger: this refund first learns its outcome and matches it to
- * its Medusa row by id (core/earlier-writes.ts); only if that row is gone does it take the
+ * its Medusa row by id (core/send-once.ts); only if that row is gone does it take the
  * refund over (claims it) and send only what remains.
  */
 import { MedusaError } from "@medusajs/framework/utils"
 import type { MoneyWrite, NewWrite, PaymentLedger } from "../modules/nexi-ledger/types"
 import { minorToMajorString } from "../money/amount"
 import type { ApmWrites, RequestOfWrite } from "./apm-writes"
-import { claimOrphans, releaseClaims, totalMinor } from "./earlier-writes"
 import {
   type OriginalPayment,
   type RefundTotals,
@@ -19,6 +18,7 @@ import {
   type Sender,
 } from "./follow-up-requests"
 import { idempotencyUuid } from "./idempotency"
+import { claimOrphans, releaseClaims, totalMinor } from "./send-once"
 
 const ACTION = "refund the payment"
 

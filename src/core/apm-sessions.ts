@@ -33,8 +33,8 @@ import { readCartContext, withoutCartContext } from "./cart-context"
 import type { RefundTotals } from "./follow-up-requests"
 import { idempotencyUuid } from "./idempotency"
 import { minorUnitsFor, requireField, toMedusaError } from "./medusa-errors"
+import { type PaymentRecords, recordedOperationIds } from "./medusa-payments"
 import { type MobileTransaction, readMobileTransaction } from "./mobile-transaction"
-import { type PaymentRecords, recordedOperationIds } from "./payment-records"
 import { buildPurchase, requireHundredthsCurrency } from "./purchase-amounts"
 
 export interface ApmSessionsDeps {

@@ -15,14 +15,14 @@ import { watchOrRelease } from "./apm-release"
 import { type ApmSessionData, readApmSessionData } from "./apm-session-data"
 import type { RequestOfWrite } from "./apm-writes"
 import { clientsFor } from "./clients"
-import type { MedusaRows } from "./earlier-writes"
 import type { OriginalPayment } from "./follow-up-requests"
 import { FollowUps } from "./follow-ups"
 import { requireField } from "./medusa-errors"
+import type { SessionRecord } from "./medusa-payments"
 import type { MobilePaymentRead, MobileServicePort } from "./mobile-sync"
 import { type MobileTransaction, readMobileTransaction } from "./mobile-transaction"
 import type { ApmOptions, NexiOptions } from "./options"
-import type { SessionRecord } from "./payment-records"
+import type { MedusaRows } from "./send-once"
 
 type Data = Partial<ApmSessionData>
 

@@ -1,15 +1,13 @@
 /**
  * The card payment's money moves as Medusa asks for them: capture, refund, cancel. Each computes
  * its amount by totals from Medusa's rows, settles the order's earlier writes and claims the
- * orphaned ones (earlier-writes.ts), then sends what is left once (ledgered-writes.ts).
+ * orphaned ones (send-once.ts), then sends what is left once (card-writes.ts).
  */
 import { MedusaError } from "@medusajs/framework/utils"
 import { InvalidRequestError } from "../http/errors"
 import { leavesRoom, minorToMajorString, minorUnitsToSend, toMinorUnits } from "../money/amount"
 import { type CardOrder, readCardOrder } from "./card-order"
-import { type CardSessionData, readCardSessionData, requireCardField } from "./card-session-data"
-import { claimOrphans, orphanedWrites, releaseClaims, totalMinor } from "./earlier-writes"
-import { cancelCaptureKey, idempotencyUuid } from "./idempotency"
+import { type CardSessionData, readCardSessionData, requireCardField } from "./card-sessions"
 import {
   type CardWriteContext,
   releaseHeldAuthorization,
@@ -18,8 +16,10 @@ import {
   sendCardWrite,
   settledWritesOf,
   voidAuthorization,
-} from "./ledgered-writes"
-import { type PaymentRecords, recordedOperationIds } from "./payment-records"
+} from "./card-writes"
+import { cancelCaptureKey, idempotencyUuid } from "./idempotency"
+import { type PaymentRecords, recordedOperationIds } from "./medusa-payments"
+import { claimOrphans, orphanedWrites, releaseClaims, totalMinor } from "./send-once"
 
 export interface CardMoneyContext extends SettleContext {
   records: PaymentRecords

@@ -2,7 +2,7 @@
  * The one sync of a card payment's gateway order. A notification, the reconciliation job, the
  * storefront's status poll and the admin's Sync all call it: it verifies (a notification's
  * security token first, before any gateway read), reads the order once, decides once what the
- * read means for Medusa and applies it once (medusa-changes.ts: a cart is completed under
+ * read means for Medusa and applies it once (medusa-payments.ts: a cart is completed under
  * Medusa's cart lock, back-office money recorded under the Medusa payment's lock).
  *
  * An order its live session still points at is that session's payment; money on any other
@@ -16,13 +16,12 @@ import type { PaymentAttempt, PaymentLedger, SavedCardBook } from "../modules/ne
 import { changesNothing, watchAfterRead } from "./attempt-watch"
 import { SAVE_CARD_KEY, saveCardOfPayment } from "./card-on-file"
 import { type CardOrder, holdsOnlyItsAuthorization, readCardOrder } from "./card-order"
-import { readCardSessionData, securityTokenMatches } from "./card-session-data"
+import { readCardSessionData, securityTokenMatches } from "./card-sessions"
 import { CardWallet } from "./card-wallet"
-import { settledWritesOf } from "./ledgered-writes"
-import type { MedusaChanges, SyncOutcome } from "./medusa-changes"
+import { settledWritesOf } from "./card-writes"
+import type { MedusaChanges, PaymentRecords, SessionRecord, SyncOutcome } from "./medusa-payments"
 import { notificationProblem, parseNotificationBody } from "./notification-body"
 import type { NexiOptions } from "./options"
-import type { PaymentRecords, SessionRecord } from "./payment-records"
 import { releaseUnowned } from "./release-unowned"
 
 export interface CardOrderRead {

@@ -34,7 +34,7 @@ import {
   settleSavedCard,
   viewOf,
 } from "./card-on-file"
-import { hashSecurityToken, securityTokenMatches } from "./card-session-data"
+import { hashSecurityToken, securityTokenMatches } from "./card-sessions"
 import { endContract, recordContractEnd } from "./contract-end"
 import { buildHostedOrderRequest } from "./hosted-order"
 import { toMedusaError } from "./medusa-errors"

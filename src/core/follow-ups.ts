@@ -11,7 +11,6 @@ import type { PaymentLedger, WriteOrigin } from "../modules/nexi-ledger/types"
 import { minorToMajorString } from "../money/amount"
 import { type RefundDone, type RefundOrder, refundOnce } from "./apm-refund"
 import { ApmWrites, type RequestOfWrite } from "./apm-writes"
-import type { MedusaRows } from "./earlier-writes"
 import {
   type OriginalPayment,
   originalFromTransaction,
@@ -23,6 +22,7 @@ import {
 } from "./follow-up-requests"
 import { idempotencyUuid } from "./idempotency"
 import type { ApmOptions } from "./options"
+import type { MedusaRows } from "./send-once"
 
 export interface FollowUpDeps {
   apm: ApmOptions

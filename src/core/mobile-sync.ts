@@ -1,7 +1,7 @@
 /**
  * The one sync of a mobile payment. The service sends no notifications: the storefront's status
  * poll, the admin's Sync and the reconciliation job call it. It reads the transaction once,
- * decides once what the read means and applies it to Medusa once (medusa-changes.ts).
+ * decides once what the read means and applies it to Medusa once (medusa-payments.ts).
  *
  * A transaction its live session still points at is that session's payment. Once no session
  * owns it (replaced or deleted), it is watched until it ends, and released if the shopper paid
@@ -9,8 +9,7 @@
  */
 import type { PaymentAttempt, PaymentLedger } from "../modules/nexi-ledger/types"
 import { watchAfterRead } from "./attempt-watch"
-import type { MedusaChanges, SyncOutcome } from "./medusa-changes"
-import type { SessionRecord } from "./payment-records"
+import type { MedusaChanges, SessionRecord, SyncOutcome } from "./medusa-payments"
 import type { PaymentStatus } from "./payment-status"
 
 export interface MobilePaymentRead {

@@ -9,8 +9,8 @@ import type { OrderDetails } from "../gateway/schemas"
 import type { PaymentAttempt } from "../modules/nexi-ledger/types"
 import { minorToMajorString } from "../money/amount"
 import { readCardOrder } from "./card-order"
+import { type CardWriteContext, sendCardWrite } from "./card-writes"
 import { idempotencyUuid } from "./idempotency"
-import { type CardWriteContext, sendCardWrite } from "./ledgered-writes"
 
 export type ReleaseOutcome = "voided" | "refunded" | "nothing_paid"
 

@@ -14,12 +14,20 @@ import { clientsFor } from "./clients"
 import { type NexiOptions, parseNexiOptions } from "./options"
 import { isNexiProviderId, storeEntryIdOf } from "./provider-ids"
 
-type ProviderEntry = { id?: string; options?: unknown }
+type ProviderEntry = { id?: unknown; options?: unknown }
+
+/** The payment module's provider entries in the store's configuration (medusa-config), as given. */
+export function paymentProviderEntries(config: unknown): ProviderEntry[] {
+  const modules = (config as { modules?: Record<string, unknown> } | undefined)?.modules
+  const payment = modules?.[Modules.PAYMENT]
+  const providers =
+    typeof payment === "object" ? (payment as { options?: { providers?: unknown } }).options?.providers : undefined
+  return Array.isArray(providers) ? providers.filter((entry): entry is ProviderEntry => typeof entry === "object") : []
+}
 
 export function nexiOptionsOf(container: MedusaContainer, providerId: string): NexiOptions | undefined {
-  const config = container.resolve(ContainerRegistrationKeys.CONFIG_MODULE) as { modules?: Record<string, unknown> }
-  const paymentModule = config.modules?.[Modules.PAYMENT] as { options?: { providers?: ProviderEntry[] } } | undefined
-  const entry = paymentModule?.options?.providers?.find((candidate) => candidate.id === storeEntryIdOf(providerId))
+  const config = container.resolve(ContainerRegistrationKeys.CONFIG_MODULE)
+  const entry = paymentProviderEntries(config).find((candidate) => candidate.id === storeEntryIdOf(providerId))
   if (!entry) return undefined
   try {
     return parseNexiOptions(entry.options)

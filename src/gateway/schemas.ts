@@ -199,7 +199,7 @@ export const WarningSchema = CodedRecordSchema
  * Read tolerantly (tolerant-reader.ts): `channel` and `paymentMethod` are informational and take
  * any string; an unknown `operationType` or `operationResult` is set aside, so the operation
  * counts as no payment, capture or refund (core/card-order.ts reads a result it lacks as pending),
- * and a lost write is never settled as "not made" against it (src/core/found-by-operation.ts).
+ * and a lost write is never settled as "not made" against it (src/core/card-writes.ts).
  */
 const OperationObjectSchema = z.looseObject({
   orderId: z.string().optional(),

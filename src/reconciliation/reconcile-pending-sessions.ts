@@ -9,7 +9,7 @@
 import { randomUUID } from "node:crypto"
 import type { IPaymentModuleService, MedusaContainer } from "@medusajs/framework/types"
 import { Modules } from "@medusajs/framework/utils"
-import type { SyncOutcome } from "../core/medusa-changes"
+import type { SyncOutcome } from "../core/medusa-payments"
 import { isNexiProviderId } from "../core/provider-ids"
 import { STALE_REQUEST_MS } from "../core/send-once"
 import { ledgerOf } from "../core/store-entries"

@@ -7,7 +7,7 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { readCardOrder } from "../core/card-order"
-import { ByOrderId, operationIdOf } from "../core/found-by-order-id"
+import { ByOrderId, operationIdOf } from "../core/card-writes"
 import { idempotencyUuid } from "../core/idempotency"
 import { sendUnrecorded } from "../core/send-once"
 import { cardProviderIdOf, gatewayClientFor, requireNexiOptions } from "../core/store-entries"

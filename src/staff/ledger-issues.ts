@@ -10,7 +10,7 @@
  * - a mobile refund or reversal the scheme has not settled yet.
  * - a capture or refund whose Medusa record outlived the process that sent it (killed
  *   mid-call), sent again under its own key and refused by the gateway: Medusa shows money
- *   that did not move (the write is `refused` and claimed by that record; ledgered-writes.ts).
+ *   that did not move (the write is `refused` and claimed by that record; core/send-once.ts).
  *
  * Pure over the ledger's writes (ledgerIssuesOf), so every sentence is unit-testable.
  */

@@ -14,7 +14,7 @@
  */
 import type { IPaymentModuleService, MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
-import { hashSecurityToken } from "../core/card-session-data"
+import { hashSecurityToken } from "../core/card-sessions"
 import { buildHostedOrderRequest } from "../core/hosted-order"
 import { cancelLinkOnce, createLinkOnce, type LinkView, linkExpirationDate, linkViewsOf } from "../core/payment-links"
 import { withLock } from "../core/payment-lock"

@@ -5,7 +5,7 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { MedusaError } from "@medusajs/framework/utils"
 import { readApmSessionData } from "../core/apm-session-data"
-import { readCardSessionData } from "../core/card-session-data"
+import { readCardSessionData } from "../core/card-sessions"
 import { toMedusaError } from "../core/medusa-errors"
 import { apmClientFor, gatewayClientFor, isNexiCardProviderId } from "../core/store-entries"
 import type { OrderDetails } from "../gateway/schemas"

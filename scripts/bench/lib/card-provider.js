@@ -41,7 +41,7 @@ function createCardProvider(cradle, options) {
  */
 function createCardSync(cradle, options, gatewayClient) {
   const { CardSync } = built("core/card-sync")
-  const { PaymentRecords } = built("core/payment-records")
+  const { PaymentRecords } = built("core/medusa-payments")
   const { cardSyncPort } = built("core/card-sync")
   const ledger = cradle.nexi_ledger
   const records = new PaymentRecords(cradle)

@@ -1,7 +1,7 @@
 /**
  * The little of Medusa's payment-module container the card provider reads, owned by the
  * bench so the provider can run outside Medusa: a silent logger, and the record services
- * PaymentRecords (src/core/payment-records.ts) reads for a capture's
+ * PaymentRecords (src/core/medusa-payments.ts) reads for a capture's
  * amount, a refund's metadata and a notification's session. They answer from memory at
  * once, so the measured overhead is the plugin's alone (in a store they are database reads
  * Medusa makes whatever the provider). The plugin's ledger is the tests' in-memory one here (test-support/): in a

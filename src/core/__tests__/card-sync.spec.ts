@@ -8,10 +8,9 @@
 import { InMemoryLedger } from "../../../test-support/in-memory-ledger"
 import type { OrderDetails } from "../../gateway/schemas"
 import { readCardOrder } from "../card-order"
-import { hashSecurityToken } from "../card-session-data"
+import { hashSecurityToken } from "../card-sessions"
 import { type CardGatewayPort, CardSync } from "../card-sync"
-import type { GatewayPayment } from "../medusa-changes"
-import type { SessionRecord } from "../payment-records"
+import type { GatewayPayment, SessionRecord } from "../medusa-payments"
 import { op } from "./operation-builder"
 
 const ORDER_ID = "ORD1"

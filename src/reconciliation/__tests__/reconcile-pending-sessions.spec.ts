@@ -3,7 +3,7 @@
  * and a sync that answers what each test says (the sync has its own suites; the integration
  * suites run the real one).
  */
-import type { SyncOutcome } from "../../core/medusa-changes"
+import type { SyncOutcome } from "../../core/medusa-payments"
 import { READS_PER_RUN, reconcilePendingSessions } from "../reconcile-pending-sessions"
 import { type SyncCall, testContainer } from "./support/container"
 

@@ -14,16 +14,15 @@ import type {
   RetrievePaymentInput,
   RetrievePaymentOutput,
 } from "@medusajs/framework/types"
-import { AbstractPaymentProvider, ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
+import { AbstractPaymentProvider, ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
+import { PaymentRecords } from "../../../core/medusa-payments"
 import { type NexiOptions, parseNexiOptions } from "../../../core/options"
-import { PaymentRecords } from "../../../core/payment-records"
 import type { PaymentStatus } from "../../../core/payment-status"
 import { DEFAULT_STORE_ENTRY_ID } from "../../../core/provider-ids"
+import { paymentProviderEntries } from "../../../core/store-entries"
 import { NEXI_LEDGER_MODULE, type PaymentLedger, type SavedCardBook } from "../../../modules/nexi-ledger/types"
 
 export type ProviderCradle = Record<string, unknown> & { logger?: Logger }
-
-type ProviderEntry = { id?: unknown; options?: unknown }
 
 /** Reads a registration of the cradle, or undefined: awilix's cradle throws for an unknown name. */
 function optionalRegistration(cradle: ProviderCradle, name: string): unknown {
@@ -41,12 +40,8 @@ function optionalRegistration(cradle: ProviderCradle, name: string): unknown {
  * tests, the benchmark) finds none and is the default entry's.
  */
 export function storeEntryIdFor(cradle: ProviderCradle, options: unknown): string {
-  const config = optionalRegistration(cradle, ContainerRegistrationKeys.CONFIG_MODULE) as
-    | { modules?: Record<string, { options?: { providers?: ProviderEntry[] } } | boolean | undefined> }
-    | undefined
-  const payment = config?.modules?.[Modules.PAYMENT]
-  const providers = typeof payment === "object" ? payment?.options?.providers : undefined
-  const entry = Array.isArray(providers) ? providers.find((candidate) => candidate?.options === options) : undefined
+  const config = optionalRegistration(cradle, ContainerRegistrationKeys.CONFIG_MODULE)
+  const entry = paymentProviderEntries(config).find((candidate) => candidate.options === options)
   return typeof entry?.id === "string" && entry.id ? entry.id : DEFAULT_STORE_ENTRY_ID
 }
 
@@ -55,13 +50,8 @@ export function storeEntryIdFor(cradle: ProviderCradle, options: unknown): strin
  * container, which holds only what that module lists in `dependencies`; a store that left
  * the line out gets a message naming it, and no money write is sent unrecorded.
  */
-function ledgerFrom(cradle: Record<string, unknown>, action: string): PaymentLedger {
-  let ledger: PaymentLedger | undefined
-  try {
-    ledger = cradle[NEXI_LEDGER_MODULE] as PaymentLedger | undefined
-  } catch {
-    ledger = undefined
-  }
+function ledgerFrom(cradle: ProviderCradle, action: string): PaymentLedger {
+  const ledger = optionalRegistration(cradle, NEXI_LEDGER_MODULE) as PaymentLedger | undefined
   if (!ledger) {
     throw new MedusaError(
       MedusaError.Types.UNEXPECTED_STATE,
@@ -72,7 +62,7 @@ function ledgerFrom(cradle: Record<string, unknown>, action: string): PaymentLed
 }
 
 /** The saved cards live in the ledger's module: the same `dependencies` line reaches them. */
-function savedCardBookFrom(cradle: Record<string, unknown>, action: string): SavedCardBook {
+function savedCardBookFrom(cradle: ProviderCradle, action: string): SavedCardBook {
   return ledgerFrom(cradle, action) as unknown as SavedCardBook
 }
 

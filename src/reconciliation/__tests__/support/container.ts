@@ -8,7 +8,7 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { Modules } from "@medusajs/framework/utils"
 import { InMemoryLedger } from "../../../../test-support/in-memory-ledger"
-import type { SyncOutcome } from "../../../core/medusa-changes"
+import type { SyncOutcome } from "../../../core/medusa-payments"
 import { NEXI_LEDGER_MODULE } from "../../../modules/nexi-ledger/types"
 import type { SyncOf } from "../../payment-sync"
 

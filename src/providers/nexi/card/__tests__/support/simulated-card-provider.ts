@@ -5,9 +5,9 @@
  */
 import { CardSync, cardSyncPort } from "../../../../../core/card-sync"
 import { clientsFor } from "../../../../../core/clients"
-import type { GatewayPayment } from "../../../../../core/medusa-changes"
+import type { GatewayPayment } from "../../../../../core/medusa-payments"
+import { PaymentRecords, type SessionRecord } from "../../../../../core/medusa-payments"
 import { parseNexiOptions } from "../../../../../core/options"
-import { PaymentRecords, type SessionRecord } from "../../../../../core/payment-records"
 import { SIM_API_KEY } from "../../../../../http/__tests__/support/simulator"
 import { type RunningSimulator, startSimulator } from "../../../../../simulator"
 import { type TestCradle, testCradle } from "../../../shared/__tests__/support/provider-cradle"

@@ -8,8 +8,8 @@ import type { IPaymentModuleService, MedusaContainer } from "@medusajs/framework
 import { PaymentActions } from "@medusajs/framework/utils"
 import { processPaymentWorkflowId } from "@medusajs/medusa/core-flows"
 import { type TestContainer, testContainer } from "../../reconciliation/__tests__/support/container"
-import { type GatewayPayment, MedusaChanges } from "../medusa-changes"
-import type { SessionRecord } from "../payment-records"
+import type { SessionRecord } from "../medusa-payments"
+import { type GatewayPayment, MedusaChanges } from "../medusa-payments"
 
 const session: SessionRecord = {
   id: "payses_1",

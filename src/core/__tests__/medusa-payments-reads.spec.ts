@@ -5,7 +5,7 @@
  */
 import { MedusaError } from "@medusajs/framework/utils"
 import { testCradle } from "../../providers/nexi/shared/__tests__/support/provider-cradle"
-import { PaymentRecords } from "../payment-records"
+import { PaymentRecords } from "../medusa-payments"
 
 function failingService(message: string) {
   return {

@@ -1,0 +1,336 @@
+/**
+ * The card's money writes (capture, refund, void, cancel of a capture, the staff charges), each
+ * sent through the one sender (send-once.ts), and how each is found again at the gateway when
+ * its answer was lost: by the operation it made, or by the order id it opened. Before a new
+ * write, the order's earlier writes are settled and matched to their Medusa rows. See
+ * docs/ledger.md.
+ */
+import type { Logger } from "@medusajs/framework/types"
+import type { GatewayClient } from "../gateway/gateway-client"
+import type { Operation, OrderDetails } from "../gateway/schemas"
+import { NotFoundError, UnexpectedResponseError } from "../http/errors"
+import type { MoneyWrite, NewWrite, PaymentLedger, WriteKind, WriteOrigin } from "../modules/nexi-ledger/types"
+import { minorToMajorString } from "../money/amount"
+import { type CardOrderOperation, readCardOrder } from "./card-order"
+import { idempotencyUuid } from "./idempotency"
+import { type MedusaRows, type Recovery, sendOnce, settledWritesOf as settleEarlier } from "./send-once"
+
+// Found again by the operation a write made (capture, refund, void, cancel of a capture). Gateway
+// operations carry neither our idempotency key nor our description, so a write is matched by
+// what it must have left behind: its type, its amount, the operation it applied to, and not
+// being an operation the ledger already gave to another write. Choices and limits: docs/ledger.md.
+
+type SettledWrite = Pick<MoneyWrite, "kind" | "amount_minor" | "target_ref">
+
+function sameAmount(operation: Operation, write: SettledWrite): boolean {
+  return operation.operationAmount !== undefined && BigInt(operation.operationAmount) === BigInt(write.amount_minor)
+}
+
+/**
+ * What a write of each kind leaves behind, in the read model's words (src/core/card-order.ts):
+ * a void or a cancel is any operation the model reads as one, by its one undo rule; a cancel
+ * that did not fail, even one still under way, was made.
+ */
+const MADE: Record<string, (entry: CardOrderOperation, write: SettledWrite) => boolean> = {
+  capture: ({ operation }, write) =>
+    operation.operationType === "CAPTURE" && operation.operationResult === "EXECUTED" && sameAmount(operation, write),
+  refund: ({ operation }, write) =>
+    operation.operationType === "REFUND" &&
+    (operation.operationResult === "REFUNDED" ||
+      operation.operationResult === "EXECUTED" ||
+      operation.operationResult === "PENDING") &&
+    sameAmount(operation, write),
+  void: (entry) => entry.undoKind === "void" && entry.undoes !== undefined,
+  cancel_capture: ({ operation, undoKind }, write) =>
+    undoKind === "cancel" &&
+    operation.operationResult !== "FAILED" &&
+    operation.cancelledOperationId === write.target_ref,
+}
+
+/** The operation types a write of each kind can leave behind. */
+const TYPES_MADE: Record<string, readonly string[]> = {
+  capture: ["CAPTURE"],
+  refund: ["REFUND"],
+  void: ["REFUND", "VOID", "AUTHORIZATION"],
+  cancel_capture: ["CANCEL"],
+}
+
+/** The gateway's record cannot tell whether the write was made: the outcome stays unknown. */
+export class UndecidableRecordError extends Error {}
+
+/**
+ * The id of the operation `write` made, or undefined when the order shows none. Throws
+ * UndecidableRecordError when an operation the write could have made carries a type or result
+ * this plugin does not know: reading it as "not made" could let staff send the money twice.
+ * @param taken operation ids the ledger already holds for other writes
+ */
+export function executedOperationFor(
+  write: SettledWrite,
+  details: OrderDetails,
+  taken: ReadonlySet<string>,
+): string | undefined {
+  const made = MADE[write.kind]
+  if (!made) return undefined
+  const order = readCardOrder(details)
+  const found = order.operations.find(
+    (entry) => entry.operation.operationId && !taken.has(entry.operation.operationId) && made(entry, write),
+  )
+  if (found?.operation.operationId) return found.operation.operationId
+  const unreadable = details.operations.find(
+    (operation) =>
+      operation.unrecognized &&
+      !taken.has(operation.operationId ?? "") &&
+      (operation.unrecognized.operationType !== undefined ||
+        TYPES_MADE[write.kind]?.includes(operation.operationType ?? "")),
+  )
+  if (unreadable) {
+    throw new UndecidableRecordError(
+      `operation ${unreadable.operationId ?? "(no id)"} has a type or result this plugin does not know`,
+    )
+  }
+  // A void the gateway records on the authorization itself (its result turned VOIDED).
+  const payment = order.operations.find((entry) => entry.operation.operationId === order.paymentOperationId)?.operation
+  if (write.kind === "void" && payment?.operationType === "AUTHORIZATION" && payment.operationResult === "VOIDED")
+    return payment.operationId
+  return undefined
+}
+
+/**
+ * @param keyless the gateway takes no idempotency key for the write (a cancel,
+ * docs/contract/gateway.md): a second sender is refused once the first one's write stands, so
+ * a refusal is checked against the order too.
+ */
+export function byOperation(
+  gateway: GatewayClient,
+  ledger: PaymentLedger,
+  { keyless }: { keyless: boolean },
+): Recovery {
+  return {
+    refusalMayMeanMade: keyless,
+    whenUnreadable: "wait",
+    async find(write) {
+      const details = await gateway.getOrder(write.gateway_ref)
+      const others = (await ledger.writesOf(write.gateway_ref)).filter(
+        (other) => other.idempotency_key !== write.idempotency_key,
+      )
+      const taken = new Set(others.map((other) => other.gateway_operation_id).filter((id): id is string => Boolean(id)))
+      return executedOperationFor(write, details, taken)
+    },
+  }
+}
+
+// Found again by its order id: a request that opens a gateway order (a MOTO payment, a card
+// verification, a saved card's charge). The order id is fixed for the attempt and the gateway
+// refuses one it has seen, so a repeat cannot act twice, and what the first try did is read back
+// from GET /orders/{orderId}.
+
+/** The gateway's record of the order, or undefined when it has none (nothing was done). */
+async function recordedOrder(gateway: GatewayClient, orderId: string): Promise<OrderDetails | undefined> {
+  try {
+    const details = await gateway.getOrder(orderId)
+    return details.operations.length ? details : undefined
+  } catch (error) {
+    if (error instanceof NotFoundError) return undefined
+    throw error
+  }
+}
+
+/** The id of the operation a request made; an answer without one is read back from the order instead. */
+export function operationIdOf(operation: Operation): string {
+  if (!operation.operationId)
+    throw new UnexpectedResponseError("gateway", "The gateway answered with an operation that has no id")
+  return operation.operationId
+}
+
+export class ByOrderId implements Recovery {
+  // A repeated order id is refused: the refusal may be the first try's success.
+  readonly refusalMayMeanMade = true
+  readonly whenUnreadable = "repeat"
+  /** The gateway's record of the order as last read, when it holds the request's operation. */
+  found?: OrderDetails
+
+  /**
+   * @param made whether the order the gateway records holds what the request was to make
+   * (a declined card is an order, but nothing made)
+   */
+  constructor(
+    private readonly gateway: GatewayClient,
+    private readonly orderId: string,
+    private readonly made: (details: OrderDetails) => boolean = () => true,
+  ) {}
+
+  async find(): Promise<string | undefined> {
+    const details = await recordedOrder(this.gateway, this.orderId)
+    if (!details || !this.made(details)) return undefined
+    this.found = details
+    return details.operations[0]?.operationId
+  }
+}
+
+export interface CardWriteContext {
+  gateway: GatewayClient
+  ledger: PaymentLedger
+  /** What Medusa asked for, for messages: "refund the payment". */
+  action: string
+}
+
+/** What settling an order's earlier writes needs besides the sender's context. */
+export interface SettleContext extends CardWriteContext {
+  /** Medusa's own rows, read by the id a write carries. */
+  records: MedusaRows
+  logger?: Logger
+}
+
+type SentWrite = Pick<
+  MoneyWrite,
+  "kind" | "idempotency_key" | "target_ref" | "amount_minor" | "currency" | "medusa_ref"
+>
+
+const KIND_WORDS: Partial<Record<WriteKind, string>> = {
+  capture: "capture",
+  refund: "refund",
+  void: "void",
+  cancel_capture: "cancel of a capture",
+}
+
+export function writeLabel(write: Pick<NewWrite, "kind" | "amount_minor" | "currency">): string {
+  return `${KIND_WORDS[write.kind] ?? write.kind} of ${minorToMajorString(write.amount_minor, write.currency)} ${write.currency}`
+}
+
+/** The gateway takes no idempotency key on cancels (docs/contract/gateway.md). */
+function recoveryOf(context: CardWriteContext, kind: WriteKind) {
+  return byOperation(context.gateway, context.ledger, { keyless: kind === "cancel_capture" })
+}
+
+/**
+ * The request that makes a capture or refund Medusa asked for, under the write's own key and
+ * named after Medusa's record: the same request whether it is sent first or sent again.
+ */
+export function requestOf(gateway: GatewayClient, write: SentWrite): () => Promise<string> {
+  const target = write.target_ref ?? ""
+  const body = { amount: write.amount_minor, currency: write.currency }
+  if (write.kind === "capture") {
+    return async () =>
+      (await gateway.capture(target, { ...body, description: `Capture ${write.medusa_ref}` }, write.idempotency_key))
+        .operationId
+  }
+  if (write.kind === "refund") {
+    return async () =>
+      (await gateway.refund(target, { ...body, description: `Refund ${write.medusa_ref}` }, write.idempotency_key))
+        .operationId
+  }
+  throw new Error(`nexi: a ${write.kind} is not sent on behalf of a Medusa capture or refund`)
+}
+
+/** Sends one write through the ledger; the gateway's operation id. */
+export function sendCardWrite(
+  context: CardWriteContext,
+  write: NewWrite,
+  send: () => Promise<string>,
+): Promise<string> {
+  return sendOnce({
+    ledger: context.ledger,
+    write,
+    label: writeLabel(write),
+    action: context.action,
+    send,
+    recover: recoveryOf(context, write.kind),
+  })
+}
+
+/** The kinds of write a later card write settles: those Medusa asked for and may have lost the answer of. */
+const SETTLED_KINDS: readonly WriteKind[] = ["capture", "refund", "void", "cancel_capture"]
+
+/** The charges staff make at once under an attempt's own gateway order id: a MOTO payment, a saved card's MIT charge. */
+const STAFF_CHARGE_KINDS: readonly WriteKind[] = ["moto", "mit_charge"]
+
+/**
+ * A staff charge whose answer was lost is found by its order id. It is never sent again from
+ * here (the card data is gone; staff decide whether to charge a saved card again): only
+ * settled, so the job does not take it up on every run.
+ */
+function staffChargeRecovery(context: CardWriteContext, write: MoneyWrite) {
+  return new ByOrderId(context.gateway, write.gateway_ref, (details) => {
+    const { status } = readCardOrder(details)
+    return status !== "error" && status !== "canceled"
+  })
+}
+
+/**
+ * Every write of the order, settled, each capture or refund matched to its Medusa row
+ * (send-once.ts); a gateway or a Medusa row that cannot be read refuses the new write.
+ */
+export function settledWritesOf(context: SettleContext, orderId: string): Promise<MoneyWrite[]> {
+  return settleEarlier(
+    {
+      ledger: context.ledger,
+      rows: context.records,
+      action: context.action,
+      logger: context.logger,
+      label: writeLabel,
+      resendOf: async (write) => {
+        if (STAFF_CHARGE_KINDS.includes(write.kind))
+          return { send: () => requestOf(context.gateway, write)(), recover: staffChargeRecovery(context, write) }
+        if (!SETTLED_KINDS.includes(write.kind)) return undefined
+        // Only a capture or refund has a Medusa row of its own to be sent again for; the others are only found.
+        return { send: () => requestOf(context.gateway, write)(), recover: recoveryOf(context, write.kind) }
+      },
+    },
+    orderId,
+  )
+}
+
+export interface AuthorizationToVoid {
+  orderId: string
+  /** The operation that authorized the order: the AUTHORIZATION, or the CAPTURE of an IMPLICIT payment. */
+  paymentOperationId: string
+  amountMinor: string
+  currency: string
+  /** The Medusa payment (or session) the void serves: its key, stable across every retry. */
+  medusaRef: string
+  origin?: WriteOrigin
+}
+
+/** Voids an authorization (a refund of its full amount on the payment operation), once. */
+export function voidAuthorization(context: CardWriteContext, authorization: AuthorizationToVoid): Promise<string> {
+  const { orderId, paymentOperationId, amountMinor, currency, medusaRef } = authorization
+  const key = idempotencyUuid(`${medusaRef}:void`)
+  const write = {
+    kind: "void" as const,
+    ...(authorization.origin ? { origin: authorization.origin } : {}),
+    idempotency_key: key,
+    gateway_ref: orderId,
+    target_ref: paymentOperationId,
+    amount_minor: amountMinor,
+    currency,
+    medusa_ref: medusaRef,
+  }
+  return sendCardWrite(
+    context,
+    write,
+    async () =>
+      (
+        await context.gateway.refund(
+          paymentOperationId,
+          { amount: amountMinor, currency, description: "Void of an uncaptured authorization" },
+          key,
+        )
+      ).operationId,
+  )
+}
+
+/**
+ * After a capture was cancelled, the gateway gives its authorization back, capturable, and the
+ * shopper's money stays held (an IMPLICIT payment too: src/core/card-order.ts reads it as
+ * authorized again). While the order reads as authorized, what it holds is voided. Returns the
+ * void's operation id, or undefined when nothing was held.
+ */
+export async function releaseHeldAuthorization(
+  context: CardWriteContext,
+  held: Omit<AuthorizationToVoid, "amountMinor">,
+): Promise<string | undefined> {
+  const details = await context.gateway.getOrder(held.orderId)
+  const state = readCardOrder(details)
+  if (state.status !== "authorized" || BigInt(state.authorizedMinor) <= 0n) return undefined
+  return voidAuthorization(context, { ...held, amountMinor: state.authorizedMinor })
+}
