@@ -149,3 +149,9 @@ export function fromMinorUnits(minor: string | number | bigint, currencyCode: st
 export function minorToMajorString(minor: string | number | bigint, currencyCode: string): string {
   return fromMinorUnits(minor, currencyCode).toFixed(currencyExponent(currencyCode))
 }
+
+/** "25.50 EUR", "5000 JPY", "1.234 KWD": an exact major amount rounded to its currency, as staff read it in messages. */
+export function moneyText(major: AmountInput, currency: string): string {
+  const code = currency.toUpperCase()
+  return `${minorToMajorString(toMinorUnits(major, code), code)} ${code}`
+}

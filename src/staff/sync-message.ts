@@ -4,7 +4,7 @@
  * gateway are compared on what is still held: captured minus refunded.
  */
 import BigNumber from "bignumber.js"
-import { moneyText } from "./money-text"
+import { moneyText } from "../money/amount"
 
 export interface HeldTotals {
   captured: BigNumber
