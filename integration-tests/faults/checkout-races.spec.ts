@@ -8,9 +8,16 @@
  * hands each to its subscribers 5 s after receiving it, so the shoppers are let loose 5 s
  * after the release, when the webhook workflows start. Nothing asserts on timing: whichever
  * path wins, the outcome must be the same.
+ *
+ * A notification that finds the cart's lock held (the shopper's checkout completing it) leaves
+ * the cart to that checkout instead of queueing Medusa's workflow behind it to complete it a
+ * second time; a checkout that never finishes leaves the attempt to the job, which completes it.
  */
+import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
-import { CheckoutKit, countWebhookEvents, mapWithLimit, UNIT_PRICE } from "../support/checkout-kit"
+import { reconcilePendingSessions } from "../../src/reconciliation/reconcile-pending-sessions"
+import { type CardCheckout, CheckoutKit, countWebhookEvents, mapWithLimit, UNIT_PRICE } from "../support/checkout-kit"
+import { holdReconcileLock } from "../support/hold-reconcile-lock"
 import { simulatorForSuite } from "../support/simulator"
 import { eventually } from "../support/store"
 import { suiteOutput } from "../support/suite-output"
@@ -72,6 +79,74 @@ medusaIntegrationTestRunner({
       // EXPLICIT capture: nothing is captured until the merchant does it.
       expect(await kit.requests("POST", "/api/phoenix-0.0/psp/api/v1/operations/*/captures")).toEqual([])
       expect(suiteOutput().textSince(outputMark)).not.toContain("An error occurred while processing")
+    })
+
+    describe("a notification while the shopper's checkout holds the cart", () => {
+      /** Long enough for the notification to be handled: without the probe, Medusa's workflow waits this out. */
+      const HELD_MS = 8_000
+      let kit: CheckoutKit
+
+      beforeAll(async () => {
+        // The suite runs the job itself, so the scheduled run cannot complete a cart first.
+        await holdReconcileLock(getContainer(), "checkout-races-suite")
+      })
+
+      beforeEach(async () => {
+        await simulator.control("POST", "/reset")
+        kit = new CheckoutKit(api, getContainer, simulator)
+        await kit.seed()
+      })
+
+      /** Pays while the cart's lock is held as a checkout would hold it; gives it back once the notification was handled. */
+      async function payWhileCartHeld(checkout: CardCheckout): Promise<void> {
+        const locking = getContainer().resolve(Modules.LOCKING)
+        const webhookEvents = countWebhookEvents(getContainer())
+        await locking.acquire(checkout.cartId, { ownerId: "shopper-checkout", expire: 60 })
+        try {
+          await kit.pay(checkout.orderId, undefined, true)
+          await eventually(async () => (webhookEvents.count() >= 1 ? true : undefined), { timeoutMs: 30_000 })
+          await new Promise((resolve) => setTimeout(resolve, HELD_MS))
+        } finally {
+          await locking.release(checkout.cartId, { ownerId: "shopper-checkout" })
+        }
+        // A workflow queued behind the lock would take it now and complete the cart.
+        await new Promise((resolve) => setTimeout(resolve, 3_000))
+      }
+
+      async function attemptOf(orderId: string): Promise<{ state: string }> {
+        const knex = getContainer().resolve(ContainerRegistrationKeys.PG_CONNECTION)
+        return knex("nexi_payment_attempt").where("gateway_ref", orderId).first()
+      }
+
+      it("leaves the cart to the shopper's checkout, which completes it once", async () => {
+        const checkout = await kit.openCardCheckout()
+        await payWhileCartHeld(checkout)
+
+        expect(await kit.ordersOfCart(checkout.cartId)).toEqual([])
+        expect((await kit.session(checkout.sessionId)).status).toBe("pending")
+        expect(await attemptOf(checkout.orderId)).toMatchObject({ state: "open" })
+
+        const answer = await kit.completeAsShopper(checkout.cartId)
+        expect(answer.body.type).toBe("order")
+        expect(await kit.ordersOfCart(checkout.cartId)).toEqual([answer.body.order.id])
+        expect(await attemptOf(checkout.orderId)).toMatchObject({ state: "paid" })
+      })
+
+      it("completes the cart by the job when that checkout never finishes", async () => {
+        const checkout = await kit.openCardCheckout()
+        await payWhileCartHeld(checkout)
+        expect(await kit.ordersOfCart(checkout.cartId)).toEqual([])
+
+        await reconcilePendingSessions(getContainer(), new Date(Date.now() + 60 * 60_000))
+
+        const orders = await kit.ordersOfCart(checkout.cartId)
+        expect(orders).toHaveLength(1)
+        const payments = await kit.paymentsOfOrder(orders[0])
+        expect(payments.map((payment) => [Number(payment.amount), payment.captured_at])).toEqual([
+          [UNIT_PRICE.major, null],
+        ])
+        expect(await attemptOf(checkout.orderId)).toMatchObject({ state: "paid" })
+      })
     })
   },
 })

@@ -48,7 +48,7 @@ export interface CardSyncDeps {
   gateway: CardGatewayPort
   ledger: PaymentLedger
   sessions: { session(sessionId: string): Promise<SessionRecord | undefined> }
-  medusa: Pick<MedusaChanges, "apply">
+  medusa: Pick<MedusaChanges, "apply" | "checkoutCompleting">
   logger?: Logger
 }
 
@@ -134,6 +134,8 @@ export class CardSync {
     const owned = attempt?.state !== "superseded" && attempt?.state !== "released"
     if (session !== undefined && owned && readCardSessionData(session.data).order_id === orderId) {
       if (settleWrites) await this.deps.gateway.settleWrites(orderId)
+      // Left as it is, still watched: the shopper's checkout, completing the cart now, authorizes it.
+      if (await this.deps.medusa.checkoutCompleting(session, state.status, attempt?.cart_id)) return "left_to_checkout"
       const watch = attempt && watchAfterRead(attempt, state.status, new Date(), state.reason)
       // The notification of a payment Medusa already holds finds the attempt paid: nothing to write.
       if (attempt && watch && !changesNothing(attempt, watch)) await this.deps.ledger.updateAttempt(orderId, watch)

@@ -228,6 +228,7 @@ export type SyncOutcome =
   | "marked_canceled"
   | "refund_recorded"
   | "capture_recorded"
+  | "left_to_checkout"
   | "unchanged"
 
 /** What one read says about a payment, in minor units of `currency`. */
@@ -257,6 +258,8 @@ export interface MedusaChangesDeps {
    * has no cart for processPaymentWorkflow to complete.
    */
   authorizeOrderSession(sessionId: string, gatewayOrderId: string): Promise<void>
+  /** Whether someone (the shopper's checkout) holds Medusa's lock of the cart right now (payment-lock.ts). */
+  isCartLocked(cartId: string): Promise<boolean>
 }
 
 type MoneyRow = { id: string; amount: unknown; raw_amount?: unknown; metadata?: Record<string, unknown> | null }
@@ -286,6 +289,22 @@ export class MedusaChanges {
       default:
         return "unchanged"
     }
+  }
+
+  /**
+   * Whether the shopper's own checkout is completing the cart of a session the gateway says is
+   * paid. Medusa's processPaymentWorkflow would wait for the cart's lock, then complete a cart
+   * already completed: under load, twice the work for each checkout. That checkout authorizes
+   * the session itself; should it fail first, the attempt is still watched (the job, the status
+   * poll) and the next read completes the cart. A cart nobody holds (abandoned) is completed at once.
+   */
+  async checkoutCompleting(
+    session: SessionRecord,
+    status: PaymentStatus,
+    cartId: string | null | undefined,
+  ): Promise<boolean> {
+    if (!cartId || PAID_SESSION.has(session.status) || !PAID_SESSION.has(status)) return false
+    return !staffChannelOfSession(session.data) && this.deps.isCartLocked(cartId)
   }
 
   /**

@@ -37,7 +37,7 @@ export interface MobileSyncDeps {
   service: MobileServicePort
   ledger: PaymentLedger
   sessions: { session(sessionId: string): Promise<SessionRecord | undefined> }
-  medusa: Pick<MedusaChanges, "apply">
+  medusa: Pick<MedusaChanges, "apply" | "checkoutCompleting">
   /** The provider as the ledger records it (`nexi-apm-psp-b_nexi`): another entry's transactions are not this sync's. */
   providerKey: string
 }
@@ -71,6 +71,8 @@ export class MobileSync {
     const read = await this.deps.service.readPayment(session)
     if (!read) return "unchanged"
     const attempt = await this.deps.ledger.findAttempt(read.transactionId)
+    // Left as it is, still watched: the shopper's checkout, completing the cart now, authorizes it.
+    if (await this.deps.medusa.checkoutCompleting(session, read.status, attempt?.cart_id)) return "left_to_checkout"
     if (attempt)
       await this.deps.ledger.updateAttempt(
         read.transactionId,

@@ -5,10 +5,13 @@
  * a staff Sync at once). A caller that cannot get the lock in time is told to wait rather than
  * queued behind a gateway call that may take a while.
  */
+import { randomUUID } from "node:crypto"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { MedusaError, Modules } from "@medusajs/framework/utils"
 
 const WAIT_SECONDS = 5
+/** A probe that could not give the cart's lock back holds it no longer than this. */
+const PROBE_EXPIRE_SECONDS = 2
 
 export async function withLock<T>(
   container: MedusaContainer,
@@ -53,4 +56,23 @@ export function withPaymentLock<T>(
     job,
     waitSeconds,
   )
+}
+
+/**
+ * Whether someone holds Medusa's lock of a cart right now: the shopper's checkout completing it,
+ * most often. Tried as Medusa's own lock step tries it, without waiting (every locking provider
+ * refuses a held key with "Failed to acquire lock"); taken, it is given back at once. A locking
+ * module that fails otherwise says nothing about the cart: false, and the caller goes on as if
+ * the cart were free, into Medusa's workflow, which waits for the lock itself.
+ */
+export async function isCartLocked(container: MedusaContainer, cartId: string): Promise<boolean> {
+  const locking = container.resolve(Modules.LOCKING)
+  const ownerId = `nexi-cart-probe:${randomUUID()}`
+  try {
+    await locking.acquire(cartId, { ownerId, expire: PROBE_EXPIRE_SECONDS })
+  } catch (error) {
+    return /Failed to acquire lock/.test((error as Error).message ?? "")
+  }
+  await locking.release(cartId, { ownerId }).catch(() => undefined)
+  return false
 }

@@ -12,7 +12,7 @@ import { ApmTransactions } from "../core/apm-transactions"
 import { CardSync, cardSyncPort } from "../core/card-sync"
 import { MedusaChanges, paymentRecordsOf, type SyncOutcome } from "../core/medusa-payments"
 import { MobileSync } from "../core/mobile-sync"
-import { withPaymentLock } from "../core/payment-lock"
+import { isCartLocked, withPaymentLock } from "../core/payment-lock"
 import { storeEntryIdOf } from "../core/provider-ids"
 import { gatewayClientFor, ledgerOf, requireNexiOptions } from "../core/store-entries"
 import { recordPaidOrderSession } from "../staff/payment-links"
@@ -44,6 +44,7 @@ function storeParts(container: MedusaContainer) {
     ledger,
     lockPayment: (paymentId, job) => withPaymentLock(container, paymentId, job, RECORD_WAIT_SECONDS),
     authorizeOrderSession: (sessionId, gatewayOrderId) => recordPaidOrderSession(container, sessionId, gatewayOrderId),
+    isCartLocked: (cartId) => isCartLocked(container, cartId),
   })
   return { ledger, records: paymentRecordsOf(payments), medusa, logger: loggerOf(container) }
 }

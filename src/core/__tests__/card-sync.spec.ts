@@ -34,7 +34,14 @@ function orderWith(...operations: ReturnType<typeof op>[]): OrderDetails {
 const AUTHORIZED = orderWith(op("OP_AUTH", "AUTHORIZATION", "AUTHORIZED", 1))
 const CAPTURED = orderWith(op("OP_AUTH", "AUTHORIZATION", "AUTHORIZED", 1), op("OP_CAP", "CAPTURE", "EXECUTED", 2))
 
-async function syncOf(details: OrderDetails) {
+async function syncOf(
+  details: OrderDetails,
+  {
+    checkoutHoldsCart = false,
+    state = "paid",
+    sessionStatus = session.status,
+  }: { checkoutHoldsCart?: boolean; state?: "open" | "paid"; sessionStatus?: string } = {},
+) {
   const calls: string[] = []
   const applied: GatewayPayment[] = []
   const ledger = new InMemoryLedger()
@@ -44,8 +51,9 @@ async function syncOf(details: OrderDetails) {
     amount_minor: "1999",
     currency: "EUR",
     session_id: session.id,
+    cart_id: "cart_1",
     security_token_hash: hashSecurityToken(TOKEN),
-    state: "paid",
+    state,
   })
   const gateway: CardGatewayPort = {
     readOrder: async () => {
@@ -62,16 +70,17 @@ async function syncOf(details: OrderDetails) {
   const sync = new CardSync({
     gateway,
     ledger,
-    sessions: { session: async () => session },
+    sessions: { session: async () => ({ ...session, status: sessionStatus }) },
     medusa: {
       apply: async (_session, payment) => {
         calls.push("apply to Medusa")
         applied.push(payment)
         return "unchanged"
       },
+      checkoutCompleting: async (_session, _status, cartId) => checkoutHoldsCart && cartId === "cart_1",
     },
   })
-  return { sync, calls, applied }
+  return { sync, calls, applied, ledger }
 }
 
 function notification(orderId = ORDER_ID) {
@@ -108,5 +117,24 @@ describe("CardSync: the writes it settles before applying a read", () => {
     const { sync, calls } = await syncOf(AUTHORIZED)
     await sync.session(session.id)
     expect(calls).toEqual(["read the order", "settle the writes", "apply to Medusa"])
+  })
+})
+
+describe("CardSync: a paid order whose cart the shopper's checkout is completing", () => {
+  const pendingSyncOf = (checkoutHoldsCart: boolean) =>
+    syncOf(AUTHORIZED, { checkoutHoldsCart, state: "open", sessionStatus: "pending" })
+
+  it("leaves the cart to that checkout: Medusa is not asked to complete it, and the attempt stays watched", async () => {
+    const { sync, calls, ledger } = await pendingSyncOf(true)
+    await expect(sync.notification(notification())).resolves.toBe("left_to_checkout")
+    expect(calls).toEqual(["read the order"])
+    expect(await ledger.findAttempt(ORDER_ID)).toMatchObject({ state: "open" })
+  })
+
+  it("completes the cart when nobody holds it (an abandoned checkout)", async () => {
+    const { sync, calls, ledger } = await pendingSyncOf(false)
+    await sync.notification(notification())
+    expect(calls).toEqual(["read the order", "apply to Medusa"])
+    expect(await ledger.findAttempt(ORDER_ID)).toMatchObject({ state: "paid", next_check_at: null })
   })
 })

@@ -19,7 +19,12 @@ const session: SessionRecord = {
   currency_code: "eur",
 }
 
-function changes(test: TestContainer, locks: string[] = [], orderSessions: string[][] = []): MedusaChanges {
+function changes(
+  test: TestContainer,
+  locks: string[] = [],
+  orderSessions: string[][] = [],
+  lockedCarts: string[] = [],
+): MedusaChanges {
   return new MedusaChanges({
     container: test.container,
     payments: test.payment as unknown as IPaymentModuleService,
@@ -31,6 +36,7 @@ function changes(test: TestContainer, locks: string[] = [], orderSessions: strin
     authorizeOrderSession: async (sessionId, gatewayOrderId) => {
       orderSessions.push([sessionId, gatewayOrderId])
     },
+    isCartLocked: async (cartId) => lockedCarts.includes(cartId),
   })
 }
 
@@ -77,6 +83,28 @@ describe("MedusaChanges", () => {
     )
     expect(recorded).toEqual([["payses_1", "ORD1"]])
     expect(test.workflowRuns).toEqual([])
+  })
+
+  describe("a cart the shopper's checkout may be completing", () => {
+    it("is left to that checkout only while its lock is held and the gateway says paid", async () => {
+      const test = testContainer()
+      const medusa = changes(test, [], [], ["cart_held"])
+      await expect(medusa.checkoutCompleting(session, "authorized", "cart_held")).resolves.toBe(true)
+      await expect(medusa.checkoutCompleting(session, "captured", "cart_held")).resolves.toBe(true)
+      await expect(medusa.checkoutCompleting(session, "authorized", "cart_free")).resolves.toBe(false)
+      await expect(medusa.checkoutCompleting(session, "pending", "cart_held")).resolves.toBe(false)
+      await expect(medusa.checkoutCompleting(session, "authorized", null)).resolves.toBe(false)
+    })
+
+    it("is not asked of a session Medusa holds as paid, nor of a staff session, which has no cart", async () => {
+      const test = testContainer()
+      const medusa = changes(test, [], [], ["cart_held"])
+      await expect(
+        medusa.checkoutCompleting({ ...session, status: "authorized" }, "authorized", "cart_held"),
+      ).resolves.toBe(false)
+      const linkSession = { ...session, data: { order_id: "ORD1", staff_channel: "payment_link" } }
+      await expect(medusa.checkoutCompleting(linkSession, "authorized", "cart_held")).resolves.toBe(false)
+    })
   })
 
   it("never completes a session Medusa already holds as paid", async () => {
@@ -219,6 +247,7 @@ describe("MedusaChanges", () => {
       ledger: test.ledger,
       lockPayment: (_id, job) => job(),
       authorizeOrderSession: () => Promise.reject(new Error("no order session here")),
+      isCartLocked: () => Promise.reject(new Error("no cart here")),
     })
     await expect(untouched.apply(session, read("pending"))).resolves.toBe("unchanged")
   })

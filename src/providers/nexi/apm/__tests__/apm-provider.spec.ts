@@ -126,6 +126,8 @@ function sync(method: ApmMethod = "PSP_B", apm?: Parameters<typeof options>[0]):
       applied.push({ session, payment })
       return "unchanged" as const
     },
+    // Nobody completes these carts but the sync.
+    checkoutCompleting: async () => false,
   }
   return new MobileSync({
     service,

@@ -76,6 +76,8 @@ export function simulatedCardProvider(defaults: Record<string, unknown> = {}): S
           applied.push({ session, payment })
           return "unchanged" as const
         },
+        // Nobody completes these carts but the sync.
+        checkoutCompleting: async () => false,
       }
       return new CardSync({ gateway, ledger: cradle.ledger, sessions: records, medusa })
     },
