@@ -21,16 +21,12 @@ function cardOptions(gatewayUrl, extra = {}) {
 
 function createCardProvider(cradle, options) {
   const { NexiCardProviderService } = built("providers/nexi/card/card-provider")
-  // createGateway is the provider's documented seam; the bench only keeps a handle on the client.
-  class BenchCardProvider extends NexiCardProviderService {
-    createGateway() {
-      const client = super.createGateway()
-      this.benchGatewayClient = client
-      return client
-    }
-  }
-  const provider = new BenchCardProvider(cradle, options)
-  return { provider, gatewayClient: provider.benchGatewayClient }
+  const { clientsFor } = built("core/clients")
+  const { parseNexiOptions } = built("core/options")
+  // The client a store entry's provider builds for itself, passed in so the bench keeps a handle on it.
+  const gatewayClient = clientsFor(parseNexiOptions(options), cradle.logger).gateway
+  const provider = new NexiCardProviderService(cradle, options, gatewayClient)
+  return { provider, gatewayClient }
 }
 
 /**
@@ -53,7 +49,11 @@ function createCardSync(cradle, options, gatewayClient) {
     entryId: "nexi",
     providerKey: "nexi_nexi",
   })
-  const medusa = { apply: async (_session, payment) => (payment.status === "authorized" ? "completed" : "unchanged") }
+  const medusa = {
+    apply: async (_session, payment) => (payment.status === "authorized" ? "completed" : "unchanged"),
+    // No shopper's checkout holds a cart here: the throughput part runs that race for real.
+    checkoutCompleting: async () => false,
+  }
   return new CardSync({ gateway, ledger, sessions: records, medusa, logger: cradle.logger })
 }
 

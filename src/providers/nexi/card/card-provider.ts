@@ -53,9 +53,13 @@ export class NexiCardProviderService extends NexiProviderBase<CardOrder> {
   private readonly wallet: CardWallet
   private readonly sessions: CardSessions
 
-  constructor(cradle: ProviderCradle, options: NexiOptions) {
+  /**
+   * Medusa builds the provider with `(cradle, options)`; the gateway client is then the store
+   * entry's own (core/clients.ts). Tests and the benchmark pass the client they watch.
+   */
+  constructor(cradle: ProviderCradle, options: NexiOptions, gateway?: GatewayClient) {
     super(cradle, options)
-    this.gateway = this.createGateway()
+    this.gateway = gateway ?? clientsFor(this.options_, this.logger_).gateway
     this.wallet = new CardWallet({
       gateway: this.gateway,
       book: (action) => this.savedCards(action),
@@ -74,11 +78,6 @@ export class NexiCardProviderService extends NexiProviderBase<CardOrder> {
       providerKey: this.providerKey(),
       logger: this.logger_,
     })
-  }
-
-  /** Overridable so tests and the benchmark can point the provider at any GatewayClient. */
-  protected createGateway(): GatewayClient {
-    return clientsFor(this.options_, this.logger_).gateway
   }
 
   initiatePayment(input: InitiatePaymentInput): Promise<InitiatePaymentOutput> {

@@ -107,19 +107,14 @@ class MedusaPayment {
     readonly gateway: InMemoryGateway,
     readonly currency: string,
   ) {
-    const client = gateway.client()
-    class Provider extends NexiCardProviderService {
-      protected createGateway(): GatewayClient {
-        return client
-      }
-    }
-    this.provider = new Provider(this.cradle, {
+    const options = {
       apiKey: "property",
       environment: "http://127.0.0.1:9",
       notificationUrl: "http://localhost:9000",
       resultUrl: "https://shop.test/result",
       cancelUrl: "https://shop.test/cancel",
-    } as never)
+    }
+    this.provider = new NexiCardProviderService(this.cradle, options as never, gateway.client())
     this.data = {
       order_id: ORDER_ID,
       payment_operation_id: AUTHORIZATION_ID,
