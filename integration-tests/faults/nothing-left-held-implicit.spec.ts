@@ -1,7 +1,7 @@
 /**
  * captureType IMPLICIT: the capture is the payment, and cancelling it gives the authorization
  * back, capturable, as after an EXPLICIT capture. The gateway order then must read as
- * authorized (src/core/card-order.ts), not as pending: read as pending, a cancel of the payment
+ * authorized (src/core/card/card-order.ts), not as pending: read as pending, a cancel of the payment
  * found nothing to void and left the shopper's money held, and the admin offered no capture.
  * The store boots with NEXI_CAPTURE_TYPE=IMPLICIT, so this needs its own process.
  */

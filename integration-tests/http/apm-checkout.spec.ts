@@ -8,7 +8,7 @@ import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { refundPaymentWorkflow } from "@medusajs/medusa/core-flows"
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
-import type { ApmSessionData } from "../../src/core/apm-session-data"
+import type { ApmSessionData } from "../../src/core/mobile/apm-session-data"
 import { simulatorForSuite } from "../support/simulator"
 import {
   createCart,

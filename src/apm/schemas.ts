@@ -147,7 +147,7 @@ export const InitializeRequestSchema = z.looseObject({
 })
 export type InitializeRequest = z.infer<typeof InitializeRequestSchema>
 
-/** History only, never decided on (core/mobile-transaction.ts), so any state or event name is read as sent. */
+/** History only, never decided on (core/mobile/mobile-transaction.ts), so any state or event name is read as sent. */
 export const TransitionSchema = z.looseObject({
   timeStamp: z.string().optional(),
   from: openEnum(TRANSACTION_STATES).optional(),

@@ -198,8 +198,8 @@ export const WarningSchema = CodedRecordSchema
 /**
  * Read tolerantly (tolerant-reader.ts): `channel` and `paymentMethod` are informational and take
  * any string; an unknown `operationType` or `operationResult` is set aside, so the operation
- * counts as no payment, capture or refund (core/card-order.ts reads a result it lacks as pending),
- * and a lost write is never settled as "not made" against it (src/core/card-writes.ts).
+ * counts as no payment, capture or refund (core/card/card-order.ts reads a result it lacks as pending),
+ * and a lost write is never settled as "not made" against it (src/core/card/card-writes.ts).
  */
 const OperationObjectSchema = z.looseObject({
   orderId: z.string().optional(),

@@ -4,7 +4,7 @@
  * mid-call. A budget of its own, after the payments, so they never wait behind it.
  */
 import type { Logger, MedusaContainer } from "@medusajs/framework/types"
-import { endContract } from "../core/contract-end"
+import { endContract } from "../core/card/contract-end"
 import { STALE_REQUEST_MS } from "../core/send-once"
 import { gatewayClientFor, ledgerOf } from "../core/store-entries"
 import type { MoneyWrite, PaymentLedger, SavedCardBook } from "../modules/nexi-ledger/types"

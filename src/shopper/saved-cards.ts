@@ -12,8 +12,8 @@ import type {
   PaymentMethodDTO,
 } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
-import { MERCHANT_CHARGES_KEY, type SavedCardView } from "../core/card-on-file"
-import { verificationCurrency, verificationReturnUrl } from "../core/card-wallet"
+import { MERCHANT_CHARGES_KEY, type SavedCardView } from "../core/card/card-on-file"
+import { verificationCurrency, verificationReturnUrl } from "../core/card/card-wallet"
 import { cardProviderIdOf, isNexiCardProviderId, requireNexiOptions } from "../core/store-entries"
 import { LANGUAGE_KEY } from "../i18n/page-language"
 

@@ -4,7 +4,7 @@
  * cancelled. Pure; a refusal is a 400 naming operation_id and saying why.
  */
 import { MedusaError } from "@medusajs/framework/utils"
-import { readCardOrder } from "../core/card-order"
+import { readCardOrder } from "../core/card/card-order"
 import type { Operation, OrderDetails } from "../gateway/schemas"
 
 export interface CaptureToCancel {

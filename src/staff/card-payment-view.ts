@@ -1,12 +1,12 @@
 /**
  * What the admin shows of a card payment: the read model of its gateway order
- * (src/core/card-order.ts) in the route's contract (contract.ts), in exact major units. It
+ * (src/core/card/card-order.ts) in the route's contract (contract.ts), in exact major units. It
  * decides nothing of its own: amounts, what remains capturable and refundable, which capture
  * may be cancelled, the card, the order of the timeline and what undid what all come from the
  * read model. The gateway still refuses a cancel on a later day (PS0002): its day boundary is
  * not documented, so that one is left to the gateway and the dialog says so.
  */
-import { type CardOrder, type CardOrderOperation, readCardOrder, type UndoKind } from "../core/card-order"
+import { type CardOrder, type CardOrderOperation, readCardOrder, type UndoKind } from "../core/card/card-order"
 import type { OrderDetails } from "../gateway/schemas"
 import { minorToMajorString } from "../money/amount"
 import type { NexiCardPaymentView, NexiMoney, NexiTimelineOperation } from "./contract"

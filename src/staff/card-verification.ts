@@ -6,8 +6,8 @@
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
-import { readCardOrder } from "../core/card-order"
-import { ByOrderId, operationIdOf } from "../core/card-writes"
+import { readCardOrder } from "../core/card/card-order"
+import { ByOrderId, operationIdOf } from "../core/card/card-writes"
 import { idempotencyUuid } from "../core/idempotency"
 import { sendUnrecorded } from "../core/send-once"
 import { cardProviderIdOf, gatewayClientFor, requireNexiOptions } from "../core/store-entries"

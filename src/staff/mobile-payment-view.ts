@@ -1,14 +1,14 @@
 /**
  * What the admin shows of a mobile payment: the read model of its APM transaction
- * (src/core/mobile-transaction.ts) in the route's contract (contract.ts): the scheme, the
+ * (src/core/mobile/mobile-transaction.ts) in the route's contract (contract.ts): the scheme, the
  * transaction, its state and every transition it went through. Pure. The service's amounts are
  * whole minor units ("hundredths"), as the provider sends them; an answer without the
  * transaction shows the session's own amount.
  */
 
 import type { ExtendedEnvelope } from "../apm/schemas"
-import type { ApmSessionData } from "../core/apm-session-data"
-import { readMobileTransaction } from "../core/mobile-transaction"
+import type { ApmSessionData } from "../core/mobile/apm-session-data"
+import { readMobileTransaction } from "../core/mobile/mobile-transaction"
 import { minorToMajorString } from "../money/amount"
 import type { PaymentIdentity } from "./card-payment-view"
 import type { NexiMobilePaymentView, NexiMoney } from "./contract"

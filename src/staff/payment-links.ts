@@ -4,8 +4,8 @@
  *
  * A link is one attempt of the staff pipeline (order-collection.ts) on the `payment_link`
  * channel: the session reserves a gateway order id, and the link is created under it
- * (core/payment-links.ts, sent once). The shopper's payment on the link is then that session's
- * payment, recorded by the one sync from the notification or the job (core/card-sync.ts), which
+ * (core/card/payment-links.ts, sent once). The shopper's payment on the link is then that session's
+ * payment, recorded by the one sync from the notification or the job (core/card/card-sync.ts), which
  * authorizes the session through the pipeline.
  *
  * One open link per order: a new link replaces the earlier ones, cancelled at the gateway. A
@@ -14,9 +14,15 @@
  */
 import type { IPaymentModuleService, MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
-import { hashSecurityToken } from "../core/card-sessions"
-import { buildHostedOrderRequest } from "../core/hosted-order"
-import { cancelLinkOnce, createLinkOnce, type LinkView, linkExpirationDate, linkViewsOf } from "../core/payment-links"
+import { hashSecurityToken } from "../core/card/card-sessions"
+import { buildHostedOrderRequest } from "../core/card/hosted-order"
+import {
+  cancelLinkOnce,
+  createLinkOnce,
+  type LinkView,
+  linkExpirationDate,
+  linkViewsOf,
+} from "../core/card/payment-links"
 import { withLock } from "../core/payment-lock"
 import { storeEntryIdOf } from "../core/provider-ids"
 import { cardProviderIdOf, gatewayClientFor, ledgerOf, requireNexiOptions } from "../core/store-entries"

@@ -4,9 +4,9 @@
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { MedusaError } from "@medusajs/framework/utils"
-import { readApmSessionData } from "../core/apm-session-data"
-import { readCardSessionData } from "../core/card-sessions"
+import { readCardSessionData } from "../core/card/card-sessions"
 import { toMedusaError } from "../core/medusa-errors"
+import { readApmSessionData } from "../core/mobile/apm-session-data"
 import { apmClientFor, gatewayClientFor, isNexiCardProviderId } from "../core/store-entries"
 import type { OrderDetails } from "../gateway/schemas"
 import { cardPaymentView } from "./card-payment-view"

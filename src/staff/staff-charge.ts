@@ -3,7 +3,7 @@
  * saved card's merchant-initiated charge), then record in Medusa (order-collection.ts).
  *
  * Never charged twice, whatever is lost on the way: the charge goes through the one sender
- * (core/send-once.ts), found again by its order id (core/card-writes.ts). The order id
+ * (core/send-once.ts), found again by its order id (core/card/card-writes.ts). The order id
  * is fixed per attempt and the gateway refuses one it has seen; a repeat after a lost answer
  * (by the transport, or by staff sending the request again) first reads the gateway's order
  * for that id, and records the charge found there instead of charging again. A declined card
@@ -11,8 +11,8 @@
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { MedusaError } from "@medusajs/framework/utils"
-import { type CardOrder, readCardOrder } from "../core/card-order"
-import { ByOrderId, operationIdOf } from "../core/card-writes"
+import { type CardOrder, readCardOrder } from "../core/card/card-order"
+import { ByOrderId, operationIdOf } from "../core/card/card-writes"
 import { NotMadeError, sendOnce } from "../core/send-once"
 import { STAFF_CHANNEL_NOUNS } from "../core/staff-sessions"
 import { gatewayClientFor, ledgerOf } from "../core/store-entries"

@@ -3,7 +3,7 @@
  * waiting for a notification or the reconciliation job, and answers what changed.
  *
  * Card payments go through the one sync the job and the notifications use (reconcileSession,
- * src/core/card-sync.ts): it reads the gateway order once and records captures and refunds made
+ * src/core/card/card-sync.ts): it reads the gateway order once and records captures and refunds made
  * in the gateway's back office under the payment's lock, so a Sync, the job and the
  * notification record each operation once whichever comes first.
  * Mobile payments are only read: their service reports no refunds made elsewhere, and running

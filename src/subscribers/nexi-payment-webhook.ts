@@ -1,7 +1,7 @@
 /**
  * The one decision on a card notification. Medusa's webhook route emits
  * payment.webhook_received; this subscriber syncs the gateway order it names
- * (src/core/card-sync.ts): the security token first, then one read of the order, then what it
+ * (src/core/card/card-sync.ts): the security token first, then one read of the order, then what it
  * means applied to Medusa, including completing the cart of a paid payment as Medusa's own
  * subscriber would. The card provider answers Medusa's subscriber `not_supported` without
  * reading anything, so that one does nothing (docs/architecture.md).

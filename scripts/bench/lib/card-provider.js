@@ -30,15 +30,15 @@ function createCardProvider(cradle, options) {
 }
 
 /**
- * The one sync of a card payment (src/core/card-sync.ts) over the same stand-in and client as
+ * The one sync of a card payment (src/core/card/card-sync.ts) over the same stand-in and client as
  * the provider: what a notification runs. Medusa's side answers what it would do (complete the
  * cart of a paid session) without running Medusa's workflow, as the provider calls leave out
  * Medusa's own work; the throughput part runs it for real.
  */
 function createCardSync(cradle, options, gatewayClient) {
-  const { CardSync } = built("core/card-sync")
+  const { CardSync } = built("core/card/card-sync")
   const { PaymentRecords } = built("core/medusa-payments")
-  const { cardSyncPort } = built("core/card-sync")
+  const { cardSyncPort } = built("core/card/card-sync")
   const ledger = cradle.nexi_ledger
   const records = new PaymentRecords(cradle)
   const gateway = cardSyncPort({

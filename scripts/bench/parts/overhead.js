@@ -48,7 +48,7 @@ async function perSide(fixtures, count, make, label) {
  * the gateway, which the client and bare columns replay on their own input.
  */
 function lifecycleCalls({ provider, sync, fixtures, control, standIn, options }) {
-  const { buildHostedOrderRequest } = built("core/hosted-order")
+  const { buildHostedOrderRequest } = built("core/card/hosted-order")
   const { newOrderId } = built("gateway/order-id")
 
   async function readPool() {

@@ -13,8 +13,8 @@
  */
 import type { MedusaNextFunction, MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { apmMethodOfProvider } from "../../core/apm-schemes"
-import { CONSUMER_ID_KEY } from "../../core/apm-session-data"
-import { MERCHANT_CHARGES_KEY, PAYMENT_METHOD_KEY, SAVE_CARD_KEY } from "../../core/card-on-file"
+import { MERCHANT_CHARGES_KEY, PAYMENT_METHOD_KEY, SAVE_CARD_KEY } from "../../core/card/card-on-file"
+import { CONSUMER_ID_KEY } from "../../core/mobile/apm-session-data"
 import { isNexiProviderId } from "../../core/provider-ids"
 import { LANGUAGE_KEY } from "../../i18n/page-language"
 

@@ -9,7 +9,7 @@
  */
 import type { MedusaNextFunction, MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { apmMethodOfProvider } from "../../core/apm-schemes"
-import { readConsumerId } from "../../core/apm-session-data"
+import { readConsumerId } from "../../core/mobile/apm-session-data"
 
 export function requireConsumerId(req: MedusaRequest, _res: MedusaResponse, next: MedusaNextFunction) {
   const body = (req.body ?? {}) as { provider_id?: unknown; data?: unknown }

@@ -3,7 +3,7 @@
  * record them, read end to end. Rows named "fix: ..." are histories that were once misread.
  */
 import type { Operation, OrderDetails, OrderStatus } from "../../gateway/schemas"
-import { readCardOrder } from "../card-order"
+import { readCardOrder } from "../card/card-order"
 import type { PaymentStatus } from "../payment-status"
 import { op } from "./operation-builder"
 

@@ -5,7 +5,7 @@
  */
 import fc from "fast-check"
 import type { Operation, OperationResult, OperationType, OrderDetails } from "../../gateway/schemas"
-import { inGatewayOrder, readCardOrder } from "../card-order"
+import { inGatewayOrder, readCardOrder } from "../card/card-order"
 import { capturedCancelledRecapturedRefunded } from "./gateway-records"
 import { op } from "./operation-builder"
 

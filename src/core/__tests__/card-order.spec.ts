@@ -1,6 +1,6 @@
 import type { Operation, OperationResult, OrderDetails } from "../../gateway/schemas"
 import { OPERATION_RESULTS } from "../../gateway/schemas"
-import { readCardOrder } from "../card-order"
+import { readCardOrder } from "../card/card-order"
 
 let sequence = 0
 function operation(fields: Partial<Operation>): Operation {

@@ -2,14 +2,14 @@
  * What the sync reads before it applies a gateway order to Medusa: every checkout's notification
  * finds an order that holds only its authorization, which no write of ours has reached, so the
  * order's writes are not looked up; an order with anything after its authorization, and every
- * read by the job, settles them first (src/core/card-sync.ts).
+ * read by the job, settles them first (src/core/card/card-sync.ts).
  */
 
 import { InMemoryLedger } from "../../../test-support/in-memory-ledger"
 import type { OrderDetails } from "../../gateway/schemas"
-import { readCardOrder } from "../card-order"
-import { hashSecurityToken } from "../card-sessions"
-import { type CardGatewayPort, CardSync } from "../card-sync"
+import { readCardOrder } from "../card/card-order"
+import { hashSecurityToken } from "../card/card-sessions"
+import { type CardGatewayPort, CardSync } from "../card/card-sync"
 import type { GatewayPayment, SessionRecord } from "../medusa-payments"
 import { op } from "./operation-builder"
 

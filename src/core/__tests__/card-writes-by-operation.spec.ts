@@ -3,7 +3,7 @@
  * lost: one row per kind of write and per history that must, or must not, match.
  */
 import type { OrderDetails } from "../../gateway/schemas"
-import { executedOperationFor, UndecidableRecordError } from "../card-writes"
+import { executedOperationFor, UndecidableRecordError } from "../card/card-writes"
 
 type Op = {
   operationId: string

@@ -10,7 +10,7 @@ import { newOrderId } from "../../gateway/order-id"
 import type { MotoRequest } from "../../gateway/schemas"
 import { APPROVED_CARD, SIM_API_KEY, SimulatorHarness } from "../../http/__tests__/support/simulator"
 import { InvalidRequestError } from "../../http/errors"
-import { ByOrderId, operationIdOf } from "../card-writes"
+import { ByOrderId, operationIdOf } from "../card/card-writes"
 import { sendUnrecorded } from "../send-once"
 
 let harness: SimulatorHarness

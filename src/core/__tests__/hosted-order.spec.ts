@@ -1,5 +1,4 @@
 import type { PaymentCustomerDTO } from "@medusajs/framework/types"
-import type { CartContext } from "../cart-context"
 import {
   buildHostedOrderRequest,
   CARD_WEBHOOK_PATH,
@@ -9,7 +8,8 @@ import {
   fillDescription,
   fillTemplate,
   type HostedOrderInput,
-} from "../hosted-order"
+} from "../card/hosted-order"
+import type { CartContext } from "../cart-context"
 import type { NexiOptions } from "../options"
 import { parseNexiOptions } from "../options"
 

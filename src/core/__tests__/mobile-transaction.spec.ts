@@ -5,7 +5,7 @@ import {
   TRANSACTION_STATES,
   type TransactionState,
 } from "../../apm/schemas"
-import { readMobileTransaction } from "../mobile-transaction"
+import { readMobileTransaction } from "../mobile/mobile-transaction"
 import type { PaymentStatus } from "../payment-status"
 
 function statusAnswer(

@@ -17,7 +17,7 @@ import {
   linkExpirationDate,
   linkStateOf,
   linkViewsOf,
-} from "../payment-links"
+} from "../card/payment-links"
 
 const NOW = new Date("2026-11-27T15:30:00Z")
 

@@ -1,7 +1,7 @@
 import BigNumber from "bignumber.js"
 import type { ApmAmount, OrderItem } from "../../apm/schemas"
 import type { CartContext, CartLine } from "../cart-context"
-import { buildPurchase, refundPurchaseAmount, roundPreservingSum } from "../purchase-amounts"
+import { buildPurchase, refundPurchaseAmount, roundPreservingSum } from "../mobile/purchase-amounts"
 
 function line(overrides: Partial<CartLine> & { id: string }): CartLine {
   return { quantity: 1, unit_price: 0, ...overrides }

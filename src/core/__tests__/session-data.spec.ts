@@ -1,5 +1,5 @@
-import { readApmSessionData } from "../apm-session-data"
-import { readCardSessionData } from "../card-sessions"
+import { readCardSessionData } from "../card/card-sessions"
+import { readApmSessionData } from "../mobile/apm-session-data"
 
 describe("session data readers", () => {
   it("keeps keys they do not know, and reads a stored null as absent", () => {

@@ -1,9 +1,9 @@
 import fc from "fast-check"
 import { ExtendedEnvelopeSchema, TRANSACTION_STATES } from "../../apm/schemas"
 import { NotificationSchema } from "../../gateway/schemas"
-import { readMobileTransaction } from "../mobile-transaction"
+import { readMobileTransaction } from "../mobile/mobile-transaction"
+import { requireHundredthsCurrency } from "../mobile/purchase-amounts"
 import { parseNotificationBody } from "../notification-body"
-import { requireHundredthsCurrency } from "../purchase-amounts"
 
 const PAID = new Set(["authorized", "captured"])
 const SUCCESS_STATES = new Set(["AUTHORIZED", "RESERVED", "FINALIZED", "REPORTED"])

@@ -1,7 +1,7 @@
 /**
  * The mobile payment providers (`pp_nexi-apm-<scheme>_nexi`): Medusa's payment lifecycle on
  * the alternative-payment transaction service (docs/contract/apm.md), as a door. This base class
- * hands each of Medusa's calls to the scheme's sessions (src/core/apm-sessions.ts);
+ * hands each of Medusa's calls to the scheme's sessions (src/core/mobile/apm-sessions.ts);
  * scheme-providers.ts has one tiny subclass per scheme. Behaviour and choices:
  * docs/apm-provider.md.
  */
@@ -23,9 +23,9 @@ import type {
 } from "@medusajs/framework/types"
 import { PaymentActions } from "@medusajs/framework/utils"
 import type { ApmMethod } from "../../../apm/schemas"
-import { ApmSessions } from "../../../core/apm-sessions"
-import { ApmTransactions } from "../../../core/apm-transactions"
-import type { MobileTransaction } from "../../../core/mobile-transaction"
+import { ApmSessions } from "../../../core/mobile/apm-sessions"
+import { ApmTransactions } from "../../../core/mobile/apm-transactions"
+import type { MobileTransaction } from "../../../core/mobile/mobile-transaction"
 import { NexiProviderBase } from "../shared/provider-base"
 
 export abstract class NexiApmProviderService extends NexiProviderBase<MobileTransaction> {
@@ -60,7 +60,7 @@ export abstract class NexiApmProviderService extends NexiProviderBase<MobileTran
   /**
    * Medusa's webhook route for a mobile scheme: the service sends no notifications, so nothing
    * arrives here but noise. The storefront's status poll and the job sync mobile payments
-   * directly (src/core/mobile-sync.ts).
+   * directly (src/core/mobile/mobile-sync.ts).
    */
   async getWebhookActionAndData(_payload: ProviderWebhookPayload["payload"]): Promise<WebhookActionResult> {
     this.logger_?.warn(`nexi: ${this.method} has no notifications; ignored a webhook call`)

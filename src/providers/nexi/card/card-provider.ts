@@ -1,9 +1,9 @@
 /**
  * The card payment provider (`pp_nexi_<entry id>`, so `pp_nexi_nexi` for an entry `id: "nexi"`):
  * Medusa's payment lifecycle on the Nexi XPay hosted payment page, as a door. Each method hands
- * Medusa's call to the core: sessions and their status (src/core/card-sessions.ts), capture,
- * refund and cancel (src/core/card-money.ts), saved cards and account holders
- * (src/core/card-wallet.ts); what a notification means is the sync's (src/core/card-sync.ts).
+ * Medusa's call to the core: sessions and their status (src/core/card/card-sessions.ts), capture,
+ * refund and cancel (src/core/card/card-money.ts), saved cards and account holders
+ * (src/core/card/card-wallet.ts); what a notification means is the sync's (src/core/card/card-sync.ts).
  */
 import type {
   AuthorizePaymentInput,
@@ -36,10 +36,10 @@ import type {
   WebhookActionResult,
 } from "@medusajs/framework/types"
 import { PaymentActions } from "@medusajs/framework/utils"
-import { type CardMoneyContext, cancelCard, captureCard, refundCard } from "../../../core/card-money"
-import type { CardOrder } from "../../../core/card-order"
-import { CardSessions, readCardSessionData } from "../../../core/card-sessions"
-import { CardWallet } from "../../../core/card-wallet"
+import { type CardMoneyContext, cancelCard, captureCard, refundCard } from "../../../core/card/card-money"
+import type { CardOrder } from "../../../core/card/card-order"
+import { CardSessions, readCardSessionData } from "../../../core/card/card-sessions"
+import { CardWallet } from "../../../core/card/card-wallet"
 import { clientsFor } from "../../../core/clients"
 import { toMedusaError } from "../../../core/medusa-errors"
 import type { NexiOptions } from "../../../core/options"
@@ -130,7 +130,7 @@ export class NexiCardProviderService extends NexiProviderBase<CardOrder> {
 
   /**
    * Called by Medusa's webhook subscriber for POST /hooks/payment/nexi_<entry id>. The plugin's
-   * own subscriber syncs the order (src/core/card-sync.ts), completing the cart as Medusa's
+   * own subscriber syncs the order (src/core/card/card-sync.ts), completing the cart as Medusa's
    * would; answered without a session, Medusa's subscriber does nothing, and the gateway is
    * read once per notification (docs/architecture.md).
    */

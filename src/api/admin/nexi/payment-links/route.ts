@@ -8,7 +8,7 @@
  */
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { z } from "zod"
-import { DEFAULT_LINK_EXPIRY_DAYS, MAX_LINK_EXPIRY_DAYS } from "../../../../core/payment-links"
+import { DEFAULT_LINK_EXPIRY_DAYS, MAX_LINK_EXPIRY_DAYS } from "../../../../core/card/payment-links"
 import type { NexiPaymentLinksResponse } from "../../../../staff/contract"
 import { createPaymentLink } from "../../../../staff/payment-links"
 import { parseInput } from "../../../../staff/validate-input"

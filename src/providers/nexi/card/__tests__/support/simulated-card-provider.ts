@@ -3,7 +3,7 @@
  * before each test, and a factory of providers pointed at it. Registers its jest hooks, so call
  * it at the top of a spec.
  */
-import { CardSync, cardSyncPort } from "../../../../../core/card-sync"
+import { CardSync, cardSyncPort } from "../../../../../core/card/card-sync"
 import { clientsFor } from "../../../../../core/clients"
 import type { GatewayPayment } from "../../../../../core/medusa-payments"
 import { PaymentRecords, type SessionRecord } from "../../../../../core/medusa-payments"

@@ -7,10 +7,10 @@
  * owns it (replaced or deleted), it is watched until it ends, and released if the shopper paid
  * it after all.
  */
-import type { PaymentAttempt, PaymentLedger } from "../modules/nexi-ledger/types"
-import { watchAfterRead } from "./attempt-watch"
-import type { MedusaChanges, SessionRecord, SyncOutcome } from "./medusa-payments"
-import type { PaymentStatus } from "./payment-status"
+import type { PaymentAttempt, PaymentLedger } from "../../modules/nexi-ledger/types"
+import { watchAfterRead } from "../attempt-watch"
+import type { MedusaChanges, SessionRecord, SyncOutcome } from "../medusa-payments"
+import type { PaymentStatus } from "../payment-status"
 
 export interface MobilePaymentRead {
   transactionId: string

@@ -5,10 +5,13 @@
  */
 import type { Logger } from "@medusajs/framework/types"
 import { MedusaError } from "@medusajs/framework/utils"
-import type { ApmClient } from "../apm/apm-client"
-import type { ApmMethod, ExtendedEnvelope } from "../apm/schemas"
-import type { PaymentLedger, WriteOrigin } from "../modules/nexi-ledger/types"
-import { minorToMajorString } from "../money/amount"
+import type { ApmClient } from "../../apm/apm-client"
+import type { ApmMethod, ExtendedEnvelope } from "../../apm/schemas"
+import type { PaymentLedger, WriteOrigin } from "../../modules/nexi-ledger/types"
+import { minorToMajorString } from "../../money/amount"
+import { idempotencyUuid } from "../idempotency"
+import type { ApmOptions } from "../options"
+import type { MedusaRows } from "../send-once"
 import { type RefundDone, type RefundOrder, refundOnce } from "./apm-refund"
 import { ApmWrites, type RequestOfWrite } from "./apm-writes"
 import {
@@ -20,9 +23,6 @@ import {
   reversalRequest,
   type Sender,
 } from "./follow-up-requests"
-import { idempotencyUuid } from "./idempotency"
-import type { ApmOptions } from "./options"
-import type { MedusaRows } from "./send-once"
 
 export interface FollowUpDeps {
   apm: ApmOptions

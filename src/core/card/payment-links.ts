@@ -14,13 +14,13 @@
  * The gateway's record of a link says whether it was paid and until when it can be, not
  * whether it was cancelled: the ledger's executed `link_cancellation` says that.
  */
-import type { GatewayClient } from "../gateway/gateway-client"
-import type { PayByLinkRequest, PaymentLink } from "../gateway/schemas"
-import { InvalidRequestError, NotFoundError } from "../http/errors"
-import type { MoneyWrite, PaymentLedger } from "../modules/nexi-ledger/types"
-import { minorToMajorString } from "../money/amount"
-import { linkCancellationKey, linkCreationKey } from "./idempotency"
-import { type Recovery, sendOnce } from "./send-once"
+import type { GatewayClient } from "../../gateway/gateway-client"
+import type { PayByLinkRequest, PaymentLink } from "../../gateway/schemas"
+import { InvalidRequestError, NotFoundError } from "../../http/errors"
+import type { MoneyWrite, PaymentLedger } from "../../modules/nexi-ledger/types"
+import { minorToMajorString } from "../../money/amount"
+import { linkCancellationKey, linkCreationKey } from "../idempotency"
+import { type Recovery, sendOnce } from "../send-once"
 
 export const LINK_STATES = ["open", "paid", "expired", "cancelled"] as const
 export type LinkState = (typeof LINK_STATES)[number]

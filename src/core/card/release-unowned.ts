@@ -5,12 +5,12 @@
  * voided, a capture (IMPLICIT) refunded. The ledger keeps the release for staff to see.
  */
 import type { Logger } from "@medusajs/framework/types"
-import type { OrderDetails } from "../gateway/schemas"
-import type { PaymentAttempt } from "../modules/nexi-ledger/types"
-import { minorToMajorString } from "../money/amount"
+import type { OrderDetails } from "../../gateway/schemas"
+import type { PaymentAttempt } from "../../modules/nexi-ledger/types"
+import { minorToMajorString } from "../../money/amount"
+import { idempotencyUuid } from "../idempotency"
 import { readCardOrder } from "./card-order"
 import { type CardWriteContext, sendCardWrite } from "./card-writes"
-import { idempotencyUuid } from "./idempotency"
 
 export type ReleaseOutcome = "voided" | "refunded" | "nothing_paid"
 

@@ -1,28 +1,28 @@
 /**
  * One store entry's mobile-payment transactions of one scheme, as both the mobile provider and
- * the one sync of a mobile payment (src/core/mobile-sync.ts) reach them: the configured
+ * the one sync of a mobile payment (src/core/mobile/mobile-sync.ts) reach them: the configured
  * service, reading a transaction, reversing it, and following its refunds and reversals
  * through the ledger (follow-ups.ts). The provider builds it with its own options and ledger;
  * the sync from the store's configuration (src/reconciliation/payment-sync.ts).
  */
 import type { Logger } from "@medusajs/framework/types"
 import { MedusaError } from "@medusajs/framework/utils"
-import type { ApmClient } from "../apm/apm-client"
-import type { ApmMethod } from "../apm/schemas"
-import { NotFoundError } from "../http/errors"
-import type { PaymentAttempt, PaymentLedger } from "../modules/nexi-ledger/types"
+import type { ApmClient } from "../../apm/apm-client"
+import type { ApmMethod } from "../../apm/schemas"
+import { NotFoundError } from "../../http/errors"
+import type { PaymentAttempt, PaymentLedger } from "../../modules/nexi-ledger/types"
+import { clientsFor } from "../clients"
+import { requireField } from "../medusa-errors"
+import type { SessionRecord } from "../medusa-payments"
+import type { ApmOptions, NexiOptions } from "../options"
+import type { MedusaRows } from "../send-once"
 import { watchOrRelease } from "./apm-release"
 import { type ApmSessionData, readApmSessionData } from "./apm-session-data"
 import type { RequestOfWrite } from "./apm-writes"
-import { clientsFor } from "./clients"
 import type { OriginalPayment } from "./follow-up-requests"
 import { FollowUps } from "./follow-ups"
-import { requireField } from "./medusa-errors"
-import type { SessionRecord } from "./medusa-payments"
 import type { MobilePaymentRead, MobileServicePort } from "./mobile-sync"
 import { type MobileTransaction, readMobileTransaction } from "./mobile-transaction"
-import type { ApmOptions, NexiOptions } from "./options"
-import type { MedusaRows } from "./send-once"
 
 type Data = Partial<ApmSessionData>
 

@@ -10,10 +10,10 @@
  */
 import { MedusaError } from "@medusajs/framework/utils"
 import BigNumber from "bignumber.js"
-import type { ApmAmount, ApmOrder, OrderItem } from "../apm/schemas"
-import { type AmountInput, InvalidAmountError, toDecimal } from "../money/amount"
-import { currencyExponent } from "../money/currencies"
-import type { CartContext, CartLine } from "./cart-context"
+import type { ApmAmount, ApmOrder, OrderItem } from "../../apm/schemas"
+import { type AmountInput, InvalidAmountError, toDecimal } from "../../money/amount"
+import { currencyExponent } from "../../money/currencies"
+import type { CartContext, CartLine } from "../cart-context"
 
 /** One line's amounts in minor units, exact, before rounding. */
 interface ExactLine {

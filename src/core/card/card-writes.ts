@@ -6,14 +6,14 @@
  * docs/ledger.md.
  */
 import type { Logger } from "@medusajs/framework/types"
-import type { GatewayClient } from "../gateway/gateway-client"
-import type { Operation, OrderDetails } from "../gateway/schemas"
-import { NotFoundError, UnexpectedResponseError } from "../http/errors"
-import type { MoneyWrite, NewWrite, PaymentLedger, WriteKind, WriteOrigin } from "../modules/nexi-ledger/types"
-import { minorToMajorString } from "../money/amount"
+import type { GatewayClient } from "../../gateway/gateway-client"
+import type { Operation, OrderDetails } from "../../gateway/schemas"
+import { NotFoundError, UnexpectedResponseError } from "../../http/errors"
+import type { MoneyWrite, NewWrite, PaymentLedger, WriteKind, WriteOrigin } from "../../modules/nexi-ledger/types"
+import { minorToMajorString } from "../../money/amount"
+import { idempotencyUuid } from "../idempotency"
+import { type MedusaRows, type Recovery, sendOnce, settledWritesOf as settleEarlier } from "../send-once"
 import { type CardOrderOperation, readCardOrder } from "./card-order"
-import { idempotencyUuid } from "./idempotency"
-import { type MedusaRows, type Recovery, sendOnce, settledWritesOf as settleEarlier } from "./send-once"
 
 // Found again by the operation a write made (capture, refund, void, cancel of a capture). Gateway
 // operations carry neither our idempotency key nor our description, so a write is matched by
@@ -27,7 +27,7 @@ function sameAmount(operation: Operation, write: SettledWrite): boolean {
 }
 
 /**
- * What a write of each kind leaves behind, in the read model's words (src/core/card-order.ts):
+ * What a write of each kind leaves behind, in the read model's words (src/core/card/card-order.ts):
  * a void or a cancel is any operation the model reads as one, by its one undo rule; a cancel
  * that did not fail, even one still under way, was made.
  */
@@ -321,7 +321,7 @@ export function voidAuthorization(context: CardWriteContext, authorization: Auth
 
 /**
  * After a capture was cancelled, the gateway gives its authorization back, capturable, and the
- * shopper's money stays held (an IMPLICIT payment too: src/core/card-order.ts reads it as
+ * shopper's money stays held (an IMPLICIT payment too: src/core/card/card-order.ts reads it as
  * authorized again). While the order reads as authorized, what it holds is voided. Returns the
  * void's operation id, or undefined when nothing was held.
  */

@@ -18,13 +18,15 @@ import type {
   SavePaymentMethodOutput,
 } from "@medusajs/framework/types"
 import { MedusaError } from "@medusajs/framework/utils"
-import type { GatewayClient } from "../gateway/gateway-client"
-import { newOrderId } from "../gateway/order-id"
-import type { OrderDetails } from "../gateway/schemas"
-import { NotFoundError } from "../http/errors"
-import { LANGUAGE_KEY } from "../i18n/page-language"
-import type { PaymentLedger, SavedCard, SavedCardBook } from "../modules/nexi-ledger/types"
-import { isKnownCurrency } from "../money/currencies"
+import type { GatewayClient } from "../../gateway/gateway-client"
+import { newOrderId } from "../../gateway/order-id"
+import type { OrderDetails } from "../../gateway/schemas"
+import { NotFoundError } from "../../http/errors"
+import { LANGUAGE_KEY } from "../../i18n/page-language"
+import type { PaymentLedger, SavedCard, SavedCardBook } from "../../modules/nexi-ledger/types"
+import { isKnownCurrency } from "../../money/currencies"
+import { toMedusaError } from "../medusa-errors"
+import type { NexiOptions } from "../options"
 import {
   contractTypeOf,
   customerRefOf,
@@ -37,8 +39,6 @@ import {
 import { hashSecurityToken, securityTokenMatches } from "./card-sessions"
 import { endContract, recordContractEnd } from "./contract-end"
 import { buildHostedOrderRequest } from "./hosted-order"
-import { toMedusaError } from "./medusa-errors"
-import type { NexiOptions } from "./options"
 
 export interface CardWalletDeps {
   gateway: GatewayClient

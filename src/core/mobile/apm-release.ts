@@ -4,10 +4,10 @@
  * because nothing in Medusa points at it, so no order will ever come of it and nobody would
  * otherwise see the money held.
  */
-import type { ExtendedEnvelope } from "../apm/schemas"
-import { NotFoundError } from "../http/errors"
-import type { PaymentAttempt } from "../modules/nexi-ledger/types"
-import { watchAfterRead } from "./attempt-watch"
+import type { ExtendedEnvelope } from "../../apm/schemas"
+import { NotFoundError } from "../../http/errors"
+import type { PaymentAttempt } from "../../modules/nexi-ledger/types"
+import { watchAfterRead } from "../attempt-watch"
 import type { FollowUps } from "./follow-ups"
 import { readMobileTransaction } from "./mobile-transaction"
 

@@ -14,8 +14,8 @@
  * before its payment or verification created it) is done too, nothing being left to end.
  */
 import type { Logger } from "@medusajs/framework/types"
-import type { GatewayClient } from "../gateway/gateway-client"
-import { NotFoundError } from "../http/errors"
+import type { GatewayClient } from "../../gateway/gateway-client"
+import { NotFoundError } from "../../http/errors"
 import {
   DEACTIVATION_KIND,
   type MoneyWrite,
@@ -23,8 +23,8 @@ import {
   type PaymentLedger,
   type SavedCard,
   type WriteOrigin,
-} from "../modules/nexi-ledger/types"
-import { sendOnce } from "./send-once"
+} from "../../modules/nexi-ledger/types"
+import { sendOnce } from "../send-once"
 
 /** What the write's `gateway_operation_id` holds once done: the gateway names no operation for it. */
 export const CONTRACT_ENDED = "deactivated"

@@ -30,8 +30,8 @@
  *   amount (0 once voided), never less than what is captured.
  */
 
-import type { Operation, OperationResult, OrderDetails, PaymentLink } from "../gateway/schemas"
-import type { PaymentStatus } from "./payment-status"
+import type { Operation, OperationResult, OrderDetails, PaymentLink } from "../../gateway/schemas"
+import type { PaymentStatus } from "../payment-status"
 
 /** How an operation undoes another: a CANCEL rolls back, a void reverses an authorization. */
 export type UndoKind = "cancel" | "void"

@@ -5,8 +5,8 @@
  * path (the next refund, the reconciliation job). So a body must be rebuildable from what is
  * kept: the payment as it was sent, and the ledger's record of the writes before it. Pure.
  */
-import type { ApmAmount, ApmMethod, Consumer, ExtendedEnvelope, InitializeRequest } from "../apm/schemas"
-import type { MoneyWrite } from "../modules/nexi-ledger/types"
+import type { ApmAmount, ApmMethod, Consumer, ExtendedEnvelope, InitializeRequest } from "../../apm/schemas"
+import type { MoneyWrite } from "../../modules/nexi-ledger/types"
 import { refundPurchaseAmount } from "./purchase-amounts"
 
 /** What a refund or reversal repeats of the payment it acts on. */

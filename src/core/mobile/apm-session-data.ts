@@ -13,10 +13,10 @@ import {
   NextLinkSchema,
   type TransactionState,
   TransactionStateSchema,
-} from "../apm/schemas"
+} from "../../apm/schemas"
+import { PAYMENT_STATUSES, type PaymentStatus } from "../payment-status"
+import { minorAmount, optional, sessionDataReader } from "../session-data-schema"
 import { readMobileTransaction } from "./mobile-transaction"
-import { PAYMENT_STATUSES, type PaymentStatus } from "./payment-status"
-import { minorAmount, optional, sessionDataReader } from "./session-data-schema"
 
 /** The key under which the storefront sends the shopper's mobile number or scheme code. */
 export const CONSUMER_ID_KEY = "consumer_id"

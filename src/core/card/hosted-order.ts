@@ -3,12 +3,12 @@
  * every field can be checked in a unit test without a gateway.
  */
 import type { PaymentCustomerDTO } from "@medusajs/framework/types"
-import type { Address, CustomerInfo, HppRequest, Recurrence } from "../gateway/schemas"
-import { toAlpha3Country } from "../i18n/countries"
-import { pageLanguage } from "../i18n/page-language"
-import type { AddressSnapshot, CartContext } from "./cart-context"
-import type { NexiOptions } from "./options"
-import { cardWebhookProviderOf, DEFAULT_STORE_ENTRY_ID } from "./provider-ids"
+import type { Address, CustomerInfo, HppRequest, Recurrence } from "../../gateway/schemas"
+import { toAlpha3Country } from "../../i18n/countries"
+import { pageLanguage } from "../../i18n/page-language"
+import type { AddressSnapshot, CartContext } from "../cart-context"
+import type { NexiOptions } from "../options"
+import { cardWebhookProviderOf, DEFAULT_STORE_ENTRY_ID } from "../provider-ids"
 
 /** Medusa's webhook route of the card provider of the store entry `entryId`. */
 export function cardWebhookPath(entryId: string = DEFAULT_STORE_ENTRY_ID): string {

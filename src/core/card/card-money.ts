@@ -4,8 +4,11 @@
  * orphaned ones (send-once.ts), then sends what is left once (card-writes.ts).
  */
 import { MedusaError } from "@medusajs/framework/utils"
-import { InvalidRequestError } from "../http/errors"
-import { leavesRoom, minorToMajorString, minorUnitsToSend, toMinorUnits } from "../money/amount"
+import { InvalidRequestError } from "../../http/errors"
+import { leavesRoom, minorToMajorString, minorUnitsToSend, toMinorUnits } from "../../money/amount"
+import { cancelCaptureKey, idempotencyUuid } from "../idempotency"
+import { type PaymentRecords, recordedOperationIds } from "../medusa-payments"
+import { claimOrphans, orphanedWrites, releaseClaims, totalMinor } from "../send-once"
 import { type CardOrder, readCardOrder } from "./card-order"
 import { type CardSessionData, readCardSessionData, requireCardField } from "./card-sessions"
 import {
@@ -17,9 +20,6 @@ import {
   settledWritesOf,
   voidAuthorization,
 } from "./card-writes"
-import { cancelCaptureKey, idempotencyUuid } from "./idempotency"
-import { type PaymentRecords, recordedOperationIds } from "./medusa-payments"
-import { claimOrphans, orphanedWrites, releaseClaims, totalMinor } from "./send-once"
 
 export interface CardMoneyContext extends SettleContext {
   records: PaymentRecords

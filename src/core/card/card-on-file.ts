@@ -11,9 +11,9 @@
 import { randomBytes } from "node:crypto"
 import type { Logger } from "@medusajs/framework/types"
 import { MedusaError } from "@medusajs/framework/utils"
-import type { GatewayClient } from "../gateway/gateway-client"
-import type { OrderDetails, Recurrence } from "../gateway/schemas"
-import type { SavedCard, SavedCardBook, SavedCardContractType } from "../modules/nexi-ledger/types"
+import type { GatewayClient } from "../../gateway/gateway-client"
+import type { OrderDetails, Recurrence } from "../../gateway/schemas"
+import type { SavedCard, SavedCardBook, SavedCardContractType } from "../../modules/nexi-ledger/types"
 import { type CardInstrument, type CardOrder, readCardOrder } from "./card-order"
 
 export const SAVE_CARD_KEY = "save_card"

@@ -8,8 +8,8 @@
  * as pending, never as paid, and is named in `reason`.
  */
 
-import type { AccountState, ExtendedEnvelope, TransactionState, Transition } from "../apm/schemas"
-import type { PaymentStatus } from "./payment-status"
+import type { AccountState, ExtendedEnvelope, TransactionState, Transition } from "../../apm/schemas"
+import type { PaymentStatus } from "../payment-status"
 
 export interface MobileTransaction {
   status: PaymentStatus

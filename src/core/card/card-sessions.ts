@@ -20,10 +20,22 @@ import type {
 } from "@medusajs/framework/types"
 import { MedusaError } from "@medusajs/framework/utils"
 import { z } from "zod"
-import type { GatewayClient } from "../gateway/gateway-client"
-import { newOrderId } from "../gateway/order-id"
-import { LANGUAGE_KEY } from "../i18n/page-language"
-import type { PaymentLedger, SavedCardBook } from "../modules/nexi-ledger/types"
+import type { GatewayClient } from "../../gateway/gateway-client"
+import { newOrderId } from "../../gateway/order-id"
+import { LANGUAGE_KEY } from "../../i18n/page-language"
+import type { PaymentLedger, SavedCardBook } from "../../modules/nexi-ledger/types"
+import { readCartContext, withoutCartContext } from "../cart-context"
+import { minorUnitsFor, requireField, toMedusaError } from "../medusa-errors"
+import type { NexiOptions } from "../options"
+import { PAYMENT_STATUSES, type PaymentStatus } from "../payment-status"
+import { minorAmount, optional, sessionDataReader } from "../session-data-schema"
+import {
+  STAFF_CHANNEL_NOUNS,
+  STAFF_CHANNELS,
+  staffChannelOfContext,
+  staffChannelOfSession,
+  staffSessionData,
+} from "../staff-sessions"
 import {
   type CardOnFile,
   cardOnFileOfNewSession,
@@ -36,20 +48,8 @@ import {
   sessionDataOf,
 } from "./card-on-file"
 import { type CardOrder, readCardOrder } from "./card-order"
-import { readCartContext, withoutCartContext } from "./cart-context"
 import { buildHostedOrderRequest } from "./hosted-order"
-import { minorUnitsFor, requireField, toMedusaError } from "./medusa-errors"
-import type { NexiOptions } from "./options"
 import { cancelLinkOfAttempt } from "./payment-links"
-import { PAYMENT_STATUSES, type PaymentStatus } from "./payment-status"
-import { minorAmount, optional, sessionDataReader } from "./session-data-schema"
-import {
-  STAFF_CHANNEL_NOUNS,
-  STAFF_CHANNELS,
-  staffChannelOfContext,
-  staffChannelOfSession,
-  staffSessionData,
-} from "./staff-sessions"
 
 export interface CardSessionData extends Record<string, unknown> {
   session_id: string

@@ -5,14 +5,14 @@
  * until the scheme has finished with them.
  */
 import type { Logger } from "@medusajs/framework/types"
-import type { ApmClient } from "../apm/apm-client"
-import type { Envelope, InitializeRequest, TransactionType } from "../apm/schemas"
-import { InvalidRequestError, NotFoundError, OutcomeUnknownError, UnexpectedResponseError } from "../http/errors"
-import type { FollowState, MoneyWrite, NewWrite, PaymentLedger, WriteKind } from "../modules/nexi-ledger/types"
-import { minorToMajorString } from "../money/amount"
+import type { ApmClient } from "../../apm/apm-client"
+import type { Envelope, InitializeRequest, TransactionType } from "../../apm/schemas"
+import { InvalidRequestError, NotFoundError, OutcomeUnknownError, UnexpectedResponseError } from "../../http/errors"
+import type { FollowState, MoneyWrite, NewWrite, PaymentLedger, WriteKind } from "../../modules/nexi-ledger/types"
+import { minorToMajorString } from "../../money/amount"
+import type { PaymentStatus } from "../payment-status"
+import { isUnsettled, type MedusaRows, type Recovery, sendOnce, settledWritesOf } from "../send-once"
 import { readMobileTransaction, schemeReason } from "./mobile-transaction"
-import type { PaymentStatus } from "./payment-status"
-import { isUnsettled, type MedusaRows, type Recovery, sendOnce, settledWritesOf } from "./send-once"
 
 // Recovery of a mobile-payment write by its request's key. The APM service has no lookup by
 // idempotency key: its record of a write is the key itself, and the same key with the same

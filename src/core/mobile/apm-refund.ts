@@ -7,8 +7,10 @@
  * refund over (claims it) and send only what remains.
  */
 import { MedusaError } from "@medusajs/framework/utils"
-import type { MoneyWrite, NewWrite, PaymentLedger } from "../modules/nexi-ledger/types"
-import { minorToMajorString } from "../money/amount"
+import type { MoneyWrite, NewWrite, PaymentLedger } from "../../modules/nexi-ledger/types"
+import { minorToMajorString } from "../../money/amount"
+import { idempotencyUuid } from "../idempotency"
+import { claimOrphans, releaseClaims, totalMinor } from "../send-once"
 import type { ApmWrites, RequestOfWrite } from "./apm-writes"
 import {
   type OriginalPayment,
@@ -17,8 +19,6 @@ import {
   refundsBefore,
   type Sender,
 } from "./follow-up-requests"
-import { idempotencyUuid } from "./idempotency"
-import { claimOrphans, releaseClaims, totalMinor } from "./send-once"
 
 const ACTION = "refund the payment"
 

@@ -9,19 +9,19 @@
  * order no order will ever capture, so it is released.
  */
 import type { Logger, ProviderWebhookPayload } from "@medusajs/framework/types"
-import type { GatewayClient } from "../gateway/gateway-client"
-import { NotificationSchema, type OrderDetails } from "../gateway/schemas"
-import { NotFoundError } from "../http/errors"
-import type { PaymentAttempt, PaymentLedger, SavedCardBook } from "../modules/nexi-ledger/types"
-import { changesNothing, watchAfterRead } from "./attempt-watch"
+import type { GatewayClient } from "../../gateway/gateway-client"
+import { NotificationSchema, type OrderDetails } from "../../gateway/schemas"
+import { NotFoundError } from "../../http/errors"
+import type { PaymentAttempt, PaymentLedger, SavedCardBook } from "../../modules/nexi-ledger/types"
+import { changesNothing, watchAfterRead } from "../attempt-watch"
+import type { MedusaChanges, PaymentRecords, SessionRecord, SyncOutcome } from "../medusa-payments"
+import { notificationProblem, parseNotificationBody } from "../notification-body"
+import type { NexiOptions } from "../options"
 import { SAVE_CARD_KEY, saveCardOfPayment } from "./card-on-file"
 import { type CardOrder, holdsOnlyItsAuthorization, readCardOrder } from "./card-order"
 import { readCardSessionData, securityTokenMatches } from "./card-sessions"
 import { CardWallet } from "./card-wallet"
 import { settledWritesOf } from "./card-writes"
-import type { MedusaChanges, PaymentRecords, SessionRecord, SyncOutcome } from "./medusa-payments"
-import { notificationProblem, parseNotificationBody } from "./notification-body"
-import type { NexiOptions } from "./options"
 import { releaseUnowned } from "./release-unowned"
 
 export interface CardOrderRead {
