@@ -263,6 +263,17 @@ export interface MedusaChangesDeps {
 }
 
 type MoneyRow = { id: string; amount: unknown; raw_amount?: unknown; metadata?: Record<string, unknown> | null }
+
+/** A payment's captures and refunds as money by totals reads them: unrounded amounts, and the refunds' metadata. */
+export const MONEY_ROW_FIELDS = [
+  "captures.id",
+  "captures.amount",
+  "captures.raw_amount",
+  "refunds.id",
+  "refunds.amount",
+  "refunds.raw_amount",
+  "refunds.metadata",
+]
 type PaymentRow = { id: string; canceled_at?: unknown; captures: MoneyRow[]; refunds: MoneyRow[] }
 
 const PAID_SESSION = new Set(["authorized", "captured"])
@@ -377,17 +388,7 @@ export class MedusaChanges {
       { payment_session_id: sessionId },
       {
         relations: ["captures", "refunds"],
-        select: [
-          "id",
-          "canceled_at",
-          "captures.id",
-          "captures.amount",
-          "captures.raw_amount",
-          "refunds.id",
-          "refunds.amount",
-          "refunds.raw_amount",
-          "refunds.metadata",
-        ],
+        select: ["id", "canceled_at", ...MONEY_ROW_FIELDS],
       },
     )
     return record as unknown as PaymentRow | undefined

@@ -6,6 +6,7 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
 import BigNumber from "bignumber.js"
+import { MONEY_ROW_FIELDS } from "../core/medusa-payments"
 import { isNexiProviderId } from "../core/provider-ids"
 import { type AmountInput, toDecimal } from "../money/amount"
 
@@ -34,13 +35,7 @@ const PAYMENT_FIELDS = [
   "data",
   "payment_session_id",
   "payment_collection_id",
-  "captures.id",
-  "captures.amount",
-  "captures.raw_amount",
-  "refunds.id",
-  "refunds.amount",
-  "refunds.raw_amount",
-  "refunds.metadata",
+  ...MONEY_ROW_FIELDS,
 ]
 
 function normalize(row: Record<string, unknown>): NexiPaymentRecord {
