@@ -73,6 +73,8 @@ export async function isCartLocked(container: MedusaContainer, cartId: string): 
   } catch (error) {
     return /Failed to acquire lock/.test((error as Error).message ?? "")
   }
+  // Not given back (the locking module failed): the key expires within PROBE_EXPIRE_SECONDS, so
+  // a checkout waits that long at most. The answer, free, stands either way; nothing moves money here.
   await locking.release(cartId, { ownerId }).catch(() => undefined)
   return false
 }
