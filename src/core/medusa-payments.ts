@@ -21,8 +21,9 @@ import { MathBN, MedusaError, Modules, PaymentActions } from "@medusajs/framewor
 import { capturePaymentWorkflow, processPaymentWorkflowId, refundPaymentWorkflow } from "@medusajs/medusa/core-flows"
 import type { MoneyWrite, PaymentLedger } from "../modules/nexi-ledger/types"
 import { minorToMajorString, toMinorUnits } from "../money/amount"
+import { isCartLocked, withPaymentLock } from "./payment-lock"
 import type { PaymentStatus } from "./payment-status"
-import { staffChannelOfSession } from "./staff-sessions"
+import { recordPaidOrderSession, staffChannelOfSession } from "./staff-sessions"
 
 interface RecordService {
   retrieve(id: string, config?: Record<string, unknown>): Promise<Record<string, unknown>>
@@ -260,6 +261,21 @@ export interface MedusaChangesDeps {
   authorizeOrderSession(sessionId: string, gatewayOrderId: string): Promise<void>
   /** Whether someone (the shopper's checkout) holds Medusa's lock of the cart right now (payment-lock.ts). */
   isCartLocked(cartId: string): Promise<boolean>
+}
+
+/** A notification, the job and a Sync may queue behind each other for one payment: each waits its turn. */
+const RECORD_WAIT_SECONDS = 60
+
+/** The changes wired to the store's container: the payment lock staff actions hold, a link's staff pipeline, the cart's lock. */
+export function medusaChangesOf(container: MedusaContainer, ledger: PaymentLedger): MedusaChanges {
+  return new MedusaChanges({
+    container,
+    payments: container.resolve<IPaymentModuleService>(Modules.PAYMENT),
+    ledger,
+    lockPayment: (paymentId, job) => withPaymentLock(container, paymentId, job, RECORD_WAIT_SECONDS),
+    authorizeOrderSession: (sessionId, gatewayOrderId) => recordPaidOrderSession(container, sessionId, gatewayOrderId),
+    isCartLocked: (cartId) => isCartLocked(container, cartId),
+  })
 }
 
 type MoneyRow = { id: string; amount: unknown; raw_amount?: unknown; metadata?: Record<string, unknown> | null }

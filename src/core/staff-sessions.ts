@@ -10,8 +10,13 @@
  * one that skips the hosted page. The provider then starts no hosted order: it reserves the
  * gateway order id of this attempt and leaves the session `pending_authorization` until staff
  * have charged (or linked) under that id. Authorizing the session afterwards reads the gateway
- * order like any other authorization.
+ * order like any other authorization: staff's pipeline does it after a charge, and the sync
+ * after a paid link's notification (`recordPaidOrderSession`), so both live here.
  */
+import type { IPaymentModuleService, MedusaContainer } from "@medusajs/framework/types"
+import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
+import { authorizePaymentSessionForOrderWorkflow, convertDraftOrderWorkflow } from "@medusajs/medusa/core-flows"
+import { withLock } from "./payment-lock"
 import type { PaymentStatus } from "./payment-status"
 
 export const STAFF_CHANNELS = ["moto", "mit", "payment_link"] as const
@@ -67,4 +72,75 @@ export function staffSessionData(input: {
     status: "pending",
     staff_channel: input.channel,
   }
+}
+
+/**
+ * Step 4: Medusa records the payment the gateway holds under the session's order id. `paid`
+ * says what happened at the gateway for the error ("The card was charged"): the payment is
+ * made, so staff must send again, which finds it and records it.
+ */
+export async function authorizeStaffSession(
+  container: MedusaContainer,
+  sessionId: string,
+  gatewayOrderId: string,
+  paid = "The card was charged",
+): Promise<string> {
+  try {
+    const { result } = await authorizePaymentSessionForOrderWorkflow(container).run({
+      input: { payment_session_id: sessionId },
+    })
+    const payment = result as { id?: string } | null
+    if (!payment?.id) throw new Error("the payment session was not authorized")
+    return payment.id
+  } catch (error) {
+    throw new MedusaError(
+      MedusaError.Types.UNEXPECTED_STATE,
+      `${paid} (gateway order ${gatewayOrderId}) but Medusa could not record the payment: ${(error as Error).message}. Send the same request again: it finds the charge and records it.`,
+    )
+  }
+}
+
+/** A paid draft becomes an order; a failure here leaves a paid draft that staff convert themselves. */
+export async function convertDraft(container: MedusaContainer, orderId: string): Promise<string> {
+  try {
+    await convertDraftOrderWorkflow(container).run({ input: { id: orderId } })
+    return " The draft order was converted into an order."
+  } catch (error) {
+    return ` The draft order could not be converted into an order (${(error as Error).message}); convert it from the draft order's page.`
+  }
+}
+
+/**
+ * A paid session staff opened on an order's collection, as the sync found it (a link's
+ * notification, the job): authorized through the staff pipeline once, however many copies of
+ * the notification arrive at once; a paid draft order is then converted.
+ */
+export async function recordPaidOrderSession(
+  container: MedusaContainer,
+  sessionId: string,
+  gatewayOrderId: string,
+): Promise<void> {
+  await withLock(
+    container,
+    `nexi-order-session:${sessionId}`,
+    `Session ${sessionId} is being recorded.`,
+    async () => {
+      const payments = container.resolve<IPaymentModuleService>(Modules.PAYMENT)
+      const [session] = await payments.listPaymentSessions(
+        { id: sessionId },
+        { select: ["id", "status", "payment_collection_id"] },
+      )
+      if (session?.status !== "pending_authorization") return
+      await authorizeStaffSession(container, sessionId, gatewayOrderId, "The payment link was paid")
+      const query = container.resolve(ContainerRegistrationKeys.QUERY)
+      const { data } = await query.graph({
+        entity: "order_payment_collection",
+        fields: ["order.id", "order.is_draft_order"],
+        filters: { payment_collection_id: session.payment_collection_id },
+      })
+      const order = (data[0] as { order?: { id: string; is_draft_order?: boolean } } | undefined)?.order
+      if (order?.is_draft_order) await convertDraft(container, order.id)
+    },
+    60,
+  )
 }

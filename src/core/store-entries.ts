@@ -54,7 +54,7 @@ export function isNexiCardProviderId(providerId: unknown): providerId is string 
   return isNexiProviderId(providerId) && !apmMethodOfProvider(providerId)
 }
 
-function loggerOf(container: MedusaContainer): Logger | undefined {
+export function loggerOf(container: MedusaContainer): Logger | undefined {
   return container.hasRegistration(ContainerRegistrationKeys.LOGGER)
     ? container.resolve<Logger>(ContainerRegistrationKeys.LOGGER)
     : undefined

@@ -9,12 +9,14 @@
 import { randomUUID } from "node:crypto"
 import type { IPaymentModuleService, MedusaContainer } from "@medusajs/framework/types"
 import { Modules } from "@medusajs/framework/utils"
+import { apmMethodOfProvider } from "../core/apm-schemes"
+import { cardSyncFor } from "../core/card/card-sync"
 import type { SyncOutcome } from "../core/medusa-payments"
+import { mobileSyncFor } from "../core/mobile/apm-transactions"
 import { isNexiProviderId } from "../core/provider-ids"
 import { STALE_REQUEST_MS } from "../core/send-once"
 import { ledgerOf } from "../core/store-entries"
 import { isOrphaned, type PaymentLedger } from "../modules/nexi-ledger/types"
-import { paymentSyncFor, type SyncOf } from "./payment-sync"
 import { recordOrphanedWrites } from "./record-orphaned-writes"
 import { type ContractEndsSummary, retryContractEnds } from "./retry-contract-ends"
 
@@ -23,6 +25,19 @@ export const READS_PER_RUN = 100
 /** A sync reads the order once, and once more when Medusa authorizes the payment it completes. */
 const READS_PER_RECONCILE = 2
 const LOCK_KEY = "nexi:reconcile-pending-sessions"
+
+/** The one sync of a payment, whichever Nexi provider (`pp_nexi_nexi`, `pp_nexi-apm-psp-b_nexi`) it is of. */
+export interface PaymentSync {
+  session(sessionId: string): Promise<SyncOutcome>
+  attempt(gatewayRef: string): Promise<SyncOutcome>
+}
+
+export type SyncOf = (container: MedusaContainer, providerId: string) => PaymentSync
+
+export const paymentSyncFor: SyncOf = (container, providerId) => {
+  const method = apmMethodOfProvider(providerId)
+  return method ? mobileSyncFor(container, providerId, method) : cardSyncFor(container, providerId)
+}
 
 export interface ReconcileSummary {
   checked: number

@@ -12,14 +12,13 @@
  *    a repeat after a lost answer reads the same gateway order instead of charging another.
  * 4. Once the gateway holds the payment under that id, the session is authorized through
  *    Medusa's authorizePaymentSessionForOrder workflow (the provider reads the gateway order),
- *    and a draft order is converted. A refused payment marks the session failed, so the next
+ *    and a draft order is converted (`authorizeStaffSession`, `convertDraft` in
+ *    core/staff-sessions.ts, which the sync shares for a paid link). A refused payment marks the session failed, so the next
  *    attempt gets a new session and a new gateway order id.
  */
 import type { IPaymentModuleService, MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
 import {
-  authorizePaymentSessionForOrderWorkflow,
-  convertDraftOrderWorkflow,
   createOrUpdateOrderPaymentCollectionWorkflow,
   createPaymentSessionsWorkflow,
 } from "@medusajs/medusa/core-flows"
@@ -216,32 +215,6 @@ export async function startStaffSession(
 }
 
 /**
- * Step 4: Medusa records the payment the gateway holds under the session's order id. `paid`
- * says what happened at the gateway for the error ("The card was charged"): the payment is
- * made, so staff must send again, which finds it and records it.
- */
-export async function authorizeStaffSession(
-  container: MedusaContainer,
-  sessionId: string,
-  gatewayOrderId: string,
-  paid = "The card was charged",
-): Promise<string> {
-  try {
-    const { result } = await authorizePaymentSessionForOrderWorkflow(container).run({
-      input: { payment_session_id: sessionId },
-    })
-    const payment = result as { id?: string } | null
-    if (!payment?.id) throw new Error("the payment session was not authorized")
-    return payment.id
-  } catch (error) {
-    throw new MedusaError(
-      MedusaError.Types.UNEXPECTED_STATE,
-      `${paid} (gateway order ${gatewayOrderId}) but Medusa could not record the payment: ${(error as Error).message}. Send the same request again: it finds the charge and records it.`,
-    )
-  }
-}
-
-/**
  * The next attempt then gets a new session, and with it a new gateway order id; a collection
  * set to a smaller amount owes what it owed before again.
  */
@@ -264,15 +237,5 @@ export async function markSessionFailed(container: MedusaContainer, attempt: Sta
       .warn(
         `nexi: could not mark the ${STAFF_CHANNEL_NOUNS[attempt.channel]} session ${attempt.sessionId} failed: ${(error as Error).message}`,
       )
-  }
-}
-
-/** A paid draft becomes an order; a failure here leaves a paid draft that staff convert themselves. */
-export async function convertDraft(container: MedusaContainer, orderId: string): Promise<string> {
-  try {
-    await convertDraftOrderWorkflow(container).run({ input: { id: orderId } })
-    return " The draft order was converted into an order."
-  } catch (error) {
-    return ` The draft order could not be converted into an order (${(error as Error).message}); convert it from the draft order's page.`
   }
 }

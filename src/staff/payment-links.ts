@@ -30,7 +30,7 @@ import { InvalidRequestError } from "../http/errors"
 import { minorToMajorString } from "../money/amount"
 import type { OrderTargetField } from "./collection-plan"
 import type { NexiPaymentLinksResponse } from "./contract"
-import { authorizeStaffSession, convertDraft, startStaffAttempt } from "./order-collection"
+import { startStaffAttempt } from "./order-collection"
 
 const SUPERSEDED = "a payment link that was replaced or cancelled"
 
@@ -144,41 +144,6 @@ export async function cancelPaymentLink(
       message: `Payment link ${link.link_id} cancelled: it can no longer be paid.`,
     }
   })
-}
-
-/**
- * A paid session staff opened on an order's collection, as the sync found it (a link's
- * notification, the job): authorized through the staff pipeline once, however many copies of
- * the notification arrive at once; a paid draft order is then converted.
- */
-export async function recordPaidOrderSession(
-  container: MedusaContainer,
-  sessionId: string,
-  gatewayOrderId: string,
-): Promise<void> {
-  await withLock(
-    container,
-    `nexi-order-session:${sessionId}`,
-    `Session ${sessionId} is being recorded.`,
-    async () => {
-      const payments = container.resolve<IPaymentModuleService>(Modules.PAYMENT)
-      const [session] = await payments.listPaymentSessions(
-        { id: sessionId },
-        { select: ["id", "status", "payment_collection_id"] },
-      )
-      if (session?.status !== "pending_authorization") return
-      await authorizeStaffSession(container, sessionId, gatewayOrderId, "The payment link was paid")
-      const query = container.resolve(ContainerRegistrationKeys.QUERY)
-      const { data } = await query.graph({
-        entity: "order_payment_collection",
-        fields: ["order.id", "order.is_draft_order"],
-        filters: { payment_collection_id: session.payment_collection_id },
-      })
-      const order = (data[0] as { order?: { id: string; is_draft_order?: boolean } } | undefined)?.order
-      if (order?.is_draft_order) await convertDraft(container, order.id)
-    },
-    60,
-  )
 }
 
 /** An order cancelled: its open links can no longer be paid (the order-cancel subscriber). */

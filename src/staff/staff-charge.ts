@@ -14,7 +14,7 @@ import { MedusaError } from "@medusajs/framework/utils"
 import { type CardOrder, readCardOrder } from "../core/card/card-order"
 import { ByOrderId, operationIdOf } from "../core/card/card-writes"
 import { NotMadeError, sendOnce } from "../core/send-once"
-import { STAFF_CHANNEL_NOUNS } from "../core/staff-sessions"
+import { authorizeStaffSession, convertDraft, STAFF_CHANNEL_NOUNS } from "../core/staff-sessions"
 import { gatewayClientFor, ledgerOf } from "../core/store-entries"
 import type { MotoRequest, OperationResponse, OrderDetails } from "../gateway/schemas"
 import { InvalidRequestError } from "../http/errors"
@@ -22,7 +22,7 @@ import type { WriteKind } from "../modules/nexi-ledger/types"
 import { minorToMajorString } from "../money/amount"
 import { cardPaymentView } from "./card-payment-view"
 import type { NexiCardPaymentView, NexiStaffChargeResponse } from "./contract"
-import { authorizeStaffSession, convertDraft, markSessionFailed, type StaffAttempt } from "./order-collection"
+import { markSessionFailed, type StaffAttempt } from "./order-collection"
 
 export interface StaffChargeRequest {
   attempt: StaffAttempt

@@ -13,8 +13,8 @@
 import type { SubscriberArgs, SubscriberConfig } from "@medusajs/framework"
 import type { ProviderWebhookPayload } from "@medusajs/framework/types"
 import { PaymentWebhookEvents } from "@medusajs/framework/utils"
+import { cardSyncFor } from "../core/card/card-sync"
 import { isNexiCardWebhookProvider } from "../core/provider-ids"
-import { cardSyncFor } from "../reconciliation/payment-sync"
 
 export default async function nexiPaymentWebhookHandler({ event, container }: SubscriberArgs<ProviderWebhookPayload>) {
   if (!isNexiCardWebhookProvider(event.data?.provider)) return

@@ -8,15 +8,25 @@
  * An order its live session still points at is that session's payment; money on any other
  * order no order will ever capture, so it is released.
  */
-import type { Logger, ProviderWebhookPayload } from "@medusajs/framework/types"
+import type { Logger, MedusaContainer, ProviderWebhookPayload } from "@medusajs/framework/types"
+import { Modules } from "@medusajs/framework/utils"
 import type { GatewayClient } from "../../gateway/gateway-client"
 import { NotificationSchema, type OrderDetails } from "../../gateway/schemas"
 import { NotFoundError } from "../../http/errors"
 import type { PaymentAttempt, PaymentLedger, SavedCardBook } from "../../modules/nexi-ledger/types"
 import { changesNothing, watchAfterRead } from "../attempt-watch"
-import type { MedusaChanges, PaymentRecords, SessionRecord, SyncOutcome } from "../medusa-payments"
+import {
+  type MedusaChanges,
+  medusaChangesOf,
+  type PaymentRecords,
+  paymentRecordsOf,
+  type SessionRecord,
+  type SyncOutcome,
+} from "../medusa-payments"
 import { notificationProblem, parseNotificationBody } from "../notification-body"
 import type { NexiOptions } from "../options"
+import { storeEntryIdOf } from "../provider-ids"
+import { gatewayClientFor, ledgerOf, loggerOf, requireNexiOptions } from "../store-entries"
 import { SAVE_CARD_KEY, saveCardOfPayment } from "./card-on-file"
 import { type CardOrder, holdsOnlyItsAuthorization, readCardOrder } from "./card-order"
 import { readCardSessionData, securityTokenMatches } from "./card-sessions"
@@ -215,4 +225,26 @@ export function cardSyncPort(deps: CardSyncPortDeps): CardGatewayPort {
       if (session.data[SAVE_CARD_KEY] === true) await saveCardOfPayment(book, gateway, orderId, state, logger)
     },
   }
+}
+
+/**
+ * The sync of the card payments of the store entry behind `providerId` (`pp_nexi_nexi`), built
+ * from the store's container: the entry's own gateway client (core/clients.ts), the ledger and
+ * Medusa's payments. The notification subscriber, the job, the storefront's status route and
+ * the admin's Sync all take it from here.
+ */
+export function cardSyncFor(container: MedusaContainer, providerId: string): CardSync {
+  const ledger = ledgerOf(container)
+  const records = paymentRecordsOf(container.resolve(Modules.PAYMENT))
+  const logger = loggerOf(container)
+  const gateway = cardSyncPort({
+    gateway: gatewayClientFor(container, providerId),
+    ledger,
+    records,
+    options: requireNexiOptions(container, providerId),
+    entryId: storeEntryIdOf(providerId),
+    providerKey: providerId.replace(/^pp_/, ""),
+    logger,
+  })
+  return new CardSync({ gateway, ledger, sessions: records, medusa: medusaChangesOf(container, ledger), logger })
 }

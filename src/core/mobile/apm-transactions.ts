@@ -3,25 +3,26 @@
  * the one sync of a mobile payment (src/core/mobile/mobile-sync.ts) reach them: the configured
  * service, reading a transaction, reversing it, and following its refunds and reversals
  * through the ledger (follow-ups.ts). The provider builds it with its own options and ledger;
- * the sync from the store's configuration (src/reconciliation/payment-sync.ts).
+ * the sync from the store's configuration (`mobileSyncFor`, below).
  */
-import type { Logger } from "@medusajs/framework/types"
-import { MedusaError } from "@medusajs/framework/utils"
+import type { Logger, MedusaContainer } from "@medusajs/framework/types"
+import { MedusaError, Modules } from "@medusajs/framework/utils"
 import type { ApmClient } from "../../apm/apm-client"
 import type { ApmMethod } from "../../apm/schemas"
 import { NotFoundError } from "../../http/errors"
 import type { PaymentAttempt, PaymentLedger } from "../../modules/nexi-ledger/types"
 import { clientsFor } from "../clients"
 import { requireField } from "../medusa-errors"
-import type { SessionRecord } from "../medusa-payments"
+import { medusaChangesOf, paymentRecordsOf, type SessionRecord } from "../medusa-payments"
 import type { ApmOptions, NexiOptions } from "../options"
 import type { MedusaRows } from "../send-once"
+import { ledgerOf, loggerOf, requireNexiOptions } from "../store-entries"
 import { watchOrRelease } from "./apm-release"
 import { type ApmSessionData, readApmSessionData } from "./apm-session-data"
 import type { RequestOfWrite } from "./apm-writes"
 import type { OriginalPayment } from "./follow-up-requests"
 import { FollowUps } from "./follow-ups"
-import type { MobilePaymentRead, MobileServicePort } from "./mobile-sync"
+import { type MobilePaymentRead, type MobileServicePort, MobileSync } from "./mobile-sync"
 import { type MobileTransaction, readMobileTransaction } from "./mobile-transaction"
 
 type Data = Partial<ApmSessionData>
@@ -226,4 +227,20 @@ export class ApmTransactions implements MobileServicePort {
       reason: `The payment was not approved in the mobile payment app within ${apm.pollTimeoutSeconds} seconds.`,
     }
   }
+}
+
+/** The sync of one mobile scheme's payments of the store entry behind `providerId` (`pp_nexi-apm-psp-b_nexi`). */
+export function mobileSyncFor(container: MedusaContainer, providerId: string, method: ApmMethod): MobileSync {
+  const ledger = ledgerOf(container)
+  const records = paymentRecordsOf(container.resolve(Modules.PAYMENT))
+  const logger = loggerOf(container)
+  const service = new ApmTransactions({
+    options: requireNexiOptions(container, providerId),
+    method,
+    ledger: () => ledger,
+    rows: records,
+    logger,
+  })
+  const medusa = medusaChangesOf(container, ledger)
+  return new MobileSync({ service, ledger, sessions: records, medusa, providerKey: providerId.replace(/^pp_/, "") })
 }

@@ -10,7 +10,7 @@ import { Modules } from "@medusajs/framework/utils"
 import { InMemoryLedger } from "../../../../test-support/in-memory-ledger"
 import type { SyncOutcome } from "../../../core/medusa-payments"
 import { NEXI_LEDGER_MODULE } from "../../../modules/nexi-ledger/types"
-import type { SyncOf } from "../../payment-sync"
+import type { SyncOf } from "../../reconcile-pending-sessions"
 
 type Row = Record<string, unknown>
 

@@ -6,8 +6,8 @@
  */
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { z } from "zod"
+import { cardSyncFor } from "../../../../../../core/card/card-sync"
 import { cardProviderIdOf } from "../../../../../../core/store-entries"
-import { cardSyncFor } from "../../../../../../reconciliation/payment-sync"
 import type { NexiPaymentLinksResponse } from "../../../../../../staff/contract"
 import { paymentLinksOf } from "../../../../../../staff/payment-links"
 import { parseInput } from "../../../../../../staff/validate-input"
