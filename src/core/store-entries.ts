@@ -8,21 +8,22 @@ import type { IPaymentModuleService, Logger, MedusaContainer } from "@medusajs/f
 import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
 import type { ApmClient } from "../apm/apm-client"
 import type { GatewayClient } from "../gateway/gateway-client"
-import { NEXI_LEDGER_MODULE, type PaymentLedger } from "../modules/nexi-ledger/types"
+import { NEXI_LEDGER_MODULE, type PaymentLedger, type SavedCardBook } from "../modules/nexi-ledger/types"
 import { apmMethodOfProvider } from "./apm-schemes"
 import { clientsFor } from "./clients"
+import { PaymentRecords } from "./medusa-payments"
 import { type NexiOptions, parseNexiOptions } from "./options"
-import { isNexiProviderId, storeEntryIdOf } from "./provider-ids"
+import { DEFAULT_STORE_ENTRY_ID, isNexiProviderId, storeEntryIdOf } from "./provider-ids"
 
-type ProviderEntry = { id?: unknown; options?: unknown }
+type ConfigEntry = { id?: unknown; options?: unknown }
 
 /** The payment module's provider entries in the store's configuration (medusa-config), as given. */
-export function paymentProviderEntries(config: unknown): ProviderEntry[] {
+export function paymentProviderEntries(config: unknown): ConfigEntry[] {
   const modules = (config as { modules?: Record<string, unknown> } | undefined)?.modules
   const payment = modules?.[Modules.PAYMENT]
   const providers =
     typeof payment === "object" ? (payment as { options?: { providers?: unknown } }).options?.providers : undefined
-  return Array.isArray(providers) ? providers.filter((entry): entry is ProviderEntry => typeof entry === "object") : []
+  return Array.isArray(providers) ? providers.filter((entry): entry is ConfigEntry => typeof entry === "object") : []
 }
 
 export function nexiOptionsOf(container: MedusaContainer, providerId: string): NexiOptions | undefined {
@@ -99,4 +100,81 @@ export async function cardProviderIdOf(container: MedusaContainer): Promise<stri
 /** The plugin's ledger, a module of the store's container. */
 export function ledgerOf(container: MedusaContainer): PaymentLedger {
   return container.resolve<PaymentLedger>(NEXI_LEDGER_MODULE)
+}
+
+// The providers' side: Medusa builds each provider with `new Provider(cradle, entry.options)`.
+
+export type ProviderCradle = Record<string, unknown> & { logger?: Logger }
+
+/** Reads a registration of the cradle, or undefined: awilix's cradle throws for an unknown name. */
+function optionalRegistration(cradle: ProviderCradle, name: string): unknown {
+  try {
+    return cradle[name]
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * What a Nexi payment provider takes from the cradle Medusa builds it with: its store entry's
+ * options and id, the key the ledger records, the ledger and Medusa's payment rows. Each
+ * provider holds one and extends Medusa's AbstractPaymentProvider itself.
+ */
+export class ProviderEntry {
+  readonly options: NexiOptions
+  /** The `id` of the provider's entry in medusa-config: pp_<identifier>_<entryId>. */
+  readonly entryId: string
+  /**
+   * The provider as Medusa's webhook route and payment module name it (`nexi_nexi`,
+   * `nexi-apm-psp-b_nexi-it`): what the ledger records, so the job asks the entry that opened
+   * a payment, with that entry's keys.
+   */
+  readonly providerKey: string
+  readonly logger?: Logger
+  readonly records: PaymentRecords
+
+  constructor(
+    private readonly cradle: ProviderCradle,
+    options: unknown,
+    identifier: string,
+  ) {
+    this.options = parseNexiOptions(options)
+    this.logger = cradle.logger
+    this.entryId = this.entryIdOf(options)
+    this.providerKey = `${identifier}_${this.entryId}`
+    this.records = new PaymentRecords(cradle)
+  }
+
+  /**
+   * Medusa passes the very object of the store's configuration, so the entry is the one whose
+   * options are this object. A provider built any other way (unit tests, the benchmark) finds
+   * none and is the default entry's.
+   */
+  private entryIdOf(options: unknown): string {
+    const config = optionalRegistration(this.cradle, ContainerRegistrationKeys.CONFIG_MODULE)
+    const entry = paymentProviderEntries(config).find((candidate) => candidate.options === options)
+    return typeof entry?.id === "string" && entry.id ? entry.id : DEFAULT_STORE_ENTRY_ID
+  }
+
+  /**
+   * The plugin's ledger, resolved at each use: Medusa builds the providers while it is still
+   * loading the modules the ledger may come after. The provider lives in the payment module's
+   * container, which holds only what that module lists in `dependencies`; a store that left the
+   * line out gets a message naming it, and no money write is sent unrecorded.
+   */
+  ledger(action: string): PaymentLedger {
+    const ledger = optionalRegistration(this.cradle, NEXI_LEDGER_MODULE) as PaymentLedger | undefined
+    if (!ledger) {
+      throw new MedusaError(
+        MedusaError.Types.UNEXPECTED_STATE,
+        `Could not ${action}: the Nexi ledger is not available to the payment module. Add \`dependencies: ["${NEXI_LEDGER_MODULE}"]\` to the @medusajs/medusa/payment entry in medusa-config and list the plugin under \`plugins\`, then run \`medusa db:migrate\`.`,
+      )
+    }
+    return ledger
+  }
+
+  /** The customers' saved cards live in the ledger's module: the same `dependencies` line reaches them. */
+  savedCards(action: string): SavedCardBook {
+    return this.ledger(action) as unknown as SavedCardBook
+  }
 }

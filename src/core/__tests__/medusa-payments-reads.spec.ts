@@ -4,7 +4,7 @@
  * that fail in other ways are stood in here. The integration suites read the real ones.
  */
 import { MedusaError } from "@medusajs/framework/utils"
-import { testCradle } from "../../providers/nexi/shared/__tests__/support/provider-cradle"
+import { testCradle } from "../../../test-support/provider-cradle"
 import { PaymentRecords } from "../medusa-payments"
 
 function failingService(message: string) {

@@ -6,51 +6,62 @@
  * docs/apm-provider.md.
  */
 import type {
+  AuthorizePaymentInput,
+  AuthorizePaymentOutput,
   CancelPaymentInput,
   CancelPaymentOutput,
   CapturePaymentInput,
   CapturePaymentOutput,
   DeletePaymentInput,
   DeletePaymentOutput,
+  GetPaymentStatusInput,
+  GetPaymentStatusOutput,
   InitiatePaymentInput,
   InitiatePaymentOutput,
   ProviderWebhookPayload,
   RefundPaymentInput,
   RefundPaymentOutput,
+  RetrievePaymentInput,
+  RetrievePaymentOutput,
   UpdatePaymentInput,
   UpdatePaymentOutput,
   WebhookActionResult,
 } from "@medusajs/framework/types"
-import { PaymentActions } from "@medusajs/framework/utils"
+import { AbstractPaymentProvider, PaymentActions } from "@medusajs/framework/utils"
 import type { ApmMethod } from "../../../apm/schemas"
 import { ApmSessions } from "../../../core/mobile/apm-sessions"
 import { ApmTransactions } from "../../../core/mobile/apm-transactions"
-import type { MobileTransaction } from "../../../core/mobile/mobile-transaction"
-import { NexiProviderBase } from "../shared/provider-base"
+import { type NexiOptions, parseNexiOptions } from "../../../core/options"
+import { type ProviderCradle, ProviderEntry } from "../../../core/store-entries"
 
-export abstract class NexiApmProviderService extends NexiProviderBase<MobileTransaction> {
+export abstract class NexiApmProviderService extends AbstractPaymentProvider<NexiOptions> {
   /** The scheme this provider pays with (docs/contract/apm.md `method`). */
   protected abstract readonly method: ApmMethod
+  private readonly entry: ProviderEntry
+
+  static validateOptions(options: Record<string, unknown>): void {
+    parseNexiOptions(options)
+  }
+
+  constructor(cradle: ProviderCradle, options: NexiOptions) {
+    super(cradle, options)
+    this.entry = new ProviderEntry(cradle, options, this.getIdentifier())
+  }
 
   /**
    * The scheme's sessions and money, with this provider's options and ledger. Built at first
    * use: the scheme subclass sets `method` after this base class's constructor has run.
    */
   private get sessions(): ApmSessions {
-    const ledger = (action: string) => this.ledger(action)
+    const { options, records, providerKey, logger } = this.entry
+    const ledger = (action: string) => this.entry.ledger(action)
     this.sessions_ ??= new ApmSessions({
       method: this.method,
-      transactions: new ApmTransactions({
-        options: this.options_,
-        method: this.method,
-        ledger,
-        rows: this.records,
-        logger: this.logger_,
-      }),
+      transactions: new ApmTransactions({ options, method: this.method, ledger, rows: records, logger }),
       ledger,
-      records: this.records,
-      providerKey: this.providerKey(),
-      logger: this.logger_,
+      records,
+      providerKey,
+      logger,
     })
     return this.sessions_
   }
@@ -63,8 +74,22 @@ export abstract class NexiApmProviderService extends NexiProviderBase<MobileTran
    * directly (src/core/mobile/mobile-sync.ts).
    */
   async getWebhookActionAndData(_payload: ProviderWebhookPayload["payload"]): Promise<WebhookActionResult> {
-    this.logger_?.warn(`nexi: ${this.method} has no notifications; ignored a webhook call`)
+    this.entry.logger?.warn(`nexi: ${this.method} has no notifications; ignored a webhook call`)
     return { action: PaymentActions.NOT_SUPPORTED }
+  }
+
+  async authorizePayment(input: AuthorizePaymentInput): Promise<AuthorizePaymentOutput> {
+    const { state, data } = await this.sessions.read(input.data, "authorize the payment")
+    return { status: state.status, data }
+  }
+
+  async getPaymentStatus(input: GetPaymentStatusInput): Promise<GetPaymentStatusOutput> {
+    const { state, data } = await this.sessions.read(input.data, "read the payment status")
+    return { status: state.status, data }
+  }
+
+  async retrievePayment(input: RetrievePaymentInput): Promise<RetrievePaymentOutput> {
+    return { data: (await this.sessions.read(input.data, "retrieve the payment")).data }
   }
 
   initiatePayment(input: InitiatePaymentInput): Promise<InitiatePaymentOutput> {
@@ -89,12 +114,5 @@ export abstract class NexiApmProviderService extends NexiProviderBase<MobileTran
 
   cancelPayment(input: CancelPaymentInput): Promise<CancelPaymentOutput> {
     return this.sessions.cancel(input)
-  }
-
-  protected readState(
-    raw: Record<string, unknown> | undefined,
-    action: string,
-  ): Promise<{ state: MobileTransaction; data: Record<string, unknown> }> {
-    return this.sessions.read(raw, action)
   }
 }

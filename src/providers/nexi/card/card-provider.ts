@@ -20,6 +20,8 @@ import type {
   DeletePaymentMethodInput,
   DeletePaymentMethodOutput,
   DeletePaymentOutput,
+  GetPaymentStatusInput,
+  GetPaymentStatusOutput,
   InitiatePaymentInput,
   InitiatePaymentOutput,
   ListPaymentMethodsInput,
@@ -27,6 +29,8 @@ import type {
   ProviderWebhookPayload,
   RefundPaymentInput,
   RefundPaymentOutput,
+  RetrievePaymentInput,
+  RetrievePaymentOutput,
   SavePaymentMethodInput,
   SavePaymentMethodOutput,
   UpdateAccountHolderInput,
@@ -35,20 +39,24 @@ import type {
   UpdatePaymentOutput,
   WebhookActionResult,
 } from "@medusajs/framework/types"
-import { PaymentActions } from "@medusajs/framework/utils"
+import { AbstractPaymentProvider, PaymentActions } from "@medusajs/framework/utils"
 import { type CardMoneyContext, cancelCard, captureCard, refundCard } from "../../../core/card/card-money"
-import type { CardOrder } from "../../../core/card/card-order"
 import { CardSessions, readCardSessionData } from "../../../core/card/card-sessions"
 import { CardWallet } from "../../../core/card/card-wallet"
 import { clientsFor } from "../../../core/clients"
 import { toMedusaError } from "../../../core/medusa-errors"
-import type { NexiOptions } from "../../../core/options"
+import { type NexiOptions, parseNexiOptions } from "../../../core/options"
+import { type ProviderCradle, ProviderEntry } from "../../../core/store-entries"
 import type { GatewayClient } from "../../../gateway/gateway-client"
-import { NexiProviderBase, type ProviderCradle } from "../shared/provider-base"
 
-export class NexiCardProviderService extends NexiProviderBase<CardOrder> {
+export class NexiCardProviderService extends AbstractPaymentProvider<NexiOptions> {
   static identifier = "nexi"
 
+  static validateOptions(options: Record<string, unknown>): void {
+    parseNexiOptions(options)
+  }
+
+  private readonly entry: ProviderEntry
   protected readonly gateway: GatewayClient
   private readonly wallet: CardWallet
   private readonly sessions: CardSessions
@@ -59,24 +67,29 @@ export class NexiCardProviderService extends NexiProviderBase<CardOrder> {
    */
   constructor(cradle: ProviderCradle, options: NexiOptions, gateway?: GatewayClient) {
     super(cradle, options)
-    this.gateway = gateway ?? clientsFor(this.options_, this.logger_).gateway
+    const entry = new ProviderEntry(cradle, options, this.getIdentifier())
+    const { entryId, providerKey, logger } = entry
+    const ledger = (action: string) => entry.ledger(action)
+    const savedCards = (action: string) => entry.savedCards(action)
+    this.entry = entry
+    this.gateway = gateway ?? clientsFor(entry.options, logger).gateway
     this.wallet = new CardWallet({
       gateway: this.gateway,
-      book: (action) => this.savedCards(action),
-      ledger: (action) => this.ledger(action),
-      options: this.options_,
-      entryId: this.entryId,
-      providerKey: this.providerKey(),
-      logger: this.logger_,
+      book: savedCards,
+      ledger,
+      options: entry.options,
+      entryId,
+      providerKey,
+      logger,
     })
     this.sessions = new CardSessions({
       gateway: this.gateway,
-      ledger: (action) => this.ledger(action),
-      savedCards: (action) => this.savedCards(action),
-      options: this.options_,
-      entryId: this.entryId,
-      providerKey: this.providerKey(),
-      logger: this.logger_,
+      ledger,
+      savedCards,
+      options: entry.options,
+      entryId,
+      providerKey,
+      logger,
     })
   }
 
@@ -87,6 +100,15 @@ export class NexiCardProviderService extends NexiProviderBase<CardOrder> {
   async authorizePayment(input: AuthorizePaymentInput): Promise<AuthorizePaymentOutput> {
     const { state, data } = await this.sessions.authorize(input.data)
     return { status: state.status, data }
+  }
+
+  async getPaymentStatus(input: GetPaymentStatusInput): Promise<GetPaymentStatusOutput> {
+    const { state, data } = await this.sessions.read(input.data, "read the payment status")
+    return { status: state.status, data }
+  }
+
+  async retrievePayment(input: RetrievePaymentInput): Promise<RetrievePaymentOutput> {
+    return { data: (await this.sessions.read(input.data, "retrieve the payment")).data }
   }
 
   updatePayment(input: UpdatePaymentInput): Promise<UpdatePaymentOutput> {
@@ -139,7 +161,8 @@ export class NexiCardProviderService extends NexiProviderBase<CardOrder> {
   }
 
   private writeContext(action: string): CardMoneyContext {
-    return { gateway: this.gateway, ledger: this.ledger(action), action, records: this.records, logger: this.logger_ }
+    const { records, logger } = this.entry
+    return { gateway: this.gateway, ledger: this.entry.ledger(action), action, records, logger }
   }
 
   createAccountHolder(input: CreateAccountHolderInput): Promise<CreateAccountHolderOutput> {
@@ -165,12 +188,5 @@ export class NexiCardProviderService extends NexiProviderBase<CardOrder> {
 
   deletePaymentMethod(input: DeletePaymentMethodInput): Promise<DeletePaymentMethodOutput> {
     return this.wallet.deletePaymentMethod(input)
-  }
-
-  protected readState(
-    raw: Record<string, unknown> | undefined,
-    action: string,
-  ): Promise<{ state: CardOrder; data: Record<string, unknown> }> {
-    return this.sessions.read(raw, action)
   }
 }

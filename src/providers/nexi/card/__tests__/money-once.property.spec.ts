@@ -11,11 +11,11 @@
  */
 import BigNumber from "bignumber.js"
 import fc from "fast-check"
+import { testCradle } from "../../../../../test-support/provider-cradle"
 import type { GatewayClient } from "../../../../gateway/gateway-client"
 import type { Operation, OrderDetails, PostOperationRequest } from "../../../../gateway/schemas"
 import { GatewayUnavailableError, InvalidRequestError, OutcomeUnknownError } from "../../../../http/errors"
 import { currencyExponent } from "../../../../money/currencies"
-import { testCradle } from "../../shared/__tests__/support/provider-cradle"
 import { NexiCardProviderService } from "../card-provider"
 
 const ORDER_ID = "PROPERTY0001"

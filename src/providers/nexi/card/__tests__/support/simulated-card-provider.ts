@@ -3,6 +3,8 @@
  * before each test, and a factory of providers pointed at it. Registers its jest hooks, so call
  * it at the top of a spec.
  */
+
+import { type TestCradle, testCradle } from "../../../../../../test-support/provider-cradle"
 import { CardSync, cardSyncPort } from "../../../../../core/card/card-sync"
 import { clientsFor } from "../../../../../core/clients"
 import type { GatewayPayment } from "../../../../../core/medusa-payments"
@@ -10,7 +12,6 @@ import { PaymentRecords, type SessionRecord } from "../../../../../core/medusa-p
 import { parseNexiOptions } from "../../../../../core/options"
 import { SIM_API_KEY } from "../../../../../http/__tests__/support/simulator"
 import { type RunningSimulator, startSimulator } from "../../../../../simulator"
-import { type TestCradle, testCradle } from "../../../shared/__tests__/support/provider-cradle"
 import { NexiCardProviderService } from "../../card-provider"
 
 const GATEWAY_PATH = "/api/phoenix-0.0/psp/api/v1"

@@ -5,8 +5,8 @@
  * integration suites run both for real on PostgreSQL.
  */
 import { MedusaError } from "@medusajs/framework/utils"
-import { InMemoryLedger } from "../../../../../../test-support/in-memory-ledger"
-import { NEXI_LEDGER_MODULE } from "../../../../../modules/nexi-ledger/types"
+import { NEXI_LEDGER_MODULE } from "../src/modules/nexi-ledger/types"
+import { InMemoryLedger } from "./in-memory-ledger"
 
 type Row = Record<string, unknown>
 
