@@ -20,9 +20,9 @@ import type { MotoRequest, OperationResponse, OrderDetails } from "../gateway/sc
 import { InvalidRequestError } from "../http/errors"
 import type { WriteKind } from "../modules/nexi-ledger/types"
 import { minorToMajorString } from "../money/amount"
-import { cardPaymentView } from "./card-payment-view"
 import type { NexiCardPaymentView, NexiStaffChargeResponse } from "./contract"
 import { markSessionFailed, type StaffAttempt } from "./order-collection"
+import { cardPaymentView } from "./payment-views"
 
 export interface StaffChargeRequest {
   attempt: StaffAttempt

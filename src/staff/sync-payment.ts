@@ -11,13 +11,14 @@
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { MedusaError } from "@medusajs/framework/utils"
+import BigNumber from "bignumber.js"
 import { toMedusaError } from "../core/medusa-errors"
 import { isNexiCardProviderId } from "../core/store-entries"
+import { moneyText } from "../money/amount"
 import { reconcileSession } from "../reconciliation/reconcile-pending-sessions"
 import type { NexiPaymentActionResponse } from "./contract"
 import { loadNexiPayment, medusaTotals } from "./nexi-payments"
-import { readPaymentView } from "./payment-view"
-import { syncMessage } from "./sync-message"
+import { readPaymentView } from "./payment-views"
 
 export async function syncPayment(container: MedusaContainer, paymentId: string): Promise<NexiPaymentActionResponse> {
   const before = await loadNexiPayment(container, paymentId)
@@ -46,4 +47,43 @@ export async function syncPayment(container: MedusaContainer, paymentId: string)
       ? syncMessage(facts)
       : `Read transaction ${payment.transaction_id} from the mobile payment service: ${payment.state ?? "no state yet"}. Mobile payments record nothing back into Medusa from a sync.`
   return { payment, message }
+}
+
+/*
+ * What a sync did, in words staff can act on, from Medusa's totals before and after and what
+ * the gateway reports. Pure. Medusa records a cancelled capture as a refund, so Medusa and the
+ * gateway are compared on what is still held: captured minus refunded.
+ */
+export interface HeldTotals {
+  captured: BigNumber
+  refunded: BigNumber
+}
+
+export interface SyncFacts {
+  currency: string
+  before: HeldTotals
+  after: HeldTotals
+  /** The gateway's view, major units; absent for a payment without one (mobile). */
+  gateway?: { captured: string; refunded: string }
+}
+
+export function syncMessage({ currency, before, after, gateway }: SyncFacts): string {
+  const changes: string[] = []
+  const newRefunds = after.refunded.minus(before.refunded)
+  const newCaptures = after.captured.minus(before.captured)
+  if (newCaptures.isGreaterThan(0)) changes.push(`Recorded a capture of ${moneyText(newCaptures, currency)}.`)
+  if (newRefunds.isGreaterThan(0)) {
+    changes.push(`Recorded a refund of ${moneyText(newRefunds, currency)} made at the gateway outside Medusa.`)
+  }
+  if (!changes.length) changes.push("Nothing to record: Medusa already has every refund the gateway reports.")
+  if (gateway) {
+    const gatewayHeld = new BigNumber(gateway.captured).minus(gateway.refunded)
+    const medusaHeld = after.captured.minus(after.refunded)
+    if (!gatewayHeld.isEqualTo(medusaHeld)) {
+      changes.push(
+        `The gateway holds ${moneyText(gatewayHeld, currency)} captured and not refunded, Medusa ${moneyText(medusaHeld, currency)}.`,
+      )
+    }
+  }
+  return changes.join(" ")
 }

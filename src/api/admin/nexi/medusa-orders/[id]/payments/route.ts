@@ -7,7 +7,7 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { z } from "zod"
 import type { NexiOrderPaymentsResponse } from "../../../../../../staff/contract"
-import { orderPaymentsView } from "../../../../../../staff/order-payments-view"
+import { orderPaymentsView } from "../../../../../../staff/payment-views"
 import { parseInput } from "../../../../../../staff/validate-input"
 
 const ParamsSchema = z.object({ id: z.string().regex(/^order_[A-Za-z0-9]+$/, "must be an order id (order_...)") })

@@ -9,8 +9,7 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { z } from "zod"
 import type { NexiSavedCardChargeOptions, NexiStaffChargeResponse } from "../../../../../../staff/contract"
-import { chargeSavedCard } from "../../../../../../staff/saved-card-charge"
-import { savedCardChargeOptions } from "../../../../../../staff/saved-card-charge-options"
+import { chargeSavedCard, savedCardChargeOptions } from "../../../../../../staff/saved-card-charge"
 import { parseInput } from "../../../../../../staff/validate-input"
 
 const ParamsSchema = z.object({ id: z.string().regex(/^order_[A-Za-z0-9]+$/, "must be an order id (order_...)") })

@@ -1,5 +1,5 @@
 import type { ExtendedEnvelope } from "../../apm/schemas"
-import { mobilePaymentView } from "../mobile-payment-view"
+import { mobilePaymentView } from "../payment-views"
 
 /** A status answer as the service gives it after the shopper approved and the scheme finalized. */
 const finalized: ExtendedEnvelope = {

@@ -1,6 +1,6 @@
 import { capturedCancelledRecapturedRefunded, declined, motoAuthorizedJpy } from "../../core/__tests__/gateway-records"
 import type { Operation, OperationResult, OrderDetails } from "../../gateway/schemas"
-import { cardPaymentView } from "../card-payment-view"
+import { cardPaymentView } from "../payment-views"
 
 const identity = { payment_id: "pay_1", provider_id: "pp_nexi_nexi" }
 const eur = (amount: string) => ({ amount, currency: "EUR" })

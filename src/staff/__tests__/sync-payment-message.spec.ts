@@ -1,5 +1,5 @@
 import BigNumber from "bignumber.js"
-import { syncMessage } from "../sync-message"
+import { syncMessage } from "../sync-payment"
 
 const totals = (captured: string, refunded: string) => ({
   captured: new BigNumber(captured),

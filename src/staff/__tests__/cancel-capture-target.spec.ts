@@ -1,5 +1,5 @@
 import { capturedCancelledRecapturedRefunded, motoAuthorizedJpy } from "../../core/__tests__/gateway-records"
-import { findCaptureToCancel } from "../capture-to-cancel"
+import { findCaptureToCancel } from "../cancel-capture"
 
 describe("findCaptureToCancel", () => {
   it("finds an executed capture that nothing cancelled yet", () => {

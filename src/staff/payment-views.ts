@@ -1,0 +1,202 @@
+/**
+ * What the admin shows of a Nexi payment, read live from its service: a card payment from the
+ * gateway order its data names, a mobile payment from its APM transaction, and the order page's
+ * view of all of an order's payments (GET /admin/nexi/medusa-orders/:id/payments), each with what
+ * the ledger says needs attention on it and the payments of the order's cart the plugin released.
+ *
+ * The views are the read models (src/core/card/card-order.ts, src/core/mobile/mobile-transaction.ts)
+ * in the routes' contract (contract.ts), in exact major units. They decide nothing of their own:
+ * amounts, what remains capturable and refundable, which capture may be cancelled, the card, the
+ * order of the timeline and what undid what all come from the read model. The gateway still
+ * refuses a cancel on a later day (PS0002): its day boundary is not documented, so that one is
+ * left to the gateway and the dialog says so. The mobile service's amounts are whole minor units
+ * ("hundredths"), as the provider sends them; an answer without the transaction shows the
+ * session's own amount.
+ */
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { MedusaError } from "@medusajs/framework/utils"
+import type { ExtendedEnvelope } from "../apm/schemas"
+import { type CardOrder, type CardOrderOperation, readCardOrder, type UndoKind } from "../core/card/card-order"
+import { readCardSessionData } from "../core/card/card-sessions"
+import { toMedusaError } from "../core/medusa-errors"
+import { type ApmSessionData, readApmSessionData } from "../core/mobile/apm-session-data"
+import { readMobileTransaction } from "../core/mobile/mobile-transaction"
+import { apmClientFor, gatewayClientFor, isNexiCardProviderId, ledgerOf } from "../core/store-entries"
+import type { OrderDetails } from "../gateway/schemas"
+import { minorToMajorString } from "../money/amount"
+import type {
+  NexiCardPaymentView,
+  NexiMobilePaymentView,
+  NexiMoney,
+  NexiOrderPayment,
+  NexiOrderPaymentsResponse,
+  NexiPaymentView,
+  NexiTimelineOperation,
+} from "./contract"
+import { ledgerIssuesOfPayment } from "./ledger-issues"
+import { type NexiPaymentRecord, nexiPaymentsOfOrder } from "./nexi-payments"
+import { cartOfOrder } from "./order-carts"
+import { releasedPayments } from "./released-payments"
+
+export interface PaymentIdentity {
+  payment_id: string
+  provider_id: string
+}
+
+/** The words for both ends of an undo. */
+const UNDO_WORDS: Record<UndoKind, { undoes: string; undoneBy: string }> = {
+  cancel: { undoes: "Cancels", undoneBy: "Cancelled by" },
+  void: { undoes: "Voids", undoneBy: "Voided by" },
+}
+
+function money(minor: string, currency: string): NexiMoney {
+  return { amount: minorToMajorString(minor, currency), currency }
+}
+
+/** `minor` as money when above zero: a remainder of nothing offers nothing. */
+function remainder(minor: string, currency: string): NexiMoney | null {
+  return BigInt(minor) > 0n ? money(minor, currency) : null
+}
+
+/** What this operation undid or tried to ("Cancels 123"), or what undid it ("Cancelled by 456"). */
+function noteOf({ operation, undoKind, undoneBy }: CardOrderOperation): string | null {
+  if (undoKind && operation.cancelledOperationId)
+    return `${UNDO_WORDS[undoKind].undoes} ${operation.cancelledOperationId}`
+  return undoneBy ? `${UNDO_WORDS[undoneBy.kind].undoneBy} ${undoneBy.operationId}` : null
+}
+
+function timelineOperation(entry: CardOrderOperation, order: CardOrder): NexiTimelineOperation {
+  const { operation } = entry
+  const id = operation.operationId ?? ""
+  const currency = operation.operationCurrency ?? order.currency
+  return {
+    operation_id: id,
+    type: operation.operationType ?? "UNKNOWN",
+    result: operation.operationResult ?? "UNKNOWN",
+    amount: operation.operationAmount === undefined ? null : money(operation.operationAmount, currency),
+    time: operation.operationTime ?? null,
+    channel: operation.channel ?? null,
+    cancelled_operation_id: entry.undoKind ? operation.cancelledOperationId || null : null,
+    note: noteOf(entry),
+    warnings: (operation.warnings ?? []).map(({ code, description }) => ({ code, description })),
+    cancellable: id !== "" && id === order.cancellableCaptureId,
+  }
+}
+
+export function cardPaymentView(identity: PaymentIdentity, details: OrderDetails): NexiCardPaymentView {
+  const order = readCardOrder(details)
+  const { currency } = order
+  return {
+    kind: "card",
+    ...identity,
+    gateway_order_id: order.orderId,
+    circuit: order.paymentInstrument?.circuit ?? null,
+    masked_card: order.paymentInstrument?.maskedPan ?? null,
+    three_ds: order.threeDS ?? null,
+    authorized: money(order.authorizedMinor, currency),
+    captured: money(order.capturedMinor, currency),
+    refunded: money(order.refundedMinor, currency),
+    last_operation_type: details.orderStatus.lastOperationType ?? null,
+    capturable: remainder(order.capturableMinor, currency),
+    refundable: remainder(order.refundableMinor, currency),
+    operations: order.operations.map((entry) => timelineOperation(entry, order)),
+  }
+}
+
+// A mobile payment.
+
+export function mobilePaymentView(
+  identity: PaymentIdentity,
+  data: Partial<ApmSessionData>,
+  envelope: ExtendedEnvelope,
+): NexiMobilePaymentView {
+  const transaction = readMobileTransaction(envelope)
+  const held =
+    transaction.amount ??
+    (data.amount_minor && data.currency ? { minor: data.amount_minor, currency: data.currency } : undefined)
+  return {
+    kind: "mobile",
+    ...identity,
+    scheme: data.method ?? transaction.method ?? "unknown",
+    transaction_id: transaction.transactionId ?? data.transaction_id ?? "",
+    state: transaction.transactionState ?? null,
+    amount: held ? money(held.minor, held.currency) : null,
+    transitions: transaction.transitions.map((transition) => ({
+      from: transition.from ?? null,
+      to: transition.to ?? null,
+      event: transition.event ?? null,
+      time: transition.timeStamp ?? null,
+    })),
+  }
+}
+
+// Read live.
+
+/** The gateway order behind a card payment (its data.order_id). */
+export async function gatewayOrderOf(container: MedusaContainer, payment: NexiPaymentRecord): Promise<OrderDetails> {
+  const orderId = readCardSessionData(payment.data ?? undefined).order_id
+  if (!orderId) {
+    throw new MedusaError(
+      MedusaError.Types.UNEXPECTED_STATE,
+      `Payment ${payment.id} has no gateway order id in its data.`,
+    )
+  }
+  try {
+    return await gatewayClientFor(container, payment.provider_id).getOrder(orderId)
+  } catch (error) {
+    throw toMedusaError(error, `read gateway order ${orderId} of payment ${payment.id}`)
+  }
+}
+
+export async function readPaymentView(
+  container: MedusaContainer,
+  payment: NexiPaymentRecord,
+): Promise<NexiPaymentView> {
+  const identity = { payment_id: payment.id, provider_id: payment.provider_id }
+  if (isNexiCardProviderId(payment.provider_id)) {
+    return cardPaymentView(identity, await gatewayOrderOf(container, payment))
+  }
+  const data = readApmSessionData(payment.data ?? undefined)
+  if (!data.transaction_id) {
+    throw new MedusaError(
+      MedusaError.Types.UNEXPECTED_STATE,
+      `Payment ${payment.id} has no transaction id in its data.`,
+    )
+  }
+  try {
+    const envelope = await apmClientFor(container, payment.provider_id).getTransaction(
+      data.transaction_id,
+      data.next_link,
+    )
+    return mobilePaymentView(identity, data, envelope)
+  } catch (error) {
+    throw toMedusaError(error, `read transaction ${data.transaction_id} of payment ${payment.id}`)
+  }
+}
+
+// The order page.
+
+/** One cart is released at most a handful of times (once per extra payment); this bounds a pathological one. */
+const RELEASED_PER_ORDER = 50
+
+/** The ledger's key of a payment: its gateway order (card) or its service transaction (mobile). */
+function gatewayRefOf(view: NexiPaymentView): string {
+  return view.kind === "card" ? view.gateway_order_id : view.transaction_id
+}
+
+export async function orderPaymentsView(
+  container: MedusaContainer,
+  orderId: string,
+): Promise<NexiOrderPaymentsResponse> {
+  const records = await nexiPaymentsOfOrder(container, orderId)
+  const ledger = ledgerOf(container)
+  const payments = await Promise.all(
+    records.map(async (record): Promise<NexiOrderPayment> => {
+      const view = await readPaymentView(container, record)
+      return { ...view, ledger_issues: await ledgerIssuesOfPayment(ledger, gatewayRefOf(view)) }
+    }),
+  )
+  const cartId = await cartOfOrder(container, orderId)
+  const released = cartId ? await releasedPayments(container, { cartIds: [cartId], limit: RELEASED_PER_ORDER }) : []
+  return { order_id: orderId, payments, released_payments: released }
+}
