@@ -5,7 +5,8 @@
  * recorded through Medusa's own paths: a capture through the capture workflow, whose call to
  * the card provider takes the executed write over instead of sending a second capture; a void
  * by cancelling Medusa's payment, which the provider answers from the gateway's record without
- * sending anything. Refunds take the back-office path (apply-payment-action.ts).
+ * sending anything. Refunds take the back-office path: the sync records them (MedusaChanges in
+ * core/medusa-payments.ts).
  */
 import type { IPaymentModuleService, MedusaContainer } from "@medusajs/framework/types"
 import { Modules } from "@medusajs/framework/utils"

@@ -8,9 +8,7 @@ import type { NexiOptions } from "../../core/options"
 import type { NexiDoctorCheck, NexiDoctorResponse } from "../contract"
 import type { PaymentMethodsRead } from "./payment-methods-read"
 
-export type DoctorCheckResult = NexiDoctorCheck
 export type DoctorReport = NexiDoctorResponse
-export type DoctorStatus = NexiDoctorCheck["status"]
 
 export interface DoctorInput {
   options: NexiOptions
