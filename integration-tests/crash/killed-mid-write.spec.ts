@@ -4,7 +4,11 @@
  * only in a `catch` of the same process, so after a kill the row stands, with the ledger's
  * write never settled. The plugin must match that write to the row by Medusa's id: the money
  * is that row's (or, never sent, is sent now under the write's own key), never "a rollback"
- * for the next request to take over.
+ * for the next request to take over. A saved card's charge (POST /orders/mit) killed the same
+ * way leaves its staff session waiting and its write requested: staff pressing again on the
+ * restarted store resume that attempt, under its gateway order id and key, and the card is
+ * charged once. A payment link's creation (POST /orders/paybylink) killed so is found again:
+ * one link at the gateway.
  *
  * The store that is killed is `medusa start` in integration-tests/crash-store, a child
  * process; the jest process boots the same store (medusaIntegrationTestRunner) to seed the
@@ -28,6 +32,7 @@ import { adminHeaders } from "../support/admin-auth"
 import { CARDS, CheckoutKit } from "../support/checkout-kit"
 import { holdReconcileLock } from "../support/hold-reconcile-lock"
 import { expectBooksAgree } from "../support/money-books"
+import { SavedCardOrders } from "../support/saved-card-orders"
 import { simulatorForSuite } from "../support/simulator"
 import { eventually } from "../support/store"
 
@@ -44,6 +49,8 @@ const storeDir = path.join(root, "integration-tests", "crash-store")
 const GATEWAY = "/api/phoenix-0.0/psp/api/v1"
 const REFUNDS = `${GATEWAY}/operations/*/refunds`
 const CAPTURES = `${GATEWAY}/operations/*/captures`
+const MIT = `${GATEWAY}/orders/mit`
+const PAY_BY_LINK = `${GATEWAY}/orders/paybylink`
 const RECONCILE_LOCK = "nexi:reconcile-pending-sessions"
 
 const simulator = simulatorForSuite()
@@ -233,6 +240,103 @@ medusaIntegrationTestRunner({
         (await ledger().writesOf(checkout.orderId)).map((write) => [write.kind, write.outcome, write.claimed_by]),
       ).toEqual([["capture", "executed", cutOff.medusa_ref]])
       expect(await expectBooksAgree(kit, checkout.orderId, orderId)).toEqual({ capturedMinor: 500, refundedMinor: 0 })
+    })
+
+    /**
+     * An order edit's 19.99 owed, charged to the customer's saved card (consent to merchant
+     * charges) by staff on the child store, killed while the gateway holds the charge's answer.
+     */
+    async function mitChargeKilled(phase: "before" | "after") {
+      const orders = new SavedCardOrders(api, getContainer, simulator, kit, auth)
+      const { orderId, card } = await orders.orderWithSavedCard({ save_card: true, allow_merchant_charges: true })
+      await orders.editAddingAnItem(orderId)
+      await startStore()
+      const route = `/admin/nexi/medusa-orders/${orderId}/saved-card-charges`
+      await killedDuring(route, { payment_method_id: card.id }, MIT, phase)
+      const [cutOff] = (await ledger().writesToSettle(new Date(Date.now() + 3_600_000), 50)).filter(
+        (write) => write.kind === "mit_charge",
+      )
+      expect(cutOff).toMatchObject({ outcome: "requested", amount_minor: "1999" })
+      await startStore()
+      return { orders, orderId, route, card, cutOff }
+    }
+
+    /** One charge at the gateway, under the attempt's one key, recorded once as the order's authorized payment. */
+    async function expectChargedOnce(orders: SavedCardOrders, orderId: string, gatewayOrderId: string, key: string) {
+      expect((await kit.gatewayOrder(gatewayOrderId)).operations).toEqual([
+        expect.objectContaining({ operationAmount: "1999" }),
+      ])
+      const keys = (await kit.requests("POST", MIT)).map((request) => request.idempotencyKey)
+      expect(new Set(keys)).toEqual(new Set([key]))
+      const writes = (await ledger().writesOf(gatewayOrderId)).filter((write) => write.kind === "mit_charge")
+      expect(writes).toEqual([
+        expect.objectContaining({ outcome: "executed", gateway_operation_id: expect.any(String) }),
+      ])
+      const authorized = (await orders.orderView(orderId)).payment_collections.filter(
+        (collection: { status: string }) => collection.status === "authorized",
+      )
+      expect(authorized).toHaveLength(1)
+      expect(authorized[0].payments).toEqual([expect.objectContaining({ amount: 19.99 })])
+    }
+
+    it("finds a saved card's charge the gateway made before the store was killed when staff press again, never charging twice", async () => {
+      const { orders, orderId, route, card, cutOff } = await mitChargeKilled("after")
+
+      // The restarted store resumes the same attempt: same session, same gateway order id, same key.
+      const again = await adminPost(route, { payment_method_id: card.id })
+      expect(again.status).toBe(200)
+      expect(JSON.parse(again.body).payment.gateway_order_id).toBe(cutOff.gateway_ref)
+      await expectChargedOnce(orders, orderId, cutOff.gateway_ref, cutOff.idempotency_key)
+
+      // Nothing is left for the job, and a third press finds the order paid.
+      await cutOffLongAgo(cutOff.gateway_ref)
+      await reconcilePendingSessions(getContainer())
+      const third = await adminPost(route, { payment_method_id: card.id })
+      expect(third.status).toBe(400)
+      expect(JSON.parse(third.body).message).toMatch(/is already paid/)
+      await expectChargedOnce(orders, orderId, cutOff.gateway_ref, cutOff.idempotency_key)
+    })
+
+    it("charges a saved card once when the store was killed before the gateway made the charge", async () => {
+      const { orders, orderId, route, card, cutOff } = await mitChargeKilled("before")
+      expect(
+        await kit.gatewayOrder(cutOff.gateway_ref).then(
+          (order) => order.operations,
+          () => [],
+        ),
+      ).toEqual([])
+
+      const again = await adminPost(route, { payment_method_id: card.id })
+      expect(again.status).toBe(200)
+      await expectChargedOnce(orders, orderId, cutOff.gateway_ref, cutOff.idempotency_key)
+    })
+
+    it("answers the payment link the gateway created before the store was killed when staff press again: one link", async () => {
+      const { orderId, payment } = await paidCardOrder()
+      await capturePaymentWorkflow(getContainer()).run({ input: { payment_id: payment.id } })
+      const orders = new SavedCardOrders(api, getContainer, simulator, kit, auth)
+      await orders.editAddingAnItem(orderId)
+      await startStore()
+
+      await killedDuring("/admin/nexi/payment-links", { order_id: orderId }, PAY_BY_LINK, "after")
+      const [cutOff] = await ledger().writesOfMedusaRef(orderId, "link_creation")
+      expect(cutOff).toMatchObject({ outcome: "requested" })
+
+      await startStore()
+      const again = await adminPost("/admin/nexi/payment-links", { order_id: orderId })
+      expect(again.status).toBe(201)
+      const open = (JSON.parse(again.body).payment_links as Array<{ state: string; gateway_order_id: string }>).filter(
+        (link) => link.state === "open",
+      )
+      expect(open).toEqual([expect.objectContaining({ gateway_order_id: cutOff.gateway_ref })])
+      const gatewayLinks = (await simulator.gateway<{ paymentLinks: unknown[] }>(`/orders/${cutOff.gateway_ref}`))
+        .paymentLinks
+      // The contract takes no key for a link: a second POST of the attempt's order id is
+      // refused, and the order's links tell what the first one made.
+      expect(gatewayLinks).toHaveLength(1)
+      expect(
+        (await ledger().writesOf(cutOff.gateway_ref)).filter((write) => write.kind === "link_creation"),
+      ).toMatchObject([{ outcome: "executed" }])
     })
   },
 })

@@ -5,25 +5,22 @@
  * before anything is sent, a decline that changes nothing in Medusa, a lost answer settled once
  * and never charged twice, and bad input (src/staff/saved-card-charge.ts, docs/saved-cards.md).
  */
-import { randomUUID } from "node:crypto"
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { capturePaymentWorkflow } from "@medusajs/medusa/core-flows"
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
-import { NEXI_LEDGER_MODULE, type PaymentLedger, type SavedCardBook } from "../../src/modules/nexi-ledger/types"
+import { NEXI_LEDGER_MODULE, type PaymentLedger } from "../../src/modules/nexi-ledger/types"
 import { reconcilePendingSessions } from "../../src/reconciliation/reconcile-pending-sessions"
 import { adminHeaders } from "../support/admin-auth"
+import { answerOf, SavedCardOrders } from "../support/saved-card-orders"
 import { simulatorForSuite } from "../support/simulator"
-import { ADDRESS, NEXI_CARD_PROVIDER, seedEuroShop } from "../support/store"
+import { seedEuroShop } from "../support/store"
 
 jest.setTimeout(5 * 60_000)
 
 const GATEWAY = "/api/phoenix-0.0/psp/api/v1"
-const VISA = { pan: "4999340261977289", expiryDate: "1230", cvv: "663" }
 /** Past the end of the test card's expiry month (12/30) by the simulator's clock: the issuer declines. */
 const AFTER_CARD_EXPIRY_MS = Date.parse("2031-02-01T00:00:00Z") - Date.now()
 
-type Answer = { status: number; body: any }
 type Headers = { headers: Record<string, string> }
 
 const simulator = simulatorForSuite()
@@ -35,108 +32,15 @@ medusaIntegrationTestRunner({
     let regionId: string
     let variantId: string
     let staff: Headers
+    let orders: SavedCardOrders
 
     beforeEach(async () => {
       container = getContainer()
       await simulator.control("POST", "/reset")
       ;({ publishableKey, regionId, variantId } = await seedEuroShop(container))
       staff = await adminHeaders(container, api)
+      orders = new SavedCardOrders(api, getContainer, simulator, { publishableKey, regionId, variantId }, staff)
     })
-
-    function send(request: Promise<{ status: number; data: unknown }>): Promise<Answer> {
-      return request.then(
-        (answer) => ({ status: answer.status, body: answer.data }),
-        (error: { response?: { status: number; data: unknown } }) => {
-          if (!error.response) throw error
-          return { status: error.response.status, body: error.response.data }
-        },
-      )
-    }
-
-    async function registerCustomer(name: string) {
-      const email = `${name}-${randomUUID().slice(0, 8)}@example.com`
-      const password = `pw-${randomUUID()}`
-      const { data: registered } = await api.post("/auth/customer/emailpass/register", { email, password })
-      const { data: created } = await api.post(
-        "/store/customers",
-        { email, first_name: name, last_name: "Rossi" },
-        { headers: { authorization: `Bearer ${registered.token}`, "x-publishable-api-key": publishableKey } },
-      )
-      const { data: login } = await api.post("/auth/customer/emailpass", { email, password })
-      const auth = { headers: { authorization: `Bearer ${login.token}`, "x-publishable-api-key": publishableKey } }
-      return { id: created.customer.id as string, email, auth }
-    }
-
-    /**
-     * A checkout of one 19.99 EUR line that saves the card (with or without consent to merchant
-     * charges), its payment captured: the order then owes nothing until it is edited.
-     */
-    async function orderWithSavedCard(sessionData: Record<string, unknown>) {
-      const customer = await registerCustomer("giulia")
-      const { data: cartAnswer } = await api.post(
-        "/store/carts",
-        {
-          region_id: regionId,
-          email: customer.email,
-          items: [{ variant_id: variantId, quantity: 1 }],
-          shipping_address: ADDRESS,
-          billing_address: ADDRESS,
-        },
-        customer.auth,
-      )
-      const cartId = cartAnswer.cart.id
-      const { data: collection } = await api.post("/store/payment-collections", { cart_id: cartId }, customer.auth)
-      const started = await send(
-        api.post(
-          `/store/payment-collections/${collection.payment_collection.id}/payment-sessions`,
-          { provider_id: NEXI_CARD_PROVIDER, data: sessionData },
-          customer.auth,
-        ),
-      )
-      expect(started.status).toBe(200)
-      const session = started.body.payment_collection.payment_sessions[0]
-      await simulator.control("POST", `/hpp/${session.data.order_id}/pay`, { ...VISA, awaitNotification: true })
-      const completed = await send(api.post(`/store/carts/${cartId}/complete`, {}, customer.auth))
-      expect(completed.body.type).toBe("order")
-      const orderId = completed.body.order.id as string
-      const [payment] = (await orderView(orderId)).payment_collections[0].payments
-      await capturePaymentWorkflow(container).run({ input: { payment_id: payment.id } })
-      const cards = await container
-        .resolve<SavedCardBook>(NEXI_LEDGER_MODULE)
-        .savedCards({ customerId: customer.id, states: ["active"], limit: 5 })
-      return { customer, orderId, card: cards[0] }
-    }
-
-    /** Medusa's order edit, as the admin makes it: one more line of the product, confirmed. */
-    async function editAddingAnItem(orderId: string) {
-      const { data: edit } = await api.post("/admin/order-edits", { order_id: orderId }, staff)
-      const changeId = edit.order_change.id
-      await api.post(`/admin/order-edits/${orderId}/items`, { items: [{ variant_id: variantId, quantity: 1 }] }, staff)
-      await api.post(`/admin/order-edits/${orderId}/request`, {}, staff)
-      await api.post(`/admin/order-edits/${orderId}/confirm`, {}, staff)
-      return changeId
-    }
-
-    async function orderView(orderId: string) {
-      const query = container.resolve(ContainerRegistrationKeys.QUERY)
-      const { data } = await query.graph({
-        entity: "order",
-        fields: [
-          "id",
-          "summary.*",
-          "payment_collections.id",
-          "payment_collections.status",
-          "payment_collections.amount",
-          "payment_collections.payments.id",
-          "payment_collections.payments.amount",
-          "payment_collections.payments.captured_at",
-          "payment_collections.payment_sessions.id",
-          "payment_collections.payment_sessions.status",
-        ],
-        filters: { id: orderId },
-      })
-      return data[0] as any
-    }
 
     /** The order as Medusa's admin shows it: its payment status and what it still owes. */
     async function adminOrder(orderId: string) {
@@ -145,8 +49,9 @@ medusaIntegrationTestRunner({
     }
 
     const charge = (orderId: string, body: unknown) =>
-      send(api.post(`/admin/nexi/medusa-orders/${orderId}/saved-card-charges`, body, staff))
-    const options = (orderId: string) => send(api.get(`/admin/nexi/medusa-orders/${orderId}/saved-card-charges`, staff))
+      answerOf(api.post(`/admin/nexi/medusa-orders/${orderId}/saved-card-charges`, body, staff))
+    const options = (orderId: string) =>
+      answerOf(api.get(`/admin/nexi/medusa-orders/${orderId}/saved-card-charges`, staff))
 
     async function gatewayRequests(method: string, path: string) {
       const { requests } = await simulator.control<{
@@ -168,7 +73,10 @@ medusaIntegrationTestRunner({
       order.payment_collections.find((collection: { status: string }) => collection.status === "not_paid")
 
     it("collects an order edit's difference with a card saved with consent, until Medusa shows the order paid", async () => {
-      const { customer, orderId, card } = await orderWithSavedCard({ save_card: true, allow_merchant_charges: true })
+      const { customer, orderId, card } = await orders.orderWithSavedCard({
+        save_card: true,
+        allow_merchant_charges: true,
+      })
       expect(card.contract_type).toBe("MIT_UNSCHEDULED")
       const [contract] = (
         await simulator.control<{ contracts: Array<Record<string, string>> }>(
@@ -178,15 +86,15 @@ medusaIntegrationTestRunner({
       ).contracts
       expect(contract).toMatchObject({ contractId: card.contract_id, contractType: "MIT_UNSCHEDULED" })
       // The customer's own list and the admin's say the card allows merchant charges.
-      const listed = await send(api.get("/store/nexi/saved-cards", customer.auth))
+      const listed = await answerOf(api.get("/store/nexi/saved-cards", customer.auth))
       expect(listed.body.saved_cards).toEqual([expect.objectContaining({ id: card.id, allows_merchant_charges: true })])
-      const staffList = await send(api.get(`/admin/nexi/customers/${customer.id}/saved-cards`, staff))
+      const staffList = await answerOf(api.get(`/admin/nexi/customers/${customer.id}/saved-cards`, staff))
       expect(staffList.body.saved_cards).toEqual([
         expect.objectContaining({ id: card.id, allows_merchant_charges: true }),
       ])
 
-      await editAddingAnItem(orderId)
-      const edited = await orderView(orderId)
+      await orders.editAddingAnItem(orderId)
+      const edited = await orders.orderView(orderId)
       expect(unpaidCollection(edited)).toMatchObject({ amount: 19.99 })
       const offered = await options(orderId)
       expect(offered.body).toEqual({
@@ -225,7 +133,7 @@ medusaIntegrationTestRunner({
       expect(write).toMatchObject({ outcome: "executed", origin: "staff", amount_minor: "1999", currency: "EUR" })
 
       // Recorded on the edit's payment collection; captured with Medusa's own workflow, the order owes nothing.
-      const authorized = await orderView(orderId)
+      const authorized = await orders.orderView(orderId)
       const collection = authorized.payment_collections.find((candidate: { payments: Array<{ id: string }> }) =>
         candidate.payments.some((payment) => payment.id === charged.body.payment.payment_id),
       )
@@ -244,10 +152,10 @@ medusaIntegrationTestRunner({
     })
 
     it("refuses a card saved without consent (CIT) with a clear message, sending and creating nothing", async () => {
-      const { orderId, card } = await orderWithSavedCard({ save_card: true })
+      const { orderId, card } = await orders.orderWithSavedCard({ save_card: true })
       expect(card.contract_type).toBe("CIT")
-      await editAddingAnItem(orderId)
-      const before = await orderView(orderId)
+      await orders.editAddingAnItem(orderId)
+      const before = await orders.orderView(orderId)
       expect((await options(orderId)).body.cards).toEqual([])
 
       const refused = await charge(orderId, { payment_method_id: card.id })
@@ -256,21 +164,21 @@ medusaIntegrationTestRunner({
         `payment_method_id: the customer saved card ${card.id} for paying themselves only (contract CIT), without consent to charges by the shop; nothing was charged. Ask the customer to pay, or send them a payment link.`,
       )
       expect(await gatewayRequests("POST", "/orders/mit")).toHaveLength(0)
-      const after = await orderView(orderId)
+      const after = await orders.orderView(orderId)
       expect(unpaidCollection(after).payment_sessions).toEqual(unpaidCollection(before).payment_sessions)
       expect(after.payment_collections).toHaveLength(before.payment_collections.length)
     })
 
     it("says why a charge was declined and changes nothing in Medusa but the failed session", async () => {
-      const { orderId, card } = await orderWithSavedCard({ save_card: true, allow_merchant_charges: true })
-      await editAddingAnItem(orderId)
+      const { orderId, card } = await orders.orderWithSavedCard({ save_card: true, allow_merchant_charges: true })
+      await orders.editAddingAnItem(orderId)
       await simulator.control("POST", "/clock", { offsetMs: AFTER_CARD_EXPIRY_MS })
       const before = await adminOrder(orderId)
 
       const declined = await charge(orderId, { payment_method_id: card.id })
       expect(declined.status).toBe(422)
       expect(declined.body.message).toBe("The card was not accepted: The card issuer declined the payment.")
-      const after = await orderView(orderId)
+      const after = await orders.orderView(orderId)
       const unpaid = unpaidCollection(after)
       expect(unpaid).toMatchObject({ amount: 19.99 })
       expect(unpaid.payments).toEqual([])
@@ -282,8 +190,8 @@ medusaIntegrationTestRunner({
 
     /** An order edit whose charge the gateway made but whose every answer was lost, the order unreadable too. */
     async function chargeWithLostAnswer() {
-      const { orderId, card } = await orderWithSavedCard({ save_card: true, allow_merchant_charges: true })
-      await editAddingAnItem(orderId)
+      const { orderId, card } = await orders.orderWithSavedCard({ save_card: true, allow_merchant_charges: true })
+      await orders.editAddingAnItem(orderId)
       await simulator.control("POST", "/faults", {
         match: { method: "POST", path: `${GATEWAY}/orders/mit` },
         phase: "after",
@@ -309,7 +217,7 @@ medusaIntegrationTestRunner({
     async function expectChargedOnce(orderId: string, gatewayOrderId: string, posts: number) {
       expect((await gatewayOrder(gatewayOrderId)).operations).toHaveLength(1)
       expect(await gatewayRequests("POST", "/orders/mit")).toHaveLength(posts)
-      const authorized = (await orderView(orderId)).payment_collections.filter(
+      const authorized = (await orders.orderView(orderId)).payment_collections.filter(
         (collection: { status: string }) => collection.status === "authorized",
       )
       expect(authorized).toHaveLength(1)
@@ -358,8 +266,8 @@ medusaIntegrationTestRunner({
     })
 
     it("charges a smaller amount the staff typed, and refuses bad input with 400 naming the field", async () => {
-      const { orderId, card } = await orderWithSavedCard({ save_card: true, allow_merchant_charges: true })
-      await editAddingAnItem(orderId)
+      const { orderId, card } = await orders.orderWithSavedCard({ save_card: true, allow_merchant_charges: true })
+      await orders.editAddingAnItem(orderId)
       for (const [body, message] of [
         [{}, "payment_method_id: is required"],
         [{ payment_method_id: "card_1" }, "payment_method_id: must be a saved card id (nexcard_...)"],
@@ -378,13 +286,15 @@ medusaIntegrationTestRunner({
         const refused = await charge(orderId, body)
         expect({ status: refused.status, message: refused.body.message }).toEqual({ status: 400, message })
       }
-      expect((await send(api.post("/admin/nexi/medusa-orders/nope/saved-card-charges", {}, staff))).status).toBe(400)
+      expect((await answerOf(api.post("/admin/nexi/medusa-orders/nope/saved-card-charges", {}, staff))).status).toBe(
+        400,
+      )
       expect(await gatewayRequests("POST", "/orders/mit")).toHaveLength(0)
 
       const part = await charge(orderId, { payment_method_id: card.id, amount: "5.00" })
       expect(part.status).toBe(200)
       expect((await gatewayOrder(part.body.payment.gateway_order_id)).orderStatus.order.amount).toBe("500")
-      const payments = (await orderView(orderId)).payment_collections.flatMap(
+      const payments = (await orders.orderView(orderId)).payment_collections.flatMap(
         (collection: { payments: Array<{ id: string; amount: number }> }) => collection.payments,
       )
       expect(payments.find((payment: { id: string }) => payment.id === part.body.payment.payment_id)).toMatchObject({
