@@ -21,7 +21,13 @@ import type {
   WriteKind,
   WritePatch,
 } from "../src/modules/nexi-ledger/types"
-import { DEACTIVATION_KIND, isOrphaned, MONEY_KINDS, undoesExecuted } from "../src/modules/nexi-ledger/types"
+import {
+  DEACTIVATION_KIND,
+  isOrphaned,
+  LINK_CANCELLATION_KIND,
+  MONEY_KINDS,
+  undoesExecuted,
+} from "../src/modules/nexi-ledger/types"
 
 export class InMemoryLedger implements PaymentLedger, SavedCardBook {
   readonly attempts: PaymentAttempt[] = []
@@ -150,6 +156,18 @@ export class InMemoryLedger implements PaymentLedger, SavedCardBook {
     )
     const orphaned = this.writes.filter(isOrphaned).sort((a, b) => a.updated_at.getTime() - b.updated_at.getTime())
     return [...unsettled, ...orphaned].slice(0, limit).map((row) => ({ ...row }))
+  }
+
+  async linkCancelsToRetry(olderThan: Date, limit: number): Promise<MoneyWrite[]> {
+    return this.writes
+      .filter(
+        (row) =>
+          row.kind === LINK_CANCELLATION_KIND &&
+          (row.outcome === "unknown" || (row.outcome === "requested" && row.updated_at <= olderThan)),
+      )
+      .sort((a, b) => a.updated_at.getTime() - b.updated_at.getTime())
+      .slice(0, limit)
+      .map((row) => ({ ...row }))
   }
 
   async deactivationsToRetry(olderThan: Date, limit: number): Promise<MoneyWrite[]> {

@@ -248,10 +248,13 @@ medusaIntegrationTestRunner({
       await expect(payLink(link.link_id)).rejects.toThrow(/answered 409/)
     })
 
-    it("releases a payment made on the link after the order was cancelled, when the gateway missed the cancel", async () => {
+    /**
+     * An order with an open link, cancelled while the gateway is down for the link's cancel: the
+     * link's attempt is superseded, its cancel's outcome unknown, and the link stays payable there.
+     */
+    async function orderCancelledWhileGatewayDown() {
       const orderId = await orderOwing()
       const link = await createLink({ order_id: orderId })
-      // The gateway is down for the cancel: the link stays payable there.
       await simulator.control("POST", "/faults", {
         match: { method: "POST", path: `${GATEWAY}/paybylink/*/cancels` },
         action: { type: "status", status: 503 },
@@ -260,6 +263,11 @@ medusaIntegrationTestRunner({
       await eventually(async () =>
         (await ledger().findAttempt(link.gateway_order_id))?.state === "superseded" ? true : undefined,
       )
+      return { orderId, link }
+    }
+
+    it("releases a payment made on the link after the order was cancelled, when the gateway missed the cancel", async () => {
+      const { orderId, link } = await orderCancelledWhileGatewayDown()
       await simulator.control("DELETE", "/faults")
       await payLink(link.link_id)
       const released = await eventually(
@@ -279,6 +287,34 @@ medusaIntegrationTestRunner({
         (payment: any) => payment.data?.order_id === link.gateway_order_id,
       )
       expect(recorded).toEqual([])
+
+      // The job sends the cancel whose outcome was unknown once more; the gateway refuses it (the
+      // link was paid), and a refused cancel is never sent again.
+      const later = new Date(Date.now() + 3 * 60_000)
+      await reconcilePendingSessions(container, later)
+      const cancels = (await gatewayRequests("POST", "/paybylink/*/cancels")).length
+      const [cancel] = (await ledger().writesOf(link.gateway_order_id)).filter(
+        (write) => write.kind === "link_cancellation",
+      )
+      expect(cancel.outcome).toBe("refused")
+      await reconcilePendingSessions(container, later)
+      expect(await gatewayRequests("POST", "/paybylink/*/cancels")).toHaveLength(cancels)
+    })
+
+    it("cancels the link from the job when the gateway was down for the order's cancel: it can no longer be paid", async () => {
+      const { orderId, link } = await orderCancelledWhileGatewayDown()
+      const cancelWrites = async () =>
+        (await ledger().writesOf(link.gateway_order_id)).filter((write) => write.kind === "link_cancellation")
+      await eventually(async () => ((await cancelWrites())[0]?.outcome === "unknown" ? true : undefined))
+      await simulator.control("DELETE", "/faults")
+
+      const later = new Date(Date.now() + 3 * 60_000)
+      expect((await reconcilePendingSessions(container, later)).linkCancels).toEqual({ cancelled: 1, pending: 0 })
+      expect(await cancelWrites()).toMatchObject([{ outcome: "executed", gateway_operation_id: link.link_id }])
+      expect(await linkState(orderId, link.link_id)).toBe("cancelled")
+      await expect(payLink(link.link_id)).rejects.toThrow(/answered 409/)
+      // Nothing is left for the next run.
+      expect((await reconcilePendingSessions(container, later)).linkCancels).toBeUndefined()
     })
 
     it("records nothing for an expired link, which the gateway no longer takes", async () => {

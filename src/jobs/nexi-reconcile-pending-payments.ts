@@ -16,6 +16,12 @@ export default async function nexiReconcilePendingPayments(container: MedusaCont
       .resolve("logger")
       .info(`nexi: deleted saved cards' contracts: ${ended} ended at the gateway, ${pending} still to end`)
   }
+  if (summary?.linkCancels) {
+    const { cancelled, pending } = summary.linkCancels
+    container
+      .resolve("logger")
+      .info(`nexi: payment links: ${cancelled} cancelled at the gateway, ${pending} still to cancel`)
+  }
 }
 
 export const config = {

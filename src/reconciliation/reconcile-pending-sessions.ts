@@ -3,7 +3,8 @@
  * finds: gateway orders and mobile transactions still pending (a payment whose notification
  * never came; every mobile payment, whose service sends none), orders no live session owns
  * any more (released if paid), writes whose answer was lost, and mobile refunds still being
- * followed. Each run makes at most READS_PER_RUN gateway reads. See docs/ledger.md.
+ * followed; then deleted cards' contracts and payment links still to cancel at the gateway.
+ * Each run makes at most READS_PER_RUN gateway reads for the payments. See docs/ledger.md.
  */
 
 import { randomUUID } from "node:crypto"
@@ -19,6 +20,7 @@ import { ledgerOf } from "../core/store-entries"
 import { isOrphaned, type PaymentLedger } from "../modules/nexi-ledger/types"
 import { recordOrphanedWrites } from "./record-orphaned-writes"
 import { type ContractEndsSummary, retryContractEnds } from "./retry-contract-ends"
+import { type LinkCancelsSummary, retryLinkCancels } from "./retry-link-cancels"
 
 /** Gateway reads one run may make; what is left waits for the next run. */
 export const READS_PER_RUN = 100
@@ -44,6 +46,8 @@ export interface ReconcileSummary {
   outcomes: Partial<Record<SyncOutcome | "failed", number>>
   /** Deleted saved cards' contract deactivations sent again (retry-contract-ends.ts). */
   contractEnds?: ContractEndsSummary
+  /** Payment link cancels whose outcome was unknown, sent again (retry-link-cancels.ts). */
+  linkCancels?: LinkCancelsSummary
 }
 
 /** Syncs one session now; used by the storefront's status route and the admin's sync. */
@@ -133,6 +137,12 @@ export async function reconcilePendingSessions(
     if (ends.ended || ends.pending) summary.contractEnds = ends
   } catch (error) {
     logger.warn(`nexi: could not retry saved cards' contract deactivations: ${(error as Error).message}`)
+  }
+  try {
+    const cancels = await retryLinkCancels(container, (recorded) => providerFor(providerIds, recorded), now)
+    if (cancels.cancelled || cancels.pending) summary.linkCancels = cancels
+  } catch (error) {
+    logger.warn(`nexi: could not retry payment link cancels: ${(error as Error).message}`)
   }
   return summary
 }

@@ -26,7 +26,7 @@ import type {
   WriteKind,
   WritePatch,
 } from "./types"
-import { CLAIMED_KINDS, DEACTIVATION_KIND, MONEY_KINDS, undoesExecuted } from "./types"
+import { CLAIMED_KINDS, DEACTIVATION_KIND, LINK_CANCELLATION_KIND, MONEY_KINDS, undoesExecuted } from "./types"
 
 interface Filtered {
   where(filter: Record<string, unknown>): Filtered
@@ -173,6 +173,17 @@ export class NexiLedgerService
       {
         kind: DEACTIVATION_KIND,
         $or: [{ outcome: ["refused", "unknown"] }, { outcome: "requested", updated_at: { $lte: olderThan } }],
+      },
+      { order: { updated_at: "ASC" }, take: limit },
+    )
+    return rows as unknown as MoneyWrite[]
+  }
+
+  async linkCancelsToRetry(olderThan: Date, limit: number): Promise<MoneyWrite[]> {
+    const rows = await this.listNexiMoneyWrites(
+      {
+        kind: LINK_CANCELLATION_KIND,
+        $or: [{ outcome: "unknown" }, { outcome: "requested", updated_at: { $lte: olderThan } }],
       },
       { order: { updated_at: "ASC" }, take: limit },
     )

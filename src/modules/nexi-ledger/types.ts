@@ -39,6 +39,8 @@ export const DEACTIVATION_KIND = "contract_deactivation" satisfies WriteKind
  * shopper makes on the link is read from the gateway order like any other.
  */
 export const LINK_KINDS: readonly WriteKind[] = ["link_creation", "link_cancellation"]
+/** A link's cancel: the job sends again one whose outcome is unknown (linkCancelsToRetry). */
+export const LINK_CANCELLATION_KIND = "link_cancellation" satisfies WriteKind
 
 /** The kinds that move money, which the job settles through their order or transaction. */
 export const MONEY_KINDS: readonly WriteKind[] = WRITE_KINDS.filter(
@@ -153,6 +155,12 @@ export interface PaymentLedger {
    * `olderThan` (cut off mid-call); least recently tried first, so each gets its turn.
    */
   deactivationsToRetry(olderThan: Date, limit: number): Promise<MoneyWrite[]>
+  /**
+   * Payment link cancels whose outcome is unknown, or requested before `olderThan` (cut off
+   * mid-call); least recently tried first. A refused one is left: the gateway says the link was
+   * paid, and that payment is the sync's.
+   */
+  linkCancelsToRetry(olderThan: Date, limit: number): Promise<MoneyWrite[]>
   /** Hands an executed write over to a Medusa record; false when another one took it first. */
   claimWrite(writeId: string, claimant: string): Promise<boolean>
 }
