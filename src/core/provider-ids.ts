@@ -16,12 +16,20 @@ export function isNexiProviderId(providerId: unknown): providerId is string {
 }
 
 /**
+ * pp_nexi_nexi -> nexi_nexi: the provider as Medusa's webhook route and payment module name it,
+ * and as the ledger records it (ProviderEntry builds the same from its identifier and entry).
+ */
+export function providerKeyOf(providerId: string): string {
+  return providerId.replace(/^pp_/, "")
+}
+
+/**
  * pp_nexi-apm-psp-b_nexi -> nexi: the `id` of the store's provider entry in medusa-config.
  * The identifiers hold no underscore, so the entry id is everything after the first one
  * (an entry id may hold underscores itself).
  */
 export function storeEntryIdOf(providerId: string): string {
-  const key = providerId.replace(/^pp_/, "")
+  const key = providerKeyOf(providerId)
   return key.slice(key.indexOf("_") + 1)
 }
 

@@ -25,7 +25,7 @@ import {
 } from "../medusa-payments"
 import { notificationProblem, parseNotificationBody } from "../notification-body"
 import type { NexiOptions } from "../options"
-import { storeEntryIdOf } from "../provider-ids"
+import { providerKeyOf, storeEntryIdOf } from "../provider-ids"
 import { gatewayClientFor, ledgerOf, loggerOf, requireNexiOptions } from "../store-entries"
 import { SAVE_CARD_KEY, saveCardOfPayment } from "./card-on-file"
 import { type CardOrder, holdsOnlyItsAuthorization, readCardOrder } from "./card-order"
@@ -243,7 +243,7 @@ export function cardSyncFor(container: MedusaContainer, providerId: string): Car
     records,
     options: requireNexiOptions(container, providerId),
     entryId: storeEntryIdOf(providerId),
-    providerKey: providerId.replace(/^pp_/, ""),
+    providerKey: providerKeyOf(providerId),
     logger,
   })
   return new CardSync({ gateway, ledger, sessions: records, medusa: medusaChangesOf(container, ledger), logger })

@@ -15,6 +15,7 @@ import { clientsFor } from "../clients"
 import { requireField } from "../medusa-errors"
 import { medusaChangesOf, paymentRecordsOf, type SessionRecord } from "../medusa-payments"
 import type { ApmOptions, NexiOptions } from "../options"
+import { providerKeyOf } from "../provider-ids"
 import type { MedusaRows } from "../send-once"
 import { ledgerOf, loggerOf, requireNexiOptions } from "../store-entries"
 import { watchOrRelease } from "./apm-release"
@@ -242,5 +243,5 @@ export function mobileSyncFor(container: MedusaContainer, providerId: string, me
     logger,
   })
   const medusa = medusaChangesOf(container, ledger)
-  return new MobileSync({ service, ledger, sessions: records, medusa, providerKey: providerId.replace(/^pp_/, "") })
+  return new MobileSync({ service, ledger, sessions: records, medusa, providerKey: providerKeyOf(providerId) })
 }
