@@ -5,15 +5,21 @@
  */
 import { APM_METHODS, type ApmMethod } from "../apm/schemas"
 import type { ApmOptions } from "./options"
+import { providerKeyOf } from "./provider-ids"
 
 /** PSP_A_E_COM -> nexi-apm-psp-a-e-com: Medusa ids are lower case, and `_` separates their parts. */
 export function apmIdentifier(method: ApmMethod): string {
   return `nexi-apm-${method.toLowerCase().replaceAll("_", "-")}`
 }
 
-/** The scheme of a provider id or identifier (pp_nexi-apm-psp-b_nexi, nexi-apm-psp-b), if it is one. */
+/**
+ * The scheme of a provider id, key or identifier (pp_nexi-apm-psp-b_nexi, nexi-apm-psp-b), if it
+ * is one. Identifiers hold no underscore, so the identifier ends at the first one: an entry id
+ * may hold underscores itself (storeEntryIdOf).
+ */
 export function apmMethodOfProvider(providerId: string): ApmMethod | undefined {
-  const identifier = providerId.replace(/^pp_/, "").replace(/_[^_]*$/, "")
+  const key = providerKeyOf(providerId)
+  const identifier = key.includes("_") ? key.slice(0, key.indexOf("_")) : key
   return APM_METHODS.find((method) => apmIdentifier(method) === identifier)
 }
 

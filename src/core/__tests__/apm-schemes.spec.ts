@@ -25,6 +25,13 @@ describe("scheme identifiers", () => {
     expect(apmMethodOfProvider("nexi-apm-psp-b_nexi")).toBe("PSP_B")
     expect(apmMethodOfProvider("pp_nexi_nexi")).toBeUndefined()
   })
+
+  it("reads the scheme of an entry whose id holds underscores, as medusa-config allows", () => {
+    expect(apmMethodOfProvider("pp_nexi-apm-psp-b_shop_it")).toBe("PSP_B")
+    expect(apmMethodOfProvider("nexi-apm-psp-c_shop_it")).toBe("PSP_C")
+    expect(apmMethodOfProvider("nexi-apm-psp-d")).toBe("PSP_D")
+    expect(apmMethodOfProvider("pp_nexi_shop_it")).toBeUndefined()
+  })
 })
 
 describe("apm options", () => {
