@@ -5,8 +5,9 @@
  */
 import type { NexiClients } from "../../core/clients"
 import type { NexiOptions } from "../../core/options"
+import type { GatewayClient } from "../../gateway/gateway-client"
+import type { PaymentMethodList } from "../../gateway/schemas"
 import type { NexiDoctorCheck, NexiDoctorResponse } from "../contract"
-import type { PaymentMethodsRead } from "./payment-methods-read"
 
 export type DoctorReport = NexiDoctorResponse
 
@@ -46,3 +47,17 @@ export const pass = (detail: string): Finding => ({ status: "pass", detail })
 export const warn = (detail: string, fix?: string): Finding =>
   fix ? { status: "warn", detail, fix } : { status: "warn", detail }
 export const fail = (detail: string, fix: string): Finding => ({ status: "fail", detail, fix })
+
+/** One read of GET /payment_methods for the whole run, kept with its failure rather than thrown. */
+export type PaymentMethodsRead = { ok: true; list: PaymentMethodList } | { ok: false; error: unknown }
+
+export function readPaymentMethodsOnce(gateway: GatewayClient): () => Promise<PaymentMethodsRead> {
+  let read: Promise<PaymentMethodsRead> | undefined
+  return () => {
+    read ??= gateway.listPaymentMethods().then(
+      (list): PaymentMethodsRead => ({ ok: true, list }),
+      (error: unknown): PaymentMethodsRead => ({ ok: false, error }),
+    )
+    return read
+  }
+}

@@ -4,8 +4,7 @@ import { clientsFor } from "../../core/clients"
 import { parseNexiOptions } from "../../core/options"
 import { parseDoctorArguments, USAGE } from "./cli-args"
 import { doctorOptionsInput } from "./cli-options"
-import { formatReport } from "./format-report"
-import { runDoctor } from "./run-doctor"
+import { formatReport, runDoctor } from "./run-doctor"
 
 async function main(): Promise<void> {
   let command: ReturnType<typeof parseDoctorArguments>

@@ -3,16 +3,16 @@
  * all at once. A check that throws is reported as failed with its message rather than stopping
  * the others. `blocking` is true when a check that stops going live failed.
  */
-import { apiKeyCheck } from "./api-key-check"
-import { apmCredentialsCheck } from "./apm-credentials-check"
-import { captureTypeCheck } from "./capture-type-check"
-import type { DoctorCheck, DoctorContext, DoctorInput, DoctorReport, Finding } from "./check"
-import { clockCheck } from "./clock-check"
-import { currenciesCheck } from "./currencies-check"
-import { environmentCheck } from "./environment-check"
-import { notificationUrlCheck } from "./notification-url-check"
-import { readPaymentMethodsOnce } from "./payment-methods-read"
-import { returnUrlsCheck } from "./return-urls-check"
+import {
+  type DoctorCheck,
+  type DoctorContext,
+  type DoctorInput,
+  type DoctorReport,
+  type Finding,
+  readPaymentMethodsOnce,
+} from "./check"
+import { captureTypeCheck, environmentCheck, notificationUrlCheck, returnUrlsCheck } from "./config-checks"
+import { apiKeyCheck, apmCredentialsCheck, clockCheck, currenciesCheck } from "./gateway-checks"
 
 export const DOCTOR_CHECKS: readonly DoctorCheck[] = [
   apiKeyCheck,
@@ -53,4 +53,15 @@ export async function runDoctor(
   const results = checks.map((check, index) => ({ id: check.id, title: check.title, ...findings[index] }))
   const blocking = checks.some((check, index) => check.blocking && findings[index].status === "fail")
   return { checks: results, blocking }
+}
+
+/** nexi-doctor's text output: one line per check (PASS/FAIL/WARN, detail, fix), then the verdict. */
+const LABELS = { pass: "PASS", fail: "FAIL", warn: "WARN" } as const
+
+export function formatReport(report: DoctorReport): string {
+  const lines = report.checks.map(
+    (check) => `${LABELS[check.status]}  ${check.title}: ${check.detail}${check.fix ? ` Fix: ${check.fix}` : ""}`,
+  )
+  lines.push(report.blocking ? "Not ready to go live: fix the failed checks above." : "No blocking problem found.")
+  return lines.join("\n")
 }

@@ -5,8 +5,7 @@
 import { clientsFor } from "../../../../core/clients"
 import { type NexiOptions, parseNexiOptions } from "../../../../core/options"
 import { type RunningSimulator, startSimulator } from "../../../../simulator"
-import type { DoctorContext, DoctorInput } from "../../check"
-import { readPaymentMethodsOnce } from "../../payment-methods-read"
+import { type DoctorContext, type DoctorInput, readPaymentMethodsOnce } from "../../check"
 
 export const SIM_API_KEY = "5d952446-9004-4023-9eae-a527a152846b"
 
