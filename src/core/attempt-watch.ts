@@ -5,7 +5,7 @@
  * a paid attempt whose notification was lost is still found within minutes.
  */
 import type { AttemptPatch, PaymentAttempt } from "../modules/nexi-ledger/types"
-import type { PaymentStatus } from "./payment-status"
+import type { PaymentStatus } from "./session-data"
 
 /** Attempts older than this are no longer read: hosted pages and app approvals expire long before. */
 export const MAX_ATTEMPT_AGE_MS = 24 * 60 * 60 * 1000

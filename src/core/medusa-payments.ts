@@ -22,7 +22,7 @@ import { capturePaymentWorkflow, processPaymentWorkflowId, refundPaymentWorkflow
 import type { MoneyWrite, PaymentLedger } from "../modules/nexi-ledger/types"
 import { minorToMajorString, toMinorUnits } from "../money/amount"
 import { isCartLocked, withPaymentLock } from "./payment-lock"
-import type { PaymentStatus } from "./payment-status"
+import type { PaymentStatus } from "./session-data"
 import { recordPaidOrderSession, staffChannelOfSession } from "./staff-sessions"
 
 interface RecordService {

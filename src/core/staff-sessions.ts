@@ -17,7 +17,7 @@ import type { IPaymentModuleService, MedusaContainer } from "@medusajs/framework
 import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
 import { authorizePaymentSessionForOrderWorkflow, convertDraftOrderWorkflow } from "@medusajs/medusa/core-flows"
 import { withLock } from "./payment-lock"
-import type { PaymentStatus } from "./payment-status"
+import type { PaymentStatus } from "./session-data"
 
 export const STAFF_CHANNELS = ["moto", "mit", "payment_link"] as const
 export type StaffChannel = (typeof STAFF_CHANNELS)[number]

@@ -9,11 +9,10 @@ import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/frame
 import type { ApmClient } from "../apm/apm-client"
 import type { GatewayClient } from "../gateway/gateway-client"
 import { NEXI_LEDGER_MODULE, type PaymentLedger, type SavedCardBook } from "../modules/nexi-ledger/types"
-import { apmMethodOfProvider } from "./apm-schemes"
 import { clientsFor } from "./clients"
 import { PaymentRecords } from "./medusa-payments"
 import { type NexiOptions, parseNexiOptions } from "./options"
-import { DEFAULT_STORE_ENTRY_ID, isNexiProviderId, storeEntryIdOf } from "./provider-ids"
+import { apmMethodOfProvider, DEFAULT_STORE_ENTRY_ID, isNexiProviderId, storeEntryIdOf } from "./provider-ids"
 
 type ConfigEntry = { id?: unknown; options?: unknown }
 

@@ -4,7 +4,7 @@
  * Medusa order its cart became so staff can tell the shopper which order it was about.
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { apmMethodOfProvider } from "../core/apm-schemes"
+import { apmMethodOfProvider } from "../core/provider-ids"
 import { ledgerOf } from "../core/store-entries"
 import type { PaymentAttempt } from "../modules/nexi-ledger/types"
 import { minorToMajorString } from "../money/amount"

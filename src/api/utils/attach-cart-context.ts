@@ -7,9 +7,8 @@
  */
 import type { MedusaNextFunction, MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
-import { apmMethodOfProvider } from "../../core/apm-schemes"
 import { CART_CONTEXT_KEY, type CartContext } from "../../core/cart-context"
-import { isNexiProviderId } from "../../core/provider-ids"
+import { apmMethodOfProvider, isNexiProviderId } from "../../core/provider-ids"
 import { preferredLanguageTag } from "../../i18n/page-language"
 
 /** What the card provider reads: the page's description, 3-D Secure data and the language. */

@@ -12,10 +12,9 @@
  * the server, or stays absent when the payment collection has no cart.
  */
 import type { MedusaNextFunction, MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { apmMethodOfProvider } from "../../core/apm-schemes"
 import { MERCHANT_CHARGES_KEY, PAYMENT_METHOD_KEY, SAVE_CARD_KEY } from "../../core/card/card-on-file"
 import { CONSUMER_ID_KEY } from "../../core/mobile/apm-session-data"
-import { isNexiProviderId } from "../../core/provider-ids"
+import { apmMethodOfProvider, isNexiProviderId } from "../../core/provider-ids"
 import { LANGUAGE_KEY } from "../../i18n/page-language"
 
 const CARD_KEYS: readonly string[] = [SAVE_CARD_KEY, MERCHANT_CHARGES_KEY, PAYMENT_METHOD_KEY, LANGUAGE_KEY]

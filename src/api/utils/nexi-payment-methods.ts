@@ -6,8 +6,9 @@
  * it on every checkout page costs a gateway call; a small neutral icon ships instead, and a
  * store gives each scheme its own logo with options.apm.logoUrls.
  */
-import { apmMethodOfProvider, apmSchemeName } from "../../core/apm-schemes"
+
 import type { NexiOptions } from "../../core/options"
+import { apmMethodOfProvider, apmSchemeName } from "../../core/provider-ids"
 
 export interface NexiPaymentMethod {
   provider_id: string

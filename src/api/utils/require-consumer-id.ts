@@ -8,8 +8,8 @@
  * malformed-inputs.spec.ts).
  */
 import type { MedusaNextFunction, MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { apmMethodOfProvider } from "../../core/apm-schemes"
 import { readConsumerId } from "../../core/mobile/apm-session-data"
+import { apmMethodOfProvider } from "../../core/provider-ids"
 
 export function requireConsumerId(req: MedusaRequest, _res: MedusaResponse, next: MedusaNextFunction) {
   const body = (req.body ?? {}) as { provider_id?: unknown; data?: unknown }

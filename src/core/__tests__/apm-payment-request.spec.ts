@@ -1,8 +1,8 @@
 import type { PaymentCustomerDTO } from "@medusajs/framework/types"
-import { SCHEME_WITH_LOCALE_PROPERTIES } from "../apm-schemes"
 import type { CartContext } from "../cart-context"
 import { buildPaymentRequest, consumerName, type PaymentRequestInput } from "../mobile/apm-payment-request"
 import type { Purchase } from "../mobile/purchase-amounts"
+import { SCHEME_WITH_LOCALE_PROPERTIES } from "../provider-ids"
 
 function cart(overrides: Partial<CartContext> = {}): CartContext {
   return { cart_id: "cart_1", items: [], billing_address: null, shipping_address: null, ...overrides }

@@ -4,7 +4,7 @@
  */
 import type { Operation, OrderDetails, OrderStatus } from "../../gateway/schemas"
 import { readCardOrder } from "../card/card-order"
-import type { PaymentStatus } from "../payment-status"
+import type { PaymentStatus } from "../session-data"
 import { op } from "./operation-builder"
 
 interface History {

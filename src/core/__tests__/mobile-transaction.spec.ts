@@ -6,7 +6,7 @@ import {
   type TransactionState,
 } from "../../apm/schemas"
 import { readMobileTransaction } from "../mobile/mobile-transaction"
-import type { PaymentStatus } from "../payment-status"
+import type { PaymentStatus } from "../session-data"
 
 function statusAnswer(
   state: TransactionState | undefined,

@@ -31,7 +31,7 @@
  */
 
 import type { Operation, OperationResult, OrderDetails, PaymentLink } from "../../gateway/schemas"
-import type { PaymentStatus } from "../payment-status"
+import type { PaymentStatus } from "../session-data"
 
 /** How an operation undoes another: a CANCEL rolls back, a void reverses an authorization. */
 export type UndoKind = "cancel" | "void"

@@ -27,8 +27,7 @@ import type { PaymentLedger, SavedCardBook } from "../../modules/nexi-ledger/typ
 import { readCartContext, withoutCartContext } from "../cart-context"
 import { minorUnitsFor, requireField, toMedusaError } from "../medusa-errors"
 import type { NexiOptions } from "../options"
-import { PAYMENT_STATUSES, type PaymentStatus } from "../payment-status"
-import { minorAmount, optional, sessionDataReader } from "../session-data-schema"
+import { minorAmount, optional, PAYMENT_STATUSES, type PaymentStatus, sessionDataReader } from "../session-data"
 import {
   STAFF_CHANNEL_NOUNS,
   STAFF_CHANNELS,

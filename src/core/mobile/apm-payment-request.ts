@@ -6,8 +6,8 @@ import type { PaymentCustomerDTO } from "@medusajs/framework/types"
 import type { ApmMethod, Consumer, InitializeRequest } from "../../apm/schemas"
 import { toIso6391Language } from "../../i18n/languages"
 import { requestedLanguage } from "../../i18n/page-language"
-import { SCHEME_WITH_LOCALE_PROPERTIES } from "../apm-schemes"
 import type { AddressSnapshot, CartContext } from "../cart-context"
+import { SCHEME_WITH_LOCALE_PROPERTIES } from "../provider-ids"
 import type { Purchase } from "./purchase-amounts"
 
 export interface PaymentRequestInput {

@@ -14,8 +14,7 @@ import {
   type TransactionState,
   TransactionStateSchema,
 } from "../../apm/schemas"
-import { PAYMENT_STATUSES, type PaymentStatus } from "../payment-status"
-import { minorAmount, optional, sessionDataReader } from "../session-data-schema"
+import { minorAmount, optional, PAYMENT_STATUSES, type PaymentStatus, sessionDataReader } from "../session-data"
 import { readMobileTransaction } from "./mobile-transaction"
 
 /** The key under which the storefront sends the shopper's mobile number or scheme code. */

@@ -10,8 +10,8 @@ import type { Envelope, InitializeRequest, TransactionType } from "../../apm/sch
 import { InvalidRequestError, NotFoundError, OutcomeUnknownError, UnexpectedResponseError } from "../../http/errors"
 import type { FollowState, MoneyWrite, NewWrite, PaymentLedger, WriteKind } from "../../modules/nexi-ledger/types"
 import { minorToMajorString } from "../../money/amount"
-import type { PaymentStatus } from "../payment-status"
 import { isUnsettled, type MedusaRows, type Recovery, sendOnce, settledWritesOf } from "../send-once"
+import type { PaymentStatus } from "../session-data"
 import { readMobileTransaction, schemeReason } from "./mobile-transaction"
 
 // Recovery of a mobile-payment write by its request's key. The APM service has no lookup by

@@ -10,7 +10,7 @@
 import type { PaymentAttempt, PaymentLedger } from "../../modules/nexi-ledger/types"
 import { watchAfterRead } from "../attempt-watch"
 import type { MedusaChanges, SessionRecord, SyncOutcome } from "../medusa-payments"
-import type { PaymentStatus } from "../payment-status"
+import type { PaymentStatus } from "../session-data"
 
 export interface MobilePaymentRead {
   transactionId: string

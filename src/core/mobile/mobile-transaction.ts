@@ -9,7 +9,7 @@
  */
 
 import type { AccountState, ExtendedEnvelope, TransactionState, Transition } from "../../apm/schemas"
-import type { PaymentStatus } from "../payment-status"
+import type { PaymentStatus } from "../session-data"
 
 export interface MobileTransaction {
   status: PaymentStatus

@@ -3,7 +3,7 @@
  * payment method: each sets only its identifier and its scheme; the lifecycle is shared.
  */
 import type { ApmMethod } from "../../../apm/schemas"
-import { apmIdentifier } from "../../../core/apm-schemes"
+import { apmIdentifier } from "../../../core/provider-ids"
 import { NexiApmProviderService } from "./apm-provider"
 
 /** pp_nexi-apm-psp-a-e-com_nexi */

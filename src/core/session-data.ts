@@ -1,8 +1,9 @@
 /**
- * Reading a provider's session data with a schema instead of a cast. The data is ours (the
- * provider wrote it), but it sits on a record Medusa and the storefront can also write, so a
- * field of the wrong type is an error naming it, never a value silently taken for another.
- * Unknown keys are kept: the storefront's own keys, and fields a newer version added.
+ * A payment session as the providers keep it: where it stands, and its data, read with a schema
+ * instead of a cast. The data is ours (the provider wrote it), but it sits on a record Medusa and
+ * the storefront can also write, so a field of the wrong type is an error naming it, never a
+ * value silently taken for another. Unknown keys are kept: the storefront's own keys, and fields
+ * a newer version added.
  */
 import { MedusaError } from "@medusajs/framework/utils"
 import { z } from "zod"
@@ -18,6 +19,14 @@ export function optional<T extends z.ZodType>(schema: T) {
 }
 
 export const minorAmount = z.string().regex(/^\d+$/, "must be a whole number of minor units")
+
+/**
+ * Where a payment stands, in the same five words for cards and mobile payments: the words of
+ * Medusa's payment session statuses that a gateway can bring about.
+ */
+export const PAYMENT_STATUSES = ["pending", "authorized", "captured", "error", "canceled"] as const
+
+export type PaymentStatus = (typeof PAYMENT_STATUSES)[number]
 
 type WithoutNull<T> = { [K in keyof T]: Exclude<T[K], null> }
 

@@ -1,6 +1,6 @@
 import { APM_METHODS } from "../../apm/schemas"
-import { apmIdentifier, apmMethodOfProvider, apmSchemeName } from "../apm-schemes"
 import { parseNexiOptions } from "../options"
+import { apmIdentifier, apmMethodOfProvider, apmSchemeName } from "../provider-ids"
 
 const BASE = {
   apiKey: "key",
