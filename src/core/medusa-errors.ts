@@ -84,6 +84,15 @@ export function toMedusaError(error: unknown, action: string): MedusaError {
   return new MedusaError(MedusaError.Types.UNEXPECTED_STATE, `Could not ${action}: ${error.message}`)
 }
 
+/** Runs a gateway call; its typed errors become MedusaErrors saying what could not be done. */
+export async function fromGateway<T>(action: string, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call()
+  } catch (error) {
+    throw toMedusaError(error, action)
+  }
+}
+
 /** A field of the session data the provider needs, or an error naming the provider it was not started with. */
 export function requireField<T>(value: T | undefined | null, field: string, action: string, providerLabel: string): T {
   if (value === undefined || value === null || value === "") {

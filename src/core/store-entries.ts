@@ -96,6 +96,11 @@ export async function cardProviderIdOf(container: MedusaContainer): Promise<stri
   return cardProvider
 }
 
+/** The merchant's card gateway, for what is about the gateway itself: order and operation lookups, the payment methods. */
+export async function merchantGateway(container: MedusaContainer): Promise<GatewayClient> {
+  return gatewayClientFor(container, await cardProviderIdOf(container))
+}
+
 /** The plugin's ledger, a module of the store's container. */
 export function ledgerOf(container: MedusaContainer): PaymentLedger {
   return container.resolve<PaymentLedger>(NEXI_LEDGER_MODULE)

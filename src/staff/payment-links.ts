@@ -16,16 +16,10 @@ import type { IPaymentModuleService, MedusaContainer } from "@medusajs/framework
 import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
 import { hashSecurityToken } from "../core/card/card-sessions"
 import { buildHostedOrderRequest } from "../core/card/hosted-order"
-import {
-  cancelLinkOnce,
-  createLinkOnce,
-  type LinkView,
-  linkExpirationDate,
-  linkViewsOf,
-} from "../core/card/payment-links"
+import { cancelLinkOnce, createLinkOnce, type LinkView, linkExpirationDate, linkViewsOf } from "../core/card/payment-links"
 import { withLock } from "../core/payment-lock"
 import { storeEntryIdOf } from "../core/provider-ids"
-import { cardProviderIdOf, gatewayClientFor, ledgerOf, requireNexiOptions } from "../core/store-entries"
+import { gatewayClientFor, ledgerOf, merchantGateway, requireNexiOptions } from "../core/store-entries"
 import { InvalidRequestError } from "../http/errors"
 import { minorToMajorString } from "../money/amount"
 import type { OrderTargetField } from "./collection-plan"
@@ -175,7 +169,7 @@ async function retire(container: MedusaContainer, link: LinkView & { session_id:
       status: "canceled",
     })
   }
-  const gateway = gatewayClientFor(container, await cardProviderIdOf(container))
+  const gateway = await merchantGateway(container)
   try {
     await cancelLinkOnce({ gateway, ledger }, link)
   } catch (error) {
@@ -195,7 +189,7 @@ async function linksOfOrder(
   const creations = await ledger.writesOfMedusaRef(orderId, "link_creation")
   const made = creations.filter((write) => write.outcome === "executed").reverse()
   if (!made.length) return []
-  const gateway = gatewayClientFor(container, await cardProviderIdOf(container))
+  const gateway = await merchantGateway(container)
   const now = new Date()
   const views: Array<LinkView & { session_id: string }> = []
   for (const creation of made) {

@@ -14,15 +14,17 @@
  * session's own amount.
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { MedusaError } from "@medusajs/framework/utils"
+import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
 import type { ExtendedEnvelope } from "../apm/schemas"
 import { type CardOrder, type CardOrderOperation, readCardOrder, type UndoKind } from "../core/card/card-order"
 import { readCardSessionData } from "../core/card/card-sessions"
 import { toMedusaError } from "../core/medusa-errors"
 import { type ApmSessionData, readApmSessionData } from "../core/mobile/apm-session-data"
 import { readMobileTransaction } from "../core/mobile/mobile-transaction"
+import { apmMethodOfProvider } from "../core/provider-ids"
 import { apmClientFor, gatewayClientFor, isNexiCardProviderId, ledgerOf } from "../core/store-entries"
 import type { OrderDetails } from "../gateway/schemas"
+import type { PaymentAttempt } from "../modules/nexi-ledger/types"
 import { minorToMajorString } from "../money/amount"
 import type {
   NexiCardPaymentView,
@@ -31,12 +33,11 @@ import type {
   NexiOrderPayment,
   NexiOrderPaymentsResponse,
   NexiPaymentView,
+  NexiReleasedPayment,
   NexiTimelineOperation,
 } from "./contract"
 import { ledgerIssuesOfPayment } from "./ledger-issues"
 import { type NexiPaymentRecord, nexiPaymentsOfOrder } from "./nexi-payments"
-import { cartOfOrder } from "./order-carts"
-import { releasedPayments } from "./released-payments"
 
 export interface PaymentIdentity {
   payment_id: string
@@ -199,4 +200,68 @@ export async function orderPaymentsView(
   const cartId = await cartOfOrder(container, orderId)
   const released = cartId ? await releasedPayments(container, { cartIds: [cartId], limit: RELEASED_PER_ORDER }) : []
   return { order_id: orderId, payments, released_payments: released }
+}
+
+// Which Medusa order a cart became, and the reverse. Medusa 2 keeps no cart_id on the order:
+// completing a cart writes a row of the order<->cart link (`order_cart`), which Query reads
+// like any entity, filtered on its own columns.
+
+interface OrderCartRow {
+  order_id: string
+  cart_id: string
+}
+
+async function orderCartRows(
+  container: MedusaContainer,
+  filters: Partial<Record<keyof OrderCartRow, string[]>>,
+): Promise<OrderCartRow[]> {
+  const query = container.resolve(ContainerRegistrationKeys.QUERY)
+  const { data } = await query.graph({ entity: "order_cart", fields: ["order_id", "cart_id"], filters })
+  return data as OrderCartRow[]
+}
+
+/** cart id -> the order it became, for the carts that became one. */
+async function ordersOfCarts(container: MedusaContainer, cartIds: readonly string[]): Promise<Map<string, string>> {
+  if (!cartIds.length) return new Map()
+  const rows = await orderCartRows(container, { cart_id: [...new Set(cartIds)] })
+  return new Map(rows.map((row) => [row.cart_id, row.order_id]))
+}
+
+/** The cart the order was placed from; null for an order that had none (a draft order). */
+async function cartOfOrder(container: MedusaContainer, orderId: string): Promise<string | null> {
+  const [row] = await orderCartRows(container, { order_id: [orderId] })
+  return row?.cart_id ?? null
+}
+
+/**
+ * A payment the plugin released by itself (voided or refunded at the gateway because its money
+ * arrived for a cart that no longer wanted it), with the Medusa order its cart became, so staff
+ * can tell the shopper which order it was about.
+ */
+function releasedPaymentView(attempt: PaymentAttempt, orderId: string | null): NexiReleasedPayment {
+  const currency = attempt.currency.toUpperCase()
+  return {
+    gateway_ref: attempt.gateway_ref,
+    kind: apmMethodOfProvider(attempt.provider_identifier) ? "mobile" : "card",
+    provider_identifier: attempt.provider_identifier,
+    cart_id: attempt.cart_id,
+    order_id: orderId,
+    amount: minorToMajorString(attempt.amount_minor, currency),
+    currency,
+    released_at: attempt.released_at ? new Date(attempt.released_at).toISOString() : null,
+    note: attempt.note,
+  }
+}
+
+/** The released payments, newest first; of the given carts only, when given (an order page asks for its own cart's). */
+export async function releasedPayments(
+  container: MedusaContainer,
+  filter: { limit: number; cartIds?: string[] },
+): Promise<NexiReleasedPayment[]> {
+  const attempts = await ledgerOf(container).releasedAttempts(filter)
+  const cartIds = attempts.flatMap((attempt) => (attempt.cart_id ? [attempt.cart_id] : []))
+  const orders = await ordersOfCarts(container, cartIds)
+  return attempts.map((attempt) =>
+    releasedPaymentView(attempt, (attempt.cart_id && orders.get(attempt.cart_id)) || null),
+  )
 }

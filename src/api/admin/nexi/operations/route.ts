@@ -6,8 +6,9 @@
  */
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { z } from "zod"
+import { fromGateway } from "../../../../core/medusa-errors"
+import { merchantGateway } from "../../../../core/store-entries"
 import { CHANNELS, OPERATION_TYPES } from "../../../../gateway/schemas"
-import { fromGateway, merchantGateway } from "../../../../staff/merchant-gateway"
 import { parseInput } from "../../../../staff/validate-input"
 
 const isoTime = z.iso.datetime({

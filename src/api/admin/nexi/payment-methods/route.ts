@@ -3,8 +3,9 @@
  * (GET /payment_methods), as NexiGatewayPaymentMethodsResponse.
  */
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
+import { fromGateway } from "../../../../core/medusa-errors"
+import { merchantGateway } from "../../../../core/store-entries"
 import type { NexiGatewayPaymentMethodsResponse } from "../../../../staff/contract"
-import { fromGateway, merchantGateway } from "../../../../staff/merchant-gateway"
 
 export async function GET(req: AuthenticatedMedusaRequest, res: MedusaResponse<NexiGatewayPaymentMethodsResponse>) {
   const gateway = await merchantGateway(req.scope)

@@ -6,7 +6,7 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { z } from "zod"
 import type { NexiReleasedPaymentsResponse } from "../../../../staff/contract"
-import { releasedPayments } from "../../../../staff/released-payments"
+import { releasedPayments } from "../../../../staff/payment-views"
 import { parseInput } from "../../../../staff/validate-input"
 
 const MAX_LIMIT = 200

@@ -4,7 +4,8 @@
  */
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { z } from "zod"
-import { fromGateway, merchantGateway } from "../../../../../staff/merchant-gateway"
+import { fromGateway } from "../../../../../core/medusa-errors"
+import { merchantGateway } from "../../../../../core/store-entries"
 import { parseInput } from "../../../../../staff/validate-input"
 
 const ParamsSchema = z.object({
