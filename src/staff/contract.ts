@@ -3,7 +3,9 @@
  * admin extensions (src/admin), so the widget and the routes cannot drift apart.
  * Amounts are exact decimal strings in major units ("12.50"), with the currency beside them;
  * the gateway's own records (minor units) are passed through untouched where a route proxies one.
+ * Only types come from elsewhere, so the admin bundle takes nothing else with them.
  */
+import type { LinkView } from "../core/card/payment-links"
 
 export interface NexiMoney {
   /** Exact decimal in major units, e.g. "12.50" (EUR) or "1200" (JPY). */
@@ -236,22 +238,10 @@ export interface NexiCustomerSavedCardsResponse {
   saved_cards: NexiCustomerSavedCard[]
 }
 
-/** A Nexi payment link of an order (docs/admin.md, "Payment links"). */
-export interface NexiPaymentLink {
-  link_id: string
-  /** The page the customer pays on: what staff copy and send. */
-  url: string
-  amount_minor: string
-  /** In major units: "12.50". */
-  amount: string
-  currency: string
-  /** The end of the last day the link can be paid (ISO date-time). */
-  expires_at: string
-  state: "open" | "paid" | "expired" | "cancelled"
-  gateway_order_id: string
+/** A Nexi payment link of an order (docs/admin.md, "Payment links"): the core's view of it, and its session. */
+export interface NexiPaymentLink extends LinkView {
   /** The Medusa payment session the link pays. */
   session_id: string
-  paid_by_operation_id?: string
 }
 
 /** GET and POST /admin/nexi/orders/:orderId/payment-links, and a cancel: the order's links, newest first. */

@@ -16,14 +16,14 @@ import type { IPaymentModuleService, MedusaContainer } from "@medusajs/framework
 import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
 import { hashSecurityToken } from "../core/card/card-sessions"
 import { buildHostedOrderRequest } from "../core/card/hosted-order"
-import { cancelLinkOnce, createLinkOnce, type LinkView, linkExpirationDate, linkViewsOf } from "../core/card/payment-links"
+import { cancelLinkOnce, createLinkOnce, linkExpirationDate, linkViewsOf } from "../core/card/payment-links"
 import { withLock } from "../core/payment-lock"
 import { storeEntryIdOf } from "../core/provider-ids"
 import { gatewayClientFor, ledgerOf, merchantGateway, requireNexiOptions } from "../core/store-entries"
 import { InvalidRequestError } from "../http/errors"
 import { minorToMajorString } from "../money/amount"
 import type { OrderTargetField } from "./collection-plan"
-import type { NexiPaymentLinksResponse } from "./contract"
+import type { NexiPaymentLink, NexiPaymentLinksResponse } from "./contract"
 import { startStaffAttempt } from "./order-collection"
 
 const SUPERSEDED = "a payment link that was replaced or cancelled"
@@ -152,7 +152,7 @@ export async function cancelLinksOfOrder(container: MedusaContainer, orderId: st
  * session marked cancelled; then the gateway cancels the link. A link the gateway says was paid
  * meanwhile stays paid: its payment, no longer owned, is released by the sync.
  */
-async function retire(container: MedusaContainer, link: LinkView & { session_id: string }): Promise<void> {
+async function retire(container: MedusaContainer, link: NexiPaymentLink): Promise<void> {
   const ledger = ledgerOf(container)
   await ledger.supersedeAttempts(link.session_id, undefined, SUPERSEDED)
   const payments = container.resolve<IPaymentModuleService>(Modules.PAYMENT)
@@ -181,17 +181,14 @@ async function retire(container: MedusaContainer, link: LinkView & { session_id:
 }
 
 /** The order's links, newest first: each link's creation is recorded in the ledger under the Medusa order. */
-async function linksOfOrder(
-  container: MedusaContainer,
-  orderId: string,
-): Promise<Array<LinkView & { session_id: string }>> {
+async function linksOfOrder(container: MedusaContainer, orderId: string): Promise<Array<NexiPaymentLink>> {
   const ledger = ledgerOf(container)
   const creations = await ledger.writesOfMedusaRef(orderId, "link_creation")
   const made = creations.filter((write) => write.outcome === "executed").reverse()
   if (!made.length) return []
   const gateway = await merchantGateway(container)
   const now = new Date()
-  const views: Array<LinkView & { session_id: string }> = []
+  const views: Array<NexiPaymentLink> = []
   for (const creation of made) {
     const [details, writes, attempt] = await Promise.all([
       gateway.getOrder(creation.gateway_ref),
