@@ -1,8 +1,6 @@
 import { authenticate, defineMiddlewares } from "@medusajs/framework/http"
 import { attachCartContext } from "./utils/attach-cart-context"
-import { keepDocumentedSessionData } from "./utils/keep-documented-session-data"
-import { refuseUnknownLanguage } from "./utils/refuse-unknown-language"
-import { requireConsumerId } from "./utils/require-consumer-id"
+import { keepDocumentedSessionData, refuseUnknownLanguage, requireConsumerId } from "./utils/session-request"
 
 export default defineMiddlewares({
   routes: [
