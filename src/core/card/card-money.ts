@@ -175,15 +175,17 @@ export async function refundCard(
   if (remainingMinor === 0n) return raw
   // This refund's own write, if an earlier call of it sent it, is in what the gateway no longer has.
   const own = writes.find((write) => write.idempotency_key === key && write.outcome !== "refused")
-  if (leftMinor !== undefined && remainingMinor > leftMinor + BigInt(own?.amount_minor ?? "0")) {
+  let target: string
+  try {
+    if (leftMinor !== undefined && remainingMinor > leftMinor + BigInt(own?.amount_minor ?? "0")) {
+      throw moreThanRefundable(remainingMinor, leftMinor, currency)
+    }
+    target = requireCardField(data.capture_operation_id ?? state?.captureOperationId, "capture_operation_id", action)
+  } catch (error) {
+    // Medusa deletes this refund's row when it fails: what it took over must be free for the next.
     await releaseClaims(context.ledger, claimed, action)
-    throw moreThanRefundable(remainingMinor, leftMinor, currency)
+    throw error
   }
-  const target = requireCardField(
-    data.capture_operation_id ?? state?.captureOperationId,
-    "capture_operation_id",
-    action,
-  )
   const write = {
     kind: "refund" as const,
     idempotency_key: key,

@@ -218,6 +218,33 @@ describe("card money writes through the ledger", () => {
     expect((await gatewayOperations(orderId, "REFUND")).map((operation) => operation.operationAmount)).toEqual(["1500"])
   })
 
+  it("frees what a refund took over when it fails before sending, so the next refund takes it over instead of refunding again", async () => {
+    const { card, orderId, data } = await capturedPayment("payses_l9")
+    await loseAnswers("POST", "/operations/*/refunds", "after")
+    await loseAnswers("GET", "/orders/*", "before")
+    await expect(refund(card, data, "ref_l9a", 5)).rejects.toThrow(/Do not try again/)
+    await control("DELETE", "/faults")
+    // A capture made in the back office leaves the payment's data without its operation id. The
+    // first read of the order (settling the lost refund) answers; the next ones, during the same
+    // outage, do not, so the refund cannot tell which capture to refund.
+    const { capture_operation_id: _, ...withoutCapture } = data
+    await control("POST", "/faults", {
+      match: { method: "GET", path: `${GATEWAY}/orders/*` },
+      times: 1,
+      action: { type: "latency", ms: 0 },
+    })
+    await loseAnswers("GET", "/orders/*", "before")
+    await expect(refund(card, withoutCapture, "ref_l9b", 8)).rejects.toThrow(/capture_operation_id/)
+    await control("DELETE", "/faults")
+
+    await refund(card, data, "ref_l9c", 5)
+
+    expect((await gatewayOperations(orderId, "REFUND")).map((operation) => operation.operationAmount)).toEqual(["500"])
+    expect(gateway.cradle().ledger.writes.filter((write) => write.kind === "refund")).toEqual([
+      expect.objectContaining({ medusa_ref: "ref_l9a", outcome: "executed", claimed_by: "ref_l9c" }),
+    ])
+  })
+
   it("records a hosted order whose answer was lost nowhere: its page address never reached anyone, so nobody can pay on it", async () => {
     await loseAnswers("POST", "/orders/hpp", "after")
     await expect(
