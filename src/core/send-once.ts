@@ -37,7 +37,7 @@ export interface Recovery {
    * record shows it was not made. Throws when the gateway cannot be read.
    */
   find(
-    write: Pick<MoneyWrite, "kind" | "idempotency_key" | "gateway_ref" | "target_ref" | "amount_minor">,
+    write: Pick<MoneyWrite, "kind" | "idempotency_key" | "gateway_ref" | "target_ref" | "amount_minor" | "created_at">,
   ): Promise<string | undefined>
   /**
    * A refusal can mean the write was made already, so the record is read before it is called

@@ -20,10 +20,26 @@ import { type CardOrderOperation, readCardOrder } from "./card-order"
 // what it must have left behind: its type, its amount, the operation it applied to, and not
 // being an operation the ledger already gave to another write. Choices and limits: docs/ledger.md.
 
-type SettledWrite = Pick<MoneyWrite, "kind" | "amount_minor" | "target_ref">
+type SettledWrite = Pick<MoneyWrite, "kind" | "amount_minor" | "target_ref"> & Partial<Pick<MoneyWrite, "created_at">>
 
+/**
+ * How much older than its write an operation may look and still be the write's: the gateway's
+ * clock and the store's differ (the doctor warns past a minute).
+ */
+const CLOCK_MARGIN_MS = 5 * 60 * 1000
+
+/**
+ * Same amount, and not older than the write: the ledger records a write before sending it, so an
+ * operation from before then (a back-office refund of the same amount, weeks ago) is not the
+ * write's, and taking it for the write would record money that never moved.
+ */
 function sameAmount(operation: Operation, write: SettledWrite): boolean {
-  return operation.operationAmount !== undefined && BigInt(operation.operationAmount) === BigInt(write.amount_minor)
+  if (operation.operationAmount === undefined || BigInt(operation.operationAmount) !== BigInt(write.amount_minor)) {
+    return false
+  }
+  const madeAt = Date.parse(operation.operationTime ?? "")
+  const recordedAt = write.created_at ? new Date(write.created_at).getTime() : Number.NaN
+  return !(madeAt < recordedAt - CLOCK_MARGIN_MS)
 }
 
 /**

@@ -245,6 +245,19 @@ describe("card money writes through the ledger", () => {
     ])
   })
 
+  it("does not take an older back-office refund of the same amount for a refund whose answer was lost", async () => {
+    const { card, orderId, data } = await capturedPayment("payses_l10")
+    await control("POST", "/clock", { offsetMs: -60 * 60 * 1000 })
+    await backOfficeRefund(String(data.capture_operation_id), "500")
+    await control("POST", "/clock", { offsetMs: 0 })
+    await loseAnswers("POST", "/operations/*/refunds", "before")
+
+    await expect(refund(card, data, "ref_l10", 5)).rejects.toThrow(/was not made\. Nothing was done; you can try again/)
+
+    expect(await gatewayOperations(orderId, "REFUND")).toHaveLength(1)
+    expect(gateway.cradle().ledger.writes.find((write) => write.medusa_ref === "ref_l10")?.outcome).toBe("refused")
+  })
+
   it("records a hosted order whose answer was lost nowhere: its page address never reached anyone, so nobody can pay on it", async () => {
     await loseAnswers("POST", "/orders/hpp", "after")
     await expect(
