@@ -82,6 +82,8 @@ export interface CardOrder {
   captureOperationId?: string
   /** The live capture the gateway would let staff cancel now: no refund on it, no cancel under way (PS0027). */
   cancellableCaptureId?: string
+  /** A cancel of the live capture is accepted but not settled: the authorization comes back only once it is. */
+  captureCancelUnderWay: boolean
   authorizedMinor: string
   capturedMinor: string
   refundedMinor: string
@@ -249,19 +251,14 @@ function isVoided(payment: Operation | undefined, read: readonly CardOrderOperat
   )
 }
 
-/** The live capture staff may cancel: no refund on it (PS0027) and no cancel of it under way. */
-function cancellableCapture(
-  liveCaptureId: string | undefined,
-  refunds: readonly CardOrderRefund[],
-  read: readonly CardOrderOperation[],
-) {
-  const cancelUnderWay = read.some(
+/** A cancel of the live capture the gateway accepted but has not settled: the capture still counts. */
+function captureCancelUnderWay(liveCaptureId: string | undefined, read: readonly CardOrderOperation[]): boolean {
+  return read.some(
     ({ operation, undoKind }) =>
       undoKind === "cancel" &&
       operation.operationResult === "PENDING" &&
       operation.cancelledOperationId === liveCaptureId,
   )
-  return liveCaptureId && refunds.length === 0 && !cancelUnderWay ? liveCaptureId : undefined
 }
 
 export function readCardOrder(details: OrderDetails): CardOrder {
@@ -294,6 +291,7 @@ export function readCardOrder(details: OrderDetails): CardOrder {
         ? { status: "authorized" as const, reason: undefined }
         : unpaidStatus(ordered)
 
+  const cancelUnderWay = captureCancelUnderWay(liveCapture?.operationId, read)
   const captureUnderWay = ordered.some(
     (operation) => operation.operationType === "CAPTURE" && operation.operationResult === "PENDING",
   )
@@ -313,7 +311,8 @@ export function readCardOrder(details: OrderDetails): CardOrder {
     operations: read,
     paymentOperationId: payment?.operationId,
     captureOperationId: liveCapture?.operationId,
-    cancellableCaptureId: cancellableCapture(liveCapture?.operationId, refunds, read),
+    cancellableCaptureId: liveCapture && refunds.length === 0 && !cancelUnderWay ? liveCapture.operationId : undefined,
+    captureCancelUnderWay: cancelUnderWay,
     authorizedMinor: authorized.toString(),
     capturedMinor: captured.toString(),
     refundedMinor: refunded.toString(),

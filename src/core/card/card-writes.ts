@@ -6,6 +6,7 @@
  * docs/ledger.md.
  */
 import type { Logger } from "@medusajs/framework/types"
+import { MedusaError } from "@medusajs/framework/utils"
 import type { GatewayClient } from "../../gateway/gateway-client"
 import type { Operation, OrderDetails } from "../../gateway/schemas"
 import { NotFoundError, UnexpectedResponseError } from "../../http/errors"
@@ -347,6 +348,13 @@ export async function releaseHeldAuthorization(
 ): Promise<string | undefined> {
   const details = await context.gateway.getOrder(held.orderId)
   const state = readCardOrder(details)
+  if (state.captureCancelUnderWay) {
+    // Answered as done, the authorization the cancel gives back later would stay held: nobody looks again.
+    throw new MedusaError(
+      MedusaError.Types.UNEXPECTED_STATE,
+      `Could not ${context.action} completely: the gateway has accepted the cancel of capture ${state.captureOperationId} on order ${held.orderId} but not finished it, so the authorization it gives back cannot be voided yet. Try again in a few minutes: what is done is not done again.`,
+    )
+  }
   if (state.status !== "authorized" || BigInt(state.authorizedMinor) <= 0n) return undefined
   return voidAuthorization(context, { ...held, amountMinor: state.authorizedMinor })
 }

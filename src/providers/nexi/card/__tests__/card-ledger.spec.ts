@@ -353,6 +353,49 @@ describe("card money writes through the ledger", () => {
     ])
   })
 
+  it("does not answer a cancel as done while the capture's cancel is still under way, and voids on the next try", async () => {
+    const { card, orderId, data } = await capturedPayment("payses_r2")
+    const headers = { "x-api-key": "5d952446-9004-4023-9eae-a527a152846b", "correlation-id": crypto.randomUUID() }
+    const before = await (await fetch(`${gateway.simulator().gatewayUrl}/orders/${orderId}`, { headers })).json()
+    // The gateway accepts the cancel but has not settled it when the plugin reads the order again.
+    const underWay = {
+      ...before,
+      operations: [
+        ...before.operations,
+        {
+          operationId: "cancel-under-way",
+          operationType: "CANCEL",
+          operationResult: "PENDING",
+          operationAmount: "2000",
+          operationCurrency: "EUR",
+          cancelledOperationId: data.capture_operation_id,
+          operationTime: new Date().toISOString(),
+        },
+      ],
+    }
+    await control("POST", "/faults", {
+      match: { method: "GET", path: `${GATEWAY}/orders/*` },
+      times: 1,
+      action: { type: "latency", ms: 0 },
+    })
+    await control("POST", "/faults", {
+      match: { method: "GET", path: `${GATEWAY}/orders/*` },
+      times: 1,
+      action: { type: "status", status: 200, body: underWay },
+    })
+    const cancel = () => card.cancelPayment({ data, context: { idempotency_key: "pay_r2" } })
+
+    await expect(cancel()).rejects.toThrow(/accepted the cancel of capture .* but not finished it.*Try again/)
+    expect(await requestsTo("POST", "/refunds")).toBe(0)
+
+    await control("DELETE", "/faults")
+    await expect(cancel()).resolves.toMatchObject({ data: expect.objectContaining({ status: "canceled" }) })
+    expect(await gatewayOperations(orderId, "CANCEL")).toHaveLength(1)
+    expect((await gatewayOperations(orderId, "VOID")).map((operation) => operation.operationResult)).toEqual([
+      "VOIDED",
+    ])
+  })
+
   it("voids once when the void's answer was lost, and again not when Medusa cancels again", async () => {
     const card = gateway.provider()
     const started = await card.initiatePayment({ amount: 20, currency_code: "eur", data: { session_id: "payses_v1" } })
