@@ -85,67 +85,94 @@ const environmentOption = z
 
 const positiveInt = z.number().int().positive()
 
-export const ApmOptionsSchema = z.object({
-  consumerKey: requiredString().min(1, "is required"),
-  consumerSecret: requiredString().min(1, "is required"),
-  merchantId: requiredString().min(1, "is required"),
-  /** The transaction service publishes no public address: give its base URL. */
-  environment: urlOption({ base: true }),
-  methods: z
-    .array(z.enum(APM_METHODS))
-    .min(1, "must list at least one scheme")
-    .default([...APM_METHODS]),
-  terminalReference: z.string().min(1).optional(),
-  timeoutMs: positiveInt.default(15_000),
-  retries: z.number().int().min(0).max(5).default(2),
-  /** How long the job waits between two status reads of a pending transaction, at first. */
-  pollIntervalSeconds: positiveInt.default(5),
-  /** A transaction still pending after this long is treated as timed out. */
-  pollTimeoutSeconds: positiveInt.default(600),
-  /** What shoppers see for each scheme (GET /store/nexi/payment-methods); defaults in apm/schemes.ts. */
-  names: z.partialRecord(ApmMethodSchema, z.string().trim().min(1, "must not be empty")).default({}),
-  /** Logo of each scheme for the storefront; without one a neutral phone icon is listed. */
-  logoUrls: z.partialRecord(ApmMethodSchema, urlOption()).default({}),
-})
+/**
+ * The longest one gateway call may take with all its retries. The ledger tells a write cut off
+ * mid-call from one still waiting for its answer by its age (send-once.ts, STALE_REQUEST_MS:
+ * a send and the read after a lost answer), so the options may not let a call outlast this.
+ */
+export const LONGEST_CALL_MS = 55_000
+/** The transport's longest pause between two attempts (http/transport.ts). */
+const LONGEST_BACKOFF_MS = 2_000
 
-export const NexiOptionsSchema = z.object({
-  apiKey: requiredString().min(1, "is required"),
-  environment: environmentOption.default("sandbox"),
-  captureType: z.enum(CAPTURE_TYPES).default("EXPLICIT"),
-  /** ISO 639-2 code of the hosted page when the shopper's locale is unknown. */
-  language: z
-    .string()
-    .regex(/^[a-z]{3}$/, 'must be an ISO 639-2 code such as "ita" or "eng"')
-    .default("eng"),
-  /** Storefront page the hosted page returns to; `{cart_id}` and `{session_id}` are filled in. */
-  resultUrl: urlOption(),
-  /** Storefront page the hosted page returns to when the shopper gives up. */
-  cancelUrl: urlOption(),
-  /**
-   * The store backend's public base URL; notifications go to `<base>/hooks/payment/nexi_nexi`,
-   * so it has no query and no fragment.
-   */
-  notificationUrl: urlOption({ base: true }),
-  /**
-   * Text shown on the hosted page (plain text, at most 255 characters once filled in):
-   * `{items}` ("2 × Moka pot, 1 × Coffee beans", shortened to fit), `{store_name}`,
-   * `{cart_id}` and `{session_id}`. The default names the items and the store, and reads
-   * "Order at {store_name}" for a cart without lines (DEFAULT_DESCRIPTION in hosted-order.ts).
-   */
-  description: z.string().max(255).default("{items} – {store_name}"),
-  /** The store's name for `{store_name}` in the description; "our store" when not set. */
-  storeName: z.string().trim().min(1, "must not be empty").max(255).optional(),
-  /** Up to 4 letters or digits at the start of every gateway order id, to tell stores apart. */
-  orderIdPrefix: z
-    .string()
-    .regex(/^[A-Za-z0-9]{0,4}$/, "must be at most 4 letters or digits")
-    .default(""),
-  timeoutMs: positiveInt.default(15_000),
-  retries: z.number().int().min(0).max(5).default(2),
-  /** Sessions still pending this long after creation are re-read from the gateway by the job. */
-  pollPendingAfterSeconds: positiveInt.default(120),
-  apm: ApmOptionsSchema.optional(),
-})
+/** Every attempt timing out, with the longest pause between each two of them. */
+function longestCallMs({ timeoutMs, retries }: { timeoutMs: number; retries: number }): number {
+  return (retries + 1) * timeoutMs + retries * LONGEST_BACKOFF_MS
+}
+
+function refuseCallsTooLong(options: { timeoutMs: number; retries: number }, context: z.RefinementCtx): void {
+  if (longestCallMs(options) <= LONGEST_CALL_MS) return
+  context.addIssue({
+    code: "custom",
+    path: ["timeoutMs"],
+    message: `with retries ${options.retries}, a call could take ${longestCallMs(options)} ms; (retries + 1) × timeoutMs + retries × ${LONGEST_BACKOFF_MS} must be at most ${LONGEST_CALL_MS}, or a write still waiting for its answer could be taken for one cut off and sent again`,
+  })
+}
+
+export const ApmOptionsSchema = z
+  .object({
+    consumerKey: requiredString().min(1, "is required"),
+    consumerSecret: requiredString().min(1, "is required"),
+    merchantId: requiredString().min(1, "is required"),
+    /** The transaction service publishes no public address: give its base URL. */
+    environment: urlOption({ base: true }),
+    methods: z
+      .array(z.enum(APM_METHODS))
+      .min(1, "must list at least one scheme")
+      .default([...APM_METHODS]),
+    terminalReference: z.string().min(1).optional(),
+    timeoutMs: positiveInt.default(15_000),
+    retries: z.number().int().min(0).max(5).default(2),
+    /** How long the job waits between two status reads of a pending transaction, at first. */
+    pollIntervalSeconds: positiveInt.default(5),
+    /** A transaction still pending after this long is treated as timed out. */
+    pollTimeoutSeconds: positiveInt.default(600),
+    /** What shoppers see for each scheme (GET /store/nexi/payment-methods); defaults in apm/schemes.ts. */
+    names: z.partialRecord(ApmMethodSchema, z.string().trim().min(1, "must not be empty")).default({}),
+    /** Logo of each scheme for the storefront; without one a neutral phone icon is listed. */
+    logoUrls: z.partialRecord(ApmMethodSchema, urlOption()).default({}),
+  })
+  .superRefine(refuseCallsTooLong)
+
+export const NexiOptionsSchema = z
+  .object({
+    apiKey: requiredString().min(1, "is required"),
+    environment: environmentOption.default("sandbox"),
+    captureType: z.enum(CAPTURE_TYPES).default("EXPLICIT"),
+    /** ISO 639-2 code of the hosted page when the shopper's locale is unknown. */
+    language: z
+      .string()
+      .regex(/^[a-z]{3}$/, 'must be an ISO 639-2 code such as "ita" or "eng"')
+      .default("eng"),
+    /** Storefront page the hosted page returns to; `{cart_id}` and `{session_id}` are filled in. */
+    resultUrl: urlOption(),
+    /** Storefront page the hosted page returns to when the shopper gives up. */
+    cancelUrl: urlOption(),
+    /**
+     * The store backend's public base URL; notifications go to `<base>/hooks/payment/nexi_nexi`,
+     * so it has no query and no fragment.
+     */
+    notificationUrl: urlOption({ base: true }),
+    /**
+     * Text shown on the hosted page (plain text, at most 255 characters once filled in):
+     * `{items}` ("2 × Moka pot, 1 × Coffee beans", shortened to fit), `{store_name}`,
+     * `{cart_id}` and `{session_id}`. The default names the items and the store, and reads
+     * "Order at {store_name}" for a cart without lines (DEFAULT_DESCRIPTION in hosted-order.ts).
+     */
+    description: z.string().max(255).default("{items} – {store_name}"),
+    /** The store's name for `{store_name}` in the description; "our store" when not set. */
+    storeName: z.string().trim().min(1, "must not be empty").max(255).optional(),
+    /** Up to 4 letters or digits at the start of every gateway order id, to tell stores apart. */
+    orderIdPrefix: z
+      .string()
+      .regex(/^[A-Za-z0-9]{0,4}$/, "must be at most 4 letters or digits")
+      .default(""),
+    timeoutMs: positiveInt.default(15_000),
+    retries: z.number().int().min(0).max(5).default(2),
+    /** Sessions still pending this long after creation are re-read from the gateway by the job. */
+    pollPendingAfterSeconds: positiveInt.default(120),
+    apm: ApmOptionsSchema.optional(),
+  })
+  .superRefine(refuseCallsTooLong)
 
 export type NexiOptions = z.infer<typeof NexiOptionsSchema>
 export type NexiOptionsInput = z.input<typeof NexiOptionsSchema>

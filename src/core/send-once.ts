@@ -17,12 +17,14 @@ import type { Logger } from "@medusajs/framework/types"
 import { MedusaError } from "@medusajs/framework/utils"
 import { AuthenticationError, InvalidRequestError, NotFoundError } from "../http/errors"
 import type { MoneyWrite, NewWrite, PaymentLedger, WriteKind } from "../modules/nexi-ledger/types"
+import { LONGEST_CALL_MS } from "./options"
 
 /**
  * A write still `requested` this long after it was recorded was cut off (the process
- * stopped): longer than the transport's retries can take, so it is not one still in flight.
+ * stopped): longer than its send and the read after a lost answer can take with every retry
+ * the options allow, so it is not one still in flight.
  */
-export const STALE_REQUEST_MS = 2 * 60 * 1000
+export const STALE_REQUEST_MS = 2 * LONGEST_CALL_MS + 10_000
 
 /** A write whose outcome the ledger does not know, and that no call is still waiting for. */
 export function isUnsettled(write: MoneyWrite, now = new Date()): boolean {

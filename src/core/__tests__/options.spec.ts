@@ -51,6 +51,21 @@ describe("parseNexiOptions", () => {
   ])("accepts %s", (_case, overrides) => expect(() => parseNexiOptions({ ...BASE, ...overrides })).not.toThrow())
 
   it.each([
+    ["the gateway's", {}, { retries: 5 }, /^[^;]*: timeoutMs: with retries 5, a call could take 100000 ms/],
+    ["the mobile service's", { apm: { ...APM, retries: 3, timeoutMs: 15_000 } }, {}, /apm\.timeoutMs: with retries 3/],
+  ])(
+    "refuses %s timeout and retries that let a call outlast the ledger's wait for a lost answer",
+    (_case, apm, gateway, message) => {
+      expect(problem({ ...BASE, ...apm, ...gateway })).toMatch(message)
+    },
+  )
+
+  it("accepts the most retries with a timeout short enough for them", () => {
+    expect(() => parseNexiOptions({ ...BASE, retries: 5, timeoutMs: 7_500 })).not.toThrow()
+    expect(() => parseNexiOptions({ ...BASE, retries: 5, timeoutMs: 7_600 })).toThrow(/timeoutMs/)
+  })
+
+  it.each([
     ["apiKey", { apiKey: undefined }, /apiKey: is required/],
     ["an empty apiKey", { apiKey: "" }, /apiKey: is required/],
     ["resultUrl", { resultUrl: undefined }, /resultUrl: is required/],
