@@ -2,10 +2,12 @@
  * What the gateway did outside Medusa is recorded once, and a notification is believed only
  * after its token: a refund or a capture made in Nexi's back office whose notification arrives
  * three times while the job, the storefront's status poll and a staff Sync read the same
- * payment becomes one Medusa refund or capture; a forged notification makes the store read
+ * payment becomes one Medusa refund or capture; a refund whose Medusa row Medusa deleted after
+ * the gateway made it is recorded again; a forged notification makes the store read
  * nothing from the gateway, and a genuine one for a payment Medusa holds reads it once.
  */
-import { capturePaymentWorkflow } from "@medusajs/medusa/core-flows"
+import { Modules } from "@medusajs/framework/utils"
+import { capturePaymentWorkflow, refundPaymentWorkflow } from "@medusajs/medusa/core-flows"
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import { reconcilePendingSessions, reconcileSession } from "../../src/reconciliation/reconcile-pending-sessions"
 import { adminHeaders } from "../support/admin-auth"
@@ -121,6 +123,33 @@ medusaIntegrationTestRunner({
       expect(await expectBooksAgree(kit, checkout.orderId, medusaOrderId)).toEqual({
         capturedMinor: 1999,
         refundedMinor: 0,
+      })
+    })
+
+    it("records, once, a refund the gateway made whose Medusa refund Medusa deleted afterwards", async () => {
+      const checkout = await kit.openCardCheckout()
+      await kit.pay(checkout.orderId, CARDS.approved, true)
+      const completed = await kit.completeAsShopper(checkout.cartId)
+      const medusaOrderId = completed.body.order.id as string
+      const [payment] = await kit.paymentsOfOrder(medusaOrderId)
+      await capturePaymentWorkflow(getContainer()).run({ input: { payment_id: payment.id } })
+      await refundPaymentWorkflow(getContainer()).run({ input: { payment_id: payment.id, amount: 5 } })
+      const [sent] = (await kit.paymentsOfOrder(medusaOrderId))[0].refunds
+      // As Medusa does when its own update fails after the provider answered: the gateway
+      // refunded, the ledger's write names the refund, and the refund's row is gone.
+      await getContainer().resolve(Modules.PAYMENT).deleteRefunds([sent.id])
+      expect((await kit.paymentsOfOrder(medusaOrderId))[0].refunds).toEqual([])
+
+      for (let read = 0; read < 2; read++) {
+        await reconcileSession(getContainer(), { id: checkout.sessionId, provider_id: NEXI_CARD_PROVIDER })
+      }
+
+      const [recorded] = await kit.paymentsOfOrder(medusaOrderId)
+      expect(recorded.refunds.map((refund) => Number(refund.amount))).toEqual([5])
+      expect(await kit.gatewayOperations(checkout.orderId, "REFUND", "REFUNDED")).toHaveLength(1)
+      expect(await expectBooksAgree(kit, checkout.orderId, medusaOrderId)).toEqual({
+        capturedMinor: 1999,
+        refundedMinor: 500,
       })
     })
 

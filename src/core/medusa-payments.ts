@@ -429,15 +429,22 @@ export class MedusaChanges {
     return gatewayMinor - this.totalMinor(known, payment.currency)
   }
 
-  /** Gateway operations of writes Medusa sent through the provider: the ledger hands each to its Medusa row. */
+  /**
+   * Gateway operations of writes Medusa sent through the provider: the ledger hands each to its
+   * Medusa row. With `heldBy`, only those held by one of these rows: a write whose row Medusa
+   * deleted after the gateway made it (its own update failed) is money Medusa does not show.
+   */
   private async operationsMedusaSent(
     orderId: string,
     kind: "capture" | "refund",
-    claimedOnly: boolean,
+    heldBy?: ReadonlySet<string>,
   ): Promise<Set<string>> {
     const writes = await this.deps.ledger.writesOf(orderId)
     const held = writes.filter(
-      (write) => write.kind === kind && write.gateway_operation_id && (!claimedOnly || write.claimed_by),
+      (write) =>
+        write.kind === kind &&
+        write.gateway_operation_id &&
+        (!heldBy || (write.claimed_by !== null && heldBy.has(write.claimed_by))),
     )
     return new Set(held.map((write) => write.gateway_operation_id as string))
   }
@@ -453,7 +460,7 @@ export class MedusaChanges {
     const missing = this.captureMissing(record, payment)
     const operationId = payment.captureOperationId
     if (missing <= 0n || !operationId || !payment.orderId) return false
-    if ((await this.operationsMedusaSent(payment.orderId, "capture", false)).has(operationId)) return false
+    if ((await this.operationsMedusaSent(payment.orderId, "capture")).has(operationId)) return false
     await capturePaymentWorkflow(this.deps.container).run({
       // `is_captured` is passed through to the payment module, which then calls no provider.
       input: { payment_id: record.id, amount: minorToMajorString(missing, payment.currency), is_captured: true } as {
@@ -474,7 +481,9 @@ export class MedusaChanges {
     let missing = this.refundMissing(record, payment)
     if (missing <= 0n) return false
     const named = new Set((record.refunds ?? []).flatMap((refund) => recordedOperationIds(refund.metadata)))
-    const sentByMedusa = await this.operationsMedusaSent(payment.orderId, "refund", true)
+    // A refund write is held by its Medusa refund, or by the payment itself when an order cancel refunded.
+    const rows = new Set([record.id, ...(record.refunds ?? []).map((refund) => refund.id)])
+    const sentByMedusa = await this.operationsMedusaSent(payment.orderId, "refund", rows)
     let recorded = false
     for (const operation of (payment.refunds ?? []).filter((refund) => SETTLED_REFUND.has(refund.result))) {
       const amount = BigInt(operation.amountMinor)
