@@ -89,7 +89,10 @@ export async function refundOnce(order: RefundOrder): Promise<RefundDone> {
 async function settleEarlier(order: RefundOrder, key: string): Promise<MoneyWrite[]> {
   let writes: MoneyWrite[]
   try {
-    writes = await order.writes.settleUnsettled(order.original.transactionId, order.requestOf, key, ACTION)
+    writes = await order.writes.settleUnsettled(order.original.transactionId, order.requestOf, {
+      exceptKey: key,
+      action: ACTION,
+    })
   } catch (error) {
     throw new MedusaError(
       MedusaError.Types.UNEXPECTED_STATE,

@@ -2,9 +2,11 @@
  * Refunds and reversals as money writes: through the one sender (send-once.ts), found again by
  * their request's key (below: the service has no lookup, so the identical request is sent again
  * under the same key), settled and matched to their Medusa rows like card writes, and followed
- * until the scheme has finished with them.
+ * until the scheme has finished with them. Since settling sends again, a reversal Medusa gave up
+ * on is settled without sending once the payment it reverses is paid (refusedAsPaidSince).
  */
 import type { Logger } from "@medusajs/framework/types"
+import { MedusaError } from "@medusajs/framework/utils"
 import type { ApmClient } from "../../apm/apm-client"
 import type { Envelope, InitializeRequest, TransactionType } from "../../apm/schemas"
 import { InvalidRequestError, NotFoundError, OutcomeUnknownError, UnexpectedResponseError } from "../../http/errors"
@@ -107,6 +109,13 @@ export interface ApmWritePlan {
   action: string
 }
 
+export interface SettleOptions {
+  /** The new write's own key, which its own sendOnce settles. */
+  exceptKey?: string
+  /** What the caller was asked to do, for messages. */
+  action?: string
+}
+
 /** Builds the request a recorded write was sent with, from the ledger's writes of its transaction. */
 export type RequestOfWrite = (write: MoneyWrite, writes: MoneyWrite[]) => InitializeRequest | Promise<InitializeRequest>
 
@@ -174,8 +183,7 @@ export class ApmWrites {
   async settleUnsettled(
     gatewayRef: string,
     requestOf: RequestOfWrite,
-    exceptKey?: string,
-    action = "settle the refund",
+    { exceptKey, action = "settle the refund" }: SettleOptions = {},
   ): Promise<MoneyWrite[]> {
     const recoveries: Array<{ write: MoneyWrite; recover: ByRequestKey }> = []
     const writes = await settledWritesOf(
@@ -187,6 +195,7 @@ export class ApmWrites {
         label: apmWriteLabel,
         resendOf: async (write, all) => {
           if (!isApmWrite(write)) return undefined
+          if (await this.refusedAsPaidSince(write, action)) return undefined
           const recover = this.recoveryOf(write, await requestOf(write, all))
           recoveries.push({ write, recover })
           return { send: () => recover.send(), recover }
@@ -200,6 +209,54 @@ export class ApmWrites {
       if (settled?.outcome === "executed" && recover.answer) await this.track(settled, recover.answer)
     }
     return this.deps.ledger.writesOf(gatewayRef)
+  }
+
+  /**
+   * A reversal Medusa asked for (an order cancel, a payment timed out or replaced) whose answer
+   * was lost is settled here later, by the job or before another write, and settling it sends
+   * it again: sent now, it would be made now, behind Medusa's back, when the shopper may have
+   * paid since and Medusa recorded that payment. So the payment it reverses is read first. Paid
+   * (authorized or finalized), the reversal was never made, since a made one would have
+   * cancelled it: it is settled refused, nothing is sent, and a warning says so. Cancelled, the
+   * reversal was made and sending it again only replays it; still waiting for the shopper,
+   * sending it now does what was asked. A release answers to no Medusa record (money no session
+   * owns) and is always sent. Medusa asking again itself (an order cancel pressed again) goes
+   * through `send`, not here, and is made: Medusa wants it now.
+   * @returns true when the write is settled refused and must not be sent
+   */
+  private async refusedAsPaidSince(write: MoneyWrite & { kind: ApmWriteKind }, action: string): Promise<boolean> {
+    if (write.kind !== "apm_reversal" || write.origin === "release") return false
+    const paymentId = write.target_ref ?? write.gateway_ref
+    let payment: ReturnType<typeof readMobileTransaction>
+    try {
+      payment = readMobileTransaction(await this.deps.client.getTransaction(paymentId))
+    } catch (error) {
+      throw this.unsettled(action, write, `the payment it reverses cannot be read now (${(error as Error).message})`)
+    }
+    // Read as pending, but it may be paid: sending the reversal could take the money back.
+    if (payment.unrecognized)
+      throw this.unsettled(
+        action,
+        write,
+        `the payment it reverses is in a state the plugin does not know (${payment.unrecognized})`,
+      )
+    if (payment.status !== "authorized" && payment.status !== "captured") return false
+    const state = payment.transactionState ?? payment.status
+    await this.deps.ledger.settleWrite(write.idempotency_key, {
+      outcome: "refused",
+      message: `never made: its answer was lost, and the payment it reverses is paid (${state}), which a made reversal would have cancelled. Not sent again now, behind Medusa's back: Medusa may record that payment.`,
+    })
+    this.deps.logger?.warn(
+      `nexi: ${this.deps.method} ${apmWriteLabel(write)} of transaction ${paymentId} was never made (its answer was lost) and the shopper has paid since (${state}): it was not sent again, so the payment stands as Medusa may record it. To give the money back, cancel or refund the payment in Medusa.`,
+    )
+    return true
+  }
+
+  private unsettled(action: string, write: MoneyWrite, why: string): MedusaError {
+    return new MedusaError(
+      MedusaError.Types.UNEXPECTED_STATE,
+      `Could not ${action}: an earlier ${apmWriteLabel(write)} on this payment has an unknown outcome, and ${why}. Nothing was sent; try again once it can be read.`,
+    )
   }
 
   /** Reads every refund or reversal of the transaction still followed, and records where it ended. */

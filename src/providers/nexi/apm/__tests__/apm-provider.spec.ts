@@ -9,6 +9,7 @@ import { InMemoryLedger } from "../../../../../test-support/in-memory-ledger"
 import { HttpApmClient } from "../../../../apm/http-apm-client"
 import type { ApmMethod } from "../../../../apm/schemas"
 import { CART_CONTEXT_KEY } from "../../../../core/cart-context"
+import { idempotencyUuid } from "../../../../core/idempotency"
 import type { GatewayPayment } from "../../../../core/medusa-payments"
 import { PaymentRecords, type SessionRecord } from "../../../../core/medusa-payments"
 import { ApmTransactions } from "../../../../core/mobile/apm-transactions"
@@ -839,6 +840,206 @@ describe("the ledger: refunds", () => {
     ])
     expect(logged.filter((entry) => entry.level === "error").map((entry) => entry.line)).toEqual([
       `nexi: PSP_B refund ${rejectedId} of 5.00 EUR on transaction ${transactionId} was rejected by the scheme: The payer's account cannot receive refunds; Medusa still counts it as refunded — refund the shopper another way`,
+    ])
+  })
+})
+
+const REVERSAL_PATH = "/apm/ms/aapay/v2/transaction/reversal/initializeWithIdempotency"
+const TIMEOUT = { pollTimeoutSeconds: 60 }
+
+/**
+ * A payment still pending after apm.pollTimeoutSeconds whose reversal never reached the
+ * service, nor its key's replay: the plugin gave up on it (outcome unknown) and the session
+ * stays pending, so the shopper can still approve it.
+ */
+async function timedOutWithLostReversal() {
+  const service = provider(NexiApmPspBProviderService, TIMEOUT)
+  const input = paymentInput()
+  const { data } = await service.initiatePayment(input)
+  const sessionId = String(input.data?.session_id)
+  const transactionId = String(data?.transaction_id)
+  sessions.set(sessionId, { data, created_at: new Date(Date.now() - 61_000) })
+  await injectFault(REVERSAL_PATH, { times: 2, phase: "before" })
+  await sync("PSP_B", TIMEOUT).session(sessionId)
+  expect(applied.at(-1)?.payment.status).toBe("pending")
+  expect(await ledger.writesOf(transactionId)).toEqual([
+    expect.objectContaining({ kind: "apm_reversal", origin: "medusa", outcome: "unknown" }),
+  ])
+  return { service, data: data as Record<string, unknown>, sessionId, transactionId }
+}
+
+/** The shopper approves in the app, and the storefront's next poll completes the cart: Medusa records the capture. */
+async function paidAfterAll(sessionId: string, transactionId: string) {
+  await control(transactionId, "approve")
+  await sync("PSP_B", TIMEOUT).session(sessionId)
+  expect(applied.at(-1)?.payment.status).toBe("captured")
+}
+
+function expectReversalNotMade(writes: Awaited<ReturnType<InMemoryLedger["writesOf"]>>) {
+  expect(writes.filter((write) => write.kind === "apm_reversal" && write.origin === "medusa")).toEqual([
+    expect.objectContaining({
+      outcome: "refused",
+      gateway_operation_id: null,
+      message: expect.stringMatching(/never made.*paid \(FINALIZED\).*Not sent again/),
+    }),
+  ])
+}
+
+describe("the ledger: a reversal Medusa gave up on", () => {
+  it("is never made by the job once the shopper has paid: the payment Medusa records stands", async () => {
+    const { sessionId, transactionId } = await timedOutWithLostReversal()
+    await paidAfterAll(sessionId, transactionId)
+
+    await sync("PSP_B", TIMEOUT).attempt(transactionId)
+    expect((await reader.getTransaction(transactionId)).state).toBe("FINALIZED")
+    expectReversalNotMade(await ledger.writesOf(transactionId))
+    expect(logged).toContainEqual({
+      level: "warn",
+      line: expect.stringMatching(
+        new RegExp(
+          `PSP_B reversal of 24\\.40 EUR of transaction ${transactionId}\\b.*never made.*paid.*not sent again`,
+        ),
+      ),
+    })
+
+    // Settled: the next run sends nothing either.
+    await sync("PSP_B", TIMEOUT).attempt(transactionId)
+    expect((await reader.getTransaction(transactionId)).state).toBe("FINALIZED")
+  })
+
+  it("is never made by the job after a process cut off mid-call left it requested", async () => {
+    const service = provider(NexiApmPspBProviderService)
+    const input = paymentInput()
+    const { data } = await service.initiatePayment(input)
+    const sessionId = String(input.data?.session_id)
+    const transactionId = String(data?.transaction_id)
+    sessions.set(sessionId, { data })
+    // Recorded before it was sent, then the process was killed: the reversal never left.
+    await ledger.requestWrite({
+      kind: "apm_reversal",
+      origin: "medusa",
+      idempotency_key: idempotencyUuid(`${transactionId}:reversal`),
+      gateway_ref: transactionId,
+      target_ref: transactionId,
+      amount_minor: "2440",
+      currency: "EUR",
+      medusa_ref: sessionId,
+    })
+    const cutOff = ledger.writes.find((write) => write.gateway_ref === transactionId)!
+    cutOff.updated_at = new Date(Date.now() - 3 * 60_000)
+    await paidAfterAll(sessionId, transactionId)
+
+    await sync("PSP_B", TIMEOUT).attempt(transactionId)
+    expect((await reader.getTransaction(transactionId)).state).toBe("FINALIZED")
+    expectReversalNotMade(await ledger.writesOf(transactionId))
+  })
+
+  it("stays unsettled, with nothing sent, while the payment it reverses cannot be read", async () => {
+    const { sessionId, transactionId } = await timedOutWithLostReversal()
+    await paidAfterAll(sessionId, transactionId)
+    const answer = await fetch(`${sim.controlUrl}/faults`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        match: { method: "GET", path: `/apm/ms/aapay/v2/transaction/${transactionId}` },
+        times: 1,
+        action: { type: "status", status: 503 },
+      }),
+    })
+    expect(answer.status).toBe(200)
+
+    await expect(sync("PSP_B", TIMEOUT).attempt(transactionId)).rejects.toThrow(
+      /unknown outcome, and the payment it reverses cannot be read now.*Nothing was sent/,
+    )
+    expect((await reader.getTransaction(transactionId)).state).toBe("FINALIZED")
+    expect(await ledger.writesOf(transactionId)).toEqual([expect.objectContaining({ outcome: "unknown" })])
+
+    await sync("PSP_B", TIMEOUT).attempt(transactionId)
+    expectReversalNotMade(await ledger.writesOf(transactionId))
+  })
+
+  it("is never made by the next refund, which settles it first and is then made itself", async () => {
+    const { service, sessionId, transactionId } = await timedOutWithLostReversal()
+    await paidAfterAll(sessionId, transactionId)
+    const { data } = await service.authorizePayment({ data: sessions.get(sessionId)?.data as Record<string, unknown> })
+
+    const refunded = await service.refundPayment({
+      data: data!,
+      amount: 10,
+      context: { idempotency_key: "after_lost_reversal_ref" },
+    })
+    expect(refunded.data).toMatchObject({ refunded_minor: "1000" })
+    expect((await reader.getTransaction(transactionId)).state).toBe("FINALIZED")
+    expectReversalNotMade(await ledger.writesOf(transactionId))
+  })
+
+  it("is still sent while the payment waits for the shopper: that is what was asked", async () => {
+    const { transactionId } = await timedOutWithLostReversal()
+
+    await sync("PSP_B", TIMEOUT).attempt(transactionId)
+    expect((await reader.getTransaction(transactionId)).state).toBe("CANCELLED")
+    expect(await ledger.writesOf(transactionId)).toEqual([
+      expect.objectContaining({ kind: "apm_reversal", outcome: "executed", gateway_operation_id: expect.any(String) }),
+    ])
+    expect(applied.at(-1)?.payment.status).toBe("canceled")
+  })
+
+  it("is still made when Medusa cancels the paid payment itself, before or after the job settled it", async () => {
+    const before = await timedOutWithLostReversal()
+    await paidAfterAll(before.sessionId, before.transactionId)
+    const cancelled = await before.service.cancelPayment({ data: before.data })
+    expect(cancelled.data).toMatchObject({ status: "canceled", state: "CANCELLED" })
+    expect((await reader.getTransaction(before.transactionId)).state).toBe("CANCELLED")
+    expect(await ledger.writesOf(before.transactionId)).toEqual([
+      expect.objectContaining({ outcome: "executed", gateway_operation_id: cancelled.data?.reversal_transaction_id }),
+    ])
+
+    const after = await timedOutWithLostReversal()
+    await paidAfterAll(after.sessionId, after.transactionId)
+    await sync("PSP_B", TIMEOUT).attempt(after.transactionId)
+    expectReversalNotMade(await ledger.writesOf(after.transactionId))
+    const cancelledAfter = await after.service.cancelPayment({ data: after.data })
+    expect((await reader.getTransaction(after.transactionId)).state).toBe("CANCELLED")
+    expect(await ledger.writesOf(after.transactionId)).toEqual([
+      expect.objectContaining({
+        outcome: "executed",
+        gateway_operation_id: cancelledAfter.data?.reversal_transaction_id,
+      }),
+    ])
+  })
+
+  it("leaves a replaced session's payment, approved after its reversal was lost, to the release", async () => {
+    const { service, data, sessionId } = await startedPayment()
+    const transactionId = String(data.transaction_id)
+    await injectFault(REVERSAL_PATH, { times: 2, phase: "before" })
+    const changed = await service.updatePayment({ data, amount: 30, currency_code: "eur" })
+    sessions.set(sessionId, { data: changed.data })
+    await control(transactionId, "approve")
+
+    await sync().attempt(transactionId)
+    expect((await reader.getTransaction(transactionId)).state).toBe("CANCELLED")
+    expect(await ledger.findAttempt(transactionId)).toMatchObject({ state: "released" })
+    const writes = await ledger.writesOf(transactionId)
+    expectReversalNotMade(writes)
+    expect(writes.filter((write) => write.origin === "release")).toEqual([
+      expect.objectContaining({ kind: "apm_reversal", outcome: "executed" }),
+    ])
+  })
+
+  it("still sends a release whose answer was lost: that money is no session's", async () => {
+    const { service, data, sessionId, transactionId } = await paidPayment("+4712345678")
+    sessions.delete(sessionId)
+    await service.deletePayment({ data })
+    await injectFault(REVERSAL_PATH, { times: 2, phase: "before" })
+    await expect(sync().attempt(transactionId)).rejects.toThrow(/did not answer/)
+    expect(await ledger.writesOf(transactionId)).toEqual([
+      expect.objectContaining({ origin: "release", outcome: "unknown" }),
+    ])
+
+    await sync().attempt(transactionId)
+    expect((await reader.getTransaction(transactionId)).state).toBe("CANCELLED")
+    expect(await ledger.writesOf(transactionId)).toEqual([
+      expect.objectContaining({ origin: "release", outcome: "executed" }),
     ])
   })
 })
