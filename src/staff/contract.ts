@@ -81,9 +81,10 @@ export interface NexiLedgerIssue {
   kind: string
   /**
    * outcome_unknown: do not repeat the write; scheme_rejected: the money did not move; scheme_pending: not settled
-   * yet; refused_with_record: Medusa records money the gateway refused to move.
+   * yet; refused_with_record: Medusa records money the gateway refused to move; unrecorded_refund: the mobile
+   * payment service refunded money Medusa does not show.
    */
-  problem: "outcome_unknown" | "scheme_rejected" | "scheme_pending" | "refused_with_record"
+  problem: "outcome_unknown" | "scheme_rejected" | "scheme_pending" | "refused_with_record" | "unrecorded_refund"
   amount: NexiMoney
   /** ISO 8601: when the plugin recorded the write, before sending it. */
   requested_at: string

@@ -11,11 +11,15 @@
  * - a capture or refund whose Medusa record outlived the process that sent it (killed
  *   mid-call), sent again under its own key and refused by the gateway: Medusa shows money
  *   that did not move (the write is `refused` and claimed by that record; core/send-once.ts).
+ * - a mobile refund the service made after Medusa had rolled its refund back (the answer was
+ *   lost), taken over by no later refund: the shopper has money back that Medusa does not
+ *   show. A card refund like it is recorded from the order's operations; the mobile payment
+ *   service lists no refunds, so only staff can record it (a refund of the same amount).
  *
  * Pure over the ledger's writes (ledgerIssuesOf), so every sentence is unit-testable.
  */
 
-import { isUnsettled } from "../core/send-once"
+import { isUnsettled, orphanedWrites } from "../core/send-once"
 import type { MoneyWrite, PaymentLedger, WriteKind } from "../modules/nexi-ledger/types"
 import { minorToMajorString } from "../money/amount"
 import type { NexiLedgerIssue } from "./contract"
@@ -48,6 +52,7 @@ function problemOf(write: MoneyWrite, now: Date): NexiLedgerIssue["problem"] | u
   if (isUnsettled(write, now)) return "outcome_unknown"
   if (write.follow_state === "following") return "scheme_pending"
   if (write.outcome === "refused" && write.claimed_by) return "refused_with_record"
+  if (orphanedWrites([write], "apm_refund").length) return "unrecorded_refund"
   return undefined
 }
 
@@ -64,6 +69,8 @@ function sentence(write: MoneyWrite, problem: NexiLedgerIssue["problem"], money:
       const reason = write.message ? ` (${write.message})` : ""
       return `${noun} of ${money} is recorded in Medusa (${write.claimed_by}), but the gateway refused to make it${reason}; the money did not move — ${repeat} again at the gateway or correct Medusa's record.`
     }
+    case "unrecorded_refund":
+      return `${noun} of ${money} was made by the mobile payment service, but Medusa does not show it: its answer was lost and Medusa rolled its refund back. The shopper has the money back; refunding the same amount in Medusa records it without refunding again.`
     case "scheme_pending":
       return `${noun} of ${money} is not settled by the scheme yet; the plugin checks every minute and shows here if the scheme rejects it.`
   }

@@ -193,7 +193,7 @@ export class ApmTransactions implements MobileServicePort {
           )
           return followUps.requestOf(original)(write, writes)
         }
-    await followUps.writes.settleUnsettled(transactionId, requestOf)
+    await followUps.writes.settleUnsettled(transactionId, requestOf, { warnUnrecorded: true })
   }
 
   watchOrRelease(attempt: PaymentAttempt): Promise<void> {

@@ -12,7 +12,7 @@ import type { Envelope, InitializeRequest, TransactionType } from "../../apm/sch
 import { InvalidRequestError, NotFoundError, OutcomeUnknownError, UnexpectedResponseError } from "../../http/errors"
 import type { FollowState, MoneyWrite, NewWrite, PaymentLedger, WriteKind } from "../../modules/nexi-ledger/types"
 import { minorToMajorString } from "../../money/amount"
-import { isUnsettled, type MedusaRows, type Recovery, sendOnce, settledWritesOf } from "../send-once"
+import { isUnsettled, type MedusaRows, orphanedWrites, type Recovery, sendOnce, settledWritesOf } from "../send-once"
 import type { PaymentStatus } from "../session-data"
 import { readMobileTransaction, schemeReason } from "./mobile-transaction"
 
@@ -114,6 +114,11 @@ export interface SettleOptions {
   exceptKey?: string
   /** What the caller was asked to do, for messages. */
   action?: string
+  /**
+   * The caller takes no refund over after settling (the job, unlike a new refund): a refund
+   * found made that no Medusa refund records is logged as a warning.
+   */
+  warnUnrecorded?: boolean
 }
 
 /** Builds the request a recorded write was sent with, from the ledger's writes of its transaction. */
@@ -183,7 +188,7 @@ export class ApmWrites {
   async settleUnsettled(
     gatewayRef: string,
     requestOf: RequestOfWrite,
-    { exceptKey, action = "settle the refund" }: SettleOptions = {},
+    { exceptKey, action = "settle the refund", warnUnrecorded = false }: SettleOptions = {},
   ): Promise<MoneyWrite[]> {
     const recoveries: Array<{ write: MoneyWrite; recover: ByRequestKey }> = []
     const writes = await settledWritesOf(
@@ -208,7 +213,23 @@ export class ApmWrites {
       const settled = writes.find((other) => other.id === write.id)
       if (settled?.outcome === "executed" && recover.answer) await this.track(settled, recover.answer)
     }
-    return this.deps.ledger.writesOf(gatewayRef)
+    const after = await this.deps.ledger.writesOf(gatewayRef)
+    if (warnUnrecorded)
+      this.warnUnrecorded(after.filter((write) => recoveries.some((recovery) => recovery.write.id === write.id)))
+    return after
+  }
+
+  /**
+   * Refunds just found made whose Medusa refund is gone (Medusa rolled it back after the lost
+   * answer): the shopper has the money back and Medusa does not show it. Nobody else is told:
+   * the service lists no refunds that a sync could record, as the card gateway's order does.
+   */
+  private warnUnrecorded(settled: MoneyWrite[]): void {
+    for (const write of orphanedWrites(settled, "apm_refund")) {
+      this.deps.logger?.warn(
+        `nexi: ${this.deps.method} refund ${write.gateway_operation_id} of ${minorToMajorString(write.amount_minor, write.currency)} ${write.currency} on transaction ${write.gateway_ref} was made by the service after Medusa had given up on it (its answer was lost, and Medusa's refund ${write.medusa_ref ?? "(none)"} is gone): Medusa does not show this refund. Refunding the same amount in Medusa records it without refunding the shopper again.`,
+      )
+    }
   }
 
   /**

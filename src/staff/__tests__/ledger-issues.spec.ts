@@ -73,10 +73,26 @@ describe("ledgerIssuesOf", () => {
     ])
   })
 
+  it("tells staff of a mobile refund the service made that no Medusa refund records", () => {
+    expect(
+      messages([
+        write({ kind: "apm_refund", amount_minor: "720", medusa_ref: "ref_gone" }),
+        write({ kind: "apm_refund", claimed_by: "ref_kept" }),
+        write({ kind: "apm_refund", origin: "release" }),
+        write({ kind: "apm_refund", outcome: "refused" }),
+      ]),
+    ).toEqual([
+      [
+        "unrecorded_refund",
+        "Refund of 7.20 EUR was made by the mobile payment service, but Medusa does not show it: its answer was lost and Medusa rolled its refund back. The shopper has the money back; refunding the same amount in Medusa records it without refunding again.",
+      ],
+    ])
+  })
+
   it("shows a mobile refund the scheme has not settled yet, and nothing for settled writes", () => {
     const issues = ledgerIssuesOf(
       [
-        write({ kind: "apm_refund", follow_state: "following" }),
+        write({ kind: "apm_refund", follow_state: "following", claimed_by: "ref_1" }),
         write({ follow_state: "done" }),
         write({ outcome: "refused" }),
       ],

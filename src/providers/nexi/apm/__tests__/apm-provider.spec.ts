@@ -713,6 +713,28 @@ describe("the ledger: refunds", () => {
     expect(await ledger.writesOf(transactionId)).toHaveLength(2)
   })
 
+  it("warns when the job finds a lost refund made that no Medusa refund records, which the next refund of that amount takes over", async () => {
+    const { service, data, transactionId } = await paidPayment()
+    await injectFault(REFUND_PATH, { times: 2, phase: "after" })
+    await expect(
+      service.refundPayment({ data, amount: 7.2, context: { idempotency_key: "unrecorded_ref" } }),
+    ).rejects.toThrow(/did not answer/)
+    rolledBack.add("unrecorded_ref")
+
+    await sync().attempt(transactionId)
+    const [lost] = await ledger.writesOf(transactionId)
+    expect(lost).toMatchObject({ outcome: "executed", claimed_by: null })
+    const warnings = () => logged.filter((entry) => entry.level === "warn").map((entry) => entry.line)
+    expect(warnings()).toEqual([
+      `nexi: PSP_B refund ${lost.gateway_operation_id} of 7.20 EUR on transaction ${transactionId} was made by the service after Medusa had given up on it (its answer was lost, and Medusa's refund unrecorded_ref is gone): Medusa does not show this refund. Refunding the same amount in Medusa records it without refunding the shopper again.`,
+    ])
+
+    const next = await service.refundPayment({ data, amount: 7.2, context: { idempotency_key: "recording_ref" } })
+    expect(refundIds(next.data)).toEqual([lost.gateway_operation_id])
+    expect(await ledger.writesOf(transactionId)).toEqual([expect.objectContaining({ claimed_by: "recording_ref" })])
+    expect(warnings()).toHaveLength(1)
+  })
+
   it("matches a lost refund whose Medusa refund stands (the process was killed) to that refund: the next one is sent, not taken over", async () => {
     const { service, data, transactionId } = await paidPayment()
     // Refund A is made, but neither its answer nor its key's replay arrives; the store is then
