@@ -506,6 +506,57 @@ medusaIntegrationTestRunner({
         expect((await onlyPayment(orderId)).refunds).toHaveLength(1)
       })
 
+      it("voids the authorization a full cancel gave back when staff send the request again after the void failed", async () => {
+        const { orderId, gatewayOrderId, paymentId } = await paidCardOrder()
+        await capturePaymentWorkflow(container).run({ input: { payment_id: paymentId } })
+        const captureId = await captureOperationOf(gatewayOrderId)
+        const ledger = container.resolve<NexiLedgerService>(NEXI_LEDGER_MODULE)
+        const voidWrite = async () => (await ledger.writesOf(gatewayOrderId)).find((write) => write.kind === "void")
+        const cancelCapture = () =>
+          post<NexiPaymentActionResponse>(`/admin/nexi/payments/${paymentId}/cancel-capture`, {
+            operation_id: captureId,
+            reason: "Captured by mistake",
+          })
+        // The gateway answers 503 to every try of the void after the cancel; the order, read then, shows it was not made.
+        await simulator.control("POST", "/faults", {
+          match: { method: "POST", path: `${GATEWAY}/operations/*/refunds` },
+          action: { type: "status", status: 503 },
+        })
+
+        const failed = await cancelCapture()
+        expect(failed.data.message).toBe(
+          `Capture ${captureId} is cancelled at the gateway and recorded in Medusa, but the authorization it gave back is still held. Could not void the authorization given back by the cancel of capture ${captureId}: the gateway did not answer, and its own record shows the void of 39.98 EUR was not made. Nothing was done; you can try again. Sending the same request again voids it.`,
+        )
+        await simulator.control("DELETE", "/faults")
+        const cancelled = await gatewayOrder(gatewayOrderId)
+        const cancel = cancelled.operations.find((operation) => operation.operationType === "CANCEL")!
+        expect(cancelled.orderStatus).toMatchObject({ authorizedAmount: "3998", capturedAmount: "0" })
+        expect((await onlyPayment(orderId)).refunds.map((refund: { amount: number }) => refund.amount)).toEqual([39.98])
+        expect(await voidWrite()).toMatchObject({ outcome: "refused" })
+
+        const again = await cancelCapture()
+        const atGateway = await gatewayOrder(gatewayOrderId)
+        const voided = atGateway.operations.find((operation) => operation.operationType === "VOID")
+        expect([again.status, again.data.message]).toEqual([
+          200,
+          `Capture ${captureId} (39.98 EUR) was already cancelled at the gateway (operation ${cancel.operationId}); its refund was already recorded in Medusa. Voided the authorization the cancel gave back (operation ${voided?.operationId}).`,
+        ])
+        expect(atGateway.orderStatus).toMatchObject({ authorizedAmount: "0", capturedAmount: "0" })
+        expect(voided?.operationResult).toBe("VOIDED")
+        expect(await voidWrite()).toMatchObject({ outcome: "executed", gateway_operation_id: voided?.operationId })
+        expect(await gatewayRequests("POST", "/operations/*/cancels")).toHaveLength(1)
+        expect((await onlyPayment(orderId)).refunds).toHaveLength(1)
+
+        // Nothing is left to do: a third request says so and sends nothing.
+        const refundsSent = (await gatewayRequests("POST", "/operations/*/refunds")).length
+        const third = await cancelCapture()
+        expect([third.status, third.data.message]).toEqual([
+          400,
+          `operation_id: capture ${captureId} is already cancelled (gateway operation ${cancel.operationId}) and recorded in Medusa`,
+        ])
+        expect(await gatewayRequests("POST", "/operations/*/refunds")).toHaveLength(refundsSent)
+      })
+
       it("refuses what is not a capture of this payment, and shows the gateway's refusal, changing nothing", async () => {
         const { orderId, gatewayOrderId, paymentId } = await paidCardOrder()
         const authorization = (await gatewayOrder(gatewayOrderId)).operations.find(

@@ -10,7 +10,9 @@
  * The gateway defines no idempotency key for cancels. What keeps a repeated request from
  * doing anything twice: the capture is checked first (a capture already cancelled is not
  * cancelled again, and its refund is recorded only if Medusa lacks it), and the cancel goes
- * through the ledger, which settles an answer lost in transit from the gateway's record.
+ * through the ledger, which settles an answer lost in transit from the gateway's record. A
+ * repeat also finishes what an earlier request left undone: an authorization the cancel of a
+ * full capture gave back and that is still held is voided, once, under the payment's void key.
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { MedusaError } from "@medusajs/framework/utils"
@@ -62,22 +64,26 @@ async function cancelLocked(container: MedusaContainer, input: CancelCaptureInpu
   const gateway = gatewayClientFor(container, payment.provider_id)
   const details = await gatewayOrderOf(container, payment)
   const { capture, cancelledBy } = findCaptureToCancel(details, input.operationId)
-  const cancelId = String(cancelledBy?.operationId)
+  const order = readCardOrder(details)
+  // A cancelled partial capture leaves the rest to capture, as staff expect; a full one leaves nothing to do with it.
+  const full = BigInt(capture.operationAmount ?? "0") >= BigInt(order.authorizedMinor)
+  const voidsGivenBack = full && !input.keepAuthorization
   const alreadyRecorded =
-    cancelledBy && payment.refunds.some((refund) => recordedOperationIds(refund.metadata).includes(cancelId))
-  if (alreadyRecorded) {
-    throw new MedusaError(
-      MedusaError.Types.INVALID_DATA,
-      `operation_id: capture ${input.operationId} is already cancelled (gateway operation ${cancelledBy.operationId}) and recorded in Medusa`,
-    )
-  }
+    cancelledBy !== undefined &&
+    payment.refunds.some((refund) => recordedOperationIds(refund.metadata).includes(String(cancelledBy.operationId)))
+  // When the void failed after the cancel and its refund were recorded, staff sending the
+  // request again is what voids the authorization still held (the job settles a void's outcome,
+  // it never sends one again): refused only when nothing is left to do.
+  const voidLeft = voidsGivenBack && order.status === "authorized" && BigInt(order.authorizedMinor) > 0n
+  if (alreadyRecorded && !voidLeft) throw alreadyCancelled(input.operationId, cancelledBy)
   const cancelOperationId =
     cancelledBy?.operationId ?? (await sendCancel(container, gateway, payment, capture, details, input))
-  const recorded = await recordCancelledCapture(container, payment, capture, cancelOperationId, input)
-  // A cancelled partial capture leaves the rest to capture, as staff expect; a full one leaves nothing to do with it.
-  const full = BigInt(capture.operationAmount ?? "0") >= BigInt(readCardOrder(details).authorizedMinor)
-  const voided =
-    full && !input.keepAuthorization ? await voidGivenBack(container, gateway, payment, details, input) : undefined
+  const recorded = alreadyRecorded
+    ? undefined
+    : await recordCancelledCapture(container, payment, capture, cancelOperationId, input)
+  const voided = voidsGivenBack ? await voidGivenBack(container, gateway, payment, details, input) : undefined
+  // The void's own read found nothing held after all: this request did nothing.
+  if (alreadyRecorded && !voided) throw alreadyCancelled(input.operationId, cancelledBy)
   const after = await gateway.getOrder(details.orderStatus.order.orderId).catch((error) => {
     throw toMedusaError(error, "read the payment after the cancel")
   })
@@ -86,9 +92,11 @@ async function cancelLocked(container: MedusaContainer, input: CancelCaptureInpu
   const atGateway = cancelledBy
     ? `Capture ${input.operationId} (${cancelled}) was already cancelled at the gateway (operation ${cancelOperationId})`
     : `Cancelled capture ${input.operationId} (${cancelled}) at the gateway (operation ${cancelOperationId})`
-  const inMedusa = recorded
-    ? `recorded a refund of ${moneyText(recorded, currency)} in Medusa.`
-    : "Medusa had nothing captured left to refund, so no refund was recorded."
+  const inMedusa = alreadyRecorded
+    ? "its refund was already recorded in Medusa."
+    : recorded
+      ? `recorded a refund of ${moneyText(recorded, currency)} in Medusa.`
+      : "Medusa had nothing captured left to refund, so no refund was recorded."
   const authorization = voided
     ? ` Voided the authorization the cancel gave back (operation ${voided}).`
     : full && input.keepAuthorization
@@ -98,6 +106,13 @@ async function cancelLocked(container: MedusaContainer, input: CancelCaptureInpu
     payment: cardPaymentView({ payment_id: payment.id, provider_id: payment.provider_id }, after),
     message: `${atGateway}; ${inMedusa}${authorization}`,
   }
+}
+
+function alreadyCancelled(operationId: string, cancelledBy: Operation | undefined): MedusaError {
+  return new MedusaError(
+    MedusaError.Types.INVALID_DATA,
+    `operation_id: capture ${operationId} is already cancelled (gateway operation ${cancelledBy?.operationId}) and recorded in Medusa`,
+  )
 }
 
 /**
@@ -161,7 +176,12 @@ async function voidGivenBack(
     }
     return await releaseHeldAuthorization(context, held)
   } catch (error) {
-    throw toMedusaError(error, action)
+    // The cancel and its refund stand: the words must not read as if nothing was done.
+    const { type, message } = toMedusaError(error, action)
+    throw new MedusaError(
+      type,
+      `Capture ${input.operationId} is cancelled at the gateway and recorded in Medusa, but the authorization it gave back is still held. ${message} Sending the same request again voids it.`,
+    )
   }
 }
 
