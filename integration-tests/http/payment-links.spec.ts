@@ -6,6 +6,7 @@
 import { randomUUID } from "node:crypto"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import { createOrderWorkflow } from "@medusajs/medusa/core-flows"
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import type { NexiLedgerService } from "../../src/modules/nexi-ledger/service"
 import { NEXI_LEDGER_MODULE } from "../../src/modules/nexi-ledger/types"
@@ -124,6 +125,22 @@ medusaIntegrationTestRunner({
       })
       expect(status).toBe(200)
       return data.draft_order.id as string
+    }
+
+    /** An order placed through Medusa's workflow without paying: it owes 19.99 EUR and has no payment collection. */
+    async function orderWithoutCollection() {
+      const { result } = await createOrderWorkflow(container).run({
+        input: {
+          email: "giulia@example.com",
+          region_id: regionId,
+          sales_channel_id: salesChannelId,
+          currency_code: "eur",
+          items: [{ variant_id: variantId, title: "Espresso cup", quantity: 1, unit_price: 19.99 }],
+          shipping_address: ADDRESS,
+          billing_address: ADDRESS,
+        },
+      })
+      return result.id as string
     }
 
     async function createLink(body: Record<string, unknown>): Promise<NexiPaymentLink> {
@@ -410,6 +427,51 @@ medusaIntegrationTestRunner({
         { timeoutMs: 60_000 },
       )
       expect(Number(payment.amount)).toBe(5)
+    })
+
+    it("refuses a bad amount before Medusa's workflow creates or resizes a payment collection: the order's stay as they were", async () => {
+      const collectionsOf = async (id: string) =>
+        (await medusaOrder(id)).payment_collections.map(({ id, status, amount }: Record<string, unknown>) => ({
+          id,
+          status,
+          amount,
+        }))
+      // Each on an order of its own, which has no payment collection yet: a refusal must leave it without one.
+      const cases: Array<[() => Promise<Record<string, string>>, string]> = [
+        [
+          async () => ({ draft_order_id: await draftOrder(), amount: "5.00" }),
+          "amount: a draft order is paid in full; leave amount out",
+        ],
+        [
+          async () => ({ order_id: await orderWithoutCollection(), amount: "25.00" }),
+          "amount: 25.00 EUR is more than the order owes (19.99 EUR)",
+        ],
+        [
+          async () => ({ order_id: await orderWithoutCollection(), amount: "1.234" }),
+          "amount: EUR has 2 decimals; 1.234 has more",
+        ],
+        [async () => ({ order_id: await orderWithoutCollection(), amount: "0.00" }), "amount: must be more than 0"],
+      ]
+      const answered: unknown[] = []
+      for (const [bodyOf] of cases) {
+        const body = await bodyOf()
+        const target = body.draft_order_id ?? body.order_id
+        expect(await collectionsOf(target)).toEqual([])
+        const refused = await call("POST", "/admin/nexi/payment-links", body)
+        answered.push({
+          status: refused.status,
+          message: refused.data.message,
+          collections: await collectionsOf(target),
+        })
+      }
+      expect(answered).toEqual(cases.map(([, message]) => ({ status: 400, message, collections: [] })))
+      expect(await gatewayRequests("POST", "/orders/paybylink")).toEqual([])
+
+      // A good amount is taken then: the collection is created for what staff typed.
+      const orderId = await orderWithoutCollection()
+      const link = await createLink({ order_id: orderId, amount: "5.00" })
+      expect(link).toMatchObject({ amount: "5.00", amount_minor: "500" })
+      expect(await collectionsOf(orderId)).toEqual([expect.objectContaining({ status: "not_paid", amount: 5 })])
     })
 
     it("answers 400 naming the field for bad input, and creates nothing", async () => {

@@ -30,7 +30,7 @@ import {
   type StaffSessionData,
 } from "../core/staff-sessions"
 import { cardProviderIdOf } from "../core/store-entries"
-import { minorToMajorString, toMinorUnits } from "../money/amount"
+import { type AmountInput, minorToMajorString, toMinorUnits } from "../money/amount"
 import {
   type CollectionPlan,
   type CollectionRow,
@@ -101,10 +101,16 @@ export async function startStaffAttempt(
 ): Promise<StaffAttempt> {
   const order = await loadOrderToCollect(container, input.orderId, input.field)
   const plan = planCollection(order, input.field, STAFF_CHANNEL_NOUNS[input.channel])
+  // Medusa's workflow below creates or resizes the collection: an amount it would refuse must
+  // be refused before, against what the order owes, so that bad input changes nothing.
+  if (input.amount !== undefined)
+    smallerAmountMinor(input.amount, owedByPlan(order, plan), order.currency_code.toUpperCase(), plan.isDraft)
   const providerId = await cardProviderIdOf(container)
   let collection = await collectionOf(container, order.id, plan)
   const currency = collection.currency_code.toUpperCase()
   const owedBefore = collection.amount
+  // Checked again against the collection as Medusa now holds it (the order may have been edited
+  // since it was read): it decides whether to resize, and never beyond what is owed.
   const smaller =
     input.amount === undefined ? undefined : smallerAmountMinor(input.amount, owedBefore, currency, plan.isDraft)
   if (smaller !== undefined) collection = await resizeCollection(container, collection, smaller, currency)
@@ -124,6 +130,23 @@ export async function startStaffAttempt(
     data: session.data as StaffSessionData,
     ...(smaller !== undefined ? { owedBefore } : {}),
   }
+}
+
+/**
+ * What the collection the plan names owes, read from the order alone: the unpaid collection's
+ * amount, or the pending difference Medusa's workflow would create or set the collection to.
+ */
+function owedByPlan(order: OrderToCollect, plan: CollectionPlan): AmountInput {
+  if (plan.collection === "prepare") return order.pending_difference ?? 0
+  const unpaid = order.payment_collections.find((collection) => collection.id === plan.collectionId) as
+    | (CollectionRow & { raw_amount?: AmountInput })
+    | undefined
+  if (!unpaid)
+    throw new MedusaError(
+      MedusaError.Types.UNEXPECTED_STATE,
+      `Payment collection ${plan.collectionId} of order ${order.id} was not read with the order.`,
+    )
+  return unpaid.raw_amount ?? unpaid.amount
 }
 
 async function resizeCollection(
