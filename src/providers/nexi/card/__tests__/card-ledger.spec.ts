@@ -391,9 +391,7 @@ describe("card money writes through the ledger", () => {
     await control("DELETE", "/faults")
     await expect(cancel()).resolves.toMatchObject({ data: expect.objectContaining({ status: "canceled" }) })
     expect(await gatewayOperations(orderId, "CANCEL")).toHaveLength(1)
-    expect((await gatewayOperations(orderId, "VOID")).map((operation) => operation.operationResult)).toEqual([
-      "VOIDED",
-    ])
+    expect((await gatewayOperations(orderId, "VOID")).map((operation) => operation.operationResult)).toEqual(["VOIDED"])
   })
 
   it("voids once when the void's answer was lost, and again not when Medusa cancels again", async () => {
