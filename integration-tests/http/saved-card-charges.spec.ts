@@ -265,6 +265,29 @@ medusaIntegrationTestRunner({
       await expectChargedOnce(orderId, gatewayOrderId, posts)
     })
 
+    it("charges no saved card while a payment link for the same order is being created, and says so", async () => {
+      const { orderId, card } = await orders.orderWithSavedCard({ save_card: true, allow_merchant_charges: true })
+      await orders.editAddingAnItem(orderId)
+      // The gateway holds the link's answer longer than a staff request waits for the order's lock.
+      await simulator.control("POST", "/faults", {
+        match: { method: "POST", path: `${GATEWAY}/orders/paybylink` },
+        times: 1,
+        phase: "after",
+        action: { type: "latency", ms: 8_000 },
+      })
+      const link = answerOf(api.post("/admin/nexi/payment-links", { order_id: orderId }, staff))
+      await new Promise((resolve) => setTimeout(resolve, 500))
+
+      const refused = await charge(orderId, { payment_method_id: card.id })
+
+      expect({ status: refused.status, message: refused.body.message }).toEqual({
+        status: 400,
+        message: `A saved-card charge or another payment by staff for order ${orderId} is already under way. Wait for it to finish, then look again.`,
+      })
+      expect(await gatewayRequests("POST", "/orders/mit")).toHaveLength(0)
+      expect((await link).status).toBe(201)
+    })
+
     it("charges a smaller amount the staff typed, and refuses bad input with 400 naming the field", async () => {
       const { orderId, card } = await orders.orderWithSavedCard({ save_card: true, allow_merchant_charges: true })
       await orders.editAddingAnItem(orderId)

@@ -17,27 +17,22 @@ import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/frame
 import { hashSecurityToken } from "../core/card/card-sessions"
 import { buildHostedOrderRequest } from "../core/card/hosted-order"
 import { cancelLinkOnce, createLinkOnce, linkExpirationDate, linkViewsOf } from "../core/card/payment-links"
-import { withLock } from "../core/payment-lock"
 import { storeEntryIdOf } from "../core/provider-ids"
 import { gatewayClientFor, ledgerOf, merchantGateway, requireNexiOptions } from "../core/store-entries"
 import { InvalidRequestError } from "../http/errors"
 import { minorToMajorString } from "../money/amount"
 import type { OrderTargetField } from "./collection-plan"
 import type { NexiPaymentLink, NexiPaymentLinksResponse } from "./contract"
-import { startStaffAttempt } from "./order-collection"
+import { startStaffAttempt, withCollectionLock } from "./order-collection"
 
 const SUPERSEDED = "a payment link that was replaced or cancelled"
-
-function linkBusy(orderId: string): string {
-  return `A payment link change for order ${orderId} is already under way.`
-}
 
 /** Creates a link for what the order owes (or a smaller amount), replacing its open links; answers the order's links. */
 export async function createPaymentLink(
   container: MedusaContainer,
   input: { orderId: string; field: OrderTargetField; expiryDays: number; amount?: string },
 ): Promise<NexiPaymentLinksResponse> {
-  return withLock(container, `nexi-link:${input.orderId}`, linkBusy(input.orderId), async () => {
+  return withCollectionLock(container, input.orderId, "payment_link", async () => {
     const attempt = await startStaffAttempt(container, { ...input, channel: "payment_link" })
     const options = requireNexiOptions(container, attempt.providerId)
     const gatewayOrderId = attempt.data.order_id
@@ -119,7 +114,7 @@ export async function cancelPaymentLink(
   container: MedusaContainer,
   input: { orderId: string; linkId: string },
 ): Promise<NexiPaymentLinksResponse> {
-  return withLock(container, `nexi-link:${input.orderId}`, linkBusy(input.orderId), async () => {
+  return withCollectionLock(container, input.orderId, "payment_link", async () => {
     const link = (await linksOfOrder(container, input.orderId)).find((each) => each.link_id === input.linkId)
     if (!link)
       throw new MedusaError(
