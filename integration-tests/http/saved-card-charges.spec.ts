@@ -265,6 +265,37 @@ medusaIntegrationTestRunner({
       await expectChargedOnce(orderId, gatewayOrderId, posts)
     })
 
+    it("records a charge once when the job finds it paid while staff's request is recording it", async () => {
+      const { orderId, card } = await orders.orderWithSavedCard({ save_card: true, allow_merchant_charges: true })
+      await orders.editAddingAnItem(orderId)
+      // The charge's answer comes 3 s after the gateway made it, and every read of an order takes
+      // 5 s: the job finds the charge made before staff's request hears of it, and staff's request
+      // starts recording it while the job's recording still waits for its read.
+      await simulator.control("POST", "/faults", {
+        match: { method: "POST", path: `${GATEWAY}/orders/mit` },
+        times: 1,
+        phase: "after",
+        action: { type: "latency", ms: 3_000 },
+      })
+      await simulator.control("POST", "/faults", {
+        match: { method: "GET", path: `${GATEWAY}/orders/*` },
+        action: { type: "latency", ms: 5_000 },
+      })
+      const staffCharge = charge(orderId, { payment_method_id: card.id })
+      await new Promise((resolve) => setTimeout(resolve, 1_500))
+
+      const [job, charged] = await Promise.allSettled([
+        reconcilePendingSessions(container, new Date(Date.now() + 3 * 60_000)),
+        staffCharge,
+      ])
+      await simulator.control("DELETE", "/faults")
+
+      expect([job.status, charged.status]).toEqual(["fulfilled", "fulfilled"])
+      const answer = (charged as PromiseFulfilledResult<Awaited<ReturnType<typeof charge>>>).value
+      expect(answer.status).toBe(200)
+      await expectChargedOnce(orderId, answer.body.payment.gateway_order_id, 1)
+    })
+
     it("charges no saved card while a payment link for the same order is being created, and says so", async () => {
       const { orderId, card } = await orders.orderWithSavedCard({ save_card: true, allow_merchant_charges: true })
       await orders.editAddingAnItem(orderId)

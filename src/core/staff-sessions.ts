@@ -79,7 +79,7 @@ export function staffSessionData(input: {
  * says what happened at the gateway for the error ("The card was charged"): the payment is
  * made, so staff must send again, which finds it and records it.
  */
-export async function authorizeStaffSession(
+async function authorizeStaffSession(
   container: MedusaContainer,
   sessionId: string,
   gatewayOrderId: string,
@@ -111,16 +111,20 @@ export async function convertDraft(container: MedusaContainer, orderId: string):
 }
 
 /**
- * A paid session staff opened on an order's collection, as the sync found it (a link's
- * notification, the job): authorized through the staff pipeline once, however many copies of
- * the notification arrive at once; a paid draft order is then converted.
+ * Authorizes a paid staff session once, whoever finds it paid first: staff's own request after
+ * a charge, or the sync (a link's notification, the job). Both at once would each have Medusa
+ * authorize it; the loser's payment fails Medusa's one-payment-per-session rule, and Medusa then
+ * cancels at the gateway the payment the winner recorded. So they take one lock per session, and
+ * the second finds the payment made. `authorizedNow` is false when another caller had recorded it;
+ * undefined when the session is neither recorded nor waiting to be (it failed or was cancelled).
  */
-export async function recordPaidOrderSession(
+export async function authorizeStaffSessionOnce(
   container: MedusaContainer,
   sessionId: string,
   gatewayOrderId: string,
-): Promise<void> {
-  await withLock(
+  paid?: string,
+): Promise<{ paymentId: string; authorizedNow: boolean; collectionId: string } | undefined> {
+  return withLock(
     container,
     `nexi-order-session:${sessionId}`,
     `Session ${sessionId} is being recorded.`,
@@ -128,19 +132,38 @@ export async function recordPaidOrderSession(
       const payments = container.resolve<IPaymentModuleService>(Modules.PAYMENT)
       const [session] = await payments.listPaymentSessions(
         { id: sessionId },
-        { select: ["id", "status", "payment_collection_id"] },
+        { select: ["id", "status", "payment_collection_id"], relations: ["payment"] },
       )
-      if (session?.status !== "pending_authorization") return
-      await authorizeStaffSession(container, sessionId, gatewayOrderId, "The payment link was paid")
-      const query = container.resolve(ContainerRegistrationKeys.QUERY)
-      const { data } = await query.graph({
-        entity: "order_payment_collection",
-        fields: ["order.id", "order.is_draft_order"],
-        filters: { payment_collection_id: session.payment_collection_id },
-      })
-      const order = (data[0] as { order?: { id: string; is_draft_order?: boolean } } | undefined)?.order
-      if (order?.is_draft_order) await convertDraft(container, order.id)
+      if (!session) return undefined
+      const collectionId = session.payment_collection_id
+      const recorded = (session as { payment?: { id?: string } | null }).payment?.id
+      if (recorded) return { paymentId: recorded, authorizedNow: false, collectionId }
+      if (session.status !== "pending_authorization") return undefined
+      const paymentId = await authorizeStaffSession(container, sessionId, gatewayOrderId, paid)
+      return { paymentId, authorizedNow: true, collectionId }
     },
     60,
   )
+}
+
+/**
+ * A paid session staff opened on an order's collection, as the sync found it (a link's
+ * notification, the job): authorized through the staff pipeline once, however many copies of
+ * the notification arrive at once; a paid draft order is then converted, by whoever authorized it.
+ */
+export async function recordPaidOrderSession(
+  container: MedusaContainer,
+  sessionId: string,
+  gatewayOrderId: string,
+): Promise<void> {
+  const recorded = await authorizeStaffSessionOnce(container, sessionId, gatewayOrderId, "The payment link was paid")
+  if (!recorded?.authorizedNow) return
+  const query = container.resolve(ContainerRegistrationKeys.QUERY)
+  const { data } = await query.graph({
+    entity: "order_payment_collection",
+    fields: ["order.id", "order.is_draft_order"],
+    filters: { payment_collection_id: recorded.collectionId },
+  })
+  const order = (data[0] as { order?: { id: string; is_draft_order?: boolean } } | undefined)?.order
+  if (order?.is_draft_order) await convertDraft(container, order.id)
 }

@@ -12,7 +12,7 @@
  *    a repeat after a lost answer reads the same gateway order instead of charging another.
  * 4. Once the gateway holds the payment under that id, the session is authorized through
  *    Medusa's authorizePaymentSessionForOrder workflow (the provider reads the gateway order),
- *    and a draft order is converted (`authorizeStaffSession`, `convertDraft` in
+ *    and a draft order is converted (`authorizeStaffSessionOnce`, `convertDraft` in
  *    core/staff-sessions.ts, which the sync shares for a paid link). A refused payment marks the session failed, so the next
  *    attempt gets a new session and a new gateway order id.
  */

@@ -14,7 +14,7 @@ import { MedusaError } from "@medusajs/framework/utils"
 import { type CardOrder, readCardOrder } from "../core/card/card-order"
 import { ByOrderId, operationIdOf } from "../core/card/card-writes"
 import { NotMadeError, sendOnce } from "../core/send-once"
-import { authorizeStaffSession, convertDraft, STAFF_CHANNEL_NOUNS } from "../core/staff-sessions"
+import { authorizeStaffSessionOnce, convertDraft, STAFF_CHANNEL_NOUNS } from "../core/staff-sessions"
 import { gatewayClientFor, ledgerOf } from "../core/store-entries"
 import type { MotoRequest, OperationResponse, OrderDetails } from "../gateway/schemas"
 import { InvalidRequestError } from "../http/errors"
@@ -103,8 +103,17 @@ export async function chargeOnce(
       `The gateway has not finished the charge of gateway order ${orderId} yet. Send the same request again shortly: it reads the gateway first and never charges twice.`,
     )
   }
-  const paymentId = await authorizeStaffSession(container, attempt.sessionId, orderId)
-  const converted = attempt.plan.isDraft ? await convertDraft(container, attempt.order.id) : ""
+  const recorded = await authorizeStaffSessionOnce(container, attempt.sessionId, orderId)
+  if (!recorded) {
+    throw new MedusaError(
+      MedusaError.Types.UNEXPECTED_STATE,
+      `The card was charged (gateway order ${orderId}) but payment session ${attempt.sessionId} is no longer waiting to be recorded in Medusa. Look at the order's payments before doing anything else.`,
+    )
+  }
+  const paymentId = recorded.paymentId
+  // Whoever recorded the payment converts the draft: the job may have, finding the charge first.
+  const converted =
+    attempt.plan.isDraft && recorded.authorizedNow ? await convertDraft(container, attempt.order.id) : ""
   const details = await gateway.getOrder(orderId).catch(() => charged)
   const payment = cardPaymentView({ payment_id: paymentId, provider_id: attempt.providerId }, details)
   const paid = `${minorToMajorString(attempt.amountMinor, attempt.currency)} ${attempt.currency}`
