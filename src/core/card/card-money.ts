@@ -222,21 +222,31 @@ async function refusalExplained(
   return moreThanRefundable(refundMinor, BigInt(state.refundableMinor), currency, "refused")
 }
 
+/**
+ * The refund writes of the operations a refund recorded from the gateway names become its own.
+ * One another Medusa refund still holds (staff's refund took it over while the sync was recording
+ * it) refuses this one: recorded twice, Medusa would count the money twice. One whose holder is
+ * gone (Medusa deleted it after the gateway made it) is this refund's.
+ */
 async function claimRecordedRefunds(
-  context: CardWriteContext,
+  context: SettleContext,
   orderId: string,
   operationIds: string[],
   refundId: string,
 ): Promise<void> {
   const recorded = new Set(operationIds)
   for (const write of await context.ledger.writesOf(orderId)) {
-    if (
-      write.kind === "refund" &&
-      !write.claimed_by &&
-      write.gateway_operation_id &&
-      recorded.has(write.gateway_operation_id)
-    ) {
+    if (write.kind !== "refund" || !write.gateway_operation_id || !recorded.has(write.gateway_operation_id)) continue
+    if (!write.claimed_by) {
       await context.ledger.claimWrite(write.id, refundId)
+    } else if (write.claimed_by !== refundId) {
+      if (await context.records.holdsRowOf({ kind: "refund", medusa_ref: write.claimed_by })) {
+        throw new MedusaError(
+          MedusaError.Types.NOT_ALLOWED,
+          `Could not ${context.action}: gateway refund ${write.gateway_operation_id} is already recorded in Medusa as refund ${write.claimed_by}; recording it again would count it twice. Nothing was recorded.`,
+        )
+      }
+      await context.ledger.settleWrite(write.idempotency_key, { claimed_by: refundId })
     }
   }
 }

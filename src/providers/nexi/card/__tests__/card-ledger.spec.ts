@@ -245,6 +245,27 @@ describe("card money writes through the ledger", () => {
     ])
   })
 
+  it("refuses to record from the gateway a refund another Medusa refund already took over", async () => {
+    const { card, orderId, data } = await capturedPayment("payses_l11")
+    await loseAnswers("POST", "/operations/*/refunds", "after")
+    await loseAnswers("GET", "/orders/*", "before")
+    await expect(refund(card, data, "ref_l11a", 5)).rejects.toThrow(/Do not try again/)
+    await control("DELETE", "/faults")
+    // Staff refund again: the lost refund, made after all, is taken over and nothing is sent.
+    await refund(card, data, "ref_l11b", 5)
+    const [made] = (await gatewayOperations(orderId, "REFUND")) as Array<{ operationId: string }>
+    expect(gateway.cradle().ledger.writes.find((write) => write.kind === "refund")?.claimed_by).toBe("ref_l11b")
+
+    // The sync, having found the same operation missing a moment before, records it too.
+    gateway.cradle().refunds.set("ref_l11s", { id: "ref_l11s", metadata: { nexi_operation_id: made.operationId } })
+    await expect(
+      rolledBackOnError(gateway.cradle().refunds, "ref_l11s", () =>
+        card.refundPayment({ data, amount: 5, context: { idempotency_key: "ref_l11s" } }),
+      ),
+    ).rejects.toThrow(/already recorded in Medusa as refund ref_l11b; recording it again would count it twice/)
+    expect(gateway.cradle().refunds.has("ref_l11s")).toBe(false)
+  })
+
   it("does not take an older back-office refund of the same amount for a refund whose answer was lost", async () => {
     const { card, orderId, data } = await capturedPayment("payses_l10")
     await control("POST", "/clock", { offsetMs: -60 * 60 * 1000 })
