@@ -253,7 +253,7 @@ describe("card money writes through the ledger", () => {
     await control("DELETE", "/faults")
     // Staff refund again: the lost refund, made after all, is taken over and nothing is sent.
     await refund(card, data, "ref_l11b", 5)
-    const [made] = (await gatewayOperations(orderId, "REFUND")) as Array<{ operationId: string }>
+    const [made] = (await gatewayOperations(orderId, "REFUND")) as unknown as Array<{ operationId: string }>
     expect(gateway.cradle().ledger.writes.find((write) => write.kind === "refund")?.claimed_by).toBe("ref_l11b")
 
     // The sync, having found the same operation missing a moment before, records it too.
