@@ -46,7 +46,6 @@ export function transactionIdOf(envelope: Envelope): string {
 export class ByRequestKey implements Recovery {
   // The key makes a repeat harmless: a refusal means nothing was made under it.
   readonly refusalMayMeanMade = false
-  readonly whenUnreadable = "wait"
   /** The service's last answer for the key, when it named a transaction. */
   answer?: Envelope
 
@@ -55,6 +54,7 @@ export class ByRequestKey implements Recovery {
     private readonly type: TransactionType,
     private readonly request: InitializeRequest,
     private readonly key: string,
+    readonly whenUnreadable: Recovery["whenUnreadable"] = "wait",
   ) {}
 
   /** Sends the request; the new transaction's id. */
@@ -153,13 +153,19 @@ export class ApmWrites {
     return write.outcome === "requested" && !isUnsettled(write)
   }
 
-  private recoveryOf(write: Pick<MoneyWrite, "kind" | "idempotency_key">, request: InitializeRequest): ByRequestKey {
-    return new ByRequestKey(
-      this.deps.client,
-      TRANSACTION_TYPE[write.kind as ApmWriteKind],
-      request,
-      write.idempotency_key,
-    )
+  /**
+   * A reversal Medusa asks for is keyed by the transaction, so Medusa cancelling again sends this
+   * same request, which the service answers once: staff are told to send it again. A refund is
+   * keyed by Medusa's refund, new at every press, and a release is the job's: those wait for it.
+   */
+  private recoveryOf(
+    write: Pick<MoneyWrite, "kind" | "idempotency_key"> & Partial<Pick<MoneyWrite, "origin">>,
+    request: InitializeRequest,
+  ): ByRequestKey {
+    const type = TRANSACTION_TYPE[write.kind as ApmWriteKind]
+    // A new write's origin defaults to medusa, as the ledger records it.
+    const repeatable = type === "reversal" && (write.origin ?? "medusa") === "medusa"
+    return new ByRequestKey(this.deps.client, type, request, write.idempotency_key, repeatable ? "repeat" : "wait")
   }
 
   /** The new transaction's id. Made at most once, however often this is called. */

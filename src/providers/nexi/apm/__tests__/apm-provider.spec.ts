@@ -1030,6 +1030,24 @@ describe("the ledger: a reversal Medusa gave up on", () => {
     ])
   })
 
+  it("tells staff to cancel again when a cancel's reversal cannot be learnt: the second cancel reverses once", async () => {
+    const { service, data } = await startedPayment()
+    const transactionId = String(data.transaction_id)
+    await control(transactionId, "approve")
+    await injectFault(REVERSAL_PATH, { times: 2, phase: "before" })
+
+    await expect(service.cancelPayment({ data })).rejects.toThrow(
+      /the outcome of the reversal of 24\.40 EUR is unknown: the gateway could not be read\. Send the same request again/,
+    )
+    const cancelled = await service.cancelPayment({ data })
+
+    expect(cancelled.data).toMatchObject({ status: "canceled", state: "CANCELLED" })
+    expect((await reader.getTransaction(transactionId)).state).toBe("CANCELLED")
+    expect(await ledger.writesOf(transactionId)).toEqual([
+      expect.objectContaining({ kind: "apm_reversal", outcome: "executed" }),
+    ])
+  })
+
   it("leaves a replaced session's payment, approved after its reversal was lost, to the release", async () => {
     const { service, data, sessionId } = await startedPayment()
     const transactionId = String(data.transaction_id)
