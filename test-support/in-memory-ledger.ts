@@ -184,9 +184,9 @@ export class InMemoryLedger implements PaymentLedger, SavedCardBook {
       .map((row) => ({ ...row }))
   }
 
-  async claimWrite(writeId: string, claimant: string): Promise<boolean> {
+  async claimWrite(writeId: string, claimant: string, heldBy: string | null = null): Promise<boolean> {
     const row = this.writes.find((write) => write.id === writeId)
-    if (!row || row.claimed_by !== null) return false
+    if (!row || row.claimed_by !== heldBy) return false
     row.claimed_by = claimant
     return true
   }

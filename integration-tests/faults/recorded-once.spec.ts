@@ -153,6 +153,30 @@ medusaIntegrationTestRunner({
       })
     })
 
+    it("takes over, when staff refund again before the sync, a refund whose Medusa refund Medusa deleted afterwards", async () => {
+      const checkout = await kit.openCardCheckout()
+      await kit.pay(checkout.orderId, CARDS.approved, true)
+      const completed = await kit.completeAsShopper(checkout.cartId)
+      const medusaOrderId = completed.body.order.id as string
+      const [payment] = await kit.paymentsOfOrder(medusaOrderId)
+      await capturePaymentWorkflow(getContainer()).run({ input: { payment_id: payment.id } })
+      await refundPaymentWorkflow(getContainer()).run({ input: { payment_id: payment.id, amount: 5 } })
+      const [sent] = (await kit.paymentsOfOrder(medusaOrderId))[0].refunds
+      await getContainer().resolve(Modules.PAYMENT).deleteRefunds([sent.id])
+
+      // Staff see 0 refunded and refund the 5.00 again; the job runs after.
+      await refundPaymentWorkflow(getContainer()).run({ input: { payment_id: payment.id, amount: 5 } })
+      await reconcileSession(getContainer(), { id: checkout.sessionId, provider_id: NEXI_CARD_PROVIDER })
+
+      const [recorded] = await kit.paymentsOfOrder(medusaOrderId)
+      expect(recorded.refunds.map((refund) => Number(refund.amount))).toEqual([5])
+      expect(await kit.gatewayOperations(checkout.orderId, "REFUND", "REFUNDED")).toHaveLength(1)
+      expect(await expectBooksAgree(kit, checkout.orderId, medusaOrderId)).toEqual({
+        capturedMinor: 1999,
+        refundedMinor: 500,
+      })
+    })
+
     it("reads the gateway once for a genuine notification of a payment Medusa already holds", async () => {
       const checkout = await kit.openCardCheckout()
       const events = countWebhookEvents(getContainer())

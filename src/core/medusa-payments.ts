@@ -43,11 +43,11 @@ function isNotFound(error: unknown): boolean {
   return error instanceof MedusaError && error.type === MedusaError.Types.NOT_FOUND
 }
 
-/** The record service of the Medusa row each kind of write is sent for. */
-const ROW_SERVICES: Partial<Record<MoneyWrite["kind"], string>> = {
-  capture: "captureService",
-  refund: "refundService",
-  apm_refund: "refundService",
+/** The record service of the Medusa row each kind of write is sent for, and the prefix of that row's ids. */
+const ROW_SERVICES: Partial<Record<MoneyWrite["kind"], { service: string; idPrefix: string }>> = {
+  capture: { service: "captureService", idPrefix: "capt_" },
+  refund: { service: "refundService", idPrefix: "ref_" },
+  apm_refund: { service: "refundService", idPrefix: "ref_" },
 }
 
 export class PaymentRecords {
@@ -136,9 +136,21 @@ export class PaymentRecords {
    * write have no row of their own (false). A failed read throws.
    */
   async holdsRowOf(write: Pick<MoneyWrite, "kind" | "medusa_ref">): Promise<boolean> {
-    const service = ROW_SERVICES[write.kind]
-    if (!service || !write.medusa_ref) return false
-    return (await this.read(service, `the Medusa ${write.kind}`, write.medusa_ref, { select: ["id"] })) !== undefined
+    const rows = ROW_SERVICES[write.kind]
+    if (!rows || !write.medusa_ref) return false
+    return (
+      (await this.read(rows.service, `the Medusa ${write.kind}`, write.medusa_ref, { select: ["id"] })) !== undefined
+    )
+  }
+
+  /**
+   * Whether `holder` is a capture or refund row of Medusa's that Medusa deleted since (its own
+   * update failed after the provider answered). A write is also held by a payment (an order
+   * cancel's refund, a capture the job recorded), which is never such a row: false.
+   */
+  async rowDeleted(kind: MoneyWrite["kind"], holder: string): Promise<boolean> {
+    if (!ROW_SERVICES[kind]?.idPrefix || !holder.startsWith(ROW_SERVICES[kind].idPrefix)) return false
+    return !(await this.holdsRowOf({ kind, medusa_ref: holder }))
   }
 
   /** The session, or undefined when Medusa holds none with this id (deleted). A failed read throws. */

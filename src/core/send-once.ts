@@ -227,6 +227,11 @@ async function settleExecuted(plan: OnceWrite, operationId: string): Promise<str
 export interface MedusaRows {
   /** Whether Medusa still holds the row the write was sent for; false for a write with no row of its own. Throws when it cannot be read. */
   holdsRowOf(write: Pick<MoneyWrite, "kind" | "medusa_ref">): Promise<boolean>
+  /**
+   * Whether `holder` names a Medusa row of the write's kind (a capture or a refund, by Medusa's
+   * id) that Medusa deleted since; false for any other holder (a payment). Throws when it cannot be read.
+   */
+  rowDeleted(kind: WriteKind, holder: string): Promise<boolean>
 }
 
 /** How an earlier write is sent again under its own key, and found again: undefined for a write this caller does not settle. */
@@ -343,27 +348,49 @@ export function orphanedWrites(writes: MoneyWrite[], kind: WriteKind): MoneyWrit
 /**
  * Hands orphaned writes of `kind` (settled by settledWritesOf) to `claimant` while they fit in
  * `amountMinor`, so a new request for the same money takes over what the gateway already did;
- * first those an earlier try of the same Medusa record took already. Returns what it holds.
+ * first those an earlier try of the same Medusa record took already. A write whose holder
+ * Medusa deleted after the gateway made it (Medusa's own update failed) is an orphan too, taken
+ * from that holder only: one another request took meanwhile stays its. Returns what it holds.
  * @param ownKey the new write's own key: never its own orphan
  */
 export async function claimOrphans(
-  ledger: PaymentLedger,
+  context: { ledger: PaymentLedger; rows: MedusaRows; action: string },
   writes: MoneyWrite[],
   { kind, amountMinor, claimant, ownKey }: { kind: WriteKind; amountMinor: bigint; claimant: string; ownKey: string },
 ): Promise<MoneyWrite[]> {
   const others = writes.filter((write) => write.kind === kind && write.idempotency_key !== ownKey)
   // A refund the scheme rejected moved no money and is never taken over.
-  const claimed = others.filter(
-    (write) => write.outcome === "executed" && write.claimed_by === claimant && write.follow_state !== "rejected",
+  const made = others.filter(
+    (write) => write.outcome === "executed" && write.origin !== "release" && write.follow_state !== "rejected",
   )
-  let total = claimed.reduce((sum, write) => sum + BigInt(write.amount_minor), 0n)
-  for (const write of orphanedWrites(others, kind)) {
+  const claimed = made.filter((write) => write.claimed_by === claimant)
+  const heldElsewhere = made.filter((write) => write.claimed_by !== null && write.claimed_by !== claimant)
+  let total = totalMinor(claimed)
+  for (const write of [...orphanedWrites(others, kind), ...heldElsewhere]) {
     const amount = BigInt(write.amount_minor)
-    if (total + amount > amountMinor || !(await ledger.claimWrite(write.id, claimant))) continue
+    if (total + amount > amountMinor || !(await takeOver(context, write, claimant))) continue
     claimed.push(write)
     total += amount
   }
   return claimed
+}
+
+async function takeOver(
+  context: { ledger: PaymentLedger; rows: MedusaRows; action: string },
+  write: MoneyWrite,
+  claimant: string,
+): Promise<boolean> {
+  if (write.claimed_by === null) return context.ledger.claimWrite(write.id, claimant)
+  let deleted: boolean
+  try {
+    deleted = await context.rows.rowDeleted(write.kind, write.claimed_by)
+  } catch (error) {
+    throw new MedusaError(
+      MedusaError.Types.UNEXPECTED_STATE,
+      `Could not ${context.action}: Medusa's ${write.kind} ${write.claimed_by}, which records gateway operation ${write.gateway_operation_id}, could not be read (${(error as Error).message}). Nothing was sent; try again once it can be read.`,
+    )
+  }
+  return deleted && context.ledger.claimWrite(write.id, claimant, write.claimed_by)
 }
 
 /** What the claimed writes add up to, in minor units. */

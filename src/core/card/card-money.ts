@@ -85,7 +85,7 @@ export async function captureCard(
   const [orphan] = orphanedWrites(writes, "capture")
   if (orphan && orphan.amount_minor !== amountMinor) throw capturedByLostAnswer(orphan.amount_minor, currency)
   const key = idempotencyUuid(captureId)
-  const [claimed] = await claimOrphans(context.ledger, writes, {
+  const [claimed] = await claimOrphans({ ...context, rows: records }, writes, {
     kind: "capture",
     amountMinor: BigInt(amountMinor),
     claimant: captureId,
@@ -165,7 +165,7 @@ export async function refundCard(
   const leftMinor = state && BigInt(state.refundableMinor)
   const amountMinor = minorUnitsToSend({ ...step, leftMinor })
   const key = idempotencyUuid(refundId)
-  const claimed = await claimOrphans(context.ledger, writes, {
+  const claimed = await claimOrphans({ ...context, rows: records }, writes, {
     kind: "refund",
     amountMinor,
     claimant: refundId,
@@ -237,16 +237,13 @@ async function claimRecordedRefunds(
   const recorded = new Set(operationIds)
   for (const write of await context.ledger.writesOf(orderId)) {
     if (write.kind !== "refund" || !write.gateway_operation_id || !recorded.has(write.gateway_operation_id)) continue
-    if (!write.claimed_by) {
-      await context.ledger.claimWrite(write.id, refundId)
-    } else if (write.claimed_by !== refundId) {
-      if (await context.records.holdsRowOf({ kind: "refund", medusa_ref: write.claimed_by })) {
-        throw new MedusaError(
-          MedusaError.Types.NOT_ALLOWED,
-          `Could not ${context.action}: gateway refund ${write.gateway_operation_id} is already recorded in Medusa as refund ${write.claimed_by}; recording it again would count it twice. Nothing was recorded.`,
-        )
-      }
-      await context.ledger.settleWrite(write.idempotency_key, { claimed_by: refundId })
+    if (write.claimed_by === refundId) continue
+    const holderGone = !write.claimed_by || (await context.records.rowDeleted("refund", write.claimed_by))
+    if (!holderGone || !(await context.ledger.claimWrite(write.id, refundId, write.claimed_by))) {
+      throw new MedusaError(
+        MedusaError.Types.NOT_ALLOWED,
+        `Could not ${context.action}: gateway refund ${write.gateway_operation_id} is already recorded in Medusa as refund ${write.claimed_by ?? "(another)"}; recording it again would count it twice. Nothing was recorded.`,
+      )
     }
   }
 }

@@ -18,7 +18,6 @@ import { changesNothing, watchAfterRead } from "../attempt-watch"
 import {
   type MedusaChanges,
   medusaChangesOf,
-  type PaymentRecords,
   paymentRecordsOf,
   type SessionRecord,
   type SyncOutcome,
@@ -26,6 +25,7 @@ import {
 import { notificationProblem, parseNotificationBody } from "../notification-body"
 import type { NexiOptions } from "../options"
 import { providerKeyOf, storeEntryIdOf } from "../provider-ids"
+import type { MedusaRows } from "../send-once"
 import { gatewayClientFor, ledgerOf, loggerOf, requireNexiOptions } from "../store-entries"
 import { SAVE_CARD_KEY, saveCardOfPayment } from "./card-on-file"
 import { type CardOrder, holdsOnlyItsAuthorization, readCardOrder } from "./card-order"
@@ -177,7 +177,7 @@ export class CardSync {
 export interface CardSyncPortDeps {
   gateway: GatewayClient
   ledger: PaymentLedger
-  records: Pick<PaymentRecords, "holdsRowOf">
+  records: MedusaRows
   options: NexiOptions
   entryId: string
   /** The provider as Medusa's webhook route names it (`nexi_nexi`). */

@@ -10,7 +10,7 @@ import { MedusaError } from "@medusajs/framework/utils"
 import type { MoneyWrite, NewWrite, PaymentLedger } from "../../modules/nexi-ledger/types"
 import { minorToMajorString } from "../../money/amount"
 import { idempotencyUuid } from "../idempotency"
-import { claimOrphans, releaseClaims, totalMinor } from "../send-once"
+import { claimOrphans, type MedusaRows, releaseClaims, totalMinor } from "../send-once"
 import type { ApmWrites, RequestOfWrite } from "./apm-writes"
 import {
   type OriginalPayment,
@@ -25,6 +25,8 @@ const ACTION = "refund the payment"
 export interface RefundOrder {
   writes: ApmWrites
   ledger: PaymentLedger
+  /** Medusa's refund rows, read by the id a refund write carries. */
+  rows: MedusaRows
   sender: Sender
   original: OriginalPayment
   /** Medusa's refund id: the key of this refund, and the claimant of the refunds it takes over. */
@@ -47,7 +49,7 @@ export async function refundOnce(order: RefundOrder): Promise<RefundDone> {
   const writes = await settleEarlier(order, key)
   const { before, vatOf } = refundsBefore(writes, key, original.amount, order.refunded)
   // Refunds the service made whose Medusa refund is gone, taken over up to this refund's amount.
-  const claimed = await claimOrphans(order.ledger, writes, {
+  const claimed = await claimOrphans({ ...order, action: ACTION }, writes, {
     kind: "apm_refund",
     amountMinor: refundMinor,
     claimant: refundId,

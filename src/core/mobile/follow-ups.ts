@@ -71,11 +71,12 @@ export class FollowUps {
   }
 
   refund(order: Pick<RefundOrder, "original" | "refundId" | "refundMinor" | "refunded">): Promise<RefundDone> {
-    const { ledger } = this.deps
+    const { ledger, rows } = this.deps
     return refundOnce({
       ...order,
       writes: this.writes,
       ledger,
+      rows,
       sender: this.sender,
       requestOf: this.requestOf(order.original, order.refunded),
     })

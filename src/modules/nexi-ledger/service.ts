@@ -191,9 +191,14 @@ export class NexiLedgerService
   }
 
   @InjectManager()
-  async claimWrite(writeId: string, claimant: string, @MedusaContext() context: Context = {}): Promise<boolean> {
+  async claimWrite(
+    writeId: string,
+    claimant: string,
+    heldBy: string | null = null,
+    @MedusaContext() context: Context = {},
+  ): Promise<boolean> {
     const claimed = await knexOf(context)("nexi_money_write")
-      .where({ id: writeId, claimed_by: null })
+      .where({ id: writeId, claimed_by: heldBy })
       .update({ claimed_by: claimant, updated_at: new Date() })
     return claimed === 1
   }

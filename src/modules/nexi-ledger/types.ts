@@ -161,8 +161,11 @@ export interface PaymentLedger {
    * paid, and that payment is the sync's.
    */
   linkCancelsToRetry(olderThan: Date, limit: number): Promise<MoneyWrite[]>
-  /** Hands an executed write over to a Medusa record; false when another one took it first. */
-  claimWrite(writeId: string, claimant: string): Promise<boolean>
+  /**
+   * Hands an executed write over to a Medusa record, taking it from `heldBy` (none: a free
+   * write); false when another one took it first.
+   */
+  claimWrite(writeId: string, claimant: string, heldBy?: string | null): Promise<boolean>
 }
 
 export type SavedCardState = "pending" | "active" | "failed" | "unsupported" | "deleted"

@@ -735,6 +735,21 @@ describe("the ledger: refunds", () => {
     expect(warnings()).toHaveLength(1)
   })
 
+  it("takes over a refund made whose Medusa refund Medusa deleted afterwards, instead of refunding again", async () => {
+    const { service, data, transactionId } = await paidPayment()
+    await service.refundPayment({ data, amount: 5, context: { idempotency_key: "ref_deleted_a" } })
+    // As Medusa does when its own update fails after the provider answered.
+    rolledBack.add("ref_deleted_a")
+
+    const next = await service.refundPayment({ data, amount: 5, context: { idempotency_key: "ref_deleted_b" } })
+
+    const writes = await ledger.writesOf(transactionId)
+    expect(writes).toEqual([
+      expect.objectContaining({ medusa_ref: "ref_deleted_a", outcome: "executed", claimed_by: "ref_deleted_b" }),
+    ])
+    expect(refundIds(next.data)).toEqual([writes[0].gateway_operation_id])
+  })
+
   it("matches a lost refund whose Medusa refund stands (the process was killed) to that refund: the next one is sent, not taken over", async () => {
     const { service, data, transactionId } = await paidPayment()
     // Refund A is made, but neither its answer nor its key's replay arrives; the store is then

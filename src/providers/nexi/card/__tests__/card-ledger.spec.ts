@@ -266,6 +266,33 @@ describe("card money writes through the ledger", () => {
     expect(gateway.cradle().refunds.has("ref_l11s")).toBe(false)
   })
 
+  it("takes over a refund the gateway made whose Medusa refund Medusa deleted afterwards, instead of refunding again", async () => {
+    const { card, orderId, data } = await capturedPayment("payses_l12")
+    await refund(card, data, "ref_l12a", 5)
+    // As Medusa does when its own update fails after the provider answered.
+    gateway.cradle().refunds.delete("ref_l12a")
+
+    await refund(card, data, "ref_l12b", 5)
+
+    expect((await gatewayOperations(orderId, "REFUND")).map((operation) => operation.operationAmount)).toEqual(["500"])
+    expect(gateway.cradle().ledger.writes).toEqual([
+      expect.objectContaining({ kind: "capture", claimed_by: "capt_payses_l12" }),
+      expect.objectContaining({ medusa_ref: "ref_l12a", outcome: "executed", claimed_by: "ref_l12b" }),
+    ])
+  })
+
+  it("leaves a refund held by the payment itself (an order cancel's) to it, and refunds the new one", async () => {
+    const { card, orderId, data } = await capturedPayment("payses_l13")
+    await refund(card, data, "ref_l13a", 5)
+    const [write] = gateway.cradle().ledger.writes.filter((write) => write.kind === "refund")
+    write.claimed_by = "pay_l13"
+
+    await refund(card, data, "ref_l13b", 5)
+
+    expect(await gatewayOperations(orderId, "REFUND")).toHaveLength(2)
+    expect(write.claimed_by).toBe("pay_l13")
+  })
+
   it("does not take an older back-office refund of the same amount for a refund whose answer was lost", async () => {
     const { card, orderId, data } = await capturedPayment("payses_l10")
     await control("POST", "/clock", { offsetMs: -60 * 60 * 1000 })
