@@ -21,13 +21,7 @@ import type {
   WriteKind,
   WritePatch,
 } from "../src/modules/nexi-ledger/types"
-import {
-  DEACTIVATION_KIND,
-  isOrphaned,
-  LINK_CANCELLATION_KIND,
-  MONEY_KINDS,
-  undoesExecuted,
-} from "../src/modules/nexi-ledger/types"
+import { DEACTIVATION_KIND, isOrphaned, MONEY_KINDS, undoesExecuted } from "../src/modules/nexi-ledger/types"
 
 export class InMemoryLedger implements PaymentLedger, SavedCardBook {
   readonly attempts: PaymentAttempt[] = []
@@ -112,6 +106,7 @@ export class InMemoryLedger implements PaymentLedger, SavedCardBook {
       follow_state: "none",
       claimed_by: null,
       message: null,
+      resend: null,
       created_at: now,
       updated_at: now,
       ...write,
@@ -158,11 +153,11 @@ export class InMemoryLedger implements PaymentLedger, SavedCardBook {
     return [...unsettled, ...orphaned].slice(0, limit).map((row) => ({ ...row }))
   }
 
-  async linkCancelsToRetry(olderThan: Date, limit: number): Promise<MoneyWrite[]> {
+  async writesToRetry(kind: WriteKind, olderThan: Date, limit: number): Promise<MoneyWrite[]> {
     return this.writes
       .filter(
         (row) =>
-          row.kind === LINK_CANCELLATION_KIND &&
+          row.kind === kind &&
           (row.outcome === "unknown" || (row.outcome === "requested" && row.updated_at <= olderThan)),
       )
       .sort((a, b) => a.updated_at.getTime() - b.updated_at.getTime())

@@ -9,6 +9,9 @@ import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { refundPaymentWorkflow } from "@medusajs/medusa/core-flows"
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import type { ApmSessionData } from "../../src/core/mobile/apm-session-data"
+import { NEXI_LEDGER_MODULE } from "../../src/modules/nexi-ledger/types"
+import { reconcilePendingSessions } from "../../src/reconciliation/reconcile-pending-sessions"
+import { holdReconcileLock } from "../support/hold-reconcile-lock"
 import { simulatorForSuite } from "../support/simulator"
 import {
   createCart,
@@ -358,6 +361,44 @@ medusaIntegrationTestRunner({
         expect(error).toBeDefined()
         return error!
       }
+
+      it("tells the shopper when the start's answer was lost, and the job gives back what they approve on it", async () => {
+        const startPath = "/apm/ms/aapay/v2/transaction/payment/initializeWithIdempotency"
+        // The scheduled job stays out for the test's two minutes: the test runs the job itself.
+        await holdReconcileLock(container, "lost-start-test", 120)
+        await simulator.control("POST", "/faults", {
+          match: { method: "POST", path: startPath },
+          times: 20,
+          phase: "after",
+          action: { type: "status", status: 503 },
+        })
+        const refused = await refusal("pp_nexi-apm-psp-b_nexi", "eur", { consumer_id: WAITING_CONSUMER })
+        expect(refused.status).toBe(500)
+        expect(refused.data.message).toMatch(
+          /^Could not start the payment: the PSP_B service did not answer, so it is not known whether the payment request reached the shopper's app/,
+        )
+        await simulator.control("DELETE", "/faults")
+        // Medusa deleted the session; the store's next runs find the transaction and watch it.
+        const later = new Date(Date.now() + 5 * 60_000)
+        expect((await reconcilePendingSessions(container, later)).paymentStarts).toEqual({
+          found: 1,
+          refused: 0,
+          pending: 0,
+        })
+        const ledger = container.resolve(NEXI_LEDGER_MODULE) as {
+          listNexiMoneyWrites(filters: Record<string, unknown>): Promise<Array<Record<string, unknown>>>
+        }
+        const [start] = await ledger.listNexiMoneyWrites({ kind: "apm_payment" })
+        expect(start).toMatchObject({ outcome: "executed", resend: expect.anything() })
+        const transactionId = String(start.gateway_operation_id)
+        // The request reached the shopper's app, and they approve it there.
+        await decide(transactionId, "approve")
+
+        await reconcilePendingSessions(container, later)
+
+        expect((await transactionAt(transactionId)).status.state).toBe("CANCELLED")
+        expect((await reconcilePendingSessions(container, later)).paymentStarts).toBeUndefined()
+      })
 
       it("refuses a session without the shopper's consumer id, naming the field", async () => {
         const error = await refusal("pp_nexi-apm-psp-b_nexi", "eur", {})

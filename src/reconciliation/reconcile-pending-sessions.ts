@@ -20,6 +20,7 @@ import { isOrphaned, type PaymentLedger } from "../modules/nexi-ledger/types"
 import { recordOrphanedWrites } from "./record-orphaned-writes"
 import { type ContractEndsSummary, retryContractEnds } from "./retry-contract-ends"
 import { type LinkCancelsSummary, retryLinkCancels } from "./retry-link-cancels"
+import { type PaymentStartsSummary, retryPaymentStarts } from "./retry-payment-starts"
 
 /** Gateway reads one run may make; what is left waits for the next run. */
 export const READS_PER_RUN = 100
@@ -47,6 +48,8 @@ export interface ReconcileSummary {
   contractEnds?: ContractEndsSummary
   /** Payment link cancels whose outcome was unknown, sent again (retry-link-cancels.ts). */
   linkCancels?: LinkCancelsSummary
+  /** Mobile payment starts whose answer was lost, sent again (retry-payment-starts.ts). */
+  paymentStarts?: PaymentStartsSummary
 }
 
 /** Syncs one session now; used by the storefront's status route and the admin's sync. */
@@ -142,6 +145,12 @@ export async function reconcilePendingSessions(
     if (cancels.cancelled || cancels.pending) summary.linkCancels = cancels
   } catch (error) {
     logger.warn(`nexi: could not retry payment link cancels: ${(error as Error).message}`)
+  }
+  try {
+    const starts = await retryPaymentStarts(container, (recorded) => providerFor(providerIds, recorded), now)
+    if (starts.found || starts.refused || starts.pending) summary.paymentStarts = starts
+  } catch (error) {
+    logger.warn(`nexi: could not retry mobile payment starts: ${(error as Error).message}`)
   }
   return summary
 }

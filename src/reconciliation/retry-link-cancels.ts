@@ -11,6 +11,7 @@ import { cancelLinkOnce } from "../core/card/payment-links"
 import { STALE_REQUEST_MS } from "../core/send-once"
 import { gatewayClientFor, ledgerOf } from "../core/store-entries"
 import { InvalidRequestError } from "../http/errors"
+import { LINK_CANCELLATION_KIND } from "../modules/nexi-ledger/types"
 
 /** Cancels one run sends at most: each is one gateway call (two when the first answer is lost). */
 export const LINK_CANCELS_PER_RUN = 10
@@ -29,7 +30,8 @@ export async function retryLinkCancels(
   const ledger = ledgerOf(container)
   const logger = container.resolve<Logger>("logger")
   const summary: LinkCancelsSummary = { cancelled: 0, pending: 0 }
-  const writes = await ledger.linkCancelsToRetry(new Date(now.getTime() - STALE_REQUEST_MS), LINK_CANCELS_PER_RUN)
+  const olderThan = new Date(now.getTime() - STALE_REQUEST_MS)
+  const writes = await ledger.writesToRetry(LINK_CANCELLATION_KIND, olderThan, LINK_CANCELS_PER_RUN)
   for (const write of writes) {
     const attempt = await ledger.findAttempt(write.gateway_ref)
     const providerId = attempt && providerOf(attempt.provider_identifier)

@@ -38,6 +38,7 @@ const WORDS: Record<WriteKind, { noun: string; repeat: string }> = {
   mit_charge: { noun: "Charge of a saved card", repeat: "charge the saved card" },
   link_creation: { noun: "Payment link", repeat: "create another link" },
   link_cancellation: { noun: "Cancellation of a payment link", repeat: "cancel the link" },
+  apm_payment: { noun: "Mobile payment", repeat: "start the payment" },
 }
 
 /** What is left to do once the scheme rejected a write Medusa already recorded (as the provider logs it). */

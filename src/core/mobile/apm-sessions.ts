@@ -35,6 +35,7 @@ import { type ApmSessionData, readApmSessionData, readConsumerId, transactionFie
 import type { ApmTransactions } from "./apm-transactions"
 import type { RefundTotals } from "./follow-up-requests"
 import { type MobileTransaction, readMobileTransaction } from "./mobile-transaction"
+import { PaymentStarts } from "./payment-start"
 import { buildPurchase, requireHundredthsCurrency } from "./purchase-amounts"
 
 export interface ApmSessionsDeps {
@@ -229,10 +230,17 @@ export class ApmSessions {
     // The reconciliation job reads the transaction first after the shopper had time to approve.
     const pollAfter = new Date(Date.now() + apm.pollIntervalSeconds * 1000)
     let data: ApmSessionData
+    const starts = new PaymentStarts({
+      client,
+      ledger: this.deps.ledger("start the payment"),
+      providerKey: this.deps.providerKey,
+      method: this.deps.method,
+      logger: this.deps.logger,
+    })
     try {
       // The same session sending the same request is a retry; anything that changed is a new payment.
       const key = idempotencyUuid(`${sessionId}:payment:${JSON.stringify(request)}`)
-      const envelope = await client.initializeWithIdempotency("payment", request, key)
+      const envelope = await starts.send({ sessionId, key, request, amountMinor, currency })
       data = { ...base, ...transactionFields(envelope), status: "pending", poll_after: pollAfter.toISOString() }
     } catch (error) {
       // 201 "created but rejected": a decline. The session is kept, showing why, so the

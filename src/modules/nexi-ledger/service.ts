@@ -26,7 +26,7 @@ import type {
   WriteKind,
   WritePatch,
 } from "./types"
-import { CLAIMED_KINDS, DEACTIVATION_KIND, LINK_CANCELLATION_KIND, MONEY_KINDS, undoesExecuted } from "./types"
+import { CLAIMED_KINDS, DEACTIVATION_KIND, MONEY_KINDS, undoesExecuted } from "./types"
 
 interface Filtered {
   where(filter: Record<string, unknown>): Filtered
@@ -179,10 +179,10 @@ export class NexiLedgerService
     return rows as unknown as MoneyWrite[]
   }
 
-  async linkCancelsToRetry(olderThan: Date, limit: number): Promise<MoneyWrite[]> {
+  async writesToRetry(kind: WriteKind, olderThan: Date, limit: number): Promise<MoneyWrite[]> {
     const rows = await this.listNexiMoneyWrites(
       {
-        kind: LINK_CANCELLATION_KIND,
+        kind,
         $or: [{ outcome: "unknown" }, { outcome: "requested", updated_at: { $lte: olderThan } }],
       },
       { order: { updated_at: "ASC" }, take: limit },

@@ -24,6 +24,7 @@ export const WRITE_KINDS = [
   "mit_charge",
   "link_creation",
   "link_cancellation",
+  "apm_payment",
 ] as const
 export type WriteKind = (typeof WRITE_KINDS)[number]
 
@@ -42,9 +43,17 @@ export const LINK_KINDS: readonly WriteKind[] = ["link_creation", "link_cancella
 /** A link's cancel: the job sends again one whose outcome is unknown (linkCancelsToRetry). */
 export const LINK_CANCELLATION_KIND = "link_cancellation" satisfies WriteKind
 
+/**
+ * The start of a mobile payment: the service's transaction is the answer, so the write's
+ * `gateway_ref` is Medusa's session, and one whose answer was lost is found again by sending
+ * its recorded request again (`resend`) under its key; the job does so apart from the payments
+ * (writesToRetry), then watches the transaction it learns, which no session owns.
+ */
+export const PAYMENT_START_KIND = "apm_payment" satisfies WriteKind
+
 /** The kinds that move money, which the job settles through their order or transaction. */
 export const MONEY_KINDS: readonly WriteKind[] = WRITE_KINDS.filter(
-  (kind) => kind !== DEACTIVATION_KIND && !LINK_KINDS.includes(kind),
+  (kind) => kind !== DEACTIVATION_KIND && kind !== PAYMENT_START_KIND && !LINK_KINDS.includes(kind),
 )
 export type WriteOrigin = "medusa" | "staff" | "release"
 export type WriteOutcome = "requested" | "executed" | "refused" | "unknown"
@@ -74,6 +83,12 @@ export type AttemptPatch = Partial<
   Pick<PaymentAttempt, "state" | "next_check_at" | "checks" | "note" | "released_at" | "security_token_hash">
 >
 
+/** A recorded request: the provider that sent it (as attempts record it) and its body. */
+export type WriteResend = {
+  provider_identifier: string
+  body: Record<string, unknown>
+}
+
 export interface MoneyWrite {
   id: string
   kind: WriteKind
@@ -89,6 +104,8 @@ export interface MoneyWrite {
   follow_state: FollowState
   claimed_by: string | null
   message: string | null
+  /** What a write only its own request can find again is sent again with (PAYMENT_START_KIND). */
+  resend: WriteResend | null
   created_at: Date
   updated_at: Date
 }
@@ -111,7 +128,7 @@ export function isOrphaned(write: MoneyWrite): boolean {
 }
 
 export type NewWrite = Pick<MoneyWrite, "kind" | "idempotency_key" | "gateway_ref" | "amount_minor" | "currency"> &
-  Partial<Pick<MoneyWrite, "origin" | "target_ref" | "medusa_ref">>
+  Partial<Pick<MoneyWrite, "origin" | "target_ref" | "medusa_ref" | "resend">>
 
 export type WritePatch = Partial<
   Pick<MoneyWrite, "outcome" | "gateway_operation_id" | "follow_state" | "message" | "claimed_by">
@@ -156,11 +173,11 @@ export interface PaymentLedger {
    */
   deactivationsToRetry(olderThan: Date, limit: number): Promise<MoneyWrite[]>
   /**
-   * Payment link cancels whose outcome is unknown, or requested before `olderThan` (cut off
-   * mid-call); least recently tried first. A refused one is left: the gateway says the link was
-   * paid, and that payment is the sync's.
+   * Writes of `kind` (a payment link's cancel, a mobile payment's start) whose outcome is
+   * unknown, or requested before `olderThan` (cut off mid-call); least recently tried first. A
+   * refused one is left: nothing was made, or what was made is the sync's.
    */
-  linkCancelsToRetry(olderThan: Date, limit: number): Promise<MoneyWrite[]>
+  writesToRetry(kind: WriteKind, olderThan: Date, limit: number): Promise<MoneyWrite[]>
   /**
    * Hands an executed write over to a Medusa record, taking it from `heldBy` (none: a free
    * write); false when another one took it first.

@@ -18,6 +18,7 @@ function write(overrides: Partial<MoneyWrite>): MoneyWrite {
     outcome: "executed",
     gateway_operation_id: null,
     follow_state: "none",
+    resend: null,
     claimed_by: null,
     message: null,
     created_at: new Date(NOW.getTime() - 10 * 60_000),

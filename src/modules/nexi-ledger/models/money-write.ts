@@ -31,6 +31,8 @@ export const NexiMoneyWrite = model
     /** The Medusa refund that took over an executed write whose own Medusa refund was rolled back. */
     claimed_by: model.text().nullable(),
     message: model.text().nullable(),
+    /** The provider and body a mobile payment's start is sent again with after a lost answer (types.ts, PAYMENT_START_KIND). */
+    resend: model.json().nullable(),
   })
   .indexes([
     { on: ["idempotency_key"], unique: true },

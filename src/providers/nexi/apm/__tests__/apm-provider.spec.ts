@@ -14,6 +14,7 @@ import type { GatewayPayment } from "../../../../core/medusa-payments"
 import { PaymentRecords, type SessionRecord } from "../../../../core/medusa-payments"
 import { ApmTransactions } from "../../../../core/mobile/apm-transactions"
 import { MobileSync } from "../../../../core/mobile/mobile-sync"
+import { PaymentStarts } from "../../../../core/mobile/payment-start"
 import { type NexiOptions, type NexiOptionsInput, parseNexiOptions } from "../../../../core/options"
 import { NEXI_LEDGER_MODULE } from "../../../../modules/nexi-ledger/types"
 import { type RunningSimulator, startSimulator } from "../../../../simulator"
@@ -493,6 +494,73 @@ async function paidPayment(consumerId = "+4711111111") {
   const { data } = await started.service.authorizePayment({ data: started.data })
   return { ...started, data: data as Record<string, unknown>, transactionId: String(started.data.transaction_id) }
 }
+
+const PAYMENT_PATH = "/apm/ms/aapay/v2/transaction/payment/initializeWithIdempotency"
+
+/** The job's side of a start whose answer was lost, with the same ledger and service as provider(). */
+function starts(): PaymentStarts {
+  return new PaymentStarts({
+    client: new HttpApmClient({ consumerKey: "sim-key", consumerSecret: "sim-secret", environment: sim.apmUrl }),
+    ledger,
+    providerKey: "nexi-apm-psp-b_nexi",
+    method: "PSP_B",
+    logger: cradle.logger as never,
+  })
+}
+
+describe("a start whose answer was lost", () => {
+  it("tells the shopper, and the job finds the transaction and gives back what the shopper approves on it", async () => {
+    const input = paymentInput()
+    const sessionId = String(input.data?.session_id)
+    // The service makes the payment, but neither its answer nor the key's replay arrives.
+    await injectFault(PAYMENT_PATH, { times: 2, phase: "after" })
+    await expectMedusaError(
+      provider(NexiApmPspBProviderService).initiatePayment(input),
+      MedusaError.Types.UNEXPECTED_STATE,
+      /did not answer, so it is not known whether the payment request reached the shopper's app/,
+    )
+    // Medusa deletes the session whose start failed: the sessions map never held it.
+    const [lost] = await ledger.writesOf(sessionId)
+    expect(lost).toMatchObject({
+      kind: "apm_payment",
+      outcome: "unknown",
+      amount_minor: "2440",
+      medusa_ref: sessionId,
+      resend: {
+        provider_identifier: "nexi-apm-psp-b_nexi",
+        body: expect.objectContaining({ purchaseAmount: expect.objectContaining({ totalAmount: 2440 }) }),
+      },
+    })
+
+    const transactionId = String(await starts().recover(lost))
+
+    expect((await ledger.writesOf(sessionId))[0]).toMatchObject({
+      outcome: "executed",
+      gateway_operation_id: transactionId,
+    })
+    expect(await ledger.findAttempt(transactionId)).toMatchObject({ state: "superseded", session_id: sessionId })
+    // The shopper approves the request that reached the app; the next read gives the money back.
+    await control(transactionId, "approve")
+    await sync().attempt(transactionId)
+    expect(await ledger.findAttempt(transactionId)).toMatchObject({ state: "released" })
+    expect((await reader.getTransaction(transactionId)).state).toBe("CANCELLED")
+    // The replay named the transaction the start made: one payment at the service.
+    const replays = (await ledger.writesOf(transactionId)).filter((write) => write.kind === "apm_reversal")
+    expect(replays).toEqual([expect.objectContaining({ outcome: "executed", origin: "release" })])
+  })
+
+  it("settles refused a start the service refused, and opens nothing", async () => {
+    const input = paymentInput({ consumerId: "+4700000000" })
+    const sessionId = String(input.data?.session_id)
+    await injectFault(PAYMENT_PATH, { times: 2, phase: "before" })
+    await expect(provider(NexiApmPspBProviderService).initiatePayment(input)).rejects.toThrow(/did not answer/)
+    const [lost] = await ledger.writesOf(sessionId)
+
+    expect(await starts().recover(lost)).toBeUndefined()
+
+    expect((await ledger.writesOf(sessionId))[0]).toMatchObject({ outcome: "refused" })
+  })
+})
 
 describe("the ledger: attempts", () => {
   it("records every transaction it opens, to be read after the poll interval", async () => {

@@ -1,0 +1,160 @@
+/**
+ * A mobile payment's start, sent once through the one sender (send-once.ts), like every write.
+ * The start asks the scheme to put a payment request in the shopper's app; the shopper can
+ * approve it there whatever the store heard. So a start whose answer was lost must not be
+ * forgotten: Medusa deletes the session whose start failed, nothing would ever point at the
+ * transaction, and money the shopper approves on it would stay taken with no order.
+ *
+ * The write is recorded before it is sent, with its request (`resend`): the service finds a
+ * transaction only by the same body under the same key, and the session the body was built
+ * from is gone. The job sends it again (`recover`), learns the transaction, and opens its
+ * attempt as one no session owns, which the sync then watches until it ends and releases if
+ * the shopper paid it (apm-release.ts). See docs/ledger.md, "A mobile payment's start".
+ */
+import type { Logger, MedusaContainer } from "@medusajs/framework/types"
+import { MedusaError } from "@medusajs/framework/utils"
+import type { ApmClient } from "../../apm/apm-client"
+import { TransactionRejectedError } from "../../apm/errors"
+import type { ApmMethod, Envelope, InitializeRequest } from "../../apm/schemas"
+import { type MoneyWrite, type NewWrite, PAYMENT_START_KIND, type PaymentLedger } from "../../modules/nexi-ledger/types"
+import { minorToMajorString } from "../../money/amount"
+import { clientsFor } from "../clients"
+import { apmMethodOfProvider, providerKeyOf } from "../provider-ids"
+import { sendOnce } from "../send-once"
+import { ledgerOf, loggerOf, requireNexiOptions } from "../store-entries"
+import { ByRequestKey } from "./apm-writes"
+
+const ACTION = "start the payment"
+const RECOVER = "find a mobile payment whose start's answer was lost"
+
+export interface PaymentStartsDeps {
+  client: ApmClient
+  ledger: PaymentLedger
+  /** The provider as the ledger records it (`nexi-apm-psp-b_nexi`). */
+  providerKey: string
+  method: ApmMethod
+  logger?: Logger
+}
+
+export interface PaymentStart {
+  sessionId: string
+  /** Derived from the session and the request: the same session sending the same request is a retry. */
+  key: string
+  request: InitializeRequest
+  amountMinor: string
+  currency: string
+}
+
+export class PaymentStarts {
+  constructor(private readonly deps: PaymentStartsDeps) {}
+
+  /**
+   * The service's answer to the start. A decline (201) throws TransactionRejectedError as it
+   * came; a lost answer throws words for the shopper, and the job finds the transaction.
+   */
+  async send(start: PaymentStart): Promise<Envelope> {
+    const write: NewWrite = {
+      kind: PAYMENT_START_KIND,
+      idempotency_key: start.key,
+      gateway_ref: start.sessionId,
+      amount_minor: start.amountMinor,
+      currency: start.currency,
+      medusa_ref: start.sessionId,
+      resend: { provider_identifier: this.deps.providerKey, body: start.request as Record<string, unknown> },
+    }
+    const recover = new ByRequestKey(this.deps.client, "payment", start.request, start.key)
+    try {
+      await sendOnce({
+        ledger: this.deps.ledger,
+        write,
+        label: labelOf(write),
+        action: ACTION,
+        send: () => recover.send(),
+        recover,
+      })
+    } catch (error) {
+      if (error instanceof TransactionRejectedError) throw error
+      const recorded = await this.deps.ledger.requestWrite(write).catch(() => undefined)
+      if (recorded?.outcome === "refused") throw error
+      throw lostStart(this.deps.method)
+    }
+    // Answered from the ledger: this session sent this request before. The key's replay is
+    // harmless and gives the answer again (its approval link).
+    return recover.answer ?? (await this.deps.client.initializeWithIdempotency("payment", start.request, start.key))
+  }
+
+  /**
+   * Sends a start whose answer was lost again under its key: the service replays the
+   * transaction it made, or makes it now. Either way its attempt is opened as one no session
+   * owns (its session was deleted when the start failed), for the sync to watch and release.
+   * Throws while the service cannot be read; a start the service refuses is settled refused.
+   */
+  async recover(write: MoneyWrite): Promise<string | undefined> {
+    if (!write.resend) {
+      await this.deps.ledger.settleWrite(write.idempotency_key, { outcome: "refused", message: "no request recorded" })
+      return undefined
+    }
+    const request = write.resend.body as InitializeRequest
+    const recover = new ByRequestKey(this.deps.client, "payment", request, write.idempotency_key)
+    let transactionId: string
+    try {
+      transactionId = await sendOnce({
+        ledger: this.deps.ledger,
+        write,
+        label: labelOf(write),
+        action: RECOVER,
+        send: () => recover.send(),
+        recover,
+      })
+    } catch (error) {
+      const settled = (await this.deps.ledger.writesOf(write.gateway_ref)).find((other) => other.id === write.id)
+      if (settled?.outcome === "refused") return undefined
+      throw error
+    }
+    await this.deps.ledger.openAttempt({
+      provider_identifier: write.resend.provider_identifier,
+      gateway_ref: transactionId,
+      session_id: write.medusa_ref,
+      amount_minor: write.amount_minor,
+      currency: write.currency,
+      state: "superseded",
+      next_check_at: new Date(),
+    })
+    this.deps.logger?.warn(
+      `nexi: ${this.deps.method} transaction ${transactionId} of ${labelOf(write)} was started for session ${write.medusa_ref} whose start's answer was lost; it is watched, and given back if the shopper approves it`,
+    )
+    return transactionId
+  }
+}
+
+function labelOf(write: { amount_minor: string; currency: string }): string {
+  return `mobile payment of ${minorToMajorString(write.amount_minor, write.currency)} ${write.currency}`
+}
+
+function lostStart(method: ApmMethod): MedusaError {
+  return new MedusaError(
+    MedusaError.Types.UNEXPECTED_STATE,
+    `Could not ${ACTION}: the ${method} service did not answer, so it is not known whether the payment request reached the shopper's app. If one arrives, it should be declined: the store gives back any money approved on it. The payment can be started again.`,
+  )
+}
+
+/** The starts of the mobile scheme behind `providerId` (`pp_nexi-apm-psp-b_nexi`), built from the store's container. */
+export function paymentStartsFor(container: MedusaContainer, providerId: string): PaymentStarts {
+  const options = requireNexiOptions(container, providerId)
+  const logger = loggerOf(container)
+  const client = clientsFor(options, logger).apm
+  const method = apmMethodOfProvider(providerId)
+  if (!client || !method) {
+    throw new MedusaError(
+      MedusaError.Types.NOT_ALLOWED,
+      `Could not ${RECOVER}: ${providerId} is not a configured mobile payment provider.`,
+    )
+  }
+  return new PaymentStarts({
+    client,
+    ledger: ledgerOf(container),
+    providerKey: providerKeyOf(providerId),
+    method,
+    logger,
+  })
+}
