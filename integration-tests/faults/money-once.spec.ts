@@ -229,6 +229,32 @@ medusaIntegrationTestRunner({
       },
     )
 
+    it("records no capture the back office cancelled after its answer was lost, and staff's next capture is sent", async () => {
+      const { checkout, orderId, payment } = await paidCardOrder()
+      await loseEveryAnswer(CAPTURES)
+      await failOrderReads()
+      const first = await capturePaymentWorkflow(getContainer()).run({
+        input: { payment_id: payment.id, amount: 12.5 },
+        throwOnError: false,
+      })
+      expect(errorText(first)).toMatch(UNKNOWN_OUTCOME)
+      await clearFaults()
+      const [made] = await kit.gatewayOperations(checkout.orderId, "CAPTURE", "EXECUTED")
+      await simulator.gateway(`/operations/${made.operationId}/cancels`, { description: "Back office" })
+
+      // The job finds the capture made, and cancelled: nothing for Medusa to record.
+      const summary = await reconcilePendingSessions(getContainer(), new Date(Date.now() + 10 * 60_000))
+      expect(summary.outcomes.failed).toBeUndefined()
+      expect((await kit.paymentsOfOrder(orderId))[0].captures).toEqual([])
+      expect(await expectBooksAgree(kit, checkout.orderId, orderId)).toEqual({ capturedMinor: 0, refundedMinor: 0 })
+
+      await capturePaymentWorkflow(getContainer()).run({ input: { payment_id: payment.id, amount: 12.5 } })
+
+      const captures = await kit.gatewayOperations(checkout.orderId, "CAPTURE", "EXECUTED")
+      expect(captures).toHaveLength(2)
+      expect(await expectBooksAgree(kit, checkout.orderId, orderId)).toEqual({ capturedMinor: 1250, refundedMinor: 0 })
+    })
+
     it("voids once when the void's answer is lost and the order cannot be read, then the payment is cancelled again", async () => {
       const { checkout, orderId, payment } = await paidCardOrder()
       await loseEveryAnswer(REFUNDS)

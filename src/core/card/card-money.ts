@@ -13,6 +13,7 @@ import { type CardOrder, readCardOrder } from "./card-order"
 import { type CardSessionData, readCardSessionData, requireCardField } from "./card-sessions"
 import {
   type CardWriteContext,
+  heldByTheirUndo,
   releaseHeldAuthorization,
   requestOf,
   type SettleContext,
@@ -79,7 +80,10 @@ export async function captureCard(
     currencyCode: currency,
     leftMinor: data.amount_minor ? BigInt(data.amount_minor) : undefined,
   }).toString()
-  const writes = await settledWritesOf(context, orderId)
+  let writes = await settledWritesOf(context, orderId)
+  // An orphan the back office cancelled since is no capture to take over: only the order tells.
+  if (orphanedWrites(writes, "capture").length)
+    writes = await heldByTheirUndo(context.ledger, writes, readCardOrder(await gateway.getOrder(orderId)))
   // A capture the gateway made for an earlier, rolled-back Medusa capture is this one,
   // when the amounts agree; the gateway takes no second capture, so any other amount is refused.
   const [orphan] = orphanedWrites(writes, "capture")

@@ -31,7 +31,7 @@ import { SAVE_CARD_KEY, saveCardOfPayment } from "./card-on-file"
 import { type CardOrder, holdsOnlyItsAuthorization, readCardOrder } from "./card-order"
 import { readCardSessionData, securityTokenMatches } from "./card-sessions"
 import { CardWallet } from "./card-wallet"
-import { settledWritesOf } from "./card-writes"
+import { heldByTheirUndo, settledWritesOf } from "./card-writes"
 import { releaseUnowned } from "./release-unowned"
 
 export interface CardOrderRead {
@@ -44,8 +44,8 @@ export interface CardOrderRead {
 export interface CardGatewayPort {
   /** One read of the order, through the read model; undefined when the gateway knows no such order. */
   readOrder(orderId: string): Promise<CardOrderRead | undefined>
-  /** Settles the order's earlier writes whose answer was lost (the sender's rules). */
-  settleWrites(orderId: string): Promise<void>
+  /** Settles the order's earlier writes whose answer was lost (the sender's rules), against the order as `state` reads it. */
+  settleWrites(orderId: string, state: CardOrder): Promise<void>
   /** Gives back the money on an order no live session owns. */
   release(attempt: PaymentAttempt, read: CardOrderRead, why: string): Promise<"voided" | "refunded" | "nothing_paid">
   /** A saved card's verification notification (no payment attempt); false when `orderId` is none. */
@@ -143,7 +143,7 @@ export class CardSync {
     // A superseded attempt is owned by no session, even one still naming it (a cancelled payment link's).
     const owned = attempt?.state !== "superseded" && attempt?.state !== "released"
     if (session !== undefined && owned && readCardSessionData(session.data).order_id === orderId) {
-      if (settleWrites) await this.deps.gateway.settleWrites(orderId)
+      if (settleWrites) await this.deps.gateway.settleWrites(orderId, state)
       // Left as it is, still watched: the shopper's checkout, completing the cart now, authorizes it.
       if (await this.deps.medusa.checkoutCompleting(session, state.status, attempt?.cart_id)) return "left_to_checkout"
       const watch = attempt && watchAfterRead(attempt, state.status, new Date(), state.reason)
@@ -153,7 +153,7 @@ export class CardSync {
         await this.deps.gateway.endCardToSave(session, orderId, state)
       return this.deps.medusa.apply(session, { ...state, orderId, currency: this.currencyOf(read, session) })
     }
-    await this.deps.gateway.settleWrites(orderId)
+    await this.deps.gateway.settleWrites(orderId, state)
     // A released attempt is done: its writes are settled now. A later read (the void's own
     // notification) must not turn it into a closed one, which staff no longer see as released.
     if (!attempt || attempt.state === "released") return "unchanged"
@@ -214,8 +214,8 @@ export function cardSyncPort(deps: CardSyncPortDeps): CardGatewayPort {
 
   return {
     readOrder,
-    settleWrites: async (orderId) => {
-      await settledWritesOf(context, orderId)
+    settleWrites: async (orderId, state) => {
+      await heldByTheirUndo(ledger, await settledWritesOf(context, orderId), state)
     },
     release: (attempt, read, why) => releaseUnowned(context, attempt, read.details, why, logger),
     verificationNotified: (orderId, securityToken) =>

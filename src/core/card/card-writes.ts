@@ -13,8 +13,14 @@ import { NotFoundError, UnexpectedResponseError } from "../../http/errors"
 import type { MoneyWrite, NewWrite, PaymentLedger, WriteKind, WriteOrigin } from "../../modules/nexi-ledger/types"
 import { minorToMajorString } from "../../money/amount"
 import { idempotencyUuid } from "../idempotency"
-import { type MedusaRows, type Recovery, sendOnce, settledWritesOf as settleEarlier } from "../send-once"
-import { type CardOrderOperation, readCardOrder } from "./card-order"
+import {
+  type MedusaRows,
+  orphanedWrites,
+  type Recovery,
+  sendOnce,
+  settledWritesOf as settleEarlier,
+} from "../send-once"
+import { type CardOrder, type CardOrderOperation, readCardOrder } from "./card-order"
 
 // Found again by the operation a write made (capture, refund, void, cancel of a capture). Gateway
 // operations carry neither our idempotency key nor our description, so a write is matched by
@@ -295,6 +301,30 @@ export function settledWritesOf(context: SettleContext, orderId: string): Promis
     },
     orderId,
   )
+}
+
+/**
+ * A capture the gateway made after Medusa had given up on it, and cancelled since (in the back
+ * office; only a capture can be cancelled): no money stands for Medusa to record, or for a new
+ * capture to take over. Held by the cancel that undid it, it is nobody's orphan: the job does
+ * not record it, and Medusa's next capture is sent.
+ */
+export async function heldByTheirUndo(
+  ledger: PaymentLedger,
+  writes: MoneyWrite[],
+  state: CardOrder,
+): Promise<MoneyWrite[]> {
+  const undoOf = new Map(
+    state.operations.flatMap(({ operation, undoneBy }) =>
+      operation.operationId && undoneBy ? [[operation.operationId, undoneBy.operationId]] : [],
+    ),
+  )
+  let changed = false
+  for (const write of orphanedWrites(writes, "capture")) {
+    const undo = write.gateway_operation_id ? undoOf.get(write.gateway_operation_id) : undefined
+    if (undo) changed = (await ledger.claimWrite(write.id, undo)) || changed
+  }
+  return changed ? ledger.writesOf(state.orderId) : writes
 }
 
 export interface AuthorizationToVoid {

@@ -377,6 +377,46 @@ describe("card money writes through the ledger", () => {
     ])
   })
 
+  it("captures again, rather than taking it over, a lost capture that the back office cancelled since", async () => {
+    const card = gateway.provider()
+    const started = await card.initiatePayment({ amount: 20, currency_code: "eur", data: { session_id: "payses_c3" } })
+    await control("POST", `/hpp/${started.id}/pay`, { ...APPROVED, awaitNotification: false })
+    const authorized = await card.authorizePayment({ data: started.data })
+    gateway.cradle().captures.set("capt_c3a", { id: "capt_c3a", amount: 20 })
+    gateway.cradle().captures.set("capt_c3b", { id: "capt_c3b", amount: 20 })
+    await loseAnswers("POST", "/operations/*/captures", "after")
+    await loseAnswers("GET", "/orders/*", "before")
+    await expect(
+      rolledBackOnError(gateway.cradle().captures, "capt_c3a", () =>
+        card.capturePayment({ data: authorized.data, context: { idempotency_key: "capt_c3a" } }),
+      ),
+    ).rejects.toThrow(/Do not try again/)
+    await control("DELETE", "/faults")
+    // The back office cancels the lost capture before Medusa records it.
+    const [made] = (await gatewayOperations(started.id, "CAPTURE")) as unknown as Array<{ operationId: string }>
+    const cancel = await fetch(`${gateway.simulator().gatewayUrl}/operations/${made.operationId}/cancels`, {
+      method: "POST",
+      headers: {
+        "x-api-key": "5d952446-9004-4023-9eae-a527a152846b",
+        "correlation-id": crypto.randomUUID(),
+        "content-type": "application/json",
+      },
+      body: JSON.stringify({ description: "Back office" }),
+    })
+    expect(cancel.status).toBe(200)
+    const { operationId: cancelId } = (await cancel.json()) as { operationId: string }
+
+    const captured = await card.capturePayment({ data: authorized.data, context: { idempotency_key: "capt_c3b" } })
+
+    expect(captured.data).toMatchObject({ status: "captured" })
+    expect(captured.data?.capture_operation_id).not.toBe(made.operationId)
+    expect(await gatewayOperations(started.id, "CAPTURE")).toHaveLength(2)
+    expect(gateway.cradle().ledger.writes.filter((write) => write.kind === "capture")).toEqual([
+      expect.objectContaining({ medusa_ref: "capt_c3a", outcome: "executed", claimed_by: cancelId }),
+      expect.objectContaining({ medusa_ref: "capt_c3b", outcome: "executed", claimed_by: "capt_c3b" }),
+    ])
+  })
+
   it("cancels a capture once when two cancels of the same payment race, though cancels carry no idempotency key", async () => {
     const { card, orderId, data } = await capturedPayment("payses_r1")
     // The first cancel to reach the gateway waits there; the second overtakes it and is made,
