@@ -14,7 +14,6 @@
 import type { Logger, MedusaContainer } from "@medusajs/framework/types"
 import { MedusaError } from "@medusajs/framework/utils"
 import type { ApmClient } from "../../apm/apm-client"
-import { TransactionRejectedError } from "../../apm/errors"
 import type { ApmMethod, Envelope, InitializeRequest } from "../../apm/schemas"
 import { type MoneyWrite, type NewWrite, PAYMENT_START_KIND, type PaymentLedger } from "../../modules/nexi-ledger/types"
 import { minorToMajorString } from "../../money/amount"
@@ -62,25 +61,12 @@ export class PaymentStarts {
       medusa_ref: start.sessionId,
       resend: { provider_identifier: this.deps.providerKey, body: start.request as Record<string, unknown> },
     }
-    const recover = new ByRequestKey(this.deps.client, "payment", start.request, start.key)
-    try {
-      await sendOnce({
-        ledger: this.deps.ledger,
-        write,
-        label: labelOf(write),
-        action: ACTION,
-        send: () => recover.send(),
-        recover,
-      })
-    } catch (error) {
-      if (error instanceof TransactionRejectedError) throw error
-      const recorded = await this.deps.ledger.requestWrite(write).catch(() => undefined)
-      if (recorded?.outcome === "refused") throw error
-      throw lostStart(this.deps.method)
-    }
+    const started = await startOnce(this.deps, write, start.request, ACTION)
+    if (started === "lost") throw lostStart(this.deps.method)
+    if ("refusal" in started) throw started.refusal
     // Answered from the ledger: this session sent this request before. The key's replay is
     // harmless and gives the answer again (its approval link).
-    return recover.answer ?? (await this.deps.client.initializeWithIdempotency("payment", start.request, start.key))
+    return started.answer ?? (await this.deps.client.initializeWithIdempotency("payment", start.request, start.key))
   }
 
   /**
@@ -94,23 +80,10 @@ export class PaymentStarts {
       await this.deps.ledger.settleWrite(write.idempotency_key, { outcome: "refused", message: "no request recorded" })
       return undefined
     }
-    const request = write.resend.body as InitializeRequest
-    const recover = new ByRequestKey(this.deps.client, "payment", request, write.idempotency_key)
-    let transactionId: string
-    try {
-      transactionId = await sendOnce({
-        ledger: this.deps.ledger,
-        write,
-        label: labelOf(write),
-        action: RECOVER,
-        send: () => recover.send(),
-        recover,
-      })
-    } catch (error) {
-      const settled = (await this.deps.ledger.writesOf(write.gateway_ref)).find((other) => other.id === write.id)
-      if (settled?.outcome === "refused") return undefined
-      throw error
-    }
+    const started = await startOnce(this.deps, write, write.resend.body as InitializeRequest, RECOVER)
+    if (started === "lost") throw new Error("the service still gives no answer")
+    if ("refusal" in started) return undefined
+    const { transactionId } = started
     await this.deps.ledger.openAttempt({
       provider_identifier: write.resend.provider_identifier,
       gateway_ref: transactionId,
@@ -124,6 +97,38 @@ export class PaymentStarts {
       `nexi: ${this.deps.method} transaction ${transactionId} of ${labelOf(write)} was started for session ${write.medusa_ref} whose start's answer was lost; it is watched, and given back if the shopper approves it`,
     )
     return transactionId
+  }
+}
+
+type Started = { transactionId: string; answer?: Envelope } | { refusal: Error } | "lost"
+
+/**
+ * The start sent once under its key (send-once.ts): the transaction, with the service's answer
+ * when this call had one; the service's refusal when it made nothing; or lost, when not even the
+ * key's replay was answered. A ledger that cannot be written throws as the sender says.
+ */
+async function startOnce(
+  deps: PaymentStartsDeps,
+  write: NewWrite,
+  request: InitializeRequest,
+  action: string,
+): Promise<Started> {
+  const recover = new ByRequestKey(deps.client, "payment", request, write.idempotency_key)
+  try {
+    const transactionId = await sendOnce({
+      ledger: deps.ledger,
+      write,
+      label: labelOf(write),
+      action,
+      send: () => recover.send(),
+      recover,
+    })
+    return { transactionId, answer: recover.answer }
+  } catch (error) {
+    const recorded = await deps.ledger.requestWrite(write).catch(() => undefined)
+    if (recorded?.outcome === "refused") return { refusal: error as Error }
+    if (recorded?.outcome === "unknown" || recorded?.outcome === "requested") return "lost"
+    throw error
   }
 }
 
