@@ -59,7 +59,8 @@ export class PaymentStarts {
       amount_minor: start.amountMinor,
       currency: start.currency,
       medusa_ref: start.sessionId,
-      resend: { provider_identifier: this.deps.providerKey, body: start.request as Record<string, unknown> },
+      // As text: its bytes are what the key was first sent with, whatever the database does to JSON.
+      resend: { provider_identifier: this.deps.providerKey, body: JSON.stringify(start.request) },
     }
     const started = await startOnce(this.deps, write, start.request, ACTION)
     if (started === "lost") throw lostStart(this.deps.method)
@@ -80,7 +81,7 @@ export class PaymentStarts {
       await this.deps.ledger.settleWrite(write.idempotency_key, { outcome: "refused", message: "no request recorded" })
       return undefined
     }
-    const started = await startOnce(this.deps, write, write.resend.body as InitializeRequest, RECOVER)
+    const started = await startOnce(this.deps, write, JSON.parse(write.resend.body) as InitializeRequest, RECOVER)
     if (started === "lost") throw new Error("the service still gives no answer")
     if ("refusal" in started) return undefined
     const { transactionId } = started
@@ -125,7 +126,11 @@ async function startOnce(
     })
     return { transactionId, answer: recover.answer }
   } catch (error) {
-    const recorded = await deps.ledger.requestWrite(write).catch(() => undefined)
+    // Read, never recorded here: a start the ledger could not record was never sent.
+    const recorded = await deps.ledger
+      .writesOf(write.gateway_ref)
+      .then((writes) => writes.find((other) => other.idempotency_key === write.idempotency_key))
+      .catch(() => undefined)
     if (recorded?.outcome === "refused") return { refusal: error as Error }
     if (recorded?.outcome === "unknown" || recorded?.outcome === "requested") return "lost"
     throw error

@@ -83,10 +83,10 @@ export type AttemptPatch = Partial<
   Pick<PaymentAttempt, "state" | "next_check_at" | "checks" | "note" | "released_at" | "security_token_hash">
 >
 
-/** A recorded request: the provider that sent it (as attempts record it) and its body. */
+/** A recorded request: the provider that sent it (as attempts record it) and its body, as the JSON text sent. */
 export type WriteResend = {
   provider_identifier: string
-  body: Record<string, unknown>
+  body: string
 }
 
 export interface MoneyWrite {

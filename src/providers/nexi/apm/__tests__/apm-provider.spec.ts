@@ -528,7 +528,7 @@ describe("a start whose answer was lost", () => {
       medusa_ref: sessionId,
       resend: {
         provider_identifier: "nexi-apm-psp-b_nexi",
-        body: expect.objectContaining({ purchaseAmount: expect.objectContaining({ totalAmount: 2440 }) }),
+        body: expect.stringContaining('"totalAmount":2440'),
       },
     })
 
@@ -547,6 +547,21 @@ describe("a start whose answer was lost", () => {
     // The replay named the transaction the start made: one payment at the service.
     const replays = (await ledger.writesOf(transactionId)).filter((write) => write.kind === "apm_reversal")
     expect(replays).toEqual([expect.objectContaining({ outcome: "executed", origin: "release" })])
+  })
+
+  it("says nothing was sent, and leaves nothing for the job to send, when the ledger cannot record the start", async () => {
+    const input = paymentInput()
+    const record = ledger.requestWrite.bind(ledger)
+    ledger.requestWrite = async () => {
+      ledger.requestWrite = record
+      throw new Error("database unavailable")
+    }
+    await expectMedusaError(
+      provider(NexiApmPspBProviderService).initiatePayment(input),
+      MedusaError.Types.UNEXPECTED_STATE,
+      /could not be recorded in the Nexi ledger \(database unavailable\)\. Nothing was sent/,
+    )
+    expect(await ledger.writesOf(String(input.data?.session_id))).toEqual([])
   })
 
   it("settles refused a start the service refused, and opens nothing", async () => {
