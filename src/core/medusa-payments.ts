@@ -146,7 +146,8 @@ export class PaymentRecords {
   /**
    * Whether `holder` is a capture or refund row of Medusa's that Medusa deleted since (its own
    * update failed after the provider answered). A write is also held by a payment (an order
-   * cancel's refund, a capture the job recorded), which is never such a row: false.
+   * cancel's refund, a void the job recorded) or by the gateway's cancel that undid it, which is
+   * never such a row: false.
    */
   async rowDeleted(kind: MoneyWrite["kind"], holder: string): Promise<boolean> {
     if (!ROW_SERVICES[kind]?.idPrefix || !holder.startsWith(ROW_SERVICES[kind].idPrefix)) return false

@@ -409,7 +409,7 @@ export async function releaseClaims(ledger: PaymentLedger, claimed: MoneyWrite[]
     } catch (error) {
       throw new MedusaError(
         MedusaError.Types.UNEXPECTED_STATE,
-        `Could not ${action}, and the ${write.kind} ${write.gateway_operation_id} it had taken over could not be freed in the Nexi ledger (${(error as Error).message}). Do not try again before support has set claimed_by of ledger write ${write.id} back to empty.`,
+        `Could not ${action}, and the ${write.kind} ${write.gateway_operation_id} it had taken over could not be freed in the Nexi ledger (${(error as Error).message}). It stays held by this request, which Medusa drops: the next request for the same money takes it over, and sends nothing twice.`,
       )
     }
   }

@@ -14,6 +14,7 @@ import { type CardSessionData, readCardSessionData, requireCardField } from "./c
 import {
   type CardWriteContext,
   heldByTheirUndo,
+  holdsEarlierCapture,
   releaseHeldAuthorization,
   requestOf,
   type SettleContext,
@@ -80,15 +81,15 @@ export async function captureCard(
     currencyCode: currency,
     leftMinor: data.amount_minor ? BigInt(data.amount_minor) : undefined,
   }).toString()
+  const key = idempotencyUuid(captureId)
   let writes = await settledWritesOf(context, orderId)
-  // An orphan the back office cancelled since is no capture to take over: only the order tells.
-  if (orphanedWrites(writes, "capture").length)
-    writes = await heldByTheirUndo(context.ledger, writes, readCardOrder(await gateway.getOrder(orderId)))
+  // An earlier capture the back office cancelled since is none to take over: only the order tells.
+  if (holdsEarlierCapture(writes, key))
+    writes = await heldByTheirUndo(context, writes, readCardOrder(await gateway.getOrder(orderId)))
   // A capture the gateway made for an earlier, rolled-back Medusa capture is this one,
   // when the amounts agree; the gateway takes no second capture, so any other amount is refused.
   const [orphan] = orphanedWrites(writes, "capture")
   if (orphan && orphan.amount_minor !== amountMinor) throw capturedByLostAnswer(orphan.amount_minor, currency)
-  const key = idempotencyUuid(captureId)
   const [claimed] = await claimOrphans({ ...context, rows: records }, writes, {
     kind: "capture",
     amountMinor: BigInt(amountMinor),

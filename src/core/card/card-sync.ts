@@ -215,7 +215,7 @@ export function cardSyncPort(deps: CardSyncPortDeps): CardGatewayPort {
   return {
     readOrder,
     settleWrites: async (orderId, state) => {
-      await heldByTheirUndo(ledger, await settledWritesOf(context, orderId), state)
+      await heldByTheirUndo(context, await settledWritesOf(context, orderId), state)
     },
     release: (attempt, read, why) => releaseUnowned(context, attempt, read.details, why, logger),
     verificationNotified: (orderId, securityToken) =>

@@ -13,13 +13,7 @@ import { NotFoundError, UnexpectedResponseError } from "../../http/errors"
 import type { MoneyWrite, NewWrite, PaymentLedger, WriteKind, WriteOrigin } from "../../modules/nexi-ledger/types"
 import { minorToMajorString } from "../../money/amount"
 import { idempotencyUuid } from "../idempotency"
-import {
-  type MedusaRows,
-  orphanedWrites,
-  type Recovery,
-  sendOnce,
-  settledWritesOf as settleEarlier,
-} from "../send-once"
+import { type MedusaRows, type Recovery, sendOnce, settledWritesOf as settleEarlier } from "../send-once"
 import { type CardOrder, type CardOrderOperation, readCardOrder } from "./card-order"
 
 // Found again by the operation a write made (capture, refund, void, cancel of a capture). Gateway
@@ -304,13 +298,14 @@ export function settledWritesOf(context: SettleContext, orderId: string): Promis
 }
 
 /**
- * A capture the gateway made after Medusa had given up on it, and cancelled since (in the back
- * office; only a capture can be cancelled): no money stands for Medusa to record, or for a new
- * capture to take over. Held by the cancel that undid it, it is nobody's orphan: the job does
- * not record it, and Medusa's next capture is sent.
+ * A capture the gateway made that no Medusa capture holds (its answer was lost, or Medusa
+ * deleted its capture afterwards), and cancelled since (in the back office; only a capture can
+ * be cancelled): no money stands for Medusa to record, or for a new capture to take over. Held
+ * by the cancel that undid it, it is nobody's orphan: the job does not record it, and Medusa's
+ * next capture is sent. One a standing Medusa capture holds stays that capture's.
  */
 export async function heldByTheirUndo(
-  ledger: PaymentLedger,
+  context: Pick<SettleContext, "ledger" | "records">,
   writes: MoneyWrite[],
   state: CardOrder,
 ): Promise<MoneyWrite[]> {
@@ -320,11 +315,21 @@ export async function heldByTheirUndo(
     ),
   )
   let changed = false
-  for (const write of orphanedWrites(writes, "capture")) {
+  for (const write of writes) {
     const undo = write.gateway_operation_id ? undoOf.get(write.gateway_operation_id) : undefined
-    if (undo) changed = (await ledger.claimWrite(write.id, undo)) || changed
+    if (write.kind !== "capture" || write.outcome !== "executed" || !undo || write.claimed_by === undo) continue
+    const holder = write.claimed_by
+    if (holder === null || (await context.records.rowDeleted("capture", holder)))
+      changed = (await context.ledger.claimWrite(write.id, undo, holder)) || changed
   }
-  return changed ? ledger.writesOf(state.orderId) : writes
+  return changed ? context.ledger.writesOf(state.orderId) : writes
+}
+
+/** Whether the order holds a capture made before this one's (`ownKey`): the gateway takes one per authorization. */
+export function holdsEarlierCapture(writes: MoneyWrite[], ownKey: string): boolean {
+  return writes.some(
+    (write) => write.kind === "capture" && write.outcome === "executed" && write.idempotency_key !== ownKey,
+  )
 }
 
 export interface AuthorizationToVoid {

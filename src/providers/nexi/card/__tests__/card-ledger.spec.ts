@@ -74,6 +74,21 @@ async function backOfficeRefund(captureOperationId: string, amountMinor: string)
   expect(response.status).toBe(200)
 }
 
+/** A capture cancelled in Nexi's back office, straight at the gateway; the cancel's operation id. */
+async function backOfficeCancel(captureOperationId: string): Promise<string> {
+  const response = await fetch(`${gateway.simulator().gatewayUrl}/operations/${captureOperationId}/cancels`, {
+    method: "POST",
+    headers: {
+      "x-api-key": "5d952446-9004-4023-9eae-a527a152846b",
+      "correlation-id": crypto.randomUUID(),
+      "content-type": "application/json",
+    },
+    body: JSON.stringify({ description: "Back office" }),
+  })
+  expect(response.status).toBe(200)
+  return ((await response.json()) as { operationId: string }).operationId
+}
+
 /** A session paid on its hosted page, authorized, and captured for 20.00 as Medusa would. */
 async function capturedPayment(sessionId: string) {
   const card = gateway.provider()
@@ -394,17 +409,7 @@ describe("card money writes through the ledger", () => {
     await control("DELETE", "/faults")
     // The back office cancels the lost capture before Medusa records it.
     const [made] = (await gatewayOperations(started.id, "CAPTURE")) as unknown as Array<{ operationId: string }>
-    const cancel = await fetch(`${gateway.simulator().gatewayUrl}/operations/${made.operationId}/cancels`, {
-      method: "POST",
-      headers: {
-        "x-api-key": "5d952446-9004-4023-9eae-a527a152846b",
-        "correlation-id": crypto.randomUUID(),
-        "content-type": "application/json",
-      },
-      body: JSON.stringify({ description: "Back office" }),
-    })
-    expect(cancel.status).toBe(200)
-    const { operationId: cancelId } = (await cancel.json()) as { operationId: string }
+    const cancelId = await backOfficeCancel(made.operationId)
 
     const captured = await card.capturePayment({ data: authorized.data, context: { idempotency_key: "capt_c3b" } })
 
@@ -414,6 +419,29 @@ describe("card money writes through the ledger", () => {
     expect(gateway.cradle().ledger.writes.filter((write) => write.kind === "capture")).toEqual([
       expect.objectContaining({ medusa_ref: "capt_c3a", outcome: "executed", claimed_by: cancelId }),
       expect.objectContaining({ medusa_ref: "capt_c3b", outcome: "executed", claimed_by: "capt_c3b" }),
+    ])
+  })
+
+  it("captures again a capture whose Medusa capture Medusa deleted afterwards, once the back office cancelled it", async () => {
+    const card = gateway.provider()
+    const started = await card.initiatePayment({ amount: 20, currency_code: "eur", data: { session_id: "payses_c4" } })
+    await control("POST", `/hpp/${started.id}/pay`, { ...APPROVED, awaitNotification: false })
+    const authorized = await card.authorizePayment({ data: started.data })
+    gateway.cradle().captures.set("capt_c4a", { id: "capt_c4a", amount: 20 })
+    gateway.cradle().captures.set("capt_c4b", { id: "capt_c4b", amount: 20 })
+    await card.capturePayment({ data: authorized.data, context: { idempotency_key: "capt_c4a" } })
+    // As Medusa does when its own update fails after the provider answered.
+    gateway.cradle().captures.delete("capt_c4a")
+    const [made] = (await gatewayOperations(started.id, "CAPTURE")) as unknown as Array<{ operationId: string }>
+    const cancelId = await backOfficeCancel(made.operationId)
+
+    const captured = await card.capturePayment({ data: authorized.data, context: { idempotency_key: "capt_c4b" } })
+
+    expect(captured.data?.capture_operation_id).not.toBe(made.operationId)
+    expect(await gatewayOperations(started.id, "CAPTURE")).toHaveLength(2)
+    expect(gateway.cradle().ledger.writes.filter((write) => write.kind === "capture")).toEqual([
+      expect.objectContaining({ medusa_ref: "capt_c4a", claimed_by: cancelId }),
+      expect.objectContaining({ medusa_ref: "capt_c4b", claimed_by: "capt_c4b" }),
     ])
   })
 
