@@ -1,8 +1,10 @@
 /**
- * A transaction no live session owns any more (its session was replaced or deleted) is
- * watched until it ends. If the shopper paid it after all, it is released: reversed in full,
- * because nothing in Medusa points at it, so no order will ever come of it and nobody would
- * otherwise see the money held.
+ * A transaction no live session owns any more (its session was replaced or deleted, or its
+ * start's answer was lost) is watched until it ends. While it waits in the shopper's app it is
+ * reversed, so it cannot be approved (the session's own reversal was best effort; a lost start's
+ * never had one). If the shopper paid it after all, it is released: reversed in full, because
+ * nothing in Medusa points at it, so no order will ever come of it and nobody would otherwise
+ * see the money held.
  */
 import type { ExtendedEnvelope } from "../../apm/schemas"
 import { NotFoundError } from "../../http/errors"
@@ -26,7 +28,10 @@ export async function watchOrRelease(followUps: FollowUps, attempt: PaymentAttem
     return
   }
   const state = readMobileTransaction(envelope)
-  if (state.status !== "authorized" && state.status !== "captured") {
+  const paid = state.status === "authorized" || state.status === "captured"
+  // Without a terminalReference no reversal can be sent: a pending one is watched until the scheme ends it.
+  const approvable = state.status === "pending" && followUps.deps.apm.terminalReference !== undefined
+  if (!paid && !approvable) {
     await ledger.updateAttempt(transactionId, watchAfterRead(attempt, state.status, new Date(), state.reason))
     return
   }
@@ -36,6 +41,14 @@ export async function watchOrRelease(followUps: FollowUps, attempt: PaymentAttem
     medusaRef: attempt.session_id,
     action: ACTION,
   })
+  if (!paid) {
+    await ledger.updateAttempt(transactionId, {
+      state: "closed",
+      next_check_at: null,
+      note: "Still waiting for approval when no session owned it any more; reversed so it cannot be approved",
+    })
+    return
+  }
   await ledger.updateAttempt(transactionId, {
     state: "released",
     released_at: new Date(),

@@ -549,6 +549,24 @@ describe("a start whose answer was lost", () => {
     expect(replays).toEqual([expect.objectContaining({ outcome: "executed", origin: "release" })])
   })
 
+  it("reverses the transaction it finds while it still waits in the app, so it can no longer be approved", async () => {
+    const input = paymentInput()
+    const sessionId = String(input.data?.session_id)
+    await injectFault(PAYMENT_PATH, { times: 2, phase: "after" })
+    await expect(provider(NexiApmPspBProviderService).initiatePayment(input)).rejects.toThrow(/did not answer/)
+    const [lost] = await ledger.writesOf(sessionId)
+    const transactionId = String(await starts().recover(lost))
+
+    await sync().attempt(transactionId)
+
+    expect((await reader.getTransaction(transactionId)).state).toBe("CANCELLED")
+    expect(await ledger.findAttempt(transactionId)).toMatchObject({
+      state: "closed",
+      next_check_at: null,
+      note: expect.stringMatching(/reversed so it cannot be approved/),
+    })
+  })
+
   it("says nothing was sent, and leaves nothing for the job to send, when the ledger cannot record the start", async () => {
     const input = paymentInput()
     const record = ledger.requestWrite.bind(ledger)
