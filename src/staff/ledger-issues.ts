@@ -11,9 +11,9 @@
  * - a capture or refund whose Medusa record outlived the process that sent it (killed
  *   mid-call), sent again under its own key and refused by the gateway: Medusa shows money
  *   that did not move (the write is `refused` and claimed by that record; core/send-once.ts).
- * - a mobile refund the service made after Medusa had rolled its refund back (the answer was
- *   lost), taken over by no later refund: the shopper has money back that Medusa does not
- *   show. A card refund like it is recorded from the order's operations; the mobile payment
+ * - a mobile refund the service made whose Medusa refund Medusa dropped (its answer was lost,
+ *   or Medusa's own update failed after it), taken over by no later refund: the shopper has
+ *   money back that Medusa does not show. A card refund like it is recorded from the order's operations; the mobile payment
  *   service lists no refunds, so only staff can record it (a refund of the same amount).
  *
  * Pure over the ledger's writes (ledgerIssuesOf), so every sentence is unit-testable.
@@ -47,13 +47,29 @@ const AFTER_REJECTION: Partial<Record<WriteKind, string>> = {
   apm_reversal: "the payment was not reversed — reverse or refund it at the scheme.",
 }
 
-function problemOf(write: MoneyWrite, now: Date): NexiLedgerIssue["problem"] | undefined {
+/** Held by none of the payment's own rows (`heldRows`: the payment and its refunds): Medusa dropped its holder. */
+function heldByDroppedRow(write: MoneyWrite, heldRows: ReadonlySet<string> | undefined): boolean {
+  return (
+    heldRows !== undefined &&
+    write.outcome === "executed" &&
+    write.claimed_by !== null &&
+    write.follow_state !== "rejected" &&
+    !heldRows.has(write.claimed_by)
+  )
+}
+
+function problemOf(
+  write: MoneyWrite,
+  now: Date,
+  heldRows: ReadonlySet<string> | undefined,
+): NexiLedgerIssue["problem"] | undefined {
   // Rejected first: a rejected write's outcome is settled, and its consequence is the graver.
   if (write.follow_state === "rejected") return "scheme_rejected"
   if (isUnsettled(write, now)) return "outcome_unknown"
   if (write.follow_state === "following") return "scheme_pending"
   if (write.outcome === "refused" && write.claimed_by) return "refused_with_record"
   if (orphanedWrites([write], "apm_refund").length) return "unrecorded_refund"
+  if (write.kind === "apm_refund" && heldByDroppedRow(write, heldRows)) return "unrecorded_refund"
   return undefined
 }
 
@@ -71,16 +87,23 @@ function sentence(write: MoneyWrite, problem: NexiLedgerIssue["problem"], money:
       return `${noun} of ${money} is recorded in Medusa (${write.claimed_by}), but the gateway refused to make it${reason}; the money did not move — ${repeat} again at the gateway or correct Medusa's record.`
     }
     case "unrecorded_refund":
-      return `${noun} of ${money} was made by the mobile payment service, but Medusa does not show it: its answer was lost and Medusa rolled its refund back. The shopper has the money back; refunding the same amount in Medusa records it without refunding again.`
+      return `${noun} of ${money} was made by the mobile payment service, but Medusa does not show it: Medusa dropped its refund (its answer was lost, or Medusa's own update failed). The shopper has the money back; refunding the same amount in Medusa records it without refunding again.`
     case "scheme_pending":
       return `${noun} of ${money} is not settled by the scheme yet; the plugin checks every minute and shows here if the scheme rejects it.`
   }
 }
 
-/** The writes that need attention, oldest first (the ledger's order). */
-export function ledgerIssuesOf(writes: readonly MoneyWrite[], now: Date): NexiLedgerIssue[] {
+/**
+ * The writes that need attention, oldest first (the ledger's order).
+ * @param heldRows the ids of the payment and its Medusa refunds, when known
+ */
+export function ledgerIssuesOf(
+  writes: readonly MoneyWrite[],
+  now: Date,
+  heldRows?: ReadonlySet<string>,
+): NexiLedgerIssue[] {
   return writes.flatMap((write) => {
-    const problem = problemOf(write, now)
+    const problem = problemOf(write, now, heldRows)
     if (!problem) return []
     const currency = write.currency.toUpperCase()
     const amount = { amount: minorToMajorString(write.amount_minor, currency), currency }
@@ -101,7 +124,8 @@ export function ledgerIssuesOf(writes: readonly MoneyWrite[], now: Date): NexiLe
 export async function ledgerIssuesOfPayment(
   ledger: PaymentLedger,
   gatewayRef: string,
+  heldRows?: ReadonlySet<string>,
   now = new Date(),
 ): Promise<NexiLedgerIssue[]> {
-  return ledgerIssuesOf(await ledger.writesOf(gatewayRef), now)
+  return ledgerIssuesOf(await ledger.writesOf(gatewayRef), now, heldRows)
 }

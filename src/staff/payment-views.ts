@@ -194,7 +194,8 @@ export async function orderPaymentsView(
   const payments = await Promise.all(
     records.map(async (record): Promise<NexiOrderPayment> => {
       const view = await readPaymentView(container, record)
-      return { ...view, ledger_issues: await ledgerIssuesOfPayment(ledger, gatewayRefOf(view)) }
+      const heldRows = new Set([record.id, ...record.refunds.map((refund) => refund.id)])
+      return { ...view, ledger_issues: await ledgerIssuesOfPayment(ledger, gatewayRefOf(view), heldRows) }
     }),
   )
   const cartId = await cartOfOrder(container, orderId)

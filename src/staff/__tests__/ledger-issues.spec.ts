@@ -85,9 +85,22 @@ describe("ledgerIssuesOf", () => {
     ).toEqual([
       [
         "unrecorded_refund",
-        "Refund of 7.20 EUR was made by the mobile payment service, but Medusa does not show it: its answer was lost and Medusa rolled its refund back. The shopper has the money back; refunding the same amount in Medusa records it without refunding again.",
+        "Refund of 7.20 EUR was made by the mobile payment service, but Medusa does not show it: Medusa dropped its refund (its answer was lost, or Medusa's own update failed). The shopper has the money back; refunding the same amount in Medusa records it without refunding again.",
       ],
     ])
+  })
+
+  it("tells staff of a mobile refund held by a Medusa refund the payment no longer has", () => {
+    const issues = ledgerIssuesOf(
+      [
+        write({ kind: "apm_refund", claimed_by: "ref_dropped" }),
+        write({ kind: "apm_refund", claimed_by: "ref_kept" }),
+        write({ kind: "apm_refund", claimed_by: "ref_dropped", follow_state: "rejected" }),
+      ],
+      NOW,
+      new Set(["pay_1", "ref_kept"]),
+    )
+    expect(issues.map((issue) => issue.problem)).toEqual(["unrecorded_refund", "scheme_rejected"])
   })
 
   it("shows a mobile refund the scheme has not settled yet, and nothing for settled writes", () => {
