@@ -21,7 +21,13 @@ import type {
   WriteKind,
   WritePatch,
 } from "../src/modules/nexi-ledger/types"
-import { DEACTIVATION_KIND, isOrphaned, MONEY_KINDS, undoesExecuted } from "../src/modules/nexi-ledger/types"
+import {
+  DEACTIVATION_KIND,
+  isOrphaned,
+  MONEY_KINDS,
+  PAYMENT_START_KIND,
+  undoesExecuted,
+} from "../src/modules/nexi-ledger/types"
 
 export class InMemoryLedger implements PaymentLedger, SavedCardBook {
   readonly attempts: PaymentAttempt[] = []
@@ -159,6 +165,21 @@ export class InMemoryLedger implements PaymentLedger, SavedCardBook {
         (row) =>
           row.kind === kind &&
           (row.outcome === "unknown" || (row.outcome === "requested" && row.updated_at <= olderThan)),
+      )
+      .sort((a, b) => a.updated_at.getTime() - b.updated_at.getTime())
+      .slice(0, limit)
+      .map((row) => ({ ...row }))
+  }
+
+  async startsUnwatched(since: Date, olderThan: Date, limit: number): Promise<MoneyWrite[]> {
+    return this.writes
+      .filter(
+        (row) =>
+          row.kind === PAYMENT_START_KIND &&
+          row.outcome === "executed" &&
+          row.updated_at >= since &&
+          row.updated_at <= olderThan &&
+          !this.attemptByRef.has(row.gateway_operation_id ?? ""),
       )
       .sort((a, b) => a.updated_at.getTime() - b.updated_at.getTime())
       .slice(0, limit)

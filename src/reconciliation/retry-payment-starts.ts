@@ -1,8 +1,10 @@
 /**
- * The job's retry of mobile payment starts whose answer was lost (core/mobile/payment-start.ts):
- * the shopper may approve such a payment in the app although no session points at it. Each is
- * sent again under its key, and the transaction the service names is watched from then on like
- * any other no session owns, and given back if paid. A budget of its own, after the payments.
+ * The job's retry of mobile payment starts nothing watches (core/mobile/payment-start.ts): the
+ * shopper may approve such a payment in the app although no session points at it. One whose
+ * answer was lost is sent again under its key; one made whose attempt was never recorded (the
+ * ledger failed, or the process stopped, right after the answer) needs no call. Either way the
+ * transaction is watched from then on like any other no session owns: reversed while it waits,
+ * given back if paid. A budget of its own, after the payments.
  */
 import type { Logger, MedusaContainer } from "@medusajs/framework/types"
 import { paymentStartsFor } from "../core/mobile/payment-start"
@@ -12,6 +14,7 @@ import { PAYMENT_START_KIND } from "../modules/nexi-ledger/types"
 
 /** Starts one run sends again at most: each is one call to the service (two after a lost answer). */
 export const PAYMENT_STARTS_PER_RUN = 10
+const UNWATCHED_WITHIN_MS = 24 * 60 * 60 * 1000
 
 export interface PaymentStartsSummary {
   /** Transactions found, now watched. */
@@ -31,7 +34,12 @@ export async function retryPaymentStarts(
   const logger = container.resolve<Logger>("logger")
   const summary: PaymentStartsSummary = { found: 0, refused: 0, pending: 0 }
   const olderThan = new Date(now.getTime() - STALE_REQUEST_MS)
-  for (const write of await ledger.writesToRetry(PAYMENT_START_KIND, olderThan, PAYMENT_STARTS_PER_RUN)) {
+  const lost = await ledger.writesToRetry(PAYMENT_START_KIND, olderThan, PAYMENT_STARTS_PER_RUN)
+  // A watch gives up after a day: a start older than that is past any approval.
+  const since = new Date(now.getTime() - UNWATCHED_WITHIN_MS)
+  // Each costs the ledger only: its transaction is known.
+  const unwatched = await ledger.startsUnwatched(since, olderThan, PAYMENT_STARTS_PER_RUN)
+  for (const write of [...lost, ...unwatched]) {
     const recorded = write.resend?.provider_identifier ?? "(none recorded)"
     const providerId = providerOf(recorded)
     try {

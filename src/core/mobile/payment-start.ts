@@ -72,9 +72,10 @@ export class PaymentStarts {
 
   /**
    * Sends a start whose answer was lost again under its key: the service replays the
-   * transaction it made, or makes it now. Either way its attempt is opened as one no session
-   * owns (its session was deleted when the start failed), for the sync to watch and release.
-   * Throws while the service cannot be read; a start the service refuses is settled refused.
+   * transaction it made, or makes it now (a start made already is answered from the ledger).
+   * Either way its attempt is opened as one no session owns (its session was deleted when the
+   * start failed), for the sync to watch and release. Throws while the service cannot be read;
+   * a start the service refuses is settled refused.
    */
   async recover(write: MoneyWrite): Promise<string | undefined> {
     if (!write.resend) {
@@ -95,7 +96,7 @@ export class PaymentStarts {
       next_check_at: new Date(),
     })
     this.deps.logger?.warn(
-      `nexi: ${this.deps.method} transaction ${transactionId} of ${labelOf(write)} was started for session ${write.medusa_ref} whose start's answer was lost; it is watched, and given back if the shopper approves it`,
+      `nexi: ${this.deps.method} transaction ${transactionId} of ${labelOf(write)} was started for session ${write.medusa_ref}, whose start failed (its answer was lost, or its attempt could not be recorded); it is watched, and given back if the shopper approves it`,
     )
     return transactionId
   }

@@ -26,7 +26,7 @@ import type {
   WriteKind,
   WritePatch,
 } from "./types"
-import { CLAIMED_KINDS, DEACTIVATION_KIND, MONEY_KINDS, undoesExecuted } from "./types"
+import { CLAIMED_KINDS, DEACTIVATION_KIND, MONEY_KINDS, PAYMENT_START_KIND, undoesExecuted } from "./types"
 
 interface Filtered {
   where(filter: Record<string, unknown>): Filtered
@@ -38,6 +38,8 @@ type Knex = (table: string) => {
   whereNot(filter: Record<string, unknown>): Filtered
   insert(values: Record<string, unknown>): { returning(columns: "*"): Promise<Record<string, unknown>[]> }
 }
+
+type RawKnex = { raw(sql: string, bindings: unknown[]): Promise<{ rows: unknown[] }> }
 
 /** The query builder of the manager Medusa injected (the request's transaction, if any). */
 function knexOf(context: Context): Knex {
@@ -188,6 +190,26 @@ export class NexiLedgerService
       { order: { updated_at: "ASC" }, take: limit },
     )
     return rows as unknown as MoneyWrite[]
+  }
+
+  @InjectManager()
+  async startsUnwatched(
+    since: Date,
+    olderThan: Date,
+    limit: number,
+    @MedusaContext() context: Context = {},
+  ): Promise<MoneyWrite[]> {
+    // One statement: the executed starts of the window that no attempt names (its transaction id).
+    const { rows } = await (context.manager as unknown as { getKnex(): RawKnex }).getKnex().raw(
+      `select w.* from nexi_money_write w
+        where w.kind = ? and w.outcome = 'executed' and w.deleted_at is null
+          and w.updated_at >= ? and w.updated_at <= ?
+          and not exists (select 1 from nexi_payment_attempt a
+                           where a.gateway_ref = w.gateway_operation_id and a.deleted_at is null)
+        order by w.updated_at asc limit ?`,
+      [PAYMENT_START_KIND, since, olderThan, limit],
+    )
+    return rows as MoneyWrite[]
   }
 
   @InjectManager()

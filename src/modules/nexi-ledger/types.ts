@@ -179,6 +179,12 @@ export interface PaymentLedger {
    */
   writesToRetry(kind: WriteKind, olderThan: Date, limit: number): Promise<MoneyWrite[]>
   /**
+   * Mobile payment starts made (settled between `since` and `olderThan`) whose transaction has no
+   * attempt: the ledger failed, or the process stopped, between the answer and the attempt's
+   * record, so nothing watches a payment the shopper can approve. Oldest first.
+   */
+  startsUnwatched(since: Date, olderThan: Date, limit: number): Promise<MoneyWrite[]>
+  /**
    * Hands an executed write over to a Medusa record, taking it from `heldBy` (none: a free
    * write); false when another one took it first.
    */

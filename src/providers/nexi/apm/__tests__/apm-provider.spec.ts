@@ -567,6 +567,29 @@ describe("a start whose answer was lost", () => {
     })
   })
 
+  it("watches a start made whose attempt the ledger could not record, without calling the service again", async () => {
+    const input = paymentInput()
+    const sessionId = String(input.data?.session_id)
+    const open = ledger.openAttempt.bind(ledger)
+    ledger.openAttempt = async () => {
+      ledger.openAttempt = open
+      throw new Error("connection refused")
+    }
+    await expect(provider(NexiApmPspBProviderService).initiatePayment(input)).rejects.toThrow(/connection refused/)
+    const later = new Date(Date.now() + 10 * 60_000)
+    const [unwatched] = await ledger.startsUnwatched(new Date(0), later, 10)
+    expect(unwatched).toMatchObject({ medusa_ref: sessionId, outcome: "executed" })
+    const { requests } = (await (await fetch(`${sim.controlUrl}/requests`)).json()) as { requests: unknown[] }
+
+    const transactionId = String(await starts().recover(unwatched))
+
+    expect(transactionId).toBe(unwatched.gateway_operation_id)
+    const after = (await (await fetch(`${sim.controlUrl}/requests`)).json()) as { requests: unknown[] }
+    expect(after.requests).toHaveLength(requests.length)
+    expect(await ledger.findAttempt(transactionId)).toMatchObject({ state: "superseded", session_id: sessionId })
+    expect(await ledger.startsUnwatched(new Date(0), later, 10)).toEqual([])
+  })
+
   it("says nothing was sent, and leaves nothing for the job to send, when the ledger cannot record the start", async () => {
     const input = paymentInput()
     const record = ledger.requestWrite.bind(ledger)
