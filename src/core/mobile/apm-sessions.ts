@@ -263,12 +263,11 @@ export class ApmSessions {
   }
 
   /**
-   * Every transaction opened is recorded before Medusa hears of it. One the ledger does not
-   * know could never be found again if the shopper paid it after its session was replaced,
-   * so a failure throws: Medusa then keeps no session pointing at it and the storefront never
-   * shows its approval link. The transaction itself stays at the service, pending until the
-   * scheme times it out; it is not reversed here, as that reversal would be a money write the
-   * same failing ledger could not record either.
+   * Every transaction opened is recorded before Medusa hears of it. A failure throws: Medusa
+   * then keeps no session pointing at it and the storefront never shows its approval link. It
+   * is not reversed here, as that reversal would be a money write the same failing ledger could
+   * not record either: the job finds the start (its write is recorded, executed) and watches
+   * the transaction, which it reverses (payment-start.ts).
    */
   private async recordAttempt(data: ApmSessionData, cartId: string | null, pollAfter: Date): Promise<void> {
     const declined = data.status === "error"
