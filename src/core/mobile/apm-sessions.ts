@@ -77,7 +77,7 @@ export class ApmSessions {
     if (current.transaction_id && unchanged) return { data: withoutCartContext(input.data) }
     await this.deps.transactions.reverseIfStillPending(current)
     const sessionId = String(current.session_id ?? input.context?.idempotency_key ?? "")
-    const data = await this.startPayment(sessionId, input)
+    const data = await this.startPayment(sessionId, input, current.transaction_id)
     // The replaced transaction is read again now: if the shopper approved it after all, it is released.
     await this.inLedger("update the payment", (ledger) =>
       ledger.supersedeAttempts(sessionId, data.transaction_id, "Replaced by a new payment of the same session"),
@@ -175,9 +175,11 @@ export class ApmSessions {
     }
   }
 
+  /** @param replacing the transaction a new amount replaces: a new payment, even for an amount the session had before */
   private async startPayment(
     sessionId: string,
     input: InitiatePaymentInput | UpdatePaymentInput,
+    replacing?: string,
   ): Promise<ApmSessionData> {
     const { apm, client } = this.deps.transactions.configured("start the payment", { starting: true })
     const consumerId = readConsumerId(input.data)
@@ -238,8 +240,10 @@ export class ApmSessions {
       logger: this.deps.logger,
     })
     try {
-      // The same session sending the same request is a retry; anything that changed is a new payment.
-      const key = idempotencyUuid(`${sessionId}:payment:${JSON.stringify(request)}`)
+      // The same session sending the same request in place of the same transaction is a retry;
+      // anything that changed is a new payment (an amount the session had before included).
+      const replaces = replacing ? `:replacing:${replacing}` : ""
+      const key = idempotencyUuid(`${sessionId}:payment${replaces}:${JSON.stringify(request)}`)
       const envelope = await starts.send({ sessionId, key, request, amountMinor, currency })
       data = { ...base, ...transactionFields(envelope), status: "pending", poll_after: pollAfter.toISOString() }
     } catch (error) {

@@ -644,6 +644,17 @@ describe("the ledger: attempts", () => {
     })
   })
 
+  it("starts a new payment when the amount goes back to an earlier one, not the replaced transaction again", async () => {
+    const { service, data } = await startedPayment()
+    const changed = await service.updatePayment({ data, amount: 30, currency_code: "eur" })
+    const lower = await service.updatePayment({ data: changed.data!, amount: 24.4, currency_code: "eur" })
+    const back = await service.updatePayment({ data: lower.data!, amount: 30, currency_code: "eur" })
+
+    expect(back.data?.transaction_id).not.toBe(changed.data?.transaction_id)
+    expect((await reader.getTransaction(String(back.data?.transaction_id))).state).toBe("PENDING")
+    expect(await ledger.findAttempt(String(back.data?.transaction_id))).toMatchObject({ state: "open" })
+  })
+
   it("supersedes the transaction a new amount replaces, and every one of a deleted session", async () => {
     const { service, data } = await startedPayment()
     const changed = await service.updatePayment({ data, amount: 30, currency_code: "eur" })
