@@ -51,6 +51,14 @@ module.exports = defineConfig({
               notificationUrl: backendUrl,
               resultUrl: "http://localhost:8000/checkout/nexi/result?cart_id={cart_id}",
               cancelUrl: "http://localhost:8000/checkout?step=payment&cart_id={cart_id}",
+              // Mobile payments too: a start the store is killed in is found again by the job.
+              apm: {
+                consumerKey: "sim-key",
+                consumerSecret: "sim-secret",
+                merchantId: "sim-merchant",
+                environment: `${simulatorUrl}/apm`,
+                terminalReference: "sim-terminal",
+              },
             },
           },
         ],

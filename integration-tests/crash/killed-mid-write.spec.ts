@@ -8,7 +8,9 @@
  * way leaves its staff session waiting and its write requested: staff pressing again on the
  * restarted store resume that attempt, under its gateway order id and key, and the card is
  * charged once. A payment link's creation (POST /orders/paybylink) killed so is found again:
- * one link at the gateway.
+ * one link at the gateway. A mobile payment's start killed so (Medusa's session survives,
+ * without the transaction) is found by the job under its key and reversed while it waits in
+ * the shopper's app.
  *
  * The store that is killed is `medusa start` in integration-tests/crash-store, a child
  * process; the jest process boots the same store (medusaIntegrationTestRunner) to seed the
@@ -34,12 +36,16 @@ import { holdReconcileLock } from "../support/hold-reconcile-lock"
 import { expectBooksAgree } from "../support/money-books"
 import { SavedCardOrders } from "../support/saved-card-orders"
 import { simulatorForSuite } from "../support/simulator"
-import { eventually } from "../support/store"
+import { createCart, eventually, storeHeaders } from "../support/store"
 
 const { freePort } = require("../../scripts/lib/free-port") as { freePort: () => Promise<number> }
 /** The job of the built plugin, the one the store loaded. */
 const { reconcilePendingSessions } = require("../../.medusa/server/src/reconciliation/reconcile-pending-sessions") as {
-  reconcilePendingSessions: (container: unknown) => Promise<{ checked: number; outcomes: Record<string, number> }>
+  reconcilePendingSessions: (container: unknown) => Promise<{
+    checked: number
+    outcomes: Record<string, number>
+    paymentStarts?: Record<string, number>
+  }>
 }
 
 jest.setTimeout(10 * 60_000)
@@ -103,9 +109,14 @@ medusaIntegrationTestRunner({
 
     /** An admin request to the child store; the answer, or the error that ended it (a kill). */
     function adminPost(route: string, body: unknown) {
+      return postToStore(route, body, auth.headers)
+    }
+
+    /** A request to the child store with these headers; the answer, or the error that ended it (a kill). */
+    function postToStore(route: string, body: unknown, headers: Record<string, string>) {
       return fetch(`${storeUrl}${route}`, {
         method: "POST",
-        headers: { ...auth.headers, "content-type": "application/json" },
+        headers: { ...headers, "content-type": "application/json" },
         body: JSON.stringify(body),
       }).then(
         async (answer) => ({ status: answer.status, body: await answer.text() }),
@@ -127,14 +138,20 @@ medusaIntegrationTestRunner({
      * transport attempt: the retries carry the same key), and kills the store once the
      * gateway has the request. `phase` "after": the gateway executed it; "before": it did not.
      */
-    async function killedDuring(route: string, body: unknown, gatewayPath: string, phase: "before" | "after") {
+    async function killedDuring(
+      route: string,
+      body: unknown,
+      gatewayPath: string,
+      phase: "before" | "after",
+      headers = auth.headers,
+    ) {
       await simulator.control("POST", "/faults", {
         match: { method: "POST", path: gatewayPath },
         times: 8,
         phase,
         action: { type: "hang" },
       })
-      const sent = adminPost(route, body)
+      const sent = postToStore(route, body, headers)
       await eventually(async () => ((await kit.requests("POST", gatewayPath)).length ? true : undefined), {
         timeoutMs: 60_000,
       })
@@ -143,7 +160,7 @@ medusaIntegrationTestRunner({
       await simulator.control("DELETE", "/faults")
     }
 
-    /** The job's two minutes before it looks at a write cut off mid-call, gone by. */
+    /** The job's two minutes before it looks at a write cut off mid-call, gone by (a gateway order, or a mobile start's session). */
     async function cutOffLongAgo(gatewayOrderId: string) {
       const pg = getContainer().resolve(ContainerRegistrationKeys.PG_CONNECTION)
       await pg.raw("update nexi_money_write set updated_at = ? where gateway_ref = ? and outcome = 'requested'", [
@@ -156,6 +173,49 @@ medusaIntegrationTestRunner({
       (await kit.paymentsOfOrder(orderId))[0].refunds.map((refund) => Number(refund.amount))
     const gatewayAmounts = async (orderId: string, type: string, result: string) =>
       (await kit.gatewayOperations(orderId, type, result)).map((operation) => operation.operationAmount)
+
+    it("finds a mobile payment whose start the store was killed in, and reverses it while it waits in the app", async () => {
+      const start = "/apm/ms/aapay/v2/transaction/payment/initializeWithIdempotency"
+      const cart = await createCart(api, kit.publishableKey, {
+        regionId: kit.regionId,
+        variantId: kit.variantId,
+        email: "mobile-shopper@example.com",
+      })
+      const { data: created } = await api.post(
+        "/store/payment-collections",
+        { cart_id: cart.id },
+        storeHeaders(kit.publishableKey),
+      )
+      const collectionId = created.payment_collection.id as string
+      await startStore()
+
+      await killedDuring(
+        `/store/payment-collections/${collectionId}/payment-sessions`,
+        { provider_id: "pp_nexi-apm-psp-b_nexi", data: { consumer_id: "+4712345678" } },
+        start,
+        "after",
+        { "x-publishable-api-key": kit.publishableKey },
+      )
+
+      // Medusa's session survived the kill, without the transaction the service made for it.
+      const [session] = await getContainer().resolve("payment").listPaymentSessions({
+        payment_collection_id: collectionId,
+      })
+      expect(session.data.transaction_id).toBeUndefined()
+      await cutOffLongAgo(session.id)
+      const found = await reconcilePendingSessions(getContainer())
+      expect(found).toMatchObject({ paymentStarts: { found: 1, refused: 0, pending: 0 } })
+      const [write] = await ledger().writesOf(session.id)
+      const transactionId = String(write.gateway_operation_id)
+      expect(await ledger().findAttempt(transactionId)).toMatchObject({ state: "superseded", session_id: session.id })
+
+      await reconcilePendingSessions(getContainer())
+
+      expect((await simulator.apmTransaction(transactionId)).state).toBe("CANCELLED")
+      expect(await ledger().findAttempt(transactionId)).toMatchObject({ state: "closed" })
+      // The replay under the start's key named the transaction the killed call made: one payment.
+      expect((await kit.requests("POST", start)).filter((request) => request.status === 202)).toHaveLength(1)
+    })
 
     it("matches a refund the gateway made to Medusa's surviving row, and sends the next refund of the same amount", async () => {
       const { checkout, orderId, payment } = await paidCardOrder()
