@@ -83,6 +83,17 @@ medusaIntegrationTestRunner({
       return { checkout, orderId: completed.body.order.id as string, payment }
     }
 
+    /** Staff capture 12.50; the gateway makes it, and neither its answer nor a read of the order comes back. */
+    async function captureWithLostAnswer(paymentId: string) {
+      await loseEveryAnswer(CAPTURES)
+      await failOrderReads()
+      const first = await capturePaymentWorkflow(getContainer()).run({
+        input: { payment_id: paymentId, amount: 12.5 },
+        throwOnError: false,
+      })
+      expect(errorText(first)).toMatch(UNKNOWN_OUTCOME)
+    }
+
     async function capturedCardOrder() {
       const paid = await paidCardOrder()
       await capturePaymentWorkflow(getContainer()).run({ input: { payment_id: paid.payment.id } })
@@ -154,14 +165,7 @@ medusaIntegrationTestRunner({
 
     it("captures once when the capture's answer is lost and the order cannot be read, then staff capture again", async () => {
       const { checkout, orderId, payment } = await paidCardOrder()
-      await loseEveryAnswer(CAPTURES)
-      await failOrderReads()
-
-      const first = await capturePaymentWorkflow(getContainer()).run({
-        input: { payment_id: payment.id, amount: 12.5 },
-        throwOnError: false,
-      })
-      expect(errorText(first)).toMatch(UNKNOWN_OUTCOME)
+      await captureWithLostAnswer(payment.id)
       expect((await kit.paymentsOfOrder(orderId))[0].captures).toEqual([])
       const sentBefore = (await kit.requests("POST", CAPTURES)).length
 
@@ -187,13 +191,7 @@ medusaIntegrationTestRunner({
       "refuses a retry with %s of a capture of 12.50 whose answer was lost, and the job records the 12.50",
       async (_label, retryAmount) => {
         const { checkout, orderId, payment } = await paidCardOrder()
-        await loseEveryAnswer(CAPTURES)
-        await failOrderReads()
-        const first = await capturePaymentWorkflow(getContainer()).run({
-          input: { payment_id: payment.id, amount: 12.5 },
-          throwOnError: false,
-        })
-        expect(errorText(first)).toMatch(UNKNOWN_OUTCOME)
+        await captureWithLostAnswer(payment.id)
         await clearFaults()
         expect(
           (await kit.gatewayOperations(checkout.orderId, "CAPTURE", "EXECUTED")).map(
@@ -231,13 +229,7 @@ medusaIntegrationTestRunner({
 
     it("records no capture the back office cancelled after its answer was lost, and staff's next capture is sent", async () => {
       const { checkout, orderId, payment } = await paidCardOrder()
-      await loseEveryAnswer(CAPTURES)
-      await failOrderReads()
-      const first = await capturePaymentWorkflow(getContainer()).run({
-        input: { payment_id: payment.id, amount: 12.5 },
-        throwOnError: false,
-      })
-      expect(errorText(first)).toMatch(UNKNOWN_OUTCOME)
+      await captureWithLostAnswer(payment.id)
       await clearFaults()
       const [made] = await kit.gatewayOperations(checkout.orderId, "CAPTURE", "EXECUTED")
       await simulator.gateway(`/operations/${made.operationId}/cancels`, { description: "Back office" })

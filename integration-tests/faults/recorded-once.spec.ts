@@ -126,7 +126,12 @@ medusaIntegrationTestRunner({
       })
     })
 
-    it("records, once, a refund the gateway made whose Medusa refund Medusa deleted afterwards", async () => {
+    /**
+     * A captured order refunded 5.00, whose Medusa refund is then deleted, as Medusa does when
+     * its own update fails after the provider answered: the gateway refunded, the ledger's write
+     * names the refund, and the refund's row is gone.
+     */
+    async function refundMedusaDropped() {
       const checkout = await kit.openCardCheckout()
       await kit.pay(checkout.orderId, CARDS.approved, true)
       const completed = await kit.completeAsShopper(checkout.cartId)
@@ -135,10 +140,13 @@ medusaIntegrationTestRunner({
       await capturePaymentWorkflow(getContainer()).run({ input: { payment_id: payment.id } })
       await refundPaymentWorkflow(getContainer()).run({ input: { payment_id: payment.id, amount: 5 } })
       const [sent] = (await kit.paymentsOfOrder(medusaOrderId))[0].refunds
-      // As Medusa does when its own update fails after the provider answered: the gateway
-      // refunded, the ledger's write names the refund, and the refund's row is gone.
       await getContainer().resolve(Modules.PAYMENT).deleteRefunds([sent.id])
       expect((await kit.paymentsOfOrder(medusaOrderId))[0].refunds).toEqual([])
+      return { checkout, medusaOrderId, payment }
+    }
+
+    it("records, once, a refund the gateway made whose Medusa refund Medusa deleted afterwards", async () => {
+      const { checkout, medusaOrderId } = await refundMedusaDropped()
 
       for (let read = 0; read < 2; read++) {
         await reconcileSession(getContainer(), { id: checkout.sessionId, provider_id: NEXI_CARD_PROVIDER })
@@ -154,15 +162,7 @@ medusaIntegrationTestRunner({
     })
 
     it("takes over, when staff refund again before the sync, a refund whose Medusa refund Medusa deleted afterwards", async () => {
-      const checkout = await kit.openCardCheckout()
-      await kit.pay(checkout.orderId, CARDS.approved, true)
-      const completed = await kit.completeAsShopper(checkout.cartId)
-      const medusaOrderId = completed.body.order.id as string
-      const [payment] = await kit.paymentsOfOrder(medusaOrderId)
-      await capturePaymentWorkflow(getContainer()).run({ input: { payment_id: payment.id } })
-      await refundPaymentWorkflow(getContainer()).run({ input: { payment_id: payment.id, amount: 5 } })
-      const [sent] = (await kit.paymentsOfOrder(medusaOrderId))[0].refunds
-      await getContainer().resolve(Modules.PAYMENT).deleteRefunds([sent.id])
+      const { checkout, medusaOrderId, payment } = await refundMedusaDropped()
 
       // Staff see 0 refunded and refund the 5.00 again; the job runs after.
       await refundPaymentWorkflow(getContainer()).run({ input: { payment_id: payment.id, amount: 5 } })

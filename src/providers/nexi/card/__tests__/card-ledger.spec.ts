@@ -89,13 +89,19 @@ async function backOfficeCancel(captureOperationId: string): Promise<string> {
   return ((await response.json()) as { operationId: string }).operationId
 }
 
-/** A session paid on its hosted page, authorized, and captured for 20.00 as Medusa would. */
-async function capturedPayment(sessionId: string) {
+/** A session of 20.00 paid on its hosted page and authorized, with Medusa's capture rows `captures` (id: amount). */
+async function authorizedPayment(sessionId: string, captures: Record<string, number> = {}) {
   const card = gateway.provider()
   const started = await card.initiatePayment({ amount: 20, currency_code: "eur", data: { session_id: sessionId } })
   await control("POST", `/hpp/${started.id}/pay`, { ...APPROVED, awaitNotification: false })
   const authorized = await card.authorizePayment({ data: started.data })
-  gateway.cradle().captures.set(`capt_${sessionId}`, { id: `capt_${sessionId}`, amount: 20 })
+  for (const [id, amount] of Object.entries(captures)) gateway.cradle().captures.set(id, { id, amount })
+  return { card, started, authorized }
+}
+
+/** A session paid on its hosted page, authorized, and captured for 20.00 as Medusa would. */
+async function capturedPayment(sessionId: string) {
+  const { card, started, authorized } = await authorizedPayment(sessionId, { [`capt_${sessionId}`]: 20 })
   const captured = await card.capturePayment({
     data: authorized.data,
     context: { idempotency_key: `capt_${sessionId}` },
@@ -369,12 +375,7 @@ describe("card money writes through the ledger", () => {
   })
 
   it("captures once when the capture's answer was lost and Medusa captures again with a new id", async () => {
-    const card = gateway.provider()
-    const started = await card.initiatePayment({ amount: 20, currency_code: "eur", data: { session_id: "payses_c2" } })
-    await control("POST", `/hpp/${started.id}/pay`, { ...APPROVED, awaitNotification: false })
-    const authorized = await card.authorizePayment({ data: started.data })
-    gateway.cradle().captures.set("capt_a", { id: "capt_a", amount: 12.5 })
-    gateway.cradle().captures.set("capt_b", { id: "capt_b", amount: 12.5 })
+    const { card, started, authorized } = await authorizedPayment("payses_c2", { capt_a: 12.5, capt_b: 12.5 })
     await loseAnswers("POST", "/operations/*/captures", "after")
     await loseAnswers("GET", "/orders/*", "before")
     await expect(
@@ -393,12 +394,7 @@ describe("card money writes through the ledger", () => {
   })
 
   it("captures again, rather than taking it over, a lost capture that the back office cancelled since", async () => {
-    const card = gateway.provider()
-    const started = await card.initiatePayment({ amount: 20, currency_code: "eur", data: { session_id: "payses_c3" } })
-    await control("POST", `/hpp/${started.id}/pay`, { ...APPROVED, awaitNotification: false })
-    const authorized = await card.authorizePayment({ data: started.data })
-    gateway.cradle().captures.set("capt_c3a", { id: "capt_c3a", amount: 20 })
-    gateway.cradle().captures.set("capt_c3b", { id: "capt_c3b", amount: 20 })
+    const { card, started, authorized } = await authorizedPayment("payses_c3", { capt_c3a: 20, capt_c3b: 20 })
     await loseAnswers("POST", "/operations/*/captures", "after")
     await loseAnswers("GET", "/orders/*", "before")
     await expect(
@@ -423,12 +419,7 @@ describe("card money writes through the ledger", () => {
   })
 
   it("captures again a capture whose Medusa capture Medusa deleted afterwards, once the back office cancelled it", async () => {
-    const card = gateway.provider()
-    const started = await card.initiatePayment({ amount: 20, currency_code: "eur", data: { session_id: "payses_c4" } })
-    await control("POST", `/hpp/${started.id}/pay`, { ...APPROVED, awaitNotification: false })
-    const authorized = await card.authorizePayment({ data: started.data })
-    gateway.cradle().captures.set("capt_c4a", { id: "capt_c4a", amount: 20 })
-    gateway.cradle().captures.set("capt_c4b", { id: "capt_c4b", amount: 20 })
+    const { card, started, authorized } = await authorizedPayment("payses_c4", { capt_c4a: 20, capt_c4b: 20 })
     await card.capturePayment({ data: authorized.data, context: { idempotency_key: "capt_c4a" } })
     // As Medusa does when its own update fails after the provider answered.
     gateway.cradle().captures.delete("capt_c4a")
