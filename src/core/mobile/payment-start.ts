@@ -14,6 +14,7 @@
 import type { Logger, MedusaContainer } from "@medusajs/framework/types"
 import { MedusaError } from "@medusajs/framework/utils"
 import type { ApmClient } from "../../apm/apm-client"
+import { TransactionRejectedError } from "../../apm/errors"
 import type { ApmMethod, Envelope, InitializeRequest } from "../../apm/schemas"
 import { type MoneyWrite, type NewWrite, PAYMENT_START_KIND, type PaymentLedger } from "../../modules/nexi-ledger/types"
 import { minorToMajorString } from "../../money/amount"
@@ -127,11 +128,18 @@ async function startOnce(
     })
     return { transactionId, answer: recover.answer }
   } catch (error) {
-    // Read, never recorded here: a start the ledger could not record was never sent.
-    const recorded = await deps.ledger
-      .writesOf(write.gateway_ref)
-      .then((writes) => writes.find((other) => other.idempotency_key === write.idempotency_key))
-      .catch(() => undefined)
+    // A decline (201) is the service's own answer, which the session shows.
+    if (error instanceof TransactionRejectedError) return { refusal: error }
+    let recorded: MoneyWrite | undefined
+    try {
+      // Read, never recorded here: a start the ledger could not record was never sent.
+      recorded = (await deps.ledger.writesOf(write.gateway_ref)).find(
+        (other) => other.idempotency_key === write.idempotency_key,
+      )
+    } catch {
+      // Nothing tells what became of it: telling the shopper to decline a stray request is safe.
+      return "lost"
+    }
     if (recorded?.outcome === "refused") return { refusal: error as Error }
     if (recorded?.outcome === "unknown" || recorded?.outcome === "requested") return "lost"
     throw error

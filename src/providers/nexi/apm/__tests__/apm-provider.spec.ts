@@ -590,6 +590,20 @@ describe("a start whose answer was lost", () => {
     expect(await ledger.startsUnwatched(new Date(0), later, 10)).toEqual([])
   })
 
+  it("tells the shopper the start was lost when its answer was lost and the ledger cannot be read to tell more", async () => {
+    await injectFault(PAYMENT_PATH, { times: 2, phase: "after" })
+    const read = ledger.writesOf.bind(ledger)
+    ledger.writesOf = async () => {
+      ledger.writesOf = read
+      throw new Error("database unavailable")
+    }
+    await expectMedusaError(
+      provider(NexiApmPspBProviderService).initiatePayment(paymentInput()),
+      MedusaError.Types.UNEXPECTED_STATE,
+      /not known whether the payment request reached the shopper's app\. If one arrives, it should be declined/,
+    )
+  })
+
   it("says nothing was sent, and leaves nothing for the job to send, when the ledger cannot record the start", async () => {
     const input = paymentInput()
     const record = ledger.requestWrite.bind(ledger)
