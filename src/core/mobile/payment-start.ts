@@ -8,8 +8,8 @@
  * The write is recorded before it is sent, with its request (`resend`): the service finds a
  * transaction only by the same body under the same key, and the session the body was built
  * from is gone. The job sends it again (`recover`), learns the transaction, and opens its
- * attempt as one no session owns, which the sync then watches until it ends and releases if
- * the shopper paid it (apm-release.ts). See docs/ledger.md, "A mobile payment's start".
+ * attempt as one no session owns, which the sync then reverses while it waits in the app, or
+ * releases if the shopper paid it (apm-release.ts). See docs/ledger.md, "A mobile payment's start".
  */
 import type { Logger, MedusaContainer } from "@medusajs/framework/types"
 import { MedusaError } from "@medusajs/framework/utils"
@@ -38,7 +38,7 @@ export interface PaymentStartsDeps {
 
 export interface PaymentStart {
   sessionId: string
-  /** Derived from the session and the request: the same session sending the same request is a retry. */
+  /** Derived from the session, the request and the transaction it replaces: the same again is a retry. */
   key: string
   request: InitializeRequest
   amountMinor: string
