@@ -163,27 +163,6 @@ export class PaymentRecords {
   }
 }
 
-/**
- * The same records read from outside the payment module (the sync, which runs in the store's
- * own container), through the module's public service: the row services it offers by listing.
- */
-export function paymentRecordsOf(payments: IPaymentModuleService): PaymentRecords {
-  const one =
-    (what: string, list: (filters: { id: string }, config: Record<string, unknown>) => Promise<unknown[]>) =>
-    async (id: string, config: Record<string, unknown>) => {
-      const [row] = await list({ id }, config)
-      if (!row) throw new MedusaError(MedusaError.Types.NOT_FOUND, `${what} ${id} was not found`)
-      return row as Record<string, unknown>
-    }
-  return new PaymentRecords({
-    captureService: { retrieve: one("Capture", (filters, config) => payments.listCaptures(filters, config)) },
-    refundService: { retrieve: one("Refund", (filters, config) => payments.listRefunds(filters, config)) },
-    paymentSessionService: {
-      retrieve: (id: string, config: Record<string, unknown>) => payments.retrievePaymentSession(id, config),
-    },
-  })
-}
-
 type PaymentRows = Record<string, Array<Record<string, unknown>> | undefined>
 
 /** The sum of the payment's rows of one kind, but `leaveOut`, in major units; rows that were not read fail closed. */

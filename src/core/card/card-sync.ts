@@ -9,24 +9,17 @@
  * order no order will ever capture, so it is released.
  */
 import type { Logger, MedusaContainer, ProviderWebhookPayload } from "@medusajs/framework/types"
-import { Modules } from "@medusajs/framework/utils"
 import type { GatewayClient } from "../../gateway/gateway-client"
 import { NotificationSchema, type OrderDetails } from "../../gateway/schemas"
 import { NotFoundError } from "../../http/errors"
 import type { PaymentAttempt, PaymentLedger, SavedCardBook } from "../../modules/nexi-ledger/types"
 import { changesNothing, watchAfterRead } from "../attempt-watch"
-import {
-  type MedusaChanges,
-  medusaChangesOf,
-  paymentRecordsOf,
-  type SessionRecord,
-  type SyncOutcome,
-} from "../medusa-payments"
+import { type MedusaChanges, medusaChangesOf, type SessionRecord, type SyncOutcome } from "../medusa-payments"
 import { notificationProblem, parseNotificationBody } from "../notification-body"
 import type { NexiOptions } from "../options"
 import { providerKeyOf, storeEntryIdOf } from "../provider-ids"
 import type { MedusaRows } from "../send-once"
-import { gatewayClientFor, ledgerOf, loggerOf, requireNexiOptions } from "../store-entries"
+import { gatewayClientFor, ledgerOf, loggerOf, paymentRecordsOf, requireNexiOptions } from "../store-entries"
 import { SAVE_CARD_KEY, saveCardOfPayment } from "./card-on-file"
 import { type CardOrder, holdsOnlyItsAuthorization, readCardOrder } from "./card-order"
 import { readCardSessionData, securityTokenMatches } from "./card-sessions"
@@ -235,7 +228,7 @@ export function cardSyncPort(deps: CardSyncPortDeps): CardGatewayPort {
  */
 export function cardSyncFor(container: MedusaContainer, providerId: string): CardSync {
   const ledger = ledgerOf(container)
-  const records = paymentRecordsOf(container.resolve(Modules.PAYMENT))
+  const records = paymentRecordsOf(container)
   const logger = loggerOf(container)
   const gateway = cardSyncPort({
     gateway: gatewayClientFor(container, providerId),

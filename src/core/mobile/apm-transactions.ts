@@ -6,18 +6,18 @@
  * the sync from the store's configuration (`mobileSyncFor`, below).
  */
 import type { Logger, MedusaContainer } from "@medusajs/framework/types"
-import { MedusaError, Modules } from "@medusajs/framework/utils"
+import { MedusaError } from "@medusajs/framework/utils"
 import type { ApmClient } from "../../apm/apm-client"
 import type { ApmMethod } from "../../apm/schemas"
 import { NotFoundError } from "../../http/errors"
 import type { PaymentAttempt, PaymentLedger } from "../../modules/nexi-ledger/types"
 import { clientsFor } from "../clients"
 import { requireField } from "../medusa-errors"
-import { medusaChangesOf, paymentRecordsOf, type SessionRecord } from "../medusa-payments"
+import { medusaChangesOf, type SessionRecord } from "../medusa-payments"
 import type { ApmOptions, NexiOptions } from "../options"
 import { providerKeyOf } from "../provider-ids"
 import type { MedusaRows } from "../send-once"
-import { ledgerOf, loggerOf, requireNexiOptions } from "../store-entries"
+import { ledgerOf, loggerOf, paymentRecordsOf, requireNexiOptions } from "../store-entries"
 import { watchOrRelease } from "./apm-release"
 import { type ApmSessionData, readApmSessionData } from "./apm-session-data"
 import type { RequestOfWrite } from "./apm-writes"
@@ -233,7 +233,7 @@ export class ApmTransactions implements MobileServicePort {
 /** The sync of one mobile scheme's payments of the store entry behind `providerId` (`pp_nexi-apm-psp-b_nexi`). */
 export function mobileSyncFor(container: MedusaContainer, providerId: string, method: ApmMethod): MobileSync {
   const ledger = ledgerOf(container)
-  const records = paymentRecordsOf(container.resolve(Modules.PAYMENT))
+  const records = paymentRecordsOf(container)
   const logger = loggerOf(container)
   const service = new ApmTransactions({
     options: requireNexiOptions(container, providerId),
