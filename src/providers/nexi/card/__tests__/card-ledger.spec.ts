@@ -302,6 +302,25 @@ describe("card money writes through the ledger", () => {
     ])
   })
 
+  it("refuses, sending nothing, a refund while the Medusa refund holding an earlier one cannot be read", async () => {
+    const { card, orderId, data } = await capturedPayment("payses_l14")
+    await refund(card, data, "ref_l14a", 5)
+    const service = gateway.cradle().refundService as { retrieve(id: string, config?: unknown): Promise<unknown> }
+    const retrieve = service.retrieve
+    service.retrieve = async (id, config) => {
+      if (id === "ref_l14a") throw new Error("database unavailable")
+      return retrieve(id, config)
+    }
+    try {
+      await expect(refund(card, data, "ref_l14b", 5)).rejects.toThrow(
+        /Medusa's refund ref_l14a, which records gateway operation \d+, could not be read .*database unavailable.*Nothing was sent/,
+      )
+    } finally {
+      service.retrieve = retrieve
+    }
+    expect(await gatewayOperations(orderId, "REFUND")).toHaveLength(1)
+  })
+
   it("leaves a refund held by the payment itself (an order cancel's) to it, and refunds the new one", async () => {
     const { card, orderId, data } = await capturedPayment("payses_l13")
     await refund(card, data, "ref_l13a", 5)
