@@ -99,6 +99,25 @@ async function authorizedPayment(sessionId: string, captures: Record<string, num
   return { card, started, authorized }
 }
 
+/**
+ * Medusa's capture `captureId` is made at the gateway, but neither its answer nor a read of the
+ * order comes back: the provider throws, and Medusa deletes the capture's row.
+ */
+async function captureWithLostAnswer(
+  card: ReturnType<typeof gateway.provider>,
+  data: Record<string, unknown> | undefined,
+  captureId: string,
+) {
+  await loseAnswers("POST", "/operations/*/captures", "after")
+  await loseAnswers("GET", "/orders/*", "before")
+  await expect(
+    rolledBackOnError(gateway.cradle().captures, captureId, () =>
+      card.capturePayment({ data, context: { idempotency_key: captureId } }),
+    ),
+  ).rejects.toThrow(/Do not try again/)
+  await control("DELETE", "/faults")
+}
+
 /** A session paid on its hosted page, authorized, and captured for 20.00 as Medusa would. */
 async function capturedPayment(sessionId: string) {
   const { card, started, authorized } = await authorizedPayment(sessionId, { [`capt_${sessionId}`]: 20 })
@@ -395,14 +414,7 @@ describe("card money writes through the ledger", () => {
 
   it("captures once when the capture's answer was lost and Medusa captures again with a new id", async () => {
     const { card, started, authorized } = await authorizedPayment("payses_c2", { capt_a: 12.5, capt_b: 12.5 })
-    await loseAnswers("POST", "/operations/*/captures", "after")
-    await loseAnswers("GET", "/orders/*", "before")
-    await expect(
-      rolledBackOnError(gateway.cradle().captures, "capt_a", () =>
-        card.capturePayment({ data: authorized.data, context: { idempotency_key: "capt_a" } }),
-      ),
-    ).rejects.toThrow(/Do not try again/)
-    await control("DELETE", "/faults")
+    await captureWithLostAnswer(card, authorized.data, "capt_a")
 
     const captured = await card.capturePayment({ data: authorized.data, context: { idempotency_key: "capt_b" } })
 
@@ -414,14 +426,7 @@ describe("card money writes through the ledger", () => {
 
   it("captures again, rather than taking it over, a lost capture that the back office cancelled since", async () => {
     const { card, started, authorized } = await authorizedPayment("payses_c3", { capt_c3a: 20, capt_c3b: 20 })
-    await loseAnswers("POST", "/operations/*/captures", "after")
-    await loseAnswers("GET", "/orders/*", "before")
-    await expect(
-      rolledBackOnError(gateway.cradle().captures, "capt_c3a", () =>
-        card.capturePayment({ data: authorized.data, context: { idempotency_key: "capt_c3a" } }),
-      ),
-    ).rejects.toThrow(/Do not try again/)
-    await control("DELETE", "/faults")
+    await captureWithLostAnswer(card, authorized.data, "capt_c3a")
     // The back office cancels the lost capture before Medusa records it.
     const [made] = (await gatewayOperations(started.id, "CAPTURE")) as unknown as Array<{ operationId: string }>
     const cancelId = await backOfficeCancel(made.operationId)
