@@ -2,8 +2,8 @@
  * What the gateway did outside Medusa is recorded once, and a notification is believed only
  * after its token: a refund or a capture made in Nexi's back office whose notification arrives
  * three times while the job, the storefront's status poll and a staff Sync read the same
- * payment becomes one Medusa refund or capture; a refund whose Medusa row Medusa deleted after
- * the gateway made it is recorded again; a forged notification makes the store read
+ * payment becomes one Medusa refund or capture; a refund or a capture whose Medusa row Medusa
+ * deleted after the gateway made it is recorded again; a forged notification makes the store read
  * nothing from the gateway, and a genuine one for a payment Medusa holds reads it once.
  */
 import { Modules } from "@medusajs/framework/utils"
@@ -175,6 +175,38 @@ medusaIntegrationTestRunner({
         capturedMinor: 1999,
         refundedMinor: 500,
       })
+    })
+
+    it("records, once, a capture the gateway made whose Medusa capture Medusa deleted afterwards", async () => {
+      const checkout = await kit.openCardCheckout()
+      await kit.pay(checkout.orderId, CARDS.approved, true)
+      const completed = await kit.completeAsShopper(checkout.cartId)
+      const medusaOrderId = completed.body.order.id as string
+      const [authorized] = await kit.paymentsOfOrder(medusaOrderId)
+      const payments = getContainer().resolve(Modules.PAYMENT)
+      const { data: authorizedData } = await payments.retrievePayment(authorized.id, { select: ["data"] })
+      await capturePaymentWorkflow(getContainer()).run({ input: { payment_id: authorized.id } })
+      // What Medusa leaves when its own update fails after the provider answered: no capture row,
+      // the payment neither captured nor holding the capture's data.
+      const [sent] = (await kit.paymentsOfOrder(medusaOrderId))[0].captures
+      await payments.deleteCaptures([sent.id])
+      await payments.updatePayment({ id: authorized.id, captured_at: null, data: authorizedData } as never)
+      expect((await kit.paymentsOfOrder(medusaOrderId))[0].captures).toEqual([])
+
+      for (let read = 0; read < 2; read++) {
+        await reconcileSession(getContainer(), { id: checkout.sessionId, provider_id: NEXI_CARD_PROVIDER })
+      }
+
+      const [recorded] = await kit.paymentsOfOrder(medusaOrderId)
+      expect(recorded.captures.map((capture) => Number(capture.amount))).toEqual([19.99])
+      expect(await kit.gatewayOperations(checkout.orderId, "CAPTURE", "EXECUTED")).toHaveLength(1)
+      expect(await expectBooksAgree(kit, checkout.orderId, medusaOrderId)).toEqual({
+        capturedMinor: 1999,
+        refundedMinor: 0,
+      })
+      // The capture's write is now held by the capture that records it: a refund finds it Medusa's.
+      await refundPaymentWorkflow(getContainer()).run({ input: { payment_id: authorized.id, amount: 5 } })
+      expect(await kit.gatewayOperations(checkout.orderId, "REFUND", "REFUNDED")).toHaveLength(1)
     })
 
     it("reads the gateway once for a genuine notification of a payment Medusa already holds", async () => {

@@ -422,42 +422,47 @@ export class MedusaChanges {
   }
 
   /**
-   * Gateway operations of writes Medusa sent through the provider: the ledger hands each to its
-   * Medusa row. With `heldBy`, only those held by one of these rows: a write whose row Medusa
-   * deleted after the gateway made it (its own update failed) is money Medusa does not show.
+   * Gateway REFUND operations that Medusa shows through a refund it sent: the ledger hands each
+   * write to its Medusa row, one of `rows`. A write whose row Medusa deleted after the gateway
+   * made it (its own update failed) is money Medusa does not show.
    */
-  private async operationsMedusaSent(
-    orderId: string,
-    kind: "capture" | "refund",
-    heldBy?: ReadonlySet<string>,
-  ): Promise<Set<string>> {
-    const writes = await this.deps.ledger.writesOf(orderId)
-    const held = writes.filter(
+  private async refundsHeldBy(orderId: string, rows: ReadonlySet<string>): Promise<Set<string>> {
+    const held = (await this.deps.ledger.writesOf(orderId)).filter(
       (write) =>
-        write.kind === kind &&
+        write.kind === "refund" &&
         write.gateway_operation_id &&
-        (!heldBy || (write.claimed_by !== null && heldBy.has(write.claimed_by))),
+        write.claimed_by !== null &&
+        rows.has(write.claimed_by),
     )
     return new Set(held.map((write) => write.gateway_operation_id as string))
   }
 
   /**
-   * A capture made in the gateway's back office is recorded as Medusa's, for what Medusa lacks,
-   * without asking the provider to send it (`is_captured`). Medusa's payment data keeps no
-   * operation id for it: a later refund finds the capture in the gateway's order.
-   * A capture Medusa sent itself is left to its own write's path (a rolled-back one is taken
-   * over by the job, record-orphaned-writes.ts).
+   * A capture Medusa lacks is recorded as Medusa's, for what Medusa lacks. One made in the
+   * gateway's back office is recorded without asking the provider to send it (`is_captured`):
+   * Medusa's payment data keeps no operation id for it, and a later refund finds the capture in
+   * the gateway's order. One Medusa sent itself whose row Medusa dropped (its answer was lost,
+   * or Medusa's own update failed after it) goes through the provider, which takes the write
+   * over and sends nothing (card-money.ts); one a live Medusa row holds is Medusa's already.
    */
   private async recordCapture(record: PaymentRow, payment: GatewayPayment): Promise<boolean> {
     const missing = this.captureMissing(record, payment)
     const operationId = payment.captureOperationId
     if (missing <= 0n || !operationId || !payment.orderId) return false
-    if ((await this.operationsMedusaSent(payment.orderId, "capture")).has(operationId)) return false
+    const writes = (await this.deps.ledger.writesOf(payment.orderId)).filter(
+      (write) => write.kind === "capture" && write.gateway_operation_id === operationId,
+    )
+    const rows = new Set((record.captures ?? []).map((capture) => capture.id))
+    const dropped = (holder: string | null) =>
+      !holder || (holder.startsWith(ROW_SERVICES.capture?.idPrefix as string) && !rows.has(holder))
+    if (writes.length && !writes.every((write) => dropped(write.claimed_by))) return false
     await capturePaymentWorkflow(this.deps.container).run({
       // `is_captured` is passed through to the payment module, which then calls no provider.
-      input: { payment_id: record.id, amount: minorToMajorString(missing, payment.currency), is_captured: true } as {
-        payment_id: string
-      },
+      input: {
+        payment_id: record.id,
+        amount: minorToMajorString(missing, payment.currency),
+        is_captured: writes.length === 0,
+      } as { payment_id: string },
     })
     return true
   }
@@ -475,7 +480,7 @@ export class MedusaChanges {
     const named = new Set((record.refunds ?? []).flatMap((refund) => recordedOperationIds(refund.metadata)))
     // A refund write is held by its Medusa refund, or by the payment itself when an order cancel refunded.
     const rows = new Set([record.id, ...(record.refunds ?? []).map((refund) => refund.id)])
-    const sentByMedusa = await this.operationsMedusaSent(payment.orderId, "refund", rows)
+    const sentByMedusa = await this.refundsHeldBy(payment.orderId, rows)
     let recorded = false
     for (const operation of (payment.refunds ?? []).filter((refund) => SETTLED_REFUND.has(refund.result))) {
       const amount = BigInt(operation.amountMinor)

@@ -215,10 +215,14 @@ describe("MedusaChanges", () => {
       await expect(changes(test).apply(paid, read("captured"))).resolves.toBe("unchanged")
     })
 
-    it("leaves a capture Medusa sent itself (in the ledger) to its own write's path", async () => {
+    it.each([
+      ["a live capture of the payment", "capt_1"],
+      ["the payment (not a capture row)", "pay_1"],
+    ])("records nothing for a capture Medusa sent whose write %s holds", async (_label, holder) => {
       const test = testContainer()
       const locks: string[] = []
-      test.payment.payments.push({ id: "pay_1", payment_session_id: "payses_1", captures: [], refunds: [] })
+      const captures = holder === "capt_1" ? [{ id: "capt_1", amount: 5, raw_amount: { value: "5" } }] : []
+      test.payment.payments.push({ id: "pay_1", payment_session_id: "payses_1", captures, refunds: [] })
       await test.ledger.requestWrite({
         kind: "capture",
         gateway_ref: "ORD1",
@@ -226,7 +230,11 @@ describe("MedusaChanges", () => {
         amount_minor: "1000",
         currency: "EUR",
       })
-      await test.ledger.settleWrite("k1", { outcome: "executed", gateway_operation_id: "OP_CAPTURE" })
+      await test.ledger.settleWrite("k1", {
+        outcome: "executed",
+        gateway_operation_id: "OP_CAPTURE",
+        claimed_by: holder,
+      })
       const gateway = read("captured", { orderId: "ORD1", captureOperationId: "OP_CAPTURE" })
       await expect(changes(test, locks).apply(paid, gateway)).resolves.toBe("unchanged")
       expect(locks).toEqual(["pay_1"])
