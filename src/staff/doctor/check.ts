@@ -22,12 +22,8 @@ export interface DoctorInput {
   fetch?: typeof fetch
 }
 
-export interface DoctorContext {
-  options: NexiOptions
-  clients: NexiClients
+export type DoctorContext = Required<Omit<DoctorInput, "currencies">> & {
   currencies: readonly string[] | undefined
-  now: () => number
-  fetch: typeof fetch
   /** GET /payment_methods, read once: the API key check and the currency check both need it. */
   paymentMethods: () => Promise<PaymentMethodsRead>
 }

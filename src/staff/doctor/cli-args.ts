@@ -4,85 +4,34 @@
  */
 import { parseArgs } from "node:util"
 
-type Flag = { flag: string; env?: string; option?: string; apm?: boolean; help: string; fallback: string }
+type Flag = { flag: string; env: string; option: string; apm: boolean; help: string; fallback: string }
 
-/** Every option flag, the environment variable read when it is absent, and the default. */
-export const FLAGS: readonly Flag[] = [
-  {
-    flag: "api-key",
-    env: "NEXI_API_KEY",
-    option: "apiKey",
-    help: "the gateway API key (never printed)",
-    fallback: "from the config",
-  },
-  {
-    flag: "environment",
-    env: "NEXI_ENVIRONMENT",
-    option: "environment",
-    help: "sandbox, production or a base URL",
-    fallback: "from the config, else sandbox",
-  },
-  {
-    flag: "notification-url",
-    env: "NEXI_NOTIFICATION_URL",
-    option: "notificationUrl",
-    help: "the store backend's public base URL",
-    fallback: "from the config",
-  },
-  {
-    flag: "result-url",
-    env: "NEXI_RESULT_URL",
-    option: "resultUrl",
-    help: "storefront page after payment",
-    fallback: "from the config",
-  },
-  {
-    flag: "cancel-url",
-    env: "NEXI_CANCEL_URL",
-    option: "cancelUrl",
-    help: "storefront page after giving up",
-    fallback: "from the config",
-  },
-  {
-    flag: "capture-type",
-    env: "NEXI_CAPTURE_TYPE",
-    option: "captureType",
-    help: "EXPLICIT or IMPLICIT",
-    fallback: "from the config, else EXPLICIT",
-  },
-  {
-    flag: "apm-consumer-key",
-    env: "NEXI_APM_CONSUMER_KEY",
-    option: "consumerKey",
-    apm: true,
-    help: "mobile payments: consumer key",
-    fallback: "from the config",
-  },
-  {
-    flag: "apm-consumer-secret",
-    env: "NEXI_APM_CONSUMER_SECRET",
-    option: "consumerSecret",
-    apm: true,
-    help: "mobile payments: consumer secret (never printed)",
-    fallback: "from the config",
-  },
-  {
-    flag: "apm-merchant-id",
-    env: "NEXI_APM_MERCHANT_ID",
-    option: "merchantId",
-    apm: true,
-    help: "mobile payments: merchant id",
-    fallback: "from the config",
-  },
-  {
-    flag: "apm-environment",
-    env: "NEXI_APM_ENVIRONMENT",
-    option: "environment",
-    apm: true,
-    help: "mobile payments: the service's base URL",
-    fallback: "from the config",
-  },
+/**
+ * Every option flag, its help and its default ("from the config" when left out). The environment
+ * variable read when it is absent is NEXI_ and the flag upper-cased; an apm- flag sets the `apm`
+ * options, under the camel-cased rest of its name.
+ */
+const OPTION_FLAGS: ReadonlyArray<[flag: string, help: string, fallback?: string]> = [
+  ["api-key", "the gateway API key (never printed)"],
+  ["environment", "sandbox, production or a base URL", "from the config, else sandbox"],
+  ["notification-url", "the store backend's public base URL"],
+  ["result-url", "storefront page after payment"],
+  ["cancel-url", "storefront page after giving up"],
+  ["capture-type", "EXPLICIT or IMPLICIT", "from the config, else EXPLICIT"],
+  ["apm-consumer-key", "mobile payments: consumer key"],
+  ["apm-consumer-secret", "mobile payments: consumer secret (never printed)"],
+  ["apm-merchant-id", "mobile payments: merchant id"],
+  ["apm-environment", "mobile payments: the service's base URL"],
 ]
+
+export const FLAGS: readonly Flag[] = OPTION_FLAGS.map(([flag, help, fallback = "from the config"]) => ({
+  flag,
+  env: `NEXI_${flag.toUpperCase().replace(/-/g, "_")}`,
+  option: flag.replace(/^apm-/, "").replace(/-(.)/g, (_, letter: string) => letter.toUpperCase()),
+  apm: flag.startsWith("apm-"),
+  help,
+  fallback,
+}))
 
 const OTHER_FLAGS: ReadonlyArray<[string, string, string]> = [
   ["--config PATH", "the store's medusa-config.js or .ts", "./medusa-config.js, then ./medusa-config.ts, when present"],
@@ -146,10 +95,8 @@ export function parseDoctorArguments(argv: string[], env: NodeJS.ProcessEnv): Do
   const overrides: Record<string, string> = {}
   const apmOverrides: Record<string, string> = {}
   for (const entry of FLAGS) {
-    const value =
-      ((values as Record<string, unknown>)[entry.flag] as string | undefined) ??
-      (entry.env ? env[entry.env] : undefined)
-    if (value === undefined || value === "" || !entry.option) continue
+    const value = ((values as Record<string, unknown>)[entry.flag] as string | undefined) ?? env[entry.env]
+    if (value === undefined || value === "") continue
     if (entry.apm) apmOverrides[entry.option] = value
     else overrides[entry.option] = value
   }

@@ -2,10 +2,10 @@
  * GET /admin/nexi/doctor's use case: the doctor for the store's card provider entry, with the
  * currencies of the store's regions, through the providers' own clients.
  */
-import type { Logger, MedusaContainer } from "@medusajs/framework/types"
+import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { clientsFor } from "../../core/clients"
-import { cardProviderIdOf, requireNexiOptions } from "../../core/store-entries"
+import { cardProviderIdOf, loggerOf, requireNexiOptions } from "../../core/store-entries"
 import type { DoctorReport } from "./check"
 import { runDoctor } from "./run-doctor"
 
@@ -20,8 +20,6 @@ async function regionCurrencies(container: MedusaContainer): Promise<string[]> {
 
 export async function storeDoctorReport(container: MedusaContainer): Promise<DoctorReport> {
   const options = requireNexiOptions(container, await cardProviderIdOf(container))
-  const logger = container.hasRegistration(ContainerRegistrationKeys.LOGGER)
-    ? container.resolve<Logger>(ContainerRegistrationKeys.LOGGER)
-    : undefined
-  return runDoctor({ options, clients: clientsFor(options, logger), currencies: await regionCurrencies(container) })
+  const clients = clientsFor(options, loggerOf(container))
+  return runDoctor({ options, clients, currencies: await regionCurrencies(container) })
 }
