@@ -173,7 +173,7 @@ function sumOf(payment: PaymentRows | undefined, rows: "captures" | "refunds", o
 }
 
 /** What Medusa's capture or refund rows add up to, in major units, unrounded as Medusa keeps them. */
-function totalOfRows(rows: Array<{ amount?: unknown; raw_amount?: unknown }>) {
+export function totalOfRows(rows: Array<{ amount?: unknown; raw_amount?: unknown }>) {
   return rows.reduce((total, row) => MathBN.add(total, (row.raw_amount ?? row.amount) as never), MathBN.convert(0))
 }
 
@@ -270,7 +270,7 @@ export function medusaChangesOf(container: MedusaContainer, ledger: PaymentLedge
   })
 }
 
-type MoneyRow = { id: string; amount: unknown; raw_amount?: unknown; metadata?: Record<string, unknown> | null }
+export type MoneyRow = { id: string; amount: unknown; raw_amount?: unknown; metadata?: Record<string, unknown> | null }
 
 /** A payment's captures and refunds as money by totals reads them: unrounded amounts, and the refunds' metadata. */
 export const MONEY_ROW_FIELDS = [

@@ -20,7 +20,7 @@
  */
 
 import { isUnsettled, orphanedWrites } from "../core/send-once"
-import type { MoneyWrite, PaymentLedger, WriteKind } from "../modules/nexi-ledger/types"
+import type { MoneyWrite, WriteKind } from "../modules/nexi-ledger/types"
 import { minorToMajorString } from "../money/amount"
 import type { NexiLedgerIssue } from "./contract"
 
@@ -118,14 +118,4 @@ export function ledgerIssuesOf(
       },
     ]
   })
-}
-
-/** The issues of one gateway order or mobile transaction (a payment's gateway ref). */
-export async function ledgerIssuesOfPayment(
-  ledger: PaymentLedger,
-  gatewayRef: string,
-  heldRows?: ReadonlySet<string>,
-  now = new Date(),
-): Promise<NexiLedgerIssue[]> {
-  return ledgerIssuesOf(await ledger.writesOf(gatewayRef), now, heldRows)
 }

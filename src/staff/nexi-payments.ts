@@ -5,17 +5,9 @@
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
-import BigNumber from "bignumber.js"
-import { MONEY_ROW_FIELDS } from "../core/medusa-payments"
+import type BigNumber from "bignumber.js"
+import { MONEY_ROW_FIELDS, type MoneyRow, totalOfRows } from "../core/medusa-payments"
 import { isNexiProviderId } from "../core/provider-ids"
-import { type AmountInput, toDecimal } from "../money/amount"
-
-export interface MedusaAmountRow {
-  id: string
-  amount?: AmountInput | null
-  raw_amount?: AmountInput | null
-  metadata?: Record<string, unknown> | null
-}
 
 export interface NexiPaymentRecord {
   id: string
@@ -24,8 +16,8 @@ export interface NexiPaymentRecord {
   data: Record<string, unknown> | null
   payment_session_id: string | null
   payment_collection_id: string | null
-  captures: MedusaAmountRow[]
-  refunds: MedusaAmountRow[]
+  captures: MoneyRow[]
+  refunds: MoneyRow[]
 }
 
 const PAYMENT_FIELDS = [
@@ -41,8 +33,8 @@ const PAYMENT_FIELDS = [
 function normalize(row: Record<string, unknown>): NexiPaymentRecord {
   return {
     ...(row as unknown as NexiPaymentRecord),
-    captures: ((row.captures as MedusaAmountRow[] | undefined) ?? []).filter(Boolean),
-    refunds: ((row.refunds as MedusaAmountRow[] | undefined) ?? []).filter(Boolean),
+    captures: ((row.captures as MoneyRow[] | undefined) ?? []).filter(Boolean),
+    refunds: ((row.refunds as MoneyRow[] | undefined) ?? []).filter(Boolean),
   }
 }
 
@@ -77,14 +69,7 @@ export async function nexiPaymentsOfOrder(container: MedusaContainer, orderId: s
     .map(normalize)
 }
 
-function sum(rows: readonly MedusaAmountRow[]): BigNumber {
-  return rows.reduce(
-    (total, row) => total.plus(toDecimal((row.raw_amount ?? row.amount ?? 0) as AmountInput)),
-    new BigNumber(0),
-  )
-}
-
 /** What Medusa has recorded as captured and refunded on the payment, in major units. */
 export function medusaTotals(payment: NexiPaymentRecord): { captured: BigNumber; refunded: BigNumber } {
-  return { captured: sum(payment.captures), refunded: sum(payment.refunds) }
+  return { captured: totalOfRows(payment.captures), refunded: totalOfRows(payment.refunds) }
 }

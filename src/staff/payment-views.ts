@@ -36,7 +36,7 @@ import type {
   NexiReleasedPayment,
   NexiTimelineOperation,
 } from "./contract"
-import { ledgerIssuesOfPayment } from "./ledger-issues"
+import { ledgerIssuesOf } from "./ledger-issues"
 import { type NexiPaymentRecord, nexiPaymentsOfOrder } from "./nexi-payments"
 
 export interface PaymentIdentity {
@@ -195,10 +195,13 @@ export async function orderPaymentsView(
     records.map(async (record): Promise<NexiOrderPayment> => {
       const view = await readPaymentView(container, record)
       const heldRows = new Set([record.id, ...record.refunds.map((refund) => refund.id)])
-      return { ...view, ledger_issues: await ledgerIssuesOfPayment(ledger, gatewayRefOf(view), heldRows) }
+      const now = new Date()
+      return { ...view, ledger_issues: ledgerIssuesOf(await ledger.writesOf(gatewayRefOf(view)), now, heldRows) }
     }),
   )
-  const cartId = await cartOfOrder(container, orderId)
+  // The cart the order was placed from; none for an order that had none (a draft order).
+  const [cartRow] = await orderCartRows(container, { order_id: [orderId] })
+  const cartId = cartRow?.cart_id
   const released = cartId ? await releasedPayments(container, { cartIds: [cartId], limit: RELEASED_PER_ORDER }) : []
   return { order_id: orderId, payments, released_payments: released }
 }
@@ -226,12 +229,6 @@ async function ordersOfCarts(container: MedusaContainer, cartIds: readonly strin
   if (!cartIds.length) return new Map()
   const rows = await orderCartRows(container, { cart_id: [...new Set(cartIds)] })
   return new Map(rows.map((row) => [row.cart_id, row.order_id]))
-}
-
-/** The cart the order was placed from; null for an order that had none (a draft order). */
-async function cartOfOrder(container: MedusaContainer, orderId: string): Promise<string | null> {
-  const [row] = await orderCartRows(container, { order_id: [orderId] })
-  return row?.cart_id ?? null
 }
 
 /**
