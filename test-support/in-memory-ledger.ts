@@ -21,13 +21,7 @@ import type {
   WriteKind,
   WritePatch,
 } from "../src/modules/nexi-ledger/types"
-import {
-  DEACTIVATION_KIND,
-  isOrphaned,
-  MONEY_KINDS,
-  PAYMENT_START_KIND,
-  undoesExecuted,
-} from "../src/modules/nexi-ledger/types"
+import { isOrphaned, MONEY_KINDS, PAYMENT_START_KIND, undoesExecuted } from "../src/modules/nexi-ledger/types"
 
 export class InMemoryLedger implements PaymentLedger, SavedCardBook {
   readonly attempts: PaymentAttempt[] = []
@@ -159,12 +153,19 @@ export class InMemoryLedger implements PaymentLedger, SavedCardBook {
     return [...unsettled, ...orphaned].slice(0, limit).map((row) => ({ ...row }))
   }
 
-  async writesToRetry(kind: WriteKind, olderThan: Date, limit: number): Promise<MoneyWrite[]> {
+  async writesToRetry(
+    kind: WriteKind,
+    olderThan: Date,
+    limit: number,
+    { refused = false } = {},
+  ): Promise<MoneyWrite[]> {
     return this.writes
       .filter(
         (row) =>
           row.kind === kind &&
-          (row.outcome === "unknown" || (row.outcome === "requested" && row.updated_at <= olderThan)),
+          (row.outcome === "unknown" ||
+            (refused && row.outcome === "refused") ||
+            (row.outcome === "requested" && row.updated_at <= olderThan)),
       )
       .sort((a, b) => a.updated_at.getTime() - b.updated_at.getTime())
       .slice(0, limit)
@@ -180,20 +181,6 @@ export class InMemoryLedger implements PaymentLedger, SavedCardBook {
           row.updated_at >= since &&
           row.updated_at <= olderThan &&
           !this.attemptByRef.has(row.gateway_operation_id ?? ""),
-      )
-      .sort((a, b) => a.updated_at.getTime() - b.updated_at.getTime())
-      .slice(0, limit)
-      .map((row) => ({ ...row }))
-  }
-
-  async deactivationsToRetry(olderThan: Date, limit: number): Promise<MoneyWrite[]> {
-    return this.writes
-      .filter(
-        (row) =>
-          row.kind === DEACTIVATION_KIND &&
-          (row.outcome === "refused" ||
-            row.outcome === "unknown" ||
-            (row.outcome === "requested" && row.updated_at <= olderThan)),
       )
       .sort((a, b) => a.updated_at.getTime() - b.updated_at.getTime())
       .slice(0, limit)

@@ -16,7 +16,14 @@
 import type { Logger } from "@medusajs/framework/types"
 import { MedusaError } from "@medusajs/framework/utils"
 import { AuthenticationError, InvalidRequestError, NotFoundError } from "../http/errors"
-import type { MoneyWrite, NewWrite, PaymentLedger, WriteKind } from "../modules/nexi-ledger/types"
+import {
+  isStanding,
+  isUnclaimed,
+  type MoneyWrite,
+  type NewWrite,
+  type PaymentLedger,
+  type WriteKind,
+} from "../modules/nexi-ledger/types"
 import { LONGEST_CALL_MS } from "./options"
 
 /**
@@ -251,13 +258,6 @@ export interface EarlierWrites {
   logger?: Logger
 }
 
-/** Executed, and held by no Medusa row: the sender's row was deleted, or it was not matched yet. */
-function isUnclaimed(write: MoneyWrite): boolean {
-  return (
-    write.outcome === "executed" && !write.claimed_by && write.origin !== "release" && write.follow_state !== "rejected"
-  )
-}
-
 /**
  * Every write of `gatewayRef`, settled: an outcome never learnt is read from the gateway, and
  * each write is matched to its Medusa row (see the header). A gateway or a Medusa row that
@@ -360,9 +360,7 @@ export async function claimOrphans(
 ): Promise<MoneyWrite[]> {
   const others = writes.filter((write) => write.kind === kind && write.idempotency_key !== ownKey)
   // A refund the scheme rejected moved no money and is never taken over.
-  const made = others.filter(
-    (write) => write.outcome === "executed" && write.origin !== "release" && write.follow_state !== "rejected",
-  )
+  const made = others.filter(isStanding)
   const claimed = made.filter((write) => write.claimed_by === claimant)
   const heldElsewhere = made.filter((write) => write.claimed_by !== null && write.claimed_by !== claimant)
   let total = totalMinor(claimed)

@@ -7,7 +7,12 @@ import type { Logger, MedusaContainer } from "@medusajs/framework/types"
 import { endContract } from "../core/card/contract-end"
 import { STALE_REQUEST_MS } from "../core/send-once"
 import { gatewayClientFor, ledgerOf } from "../core/store-entries"
-import type { MoneyWrite, PaymentLedger, SavedCardBook } from "../modules/nexi-ledger/types"
+import {
+  DEACTIVATION_KIND,
+  type MoneyWrite,
+  type PaymentLedger,
+  type SavedCardBook,
+} from "../modules/nexi-ledger/types"
 
 /** Deactivations one run sends at most: each is one gateway call (two after a lost answer). */
 export const DEACTIVATIONS_PER_RUN = 10
@@ -38,7 +43,8 @@ export async function retryContractEnds(
   const book = ledger as unknown as SavedCardBook
   const logger = container.resolve<Logger>("logger")
   const summary: ContractEndsSummary = { ended: 0, pending: 0 }
-  const writes = await ledger.deactivationsToRetry(new Date(now.getTime() - STALE_REQUEST_MS), DEACTIVATIONS_PER_RUN)
+  const olderThan = new Date(now.getTime() - STALE_REQUEST_MS)
+  const writes = await ledger.writesToRetry(DEACTIVATION_KIND, olderThan, DEACTIVATIONS_PER_RUN, { refused: true })
   for (const write of writes) {
     const card = write.medusa_ref ? await book.findSavedCard(write.medusa_ref) : undefined
     if (card?.state !== "deleted") {

@@ -26,7 +26,7 @@ import type {
   WriteKind,
   WritePatch,
 } from "./types"
-import { CLAIMED_KINDS, DEACTIVATION_KIND, MONEY_KINDS, PAYMENT_START_KIND, undoesExecuted } from "./types"
+import { CLAIMED_KINDS, MONEY_KINDS, PAYMENT_START_KIND, undoesExecuted } from "./types"
 
 interface Filtered {
   where(filter: Record<string, unknown>): Filtered
@@ -170,23 +170,15 @@ export class NexiLedgerService
     return [...unsettled, ...orphaned].slice(0, limit) as unknown as MoneyWrite[]
   }
 
-  async deactivationsToRetry(olderThan: Date, limit: number): Promise<MoneyWrite[]> {
+  async writesToRetry(
+    kind: WriteKind,
+    olderThan: Date,
+    limit: number,
+    { refused = false } = {},
+  ): Promise<MoneyWrite[]> {
+    const outcomes = refused ? ["refused", "unknown"] : ["unknown"]
     const rows = await this.listNexiMoneyWrites(
-      {
-        kind: DEACTIVATION_KIND,
-        $or: [{ outcome: ["refused", "unknown"] }, { outcome: "requested", updated_at: { $lte: olderThan } }],
-      },
-      { order: { updated_at: "ASC" }, take: limit },
-    )
-    return rows as unknown as MoneyWrite[]
-  }
-
-  async writesToRetry(kind: WriteKind, olderThan: Date, limit: number): Promise<MoneyWrite[]> {
-    const rows = await this.listNexiMoneyWrites(
-      {
-        kind,
-        $or: [{ outcome: "unknown" }, { outcome: "requested", updated_at: { $lte: olderThan } }],
-      },
+      { kind, $or: [{ outcome: outcomes }, { outcome: "requested", updated_at: { $lte: olderThan } }] },
       { order: { updated_at: "ASC" }, take: limit },
     )
     return rows as unknown as MoneyWrite[]

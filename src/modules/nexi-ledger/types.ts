@@ -31,7 +31,7 @@ export type WriteKind = (typeof WRITE_KINDS)[number]
 /**
  * A write that moves no money: ending a deleted card's contract at the gateway. Its
  * `gateway_ref` is the contract id, so no order's writes ever include it; the job retries it
- * apart from the payments (deactivationsToRetry), never through an order's sync.
+ * apart from the payments (writesToRetry), never through an order's sync.
  */
 export const DEACTIVATION_KIND = "contract_deactivation" satisfies WriteKind
 
@@ -114,17 +114,25 @@ export interface MoneyWrite {
 export const CLAIMED_KINDS: readonly WriteKind[] = ["capture", "void", "refund"]
 
 /**
- * Executed at the gateway and claimed by no Medusa record: its own record was rolled back
- * (the provider threw) and no later one has taken it over yet. A write whose record survived
- * is claimed for it when the ledger's writes are settled; a release answers to no record.
+ * Money the gateway moved for a Medusa record: executed, not a release (which answers to no
+ * record), and not a mobile refund the scheme rejected (which moved nothing).
  */
+export function isStanding(write: MoneyWrite): boolean {
+  return write.outcome === "executed" && write.origin !== "release" && write.follow_state !== "rejected"
+}
+
+/**
+ * Standing and claimed by no Medusa record: its own record was rolled back (the provider
+ * threw) and no later one has taken it over yet. A write whose record survived is claimed for
+ * it when the ledger's writes are settled.
+ */
+export function isUnclaimed(write: MoneyWrite): boolean {
+  return isStanding(write) && !write.claimed_by
+}
+
+/** An unclaimed write of a kind whose money Medusa must show (CLAIMED_KINDS). */
 export function isOrphaned(write: MoneyWrite): boolean {
-  return (
-    write.outcome === "executed" &&
-    !write.claimed_by &&
-    write.origin !== "release" &&
-    CLAIMED_KINDS.includes(write.kind)
-  )
+  return isUnclaimed(write) && CLAIMED_KINDS.includes(write.kind)
 }
 
 export type NewWrite = Pick<MoneyWrite, "kind" | "idempotency_key" | "gateway_ref" | "amount_minor" | "currency"> &
@@ -168,16 +176,13 @@ export interface PaymentLedger {
    */
   writesToSettle(olderThan: Date, limit: number): Promise<MoneyWrite[]>
   /**
-   * Contract deactivations not known to be done: refused, unknown, or requested before
-   * `olderThan` (cut off mid-call); least recently tried first, so each gets its turn.
+   * Writes of `kind` the job sends apart from the payments (a contract's deactivation, a payment
+   * link's cancel, a mobile payment's start) whose outcome is unknown, or requested before
+   * `olderThan` (cut off mid-call); least recently tried first, so each gets its turn. A refused
+   * one is left (nothing was made, or what was made is the sync's) unless `refused` asks for it:
+   * a deactivation the gateway refused is tried again.
    */
-  deactivationsToRetry(olderThan: Date, limit: number): Promise<MoneyWrite[]>
-  /**
-   * Writes of `kind` (a payment link's cancel, a mobile payment's start) whose outcome is
-   * unknown, or requested before `olderThan` (cut off mid-call); least recently tried first. A
-   * refused one is left: nothing was made, or what was made is the sync's.
-   */
-  writesToRetry(kind: WriteKind, olderThan: Date, limit: number): Promise<MoneyWrite[]>
+  writesToRetry(kind: WriteKind, olderThan: Date, limit: number, options?: { refused?: boolean }): Promise<MoneyWrite[]>
   /**
    * Mobile payment starts made (settled between `since` and `olderThan`) whose transaction has no
    * attempt: the ledger failed, or the process stopped, between the answer and the attempt's

@@ -7,6 +7,7 @@
 import { endContract } from "../../../../core/card/contract-end"
 import type { GatewayClient } from "../../../../gateway/gateway-client"
 import type { HppRequest } from "../../../../gateway/schemas"
+import { DEACTIVATION_KIND } from "../../../../modules/nexi-ledger/types"
 import { simulatedCardProvider } from "./support/simulated-card-provider"
 
 const APPROVED = { pan: "4999340261977289", expiryDate: "1230", cvv: "663" }
@@ -377,7 +378,9 @@ describe("a deleted card's contract at the gateway", () => {
     } as never)
     expect(await provider().listPaymentMethods({ context: { account_holder: holder("nxcada") } } as never)).toEqual([])
     expect(deactivations().map((write) => write.outcome)).toEqual(["unknown"])
-    expect(await gateway.cradle().ledger.deactivationsToRetry(new Date(), 10)).toHaveLength(1)
+    expect(
+      await gateway.cradle().ledger.writesToRetry(DEACTIVATION_KIND, new Date(), 10, { refused: true }),
+    ).toHaveLength(1)
     await control("DELETE", "/faults")
     // What the job does with it (src/reconciliation/retry-contract-ends.ts): the same write, sent again.
     const made = provider() as unknown as { gateway: GatewayClient }
@@ -385,7 +388,9 @@ describe("a deleted card's contract at the gateway", () => {
     expect(await endContract({ ledger: gateway.cradle().ledger, gateway: made.gateway }, card!, "medusa")).toBe(true)
     expect(deactivations().map((write) => write.outcome)).toEqual(["executed"])
     expect(await contractState()).toEqual(["deactivated"])
-    expect(await gateway.cradle().ledger.deactivationsToRetry(new Date(), 10)).toEqual([])
+    expect(await gateway.cradle().ledger.writesToRetry(DEACTIVATION_KIND, new Date(), 10, { refused: true })).toEqual(
+      [],
+    )
   })
 
   it("counts a contract the gateway never created (a card deleted before it was confirmed) as ended", async () => {
