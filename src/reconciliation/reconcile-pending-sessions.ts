@@ -133,24 +133,20 @@ export async function reconcilePendingSessions(
       logger.warn(`nexi: could not reconcile gateway payment ${ref}: ${(error as Error).message}`)
     }
   }
-  // After the payments, within a budget of its own: a deactivation moves no money.
-  try {
-    const ends = await retryContractEnds(container, (recorded) => providerFor(providerIds, recorded), now)
-    if (ends.ended || ends.pending) summary.contractEnds = ends
-  } catch (error) {
-    logger.warn(`nexi: could not retry saved cards' contract deactivations: ${(error as Error).message}`)
-  }
-  try {
-    const cancels = await retryLinkCancels(container, (recorded) => providerFor(providerIds, recorded), now)
-    if (cancels.cancelled || cancels.pending) summary.linkCancels = cancels
-  } catch (error) {
-    logger.warn(`nexi: could not retry payment link cancels: ${(error as Error).message}`)
-  }
-  try {
-    const starts = await retryPaymentStarts(container, (recorded) => providerFor(providerIds, recorded), now)
-    if (starts.found || starts.refused || starts.pending) summary.paymentStarts = starts
-  } catch (error) {
-    logger.warn(`nexi: could not retry mobile payment starts: ${(error as Error).message}`)
+  // After the payments, each within a budget of its own: none of these writes moves money.
+  const providerOf = (recorded: string) => providerFor(providerIds, recorded)
+  const sideRetries = [
+    ["contractEnds", retryContractEnds, "saved cards' contract deactivations"],
+    ["linkCancels", retryLinkCancels, "payment link cancels"],
+    ["paymentStarts", retryPaymentStarts, "mobile payment starts"],
+  ] as const
+  for (const [name, retry, what] of sideRetries) {
+    try {
+      const retried = await retry(container, providerOf, now)
+      if (Object.values(retried).some(Boolean)) Object.assign(summary, { [name]: retried })
+    } catch (error) {
+      logger.warn(`nexi: could not retry ${what}: ${(error as Error).message}`)
+    }
   }
   return summary
 }
