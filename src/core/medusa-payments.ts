@@ -287,6 +287,32 @@ type PaymentRow = { id: string; canceled_at?: unknown; captures: MoneyRow[]; ref
 const PAID_SESSION = new Set(["authorized", "captured"])
 const SETTLED_REFUND = new Set(["REFUNDED", "EXECUTED"])
 
+/**
+ * Marks the session error or canceled with the reason in its data, keeping its amount and
+ * currency, when `markable` accepts the status Medusa holds now (read again here); whether it did.
+ */
+export async function markPaymentSession(
+  payments: IPaymentModuleService,
+  sessionId: string,
+  status: "error" | "canceled",
+  reason: string | undefined,
+  markable: (current: string) => boolean,
+): Promise<boolean> {
+  const [session] = await payments.listPaymentSessions(
+    { id: sessionId },
+    { select: ["id", "status", "data", "amount", "currency_code"] },
+  )
+  if (!session || !markable(session.status)) return false
+  await payments.updatePaymentSession({
+    id: session.id,
+    amount: session.amount,
+    currency_code: session.currency_code,
+    data: { ...session.data, status, reason },
+    status,
+  })
+  return true
+}
+
 export class MedusaChanges {
   constructor(private readonly deps: MedusaChangesDeps) {}
 
@@ -302,9 +328,13 @@ export class MedusaChanges {
         }
         return this.complete(session.id, payment)
       case "error":
-        return (await this.markSession(session.id, "error", payment.reason)) ? "marked_error" : "unchanged"
-      case "canceled":
-        return (await this.markSession(session.id, "canceled", payment.reason)) ? "marked_canceled" : "unchanged"
+      case "canceled": {
+        const status = payment.status
+        // A late notification of an earlier attempt must not move a paid session backwards.
+        const markable = (current: string) => !PAID_SESSION.has(current) && current !== status
+        const marked = await markPaymentSession(this.deps.payments, session.id, status, payment.reason, markable)
+        return marked ? `marked_${status}` : "unchanged"
+      }
       default:
         return "unchanged"
     }
@@ -340,28 +370,6 @@ export class MedusaChanges {
     }
     await this.deps.container.resolve(Modules.WORKFLOW_ENGINE).run(processPaymentWorkflowId, { input })
     return "completed"
-  }
-
-  /** Marks the session error/canceled with the reason, unless it already got further. */
-  private async markSession(
-    sessionId: string,
-    status: "error" | "canceled",
-    reason: string | undefined,
-  ): Promise<boolean> {
-    const [session] = await this.deps.payments.listPaymentSessions(
-      { id: sessionId },
-      { select: ["id", "status", "data", "amount", "currency_code"] },
-    )
-    // A late notification of an earlier attempt must not move a paid session backwards.
-    if (!session || PAID_SESSION.has(session.status) || session.status === status) return false
-    await this.deps.payments.updatePaymentSession({
-      id: session.id,
-      amount: session.amount,
-      currency_code: session.currency_code,
-      data: { ...session.data, status, reason },
-      status,
-    })
-    return true
   }
 
   /**

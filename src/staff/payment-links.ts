@@ -17,6 +17,7 @@ import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/frame
 import { hashSecurityToken } from "../core/card/card-sessions"
 import { buildHostedOrderRequest } from "../core/card/hosted-order"
 import { cancelLinkOnce, createLinkOnce, linkExpirationDate, linkViewsOf } from "../core/card/payment-links"
+import { markPaymentSession } from "../core/medusa-payments"
 import { storeEntryIdOf } from "../core/provider-ids"
 import { gatewayClientFor, ledgerOf, merchantGateway, requireNexiOptions } from "../core/store-entries"
 import { InvalidRequestError } from "../http/errors"
@@ -151,19 +152,8 @@ async function retire(container: MedusaContainer, link: NexiPaymentLink): Promis
   const ledger = ledgerOf(container)
   await ledger.supersedeAttempts(link.session_id, undefined, SUPERSEDED)
   const payments = container.resolve<IPaymentModuleService>(Modules.PAYMENT)
-  const [session] = await payments.listPaymentSessions(
-    { id: link.session_id },
-    { select: ["id", "status", "data", "amount", "currency_code"] },
-  )
-  if (session && session.status === "pending_authorization") {
-    await payments.updatePaymentSession({
-      id: session.id,
-      amount: session.amount,
-      currency_code: session.currency_code,
-      data: { ...session.data, status: "canceled", reason: "The payment link was cancelled." },
-      status: "canceled",
-    })
-  }
+  const waiting = (status: string) => status === "pending_authorization"
+  await markPaymentSession(payments, link.session_id, "canceled", "The payment link was cancelled.", waiting)
   const gateway = await merchantGateway(container)
   try {
     await cancelLinkOnce({ gateway, ledger }, link)
