@@ -114,9 +114,13 @@ export function securityTokenMatches(token: unknown, expectedHash: unknown): boo
   return timingSafeEqual(Buffer.from(hashSecurityToken(token), "hex"), Buffer.from(expectedHash, "hex"))
 }
 
-export interface CardSessionsDeps {
+/** What the card provider's sessions (below) and saved cards (card-wallet.ts) are built from. */
+export interface CardDeps {
   gateway: GatewayClient
-  /** The ledger and the saved cards, resolved at each use: Medusa may build a provider before the ledger is loaded. */
+  /**
+   * The ledger (where a deleted card's contract deactivation is recorded too, contract-end.ts) and
+   * the saved cards, resolved at each use: Medusa may build a provider before the ledger is loaded.
+   */
   ledger: (action: string) => PaymentLedger
   savedCards: (action: string) => SavedCardBook
   options: NexiOptions
@@ -128,7 +132,7 @@ export interface CardSessionsDeps {
 }
 
 export class CardSessions {
-  constructor(private readonly deps: CardSessionsDeps) {}
+  constructor(private readonly deps: CardDeps) {}
 
   async initiate(input: InitiatePaymentInput): Promise<InitiatePaymentOutput> {
     const sessionId = String(input.data?.session_id ?? input.context?.idempotency_key ?? "")
@@ -177,7 +181,10 @@ export class CardSessions {
     if (orderId && (state.status === "authorized" || state.status === "captured")) {
       await this.deps.ledger("authorize the payment").updateAttempt(orderId, { state: "paid", next_check_at: null })
     }
-    if (orderId && raw?.[SAVE_CARD_KEY] === true) await this.saveCardOf(orderId, state)
+    if (orderId && raw?.[SAVE_CARD_KEY] === true) {
+      const { savedCards, gateway, logger } = this.deps
+      await saveCardOfPayment(savedCards("save the card"), gateway, orderId, state, logger)
+    }
     return { state, data }
   }
 
@@ -186,10 +193,6 @@ export class CardSessions {
     const book = this.deps.savedCards("replace the hosted order")
     const card = await book.findSavedCardOfOrder(orderId)
     if (card?.state === "pending") await book.updateSavedCard(card.id, { state: "failed" })
-  }
-
-  private async saveCardOf(orderId: string, state: CardOrder): Promise<void> {
-    await saveCardOfPayment(this.deps.savedCards("save the card"), this.deps.gateway, orderId, state, this.deps.logger)
   }
 
   /** A hosted order cannot change: a new amount or currency needs a new one; the old one stays watched. */

@@ -16,14 +16,12 @@ import type { PaymentAttempt, PaymentLedger, SavedCardBook } from "../../modules
 import { changesNothing, watchAfterRead } from "../attempt-watch"
 import { type MedusaChanges, medusaChangesOf, type SessionRecord, type SyncOutcome } from "../medusa-payments"
 import { notificationProblem, parseNotificationBody } from "../notification-body"
-import type { NexiOptions } from "../options"
-import { providerKeyOf, storeEntryIdOf } from "../provider-ids"
 import type { MedusaRows } from "../send-once"
-import { gatewayClientFor, ledgerOf, loggerOf, paymentRecordsOf, requireNexiOptions } from "../store-entries"
+import { gatewayClientFor, ledgerOf, loggerOf, paymentRecordsOf } from "../store-entries"
 import { SAVE_CARD_KEY, saveCardOfPayment } from "./card-on-file"
 import { type CardOrder, holdsOnlyItsAuthorization, readCardOrder } from "./card-order"
 import { readCardSessionData, securityTokenMatches } from "./card-sessions"
-import { CardWallet } from "./card-wallet"
+import { handleVerificationNotification } from "./card-wallet"
 import { heldByTheirUndo, settledWritesOf } from "./card-writes"
 import { releaseUnowned } from "./release-unowned"
 
@@ -171,10 +169,6 @@ export interface CardSyncPortDeps {
   gateway: GatewayClient
   ledger: PaymentLedger
   records: MedusaRows
-  options: NexiOptions
-  entryId: string
-  /** The provider as Medusa's webhook route names it (`nexi_nexi`). */
-  providerKey: string
   logger?: Logger
 }
 
@@ -184,15 +178,6 @@ export function cardSyncPort(deps: CardSyncPortDeps): CardGatewayPort {
   const { gateway, ledger, logger } = deps
   const book = ledger as unknown as SavedCardBook
   const context = { gateway, ledger, action: ACTION, records: deps.records, logger }
-  const wallet = new CardWallet({
-    gateway,
-    book: () => book,
-    ledger: () => ledger,
-    options: deps.options,
-    entryId: deps.entryId,
-    providerKey: deps.providerKey,
-    logger,
-  })
 
   /** 404 means "no such order" (nothing to do); an unreachable gateway throws, so the caller tries again. */
   async function readOrder(orderId: string): Promise<CardOrderRead | undefined> {
@@ -212,7 +197,12 @@ export function cardSyncPort(deps: CardSyncPortDeps): CardGatewayPort {
     },
     release: (attempt, read, why) => releaseUnowned(context, attempt, read.details, why, logger),
     verificationNotified: (orderId, securityToken) =>
-      wallet.handleVerificationNotification(orderId, securityToken, async () => (await readOrder(orderId))?.details),
+      handleVerificationNotification(
+        { book, gateway, logger },
+        orderId,
+        securityToken,
+        async () => (await readOrder(orderId))?.details,
+      ),
     endCardToSave: async (session, orderId, state) => {
       // The state is the one readOrder made above: the read model's whole state.
       if (session.data[SAVE_CARD_KEY] === true) await saveCardOfPayment(book, gateway, orderId, state, logger)
@@ -230,14 +220,6 @@ export function cardSyncFor(container: MedusaContainer, providerId: string): Car
   const ledger = ledgerOf(container)
   const records = paymentRecordsOf(container)
   const logger = loggerOf(container)
-  const gateway = cardSyncPort({
-    gateway: gatewayClientFor(container, providerId),
-    ledger,
-    records,
-    options: requireNexiOptions(container, providerId),
-    entryId: storeEntryIdOf(providerId),
-    providerKey: providerKeyOf(providerId),
-    logger,
-  })
+  const gateway = cardSyncPort({ gateway: gatewayClientFor(container, providerId), ledger, records, logger })
   return new CardSync({ gateway, ledger, sessions: records, medusa: medusaChangesOf(container, ledger), logger })
 }

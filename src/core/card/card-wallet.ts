@@ -23,7 +23,7 @@ import { newOrderId } from "../../gateway/order-id"
 import type { OrderDetails } from "../../gateway/schemas"
 import { NotFoundError } from "../../http/errors"
 import { LANGUAGE_KEY } from "../../i18n/page-language"
-import type { PaymentLedger, SavedCard, SavedCardBook } from "../../modules/nexi-ledger/types"
+import type { SavedCard, SavedCardBook } from "../../modules/nexi-ledger/types"
 import { isKnownCurrency } from "../../money/currencies"
 import { toMedusaError } from "../medusa-errors"
 import type { NexiOptions } from "../options"
@@ -36,20 +36,9 @@ import {
   settleSavedCard,
   viewOf,
 } from "./card-on-file"
-import { hashSecurityToken, securityTokenMatches } from "./card-sessions"
+import { type CardDeps, hashSecurityToken, securityTokenMatches } from "./card-sessions"
 import { endContract, recordContractEnd } from "./contract-end"
 import { buildHostedOrderRequest } from "./hosted-order"
-
-export interface CardWalletDeps {
-  gateway: GatewayClient
-  book: (action: string) => SavedCardBook
-  /** Where a deleted card's contract deactivation is recorded (contract-end.ts). */
-  ledger: (action: string) => PaymentLedger
-  options: NexiOptions
-  entryId: string
-  providerKey: string
-  logger?: Logger
-}
 
 /** How many cards a customer may see; far above what a wallet holds. */
 const LISTED_CARDS = 50
@@ -90,7 +79,7 @@ export function verificationReturnUrl(options: Pick<NexiOptions, "resultUrl">, v
 const KEPT_STATES: SavedCard["state"][] = ["pending", "active", "unsupported"]
 
 export class CardWallet {
-  constructor(private readonly deps: CardWalletDeps) {}
+  constructor(private readonly deps: CardDeps) {}
 
   /** The gateway keeps no customer record: the holder is a customerId of the plugin's own, never the e-mail. */
   async createAccountHolder(_input: CreateAccountHolderInput): Promise<CreateAccountHolderOutput> {
@@ -103,7 +92,7 @@ export class CardWallet {
     const customerRef = customerRefOf(input.context?.account_holder)
     if (!customerRef) return { data: {} }
     const action = "delete the account holder"
-    const book = this.deps.book(action)
+    const book = this.deps.savedCards(action)
     // Once one contract could not be ended, the others are recorded and hidden without a call:
     // a gateway that is down would make the customer wait out every card's retries, and the
     // job ends the recorded contracts anyway.
@@ -117,7 +106,7 @@ export class CardWallet {
   async listPaymentMethods(input: ListPaymentMethodsInput): Promise<ListPaymentMethodsOutput> {
     const customerRef = customerRefOf(input.context?.account_holder)
     if (!customerRef) return []
-    const book = this.deps.book("list the saved cards")
+    const book = this.deps.savedCards("list the saved cards")
     await this.confirmRecentVerifications(book, customerRef)
     const cards = await book.savedCards({ customerRef, states: ["active"], limit: LISTED_CARDS })
     return cards
@@ -136,7 +125,7 @@ export class CardWallet {
     if (!customerRef) throw invalid("account_holder: only a logged-in customer can save a card.")
     const currency = verificationCurrency(input.data?.currency_code)
     const returnUrl = verificationReturnUrl(this.deps.options, input.data?.return_url)
-    const book = this.deps.book(action)
+    const book = this.deps.savedCards(action)
     const orderId = newOrderId(this.deps.options.orderIdPrefix)
     const contractId = newContractId()
     const contractType = contractTypeOf(input.data)
@@ -176,7 +165,7 @@ export class CardWallet {
   async deletePaymentMethod(input: DeletePaymentMethodInput): Promise<DeletePaymentMethodOutput> {
     const action = "delete the saved card"
     const customerRef = customerRefOf(input.context?.account_holder)
-    const book = this.deps.book(action)
+    const book = this.deps.savedCards(action)
     const card = await book.findSavedCard(String(input.data?.id ?? ""))
     if (!card || !customerRef || card.customer_ref !== customerRef || card.state === "deleted") {
       throw new MedusaError(
@@ -208,30 +197,6 @@ export class CardWallet {
     return endContract({ ledger, gateway: this.deps.gateway, logger: this.deps.logger }, card, "medusa")
   }
 
-  /**
-   * A notification for a VERIFY order that saves a card: it belongs to no payment session.
-   * Answers whether the order was one; a token that does not match changes nothing and reads
-   * nothing from the gateway (`readOrder` is called only once the token matched).
-   */
-  async handleVerificationNotification(
-    orderId: string,
-    securityToken: unknown,
-    readOrder: () => Promise<OrderDetails | undefined>,
-  ): Promise<boolean> {
-    const book = this.deps.book("handle the notification")
-    const card = await book.findSavedCardOfOrder(orderId)
-    if (card?.purpose !== "verify") return false
-    if (!securityTokenMatches(securityToken, card.security_token_hash)) {
-      this.deps.logger?.warn(
-        `nexi: ignored a notification for card verification ${orderId} whose security token does not match`,
-      )
-      return true
-    }
-    const details = await readOrder()
-    if (details) await settleSavedCard(book, this.deps.gateway, card, outcomeOfVerification(details))
-    return true
-  }
-
   /** The shopper is often back on the store before the notification: recent verifications are read here. */
   private async confirmRecentVerifications(book: SavedCardBook, customerRef: string): Promise<void> {
     const since = Date.now() - VERIFICATION_CONFIRM_WINDOW_MS
@@ -255,4 +220,26 @@ export class CardWallet {
       }
     }
   }
+}
+
+/**
+ * A notification for a VERIFY order that saves a card: it belongs to no payment session.
+ * Answers whether the order was one; a token that does not match changes nothing and reads
+ * nothing from the gateway (`readOrder` is called only once the token matched).
+ */
+export async function handleVerificationNotification(
+  { book, gateway, logger }: { book: SavedCardBook; gateway: GatewayClient; logger?: Logger },
+  orderId: string,
+  securityToken: unknown,
+  readOrder: () => Promise<OrderDetails | undefined>,
+): Promise<boolean> {
+  const card = await book.findSavedCardOfOrder(orderId)
+  if (card?.purpose !== "verify") return false
+  if (!securityTokenMatches(securityToken, card.security_token_hash)) {
+    logger?.warn(`nexi: ignored a notification for card verification ${orderId} whose security token does not match`)
+    return true
+  }
+  const details = await readOrder()
+  if (details) await settleSavedCard(book, gateway, card, outcomeOfVerification(details))
+  return true
 }

@@ -41,7 +41,7 @@ import type {
 } from "@medusajs/framework/types"
 import { AbstractPaymentProvider, PaymentActions } from "@medusajs/framework/utils"
 import { type CardMoneyContext, cancelCard, captureCard, refundCard } from "../../../core/card/card-money"
-import { CardSessions, readCardSessionData } from "../../../core/card/card-sessions"
+import { type CardDeps, CardSessions, readCardSessionData } from "../../../core/card/card-sessions"
 import { CardWallet } from "../../../core/card/card-wallet"
 import { clientsFor } from "../../../core/clients"
 import { toMedusaError } from "../../../core/medusa-errors"
@@ -69,28 +69,19 @@ export class NexiCardProviderService extends AbstractPaymentProvider<NexiOptions
     super(cradle, options)
     const entry = new ProviderEntry(cradle, options, this.getIdentifier())
     const { entryId, providerKey, logger } = entry
-    const ledger = (action: string) => entry.ledger(action)
-    const savedCards = (action: string) => entry.savedCards(action)
     this.entry = entry
     this.gateway = gateway ?? clientsFor(entry.options, logger).gateway
-    this.wallet = new CardWallet({
+    const deps: CardDeps = {
       gateway: this.gateway,
-      book: savedCards,
-      ledger,
+      ledger: (action) => entry.ledger(action),
+      savedCards: (action) => entry.savedCards(action),
       options: entry.options,
       entryId,
       providerKey,
       logger,
-    })
-    this.sessions = new CardSessions({
-      gateway: this.gateway,
-      ledger,
-      savedCards,
-      options: entry.options,
-      entryId,
-      providerKey,
-      logger,
-    })
+    }
+    this.wallet = new CardWallet(deps)
+    this.sessions = new CardSessions(deps)
   }
 
   initiatePayment(input: InitiatePaymentInput): Promise<InitiatePaymentOutput> {
@@ -120,34 +111,21 @@ export class NexiCardProviderService extends AbstractPaymentProvider<NexiOptions
   }
 
   async capturePayment(input: CapturePaymentInput): Promise<CapturePaymentOutput> {
-    const action = "capture the payment"
-    try {
-      return { data: await captureCard(this.writeContext(action), input.data, input.context?.idempotency_key) }
-    } catch (error) {
-      throw toMedusaError(error, action)
-    }
+    const key = input.context?.idempotency_key
+    return { data: await this.moneyMove("capture the payment", (context) => captureCard(context, input.data, key)) }
   }
 
   async refundPayment(input: RefundPaymentInput): Promise<RefundPaymentOutput> {
-    const action = "refund the payment"
-    try {
-      const context = this.writeContext(action)
-      return { data: await refundCard(context, input.data, input.context?.idempotency_key, input.amount) }
-    } catch (error) {
-      throw toMedusaError(error, action)
-    }
+    const key = input.context?.idempotency_key
+    const refund = (context: CardMoneyContext) => refundCard(context, input.data, key, input.amount)
+    return { data: await this.moneyMove("refund the payment", refund) }
   }
 
   async cancelPayment(input: CancelPaymentInput): Promise<CancelPaymentOutput> {
     const data = readCardSessionData(input.data)
-    const action = "cancel the payment"
-    const key = input.context?.idempotency_key ?? data.session_id ?? data.order_id ?? ""
-    try {
-      if (!data.order_id) return { data: input.data }
-      return { data: await cancelCard(this.writeContext(action), input.data, key) }
-    } catch (error) {
-      throw toMedusaError(error, action)
-    }
+    if (!data.order_id) return { data: input.data }
+    const key = input.context?.idempotency_key ?? data.session_id ?? data.order_id
+    return { data: await this.moneyMove("cancel the payment", (context) => cancelCard(context, input.data, key)) }
   }
 
   /**
@@ -160,9 +138,14 @@ export class NexiCardProviderService extends AbstractPaymentProvider<NexiOptions
     return { action: PaymentActions.NOT_SUPPORTED }
   }
 
-  private writeContext(action: string): CardMoneyContext {
+  /** Capture, refund or cancel in the core; whatever fails is Medusa's error naming `action`. */
+  private async moneyMove<T>(action: string, move: (context: CardMoneyContext) => Promise<T>): Promise<T> {
     const { records, logger } = this.entry
-    return { gateway: this.gateway, ledger: this.entry.ledger(action), action, records, logger }
+    try {
+      return await move({ gateway: this.gateway, ledger: this.entry.ledger(action), action, records, logger })
+    } catch (error) {
+      throw toMedusaError(error, action)
+    }
   }
 
   createAccountHolder(input: CreateAccountHolderInput): Promise<CreateAccountHolderOutput> {

@@ -64,14 +64,7 @@ export function simulatedCardProvider(defaults: Record<string, unknown> = {}): S
     sync: (options = {}) => {
       const parsed = parseNexiOptions(optionsOf(options))
       const records = new PaymentRecords(cradle)
-      const gateway = cardSyncPort({
-        gateway: clientsFor(parsed).gateway,
-        ledger: cradle.ledger,
-        records,
-        options: parsed,
-        entryId: "nexi",
-        providerKey: "nexi_nexi",
-      })
+      const gateway = cardSyncPort({ gateway: clientsFor(parsed).gateway, ledger: cradle.ledger, records })
       const medusa = {
         apply: async (session: SessionRecord, payment: GatewayPayment) => {
           applied.push({ session, payment })
