@@ -5,81 +5,50 @@
  */
 import { MedusaError } from "@medusajs/framework/utils"
 import { z } from "zod"
-import {
-  type AccountState,
-  AccountStateSchema,
-  type Envelope,
-  type NextLink,
-  NextLinkSchema,
-  type TransactionState,
-  TransactionStateSchema,
-} from "../../apm/schemas"
-import { minorAmount, optional, PAYMENT_STATUSES, type PaymentStatus, sessionDataReader } from "../session-data"
+import { AccountStateSchema, type Envelope, NextLinkSchema, TransactionStateSchema } from "../../apm/schemas"
+import { minorAmount, optional, PAYMENT_STATUSES, sessionDataReader } from "../session-data"
 import { readMobileTransaction } from "./mobile-transaction"
 
 /** The key under which the storefront sends the shopper's mobile number or scheme code. */
 export const CONSUMER_ID_KEY = "consumer_id"
 
-export interface ApmSessionData extends Record<string, unknown> {
-  session_id: string
-  /** PSP_A_E_COM, PSP_B, PSP_C or PSP_D. */
-  method: string
-  /** What the shopper gave: their mobile number or scheme code (consumer.consumerId). */
-  consumer_id: string
-  consumer_name: string
-  /** The payment transaction at the service; absent when initialize was refused outright. */
-  transaction_id?: string
-  state?: TransactionState
-  account_state?: AccountState
-  /** The service's link to the status operation, used for every status read. */
-  next_link?: NextLink
-  /** Where the shopper approves the payment (the simulator's phone page), while it is pending. */
-  approval_url?: string
-  amount_minor: string
-  /** The VAT part of amount_minor sent to the service, for splitting refunds the same way. */
-  vat_minor: string
-  currency: string
-  status: PaymentStatus
-  /** Why the payment failed or was cancelled, for the storefront to show. */
-  reason?: string
-  /** Running totals of refunds sent, so their VAT adds up to the payment's. */
-  refunded_minor?: string
-  refunded_vat_minor?: string
-  /** The refund transactions at the service, each with originalReference = transaction_id. */
-  refund_transaction_ids?: string[]
-  /** When the reconciliation job first reads a pending transaction (ISO time). */
-  poll_after?: string
-  /** The reversal that cancelled the payment. */
-  reversal_transaction_id?: string
-}
-
-const readData = sessionDataReader({
+/** The session data, every field checked; one of the wrong type is an error naming it. */
+export const readApmSessionData = sessionDataReader({
   session_id: optional(z.string()),
+  /** PSP_A_E_COM, PSP_B, PSP_C or PSP_D. */
   method: optional(z.string()),
+  /** What the shopper gave: their mobile number or scheme code (consumer.consumerId). */
   // A number a storefront sent for a mobile number reads as its digits, as readConsumerId does.
   consumer_id: optional(z.union([z.string(), z.number().transform(String)])),
   consumer_name: optional(z.string()),
+  /** The payment transaction at the service; absent when initialize was refused outright. */
   transaction_id: optional(z.string()),
   state: optional(TransactionStateSchema),
   account_state: optional(AccountStateSchema),
+  /** The service's link to the status operation, used for every status read. */
   next_link: optional(NextLinkSchema),
+  /** Where the shopper approves the payment (the simulator's phone page), while it is pending. */
   approval_url: optional(z.string()),
   amount_minor: optional(minorAmount),
+  /** The VAT part of amount_minor sent to the service, for splitting refunds the same way. */
   vat_minor: optional(minorAmount),
   currency: optional(z.string()),
   status: optional(z.enum(PAYMENT_STATUSES)),
+  /** Why the payment failed or was cancelled, for the storefront to show. */
   reason: optional(z.string()),
+  /** Running totals of refunds sent, so their VAT adds up to the payment's. */
   refunded_minor: optional(minorAmount),
   refunded_vat_minor: optional(minorAmount),
+  /** The refund transactions at the service, each with originalReference = transaction_id. */
   refund_transaction_ids: optional(z.array(z.string())),
+  /** When the reconciliation job first reads a pending transaction (ISO time). */
   poll_after: optional(z.string()),
+  /** The reversal that cancelled the payment. */
   reversal_transaction_id: optional(z.string()),
 })
 
-/** The session data, every field checked; one of the wrong type is an error naming it. */
-export function readApmSessionData(data: Record<string, unknown> | undefined): Partial<ApmSessionData> {
-  return readData(data)
-}
+/** What the session data holds, every field optional; unknown keys are kept. */
+export type ApmSessionData = ReturnType<typeof readApmSessionData>
 
 /**
  * The shopper's mobile number or scheme code, which the storefront sends as data.consumer_id.

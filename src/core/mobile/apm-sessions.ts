@@ -24,7 +24,7 @@ import { MedusaError } from "@medusajs/framework/utils"
 import { TransactionRejectedError } from "../../apm/errors"
 import type { ApmMethod } from "../../apm/schemas"
 import { LANGUAGE_KEY } from "../../i18n/page-language"
-import type { PaymentLedger } from "../../modules/nexi-ledger/types"
+import type { NewAttempt, PaymentLedger } from "../../modules/nexi-ledger/types"
 import { minorUnitsToSend, toPayableMinorUnits } from "../../money/amount"
 import { readCartContext, withoutCartContext } from "../cart-context"
 import { idempotencyUuid } from "../idempotency"
@@ -262,7 +262,10 @@ export class ApmSessions {
         reason: reason ?? "The mobile payment scheme rejected the payment.",
       }
     }
-    if (data.transaction_id) await this.recordAttempt(data, cart?.cart_id ?? null, pollAfter)
+    if (data.transaction_id) {
+      const attempt = { session_id: sessionId, cart_id: cart?.cart_id ?? null, amount_minor: amountMinor, currency }
+      await this.recordAttempt(data.transaction_id, attempt, data.status === "error", pollAfter)
+    }
     return data
   }
 
@@ -273,16 +276,17 @@ export class ApmSessions {
    * not record either: the job finds the start (its write is recorded, executed) and watches
    * the transaction, which it reverses (payment-start.ts).
    */
-  private async recordAttempt(data: ApmSessionData, cartId: string | null, pollAfter: Date): Promise<void> {
-    const declined = data.status === "error"
+  private async recordAttempt(
+    transactionId: string,
+    attempt: Pick<NewAttempt, "session_id" | "cart_id" | "amount_minor" | "currency">,
+    declined: boolean,
+    pollAfter: Date,
+  ): Promise<void> {
     await this.inLedger("start the payment", (ledger) =>
       ledger.openAttempt({
         provider_identifier: this.deps.providerKey,
-        gateway_ref: this.require(data.transaction_id, "transaction_id", "start the payment"),
-        session_id: data.session_id,
-        cart_id: cartId,
-        amount_minor: data.amount_minor,
-        currency: data.currency,
+        gateway_ref: transactionId,
+        ...attempt,
         // A declined transaction can never be paid: nothing to watch.
         ...(declined ? { state: "closed" as const, next_check_at: null } : { next_check_at: pollAfter }),
       }),

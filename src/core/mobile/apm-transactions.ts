@@ -26,8 +26,6 @@ import { FollowUps } from "./follow-ups"
 import { type MobilePaymentRead, type MobileServicePort, MobileSync } from "./mobile-sync"
 import { type MobileTransaction, readMobileTransaction } from "./mobile-transaction"
 
-type Data = Partial<ApmSessionData>
-
 const RECONCILE = "reconcile the payment"
 
 export interface ApmTransactionsDeps {
@@ -87,7 +85,7 @@ export class ApmTransactions implements MobileServicePort {
   }
 
   /** The payment as it was sent: refunds and reversals go back the same way. */
-  originalOf(data: Data, action: string): OriginalPayment {
+  originalOf(data: ApmSessionData, action: string): OriginalPayment {
     const total = Number(this.require(data.amount_minor, "amount_minor", action))
     const vat = Number(data.vat_minor ?? "0")
     return {
@@ -106,7 +104,7 @@ export class ApmTransactions implements MobileServicePort {
   }
 
   /** Reverses the whole payment; the reversal's transaction id. */
-  reverse(data: Data, action = "cancel the payment"): Promise<string> {
+  reverse(data: ApmSessionData, action = "cancel the payment"): Promise<string> {
     const original = this.originalOf(data, action)
     return this.followUps(action).reverse(original, {
       origin: "medusa",
@@ -117,7 +115,7 @@ export class ApmTransactions implements MobileServicePort {
   }
 
   /** Best effort: a failure here must not stop Medusa replacing or deleting the session. */
-  async reverseIfStillPending(data: Data): Promise<void> {
+  async reverseIfStillPending(data: ApmSessionData): Promise<void> {
     if (!data.transaction_id || !this.deps.options.apm?.terminalReference) return
     try {
       const state = await this.readTransaction(data)
@@ -129,7 +127,7 @@ export class ApmTransactions implements MobileServicePort {
     }
   }
 
-  async readTransaction(data: Data): Promise<MobileTransaction> {
+  async readTransaction(data: ApmSessionData): Promise<MobileTransaction> {
     const { client } = this.configured("read the payment status", { starting: false })
     const envelope = await client.getTransaction(
       this.require(data.transaction_id, "transaction_id", "read the payment status"),
@@ -211,7 +209,7 @@ export class ApmTransactions implements MobileServicePort {
    * longer approve it, then reported failed. Without a terminalReference (needed for the
    * reversal) it stays pending until the scheme times it out itself.
    */
-  private async timeOut(data: Data, state: MobileTransaction): Promise<MobileTransaction> {
+  private async timeOut(data: ApmSessionData, state: MobileTransaction): Promise<MobileTransaction> {
     const apm = this.deps.options.apm
     if (!apm?.terminalReference) return state
     try {
