@@ -19,7 +19,7 @@ import { MedusaError } from "@medusajs/framework/utils"
 import { refundPaymentWorkflow } from "@medusajs/medusa/core-flows"
 import BigNumber from "bignumber.js"
 import { readCardOrder } from "../core/card/card-order"
-import { releaseHeldAuthorization, sendCardWrite } from "../core/card/card-writes"
+import { releaseHeldAuthorization, requestOf, sendCardWrite } from "../core/card/card-writes"
 import { cancelCaptureKey } from "../core/idempotency"
 import { toMedusaError } from "../core/medusa-errors"
 import { CANCELLED_CAPTURE_KEY, NEXI_OPERATION_KEY, recordedOperationIds } from "../core/medusa-payments"
@@ -140,11 +140,7 @@ async function sendCancel(
     medusa_ref: payment.id,
   }
   try {
-    return await sendCardWrite(
-      context,
-      write,
-      async () => (await gateway.cancelCapture(input.operationId, { description: input.reason })).operationId,
-    )
+    return await sendCardWrite(context, write, requestOf(gateway, write, input.reason))
   } catch (error) {
     throw toMedusaError(error, action)
   }

@@ -2,8 +2,10 @@
  * Which gateway operation a card write made, read back from the order after its answer was
  * lost: one row per kind of write and per history that must, or must not, match.
  */
+
+import type { GatewayClient } from "../../gateway/gateway-client"
 import type { OrderDetails } from "../../gateway/schemas"
-import { executedOperationFor, UndecidableRecordError } from "../card/card-writes"
+import { executedOperationFor, requestOf, UndecidableRecordError } from "../card/card-writes"
 
 type Op = {
   operationId: string
@@ -185,5 +187,54 @@ describe("executedOperationFor", () => {
     // One of another type is no refund: nothing was made.
     const otherType = { operationId: "4", operationType: "CANCEL", unrecognized: { operationResult: "SETTLED" } }
     expect(executedOperationFor(refund, order(AUTH, CAPTURE, otherType as never), new Set())).toBeUndefined()
+  })
+})
+
+describe("requestOf", () => {
+  function gatewayCalls() {
+    const calls: unknown[][] = []
+    const answer =
+      (name: string) =>
+      async (...args: unknown[]) => {
+        calls.push([name, ...args])
+        return { operationId: "OP" }
+      }
+    const gateway = { capture: answer("capture"), refund: answer("refund"), cancelCapture: answer("cancelCapture") }
+    return { gateway: gateway as unknown as GatewayClient, calls }
+  }
+  const write = (kind: string) =>
+    ({ kind, idempotency_key: "K", target_ref: "T", amount_minor: "500", currency: "EUR", medusa_ref: "R" }) as never
+
+  it("sends a capture or refund named after Medusa's record, the same when it is sent again", async () => {
+    const { gateway, calls } = gatewayCalls()
+    await requestOf(gateway, write("capture"))()
+    await requestOf(gateway, write("refund"))()
+    await requestOf(gateway, write("refund"), "Refund of a capture that can no longer be cancelled")()
+    expect(calls).toEqual([
+      ["capture", "T", { amount: "500", currency: "EUR", description: "Capture R" }, "K"],
+      ["refund", "T", { amount: "500", currency: "EUR", description: "Refund R" }, "K"],
+      [
+        "refund",
+        "T",
+        { amount: "500", currency: "EUR", description: "Refund of a capture that can no longer be cancelled" },
+        "K",
+      ],
+    ])
+  })
+
+  it("sends a void as a refund of the authorization, and a cancel without a key, with its sender's description", async () => {
+    const { gateway, calls } = gatewayCalls()
+    await requestOf(gateway, write("void"), "Void of an uncaptured authorization")()
+    await requestOf(gateway, write("cancel_capture"), "Payment cancelled in Medusa")()
+    expect(calls).toEqual([
+      ["refund", "T", { amount: "500", currency: "EUR", description: "Void of an uncaptured authorization" }, "K"],
+      ["cancelCapture", "T", { description: "Payment cancelled in Medusa" }],
+    ])
+  })
+
+  it.each(["void", "cancel_capture", "moto", "mit_charge"])("never sends a %s again (no description)", (kind) => {
+    expect(() => requestOf(gatewayCalls().gateway, write(kind))).toThrow(
+      `nexi: a ${kind} is not sent on behalf of a Medusa capture or refund`,
+    )
   })
 })

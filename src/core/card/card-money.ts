@@ -294,7 +294,6 @@ async function undoCapture(
   currency: string,
   key: string,
 ): Promise<void> {
-  const { gateway } = context
   const captureOperationId = state.captureOperationId as string
   const cancel = {
     kind: "cancel_capture" as const,
@@ -306,42 +305,19 @@ async function undoCapture(
     medusa_ref: key,
   }
   try {
-    await sendCardWrite(
-      context,
-      cancel,
-      async () =>
-        (await gateway.cancelCapture(captureOperationId, { description: "Payment cancelled in Medusa" })).operationId,
-    )
+    await sendCardWrite(context, cancel, requestOf(context.gateway, cancel, "Payment cancelled in Medusa"))
   } catch (error) {
     if (!(error instanceof InvalidRequestError)) throw error
     // Refunds still PENDING will take their money too: only the rest is refunded.
     const remaining = BigInt(state.refundableMinor)
     if (remaining <= 0n) return
-    const refundKey = idempotencyUuid(`${key}:cancel-refund`)
     const refund = {
+      ...cancel,
       kind: "refund" as const,
-      idempotency_key: refundKey,
-      gateway_ref: orderId,
-      target_ref: captureOperationId,
+      idempotency_key: idempotencyUuid(`${key}:cancel-refund`),
       amount_minor: remaining.toString(),
-      currency,
-      medusa_ref: key,
     }
-    await sendCardWrite(
-      context,
-      refund,
-      async () =>
-        (
-          await gateway.refund(
-            captureOperationId,
-            {
-              amount: remaining.toString(),
-              currency,
-              description: "Refund of a capture that can no longer be cancelled",
-            },
-            refundKey,
-          )
-        ).operationId,
-    )
+    const description = "Refund of a capture that can no longer be cancelled"
+    await sendCardWrite(context, refund, requestOf(context.gateway, refund, description))
   }
 }

@@ -203,12 +203,8 @@ type SentWrite = Pick<
   "kind" | "idempotency_key" | "target_ref" | "amount_minor" | "currency" | "medusa_ref"
 >
 
-const KIND_WORDS: Partial<Record<WriteKind, string>> = {
-  capture: "capture",
-  refund: "refund",
-  void: "void",
-  cancel_capture: "cancel of a capture",
-}
+/** A kind's words where they are not its name. */
+const KIND_WORDS: Partial<Record<WriteKind, string>> = { cancel_capture: "cancel of a capture" }
 
 export function writeLabel(write: Pick<NewWrite, "kind" | "amount_minor" | "currency">): string {
   return `${KIND_WORDS[write.kind] ?? write.kind} of ${minorToMajorString(write.amount_minor, write.currency)} ${write.currency}`
@@ -220,22 +216,29 @@ function recoveryOf(context: CardWriteContext, kind: WriteKind) {
 }
 
 /**
- * The request that makes a capture or refund Medusa asked for, under the write's own key and
- * named after Medusa's record: the same request whether it is sent first or sent again.
+ * The request that makes a write, under the write's own key: a capture or refund (named after
+ * Medusa's record unless `description` says otherwise) is the same request whether it is sent
+ * first or sent again; a void (a refund of the authorization) or a cancel of a capture (which
+ * takes no key) is made only with the `description` its sender gives, so never sent again.
  */
-export function requestOf(gateway: GatewayClient, write: SentWrite): () => Promise<string> {
+export function requestOf(gateway: GatewayClient, write: SentWrite, description?: string): () => Promise<string> {
   const target = write.target_ref ?? ""
+  const key = write.idempotency_key
   const body = { amount: write.amount_minor, currency: write.currency }
   if (write.kind === "capture") {
     return async () =>
-      (await gateway.capture(target, { ...body, description: `Capture ${write.medusa_ref}` }, write.idempotency_key))
+      (await gateway.capture(target, { ...body, description: description ?? `Capture ${write.medusa_ref}` }, key))
         .operationId
   }
   if (write.kind === "refund") {
     return async () =>
-      (await gateway.refund(target, { ...body, description: `Refund ${write.medusa_ref}` }, write.idempotency_key))
+      (await gateway.refund(target, { ...body, description: description ?? `Refund ${write.medusa_ref}` }, key))
         .operationId
   }
+  if (write.kind === "void" && description !== undefined)
+    return async () => (await gateway.refund(target, { ...body, description }, key)).operationId
+  if (write.kind === "cancel_capture" && description !== undefined)
+    return async () => (await gateway.cancelCapture(target, { description })).operationId
   throw new Error(`nexi: a ${write.kind} is not sent on behalf of a Medusa capture or refund`)
 }
 
@@ -286,11 +289,11 @@ export function settledWritesOf(context: SettleContext, orderId: string): Promis
       logger: context.logger,
       label: writeLabel,
       resendOf: async (write) => {
-        if (STAFF_CHARGE_KINDS.includes(write.kind))
-          return { send: () => requestOf(context.gateway, write)(), recover: staffChargeRecovery(context, write) }
-        if (!SETTLED_KINDS.includes(write.kind)) return undefined
-        // Only a capture or refund has a Medusa row of its own to be sent again for; the others are only found.
-        return { send: () => requestOf(context.gateway, write)(), recover: recoveryOf(context, write.kind) }
+        // Only a capture or refund has a Medusa row of its own to be sent again for; the others are
+        // only found (requestOf makes none of them without its sender's description).
+        const send = () => requestOf(context.gateway, write)()
+        if (STAFF_CHARGE_KINDS.includes(write.kind)) return { send, recover: staffChargeRecovery(context, write) }
+        return SETTLED_KINDS.includes(write.kind) ? { send, recover: recoveryOf(context, write.kind) } : undefined
       },
     },
     orderId,
@@ -357,18 +360,7 @@ export function voidAuthorization(context: CardWriteContext, authorization: Auth
     currency,
     medusa_ref: medusaRef,
   }
-  return sendCardWrite(
-    context,
-    write,
-    async () =>
-      (
-        await context.gateway.refund(
-          paymentOperationId,
-          { amount: amountMinor, currency, description: "Void of an uncaptured authorization" },
-          key,
-        )
-      ).operationId,
-  )
+  return sendCardWrite(context, write, requestOf(context.gateway, write, "Void of an uncaptured authorization"))
 }
 
 /**

@@ -10,9 +10,12 @@ import type { PaymentAttempt } from "../../modules/nexi-ledger/types"
 import { minorToMajorString } from "../../money/amount"
 import { idempotencyUuid } from "../idempotency"
 import { readCardOrder } from "./card-order"
-import { type CardWriteContext, sendCardWrite } from "./card-writes"
+import { type CardWriteContext, requestOf, sendCardWrite } from "./card-writes"
 
 export type ReleaseOutcome = "voided" | "refunded" | "nothing_paid"
+
+/** What the gateway's record of a released payment's void or refund says. */
+const DESCRIPTION = "Release of a payment no order owns"
 
 export async function releaseUnowned(
   context: CardWriteContext,
@@ -28,45 +31,28 @@ export async function releaseUnowned(
   let outcome: ReleaseOutcome = "nothing_paid"
   let amountMinor = "0"
   if (state.status === "authorized" && state.paymentOperationId) {
-    const target = state.paymentOperationId
     amountMinor = state.authorizedMinor
-    await sendCardWrite(
-      context,
-      {
-        ...base,
-        kind: "void",
-        idempotency_key: idempotencyUuid(`${orderId}:release`),
-        target_ref: target,
-        amount_minor: amountMinor,
-      },
-      async () =>
-        (
-          await context.gateway.refund(
-            target,
-            { amount: amountMinor, currency, description: "Release of a payment no order owns" },
-            idempotencyUuid(`${orderId}:release`),
-          )
-        ).operationId,
-    )
+    const write = {
+      ...base,
+      kind: "void" as const,
+      idempotency_key: idempotencyUuid(`${orderId}:release`),
+      target_ref: state.paymentOperationId,
+      amount_minor: amountMinor,
+    }
+    await sendCardWrite(context, write, requestOf(context.gateway, write, DESCRIPTION))
     outcome = "voided"
   } else if (state.status === "captured" && state.captureOperationId) {
-    const target = state.captureOperationId
     const left = BigInt(state.refundableMinor)
     amountMinor = left.toString()
     if (left > 0n) {
-      const key = idempotencyUuid(`${orderId}:release-refund`)
-      await sendCardWrite(
-        context,
-        { ...base, kind: "refund", idempotency_key: key, target_ref: target, amount_minor: amountMinor },
-        async () =>
-          (
-            await context.gateway.refund(
-              target,
-              { amount: amountMinor, currency, description: "Release of a payment no order owns" },
-              key,
-            )
-          ).operationId,
-      )
+      const write = {
+        ...base,
+        kind: "refund" as const,
+        idempotency_key: idempotencyUuid(`${orderId}:release-refund`),
+        target_ref: state.captureOperationId,
+        amount_minor: amountMinor,
+      }
+      await sendCardWrite(context, write, requestOf(context.gateway, write, DESCRIPTION))
     }
     outcome = "refunded"
   }
