@@ -18,7 +18,7 @@ import type { MedusaContainer } from "@medusajs/framework/types"
 import { MedusaError } from "@medusajs/framework/utils"
 import { refundPaymentWorkflow } from "@medusajs/medusa/core-flows"
 import BigNumber from "bignumber.js"
-import { readCardOrder } from "../core/card/card-order"
+import { type CardOrder, readCardOrder } from "../core/card/card-order"
 import { releaseHeldAuthorization, requestOf, sendCardWrite } from "../core/card/card-writes"
 import { cancelCaptureKey } from "../core/idempotency"
 import { toMedusaError } from "../core/medusa-errors"
@@ -26,7 +26,7 @@ import { CANCELLED_CAPTURE_KEY, NEXI_OPERATION_KEY, recordedOperationIds } from 
 import { withPaymentLock } from "../core/payment-lock"
 import { gatewayClientFor, isNexiCardProviderId, ledgerOf } from "../core/store-entries"
 import type { GatewayClient } from "../gateway/gateway-client"
-import type { Operation, OrderDetails } from "../gateway/schemas"
+import type { Operation } from "../gateway/schemas"
 import { fromMinorUnits, moneyText } from "../money/amount"
 import type { NexiPaymentActionResponse } from "./contract"
 import { loadNexiPayment, medusaTotals, type NexiPaymentRecord } from "./nexi-payments"
@@ -63,8 +63,8 @@ async function cancelLocked(container: MedusaContainer, input: CancelCaptureInpu
   }
   const gateway = gatewayClientFor(container, payment.provider_id)
   const details = await gatewayOrderOf(container, payment)
-  const { capture, cancelledBy } = findCaptureToCancel(details, input.operationId)
   const order = readCardOrder(details)
+  const { capture, cancelledBy } = findCaptureToCancel(order, input.operationId)
   // A cancelled partial capture leaves the rest to capture, as staff expect; a full one leaves nothing to do with it.
   const full = BigInt(capture.operationAmount ?? "0") >= BigInt(order.authorizedMinor)
   const voidsGivenBack = full && !input.keepAuthorization
@@ -76,15 +76,21 @@ async function cancelLocked(container: MedusaContainer, input: CancelCaptureInpu
   // it never sends one again): refused only when nothing is left to do.
   const voidLeft = voidsGivenBack && order.status === "authorized" && BigInt(order.authorizedMinor) > 0n
   if (alreadyRecorded && !voidLeft) throw alreadyCancelled(input.operationId, cancelledBy)
-  const cancelOperationId =
-    cancelledBy?.operationId ?? (await sendCancel(container, gateway, payment, capture, details, input))
+  const cancelling = {
+    container,
+    gateway,
+    payment,
+    order,
+    currency: details.orderStatus.order.currency ?? payment.currency_code.toUpperCase(),
+  }
+  const cancelOperationId = cancelledBy?.operationId ?? (await sendCancel(cancelling, capture, input))
   const recorded = alreadyRecorded
     ? undefined
     : await recordCancelledCapture(container, payment, capture, cancelOperationId, input)
-  const voided = voidsGivenBack ? await voidGivenBack(container, gateway, payment, details, input) : undefined
+  const voided = voidsGivenBack ? await voidGivenBack(cancelling, input) : undefined
   // The void's own read found nothing held after all: this request did nothing.
   if (alreadyRecorded && !voided) throw alreadyCancelled(input.operationId, cancelledBy)
-  const after = await gateway.getOrder(details.orderStatus.order.orderId).catch((error) => {
+  const after = await gateway.getOrder(order.orderId).catch((error) => {
     throw toMedusaError(error, "read the payment after the cancel")
   })
   const currency = details.orderStatus.order.currency
@@ -115,16 +121,23 @@ function alreadyCancelled(operationId: string, cancelledBy: Operation | undefine
   )
 }
 
+/** The payment whose capture is cancelled, and its gateway order as read before the cancel. */
+interface Cancelling {
+  container: MedusaContainer
+  gateway: GatewayClient
+  payment: NexiPaymentRecord
+  order: CardOrder
+  /** What the cancel and the void are recorded in: the gateway order's currency, or the payment's. */
+  currency: string
+}
+
 /**
  * The new CANCEL operation's id, sent once through the ledger: a lost answer is settled from
  * the gateway's record of the order; a refusal carries the gateway's own words.
  */
 async function sendCancel(
-  container: MedusaContainer,
-  gateway: GatewayClient,
-  payment: NexiPaymentRecord,
+  { container, gateway, payment, order, currency }: Cancelling,
   capture: Operation,
-  details: OrderDetails,
   input: CancelCaptureInput,
 ): Promise<string> {
   const action = `cancel capture ${input.operationId}`
@@ -133,10 +146,10 @@ async function sendCancel(
     kind: "cancel_capture" as const,
     origin: "staff" as const,
     idempotency_key: cancelCaptureKey(input.operationId),
-    gateway_ref: details.orderStatus.order.orderId,
+    gateway_ref: order.orderId,
     target_ref: input.operationId,
     amount_minor: capture.operationAmount ?? "0",
-    currency: details.orderStatus.order.currency ?? payment.currency_code.toUpperCase(),
+    currency,
     medusa_ref: payment.id,
   }
   try {
@@ -151,25 +164,15 @@ async function sendCancel(
  * void key (the one an order cancel uses too), so it is voided once whoever asks.
  */
 async function voidGivenBack(
-  container: MedusaContainer,
-  gateway: GatewayClient,
-  payment: NexiPaymentRecord,
-  details: OrderDetails,
+  { container, gateway, payment, order, currency }: Cancelling,
   input: CancelCaptureInput,
 ): Promise<string | undefined> {
   const action = `void the authorization given back by the cancel of capture ${input.operationId}`
-  const paymentOperationId = readCardOrder(details).paymentOperationId
+  const { orderId, paymentOperationId } = order
   if (!paymentOperationId) return undefined
   const context = { gateway, ledger: ledgerOf(container), action }
-  const currency = details.orderStatus.order.currency ?? payment.currency_code.toUpperCase()
   try {
-    const held = {
-      orderId: details.orderStatus.order.orderId,
-      paymentOperationId,
-      currency,
-      medusaRef: payment.id,
-      origin: "staff" as const,
-    }
+    const held = { orderId, paymentOperationId, currency, medusaRef: payment.id, origin: "staff" as const }
     return await releaseHeldAuthorization(context, held)
   } catch (error) {
     // The cancel and its refund stand: the words must not read as if nothing was done.
@@ -232,8 +235,7 @@ function refuse(message: string): never {
   throw new MedusaError(MedusaError.Types.INVALID_DATA, `operation_id: ${message}`)
 }
 
-export function findCaptureToCancel(details: OrderDetails, operationId: string): CaptureToCancel {
-  const order = readCardOrder(details)
+export function findCaptureToCancel(order: CardOrder, operationId: string): CaptureToCancel {
   const orderId = order.orderId
   const entry = order.operations.find(({ operation }) => operation.operationId === operationId)
   const capture = entry?.operation

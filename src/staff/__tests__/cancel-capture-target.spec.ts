@@ -1,5 +1,11 @@
 import { capturedCancelledRecapturedRefunded, motoAuthorizedJpy } from "../../core/__tests__/gateway-records"
-import { findCaptureToCancel } from "../cancel-capture"
+import { readCardOrder } from "../../core/card/card-order"
+import type { OrderDetails } from "../../gateway/schemas"
+import { findCaptureToCancel as findInOrder } from "../cancel-capture"
+
+/** The capture, found in the read model of the gateway's record as the cancel reads it. */
+const findCaptureToCancel = (details: OrderDetails, operationId: string) =>
+  findInOrder(readCardOrder(details), operationId)
 
 describe("findCaptureToCancel", () => {
   it("finds an executed capture that nothing cancelled yet", () => {
