@@ -28,7 +28,7 @@ import type { NewAttempt, PaymentLedger } from "../../modules/nexi-ledger/types"
 import { minorUnitsToSend, toPayableMinorUnits } from "../../money/amount"
 import { readCartContext, withoutCartContext } from "../cart-context"
 import { idempotencyUuid } from "../idempotency"
-import { minorUnitsFor, requireField, toMedusaError } from "../medusa-errors"
+import { fromGateway, minorUnitsFor, requireField, toMedusaError } from "../medusa-errors"
 import { type PaymentRecords, recordedOperationIds } from "../medusa-payments"
 import { buildPaymentRequest, consumerName } from "./apm-payment-request"
 import { type ApmSessionData, readApmSessionData, readConsumerId, transactionFields } from "./apm-session-data"
@@ -122,7 +122,7 @@ export class ApmSessions {
     const action = "refund the payment"
     const data = readApmSessionData(input.data)
     const refundId = input.context?.idempotency_key
-    try {
+    return fromGateway(action, async () => {
       if (!refundId)
         throw new MedusaError(
           MedusaError.Types.INVALID_DATA,
@@ -152,9 +152,7 @@ export class ApmSessions {
           refund_transaction_ids: [...(data.refund_transaction_ids ?? []), ...done.transactionIds],
         },
       }
-    } catch (error) {
-      throw toMedusaError(error, action)
-    }
+    })
   }
 
   /**
@@ -163,16 +161,14 @@ export class ApmSessions {
    */
   async cancel(input: CancelPaymentInput): Promise<CancelPaymentOutput> {
     const data = readApmSessionData(input.data)
-    try {
+    return fromGateway("cancel the payment", async () => {
       if (!data.transaction_id) return { data: { ...input.data, status: "canceled" } }
       const state = await this.deps.transactions.readTransaction(data)
       if (state.status === "error" || state.status === "canceled")
         return { data: { ...input.data, status: "canceled" } }
       const reversalId = await this.deps.transactions.reverse(data)
       return { data: { ...input.data, status: "canceled", state: "CANCELLED", reversal_transaction_id: reversalId } }
-    } catch (error) {
-      throw toMedusaError(error, "cancel the payment")
-    }
+    })
   }
 
   /** @param replacing the transaction a new amount replaces: a new payment, even for an amount the session had before */
@@ -184,21 +180,17 @@ export class ApmSessions {
     const { apm, client } = this.deps.transactions.configured("start the payment", { starting: true })
     const consumerId = readConsumerId(input.data)
     const currency = input.currency_code.toUpperCase()
+    const cart = readCartContext(input.data)
     let amountMinor: string
+    let purchase: ReturnType<typeof buildPurchase>
     try {
       requireHundredthsCurrency(currency, this.deps.method)
       amountMinor = toPayableMinorUnits(input.amount as never, currency)
-    } catch (error) {
-      throw toMedusaError(error, "start the payment")
-    }
-    const cart = readCartContext(input.data)
-    const consumer = { consumerId, name: consumerName(cart, input.context?.customer) }
-    let purchase: ReturnType<typeof buildPurchase>
-    try {
       purchase = buildPurchase({ totalMinor: amountMinor, currencyCode: currency, cart })
     } catch (error) {
       throw toMedusaError(error, "start the payment")
     }
+    const consumer = { consumerId, name: consumerName(cart, input.context?.customer) }
     const request = buildPaymentRequest({
       method: this.deps.method,
       merchantId: apm.merchantId,
@@ -312,7 +304,7 @@ export class ApmSessions {
     action: string,
   ): Promise<{ state: MobileTransaction; data: Record<string, unknown> }> {
     const data = readApmSessionData(raw)
-    try {
+    return fromGateway(action, async () => {
       this.require(data.transaction_id, "transaction_id", action)
       const state = await this.deps.transactions.readTransaction(data)
       return {
@@ -327,8 +319,6 @@ export class ApmSessions {
           approval_url: state.status === "pending" ? data.approval_url : undefined,
         },
       }
-    } catch (error) {
-      throw toMedusaError(error, action)
-    }
+    })
   }
 }

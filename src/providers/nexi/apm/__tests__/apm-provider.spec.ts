@@ -281,6 +281,20 @@ describe("initiatePayment", () => {
     )
   })
 
+  it("refuses a currency without hundredths and an amount of 0 before recording or sending anything", async () => {
+    const service = provider(NexiApmPspBProviderService)
+    await expect(service.initiatePayment(paymentInput({ currency_code: "jpy", amount: 2440 }))).rejects.toMatchObject({
+      type: MedusaError.Types.INVALID_DATA,
+      message:
+        "Could not start the payment: the mobile payment scheme PSP_B takes amounts in hundredths, and JPY has 0 decimals (ISO 4217). Use a two-decimal currency (EUR, SEK, NOK, DKK, ...) with PSP_B, or another payment method for JPY.",
+    })
+    await expect(service.initiatePayment(paymentInput({ amount: 0 }))).rejects.toMatchObject({
+      type: MedusaError.Types.INVALID_DATA,
+      message: "Could not start the payment: amount: a payment of 0 EUR cannot be started",
+    })
+    expect([ledger.attempts, ledger.writes]).toEqual([[], []])
+  })
+
   it("passes on the scheme's refusal of a currency it does not take", async () => {
     await expectMedusaError(
       provider(NexiApmPspCProviderService).initiatePayment(paymentInput()),
