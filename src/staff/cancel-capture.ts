@@ -76,13 +76,8 @@ async function cancelLocked(container: MedusaContainer, input: CancelCaptureInpu
   // it never sends one again): refused only when nothing is left to do.
   const voidLeft = voidsGivenBack && order.status === "authorized" && BigInt(order.authorizedMinor) > 0n
   if (alreadyRecorded && !voidLeft) throw alreadyCancelled(input.operationId, cancelledBy)
-  const cancelling = {
-    container,
-    gateway,
-    payment,
-    order,
-    currency: details.orderStatus.order.currency ?? payment.currency_code.toUpperCase(),
-  }
+  const currency = details.orderStatus.order.currency
+  const cancelling = { container, gateway, payment, order, currency: currency ?? payment.currency_code.toUpperCase() }
   const cancelOperationId = cancelledBy?.operationId ?? (await sendCancel(cancelling, capture, input))
   const recorded = alreadyRecorded
     ? undefined
@@ -93,7 +88,6 @@ async function cancelLocked(container: MedusaContainer, input: CancelCaptureInpu
   const after = await gateway.getOrder(order.orderId).catch((error) => {
     throw toMedusaError(error, "read the payment after the cancel")
   })
-  const currency = details.orderStatus.order.currency
   const cancelled = moneyText(fromMinorUnits(capture.operationAmount ?? "0", currency), currency)
   const atGateway = cancelledBy
     ? `Capture ${input.operationId} (${cancelled}) was already cancelled at the gateway (operation ${cancelOperationId})`
