@@ -11,8 +11,8 @@
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { MedusaError } from "@medusajs/framework/utils"
-import { type CardOrder, readCardOrder } from "../core/card/card-order"
-import { ByOrderId, operationIdOf } from "../core/card/card-writes"
+import { readCardOrder } from "../core/card/card-order"
+import { isCharged, operationIdOf, staffChargeRecovery } from "../core/card/card-writes"
 import { NotMadeError, sendOnce } from "../core/send-once"
 import { authorizeStaffSessionOnce, convertDraft, STAFF_CHANNEL_NOUNS } from "../core/staff-sessions"
 import { gatewayClientFor, ledgerOf } from "../core/store-entries"
@@ -48,10 +48,6 @@ class CardNotAccepted extends NotMadeError {
   }
 }
 
-function isCharged(state: CardOrder): boolean {
-  return state.status !== "error" && state.status !== "canceled"
-}
-
 export async function chargeOnce(
   container: MedusaContainer,
   request: StaffChargeRequest,
@@ -59,7 +55,7 @@ export async function chargeOnce(
   const { attempt } = request
   const orderId = attempt.data.order_id
   const gateway = gatewayClientFor(container, attempt.providerId)
-  const recover = new ByOrderId(gateway, orderId, (details) => isCharged(readCardOrder(details)))
+  const recover = staffChargeRecovery(gateway, orderId)
   let answered: OrderDetails | undefined
   await sendOnce({
     ledger: ledgerOf(container),

@@ -11,7 +11,6 @@
 import type { Logger, MedusaContainer, ProviderWebhookPayload } from "@medusajs/framework/types"
 import type { GatewayClient } from "../../gateway/gateway-client"
 import { NotificationSchema, type OrderDetails } from "../../gateway/schemas"
-import { NotFoundError } from "../../http/errors"
 import type { PaymentAttempt, PaymentLedger, SavedCardBook } from "../../modules/nexi-ledger/types"
 import { changesNothing, watchAfterRead } from "../attempt-watch"
 import { type MedusaChanges, medusaChangesOf, type SessionRecord, type SyncOutcome } from "../medusa-payments"
@@ -22,7 +21,7 @@ import { SAVE_CARD_KEY, saveCardOfPayment } from "./card-on-file"
 import { type CardOrder, holdsOnlyItsAuthorization, readCardOrder } from "./card-order"
 import { readCardSessionData, securityTokenMatches } from "./card-sessions"
 import { handleVerificationNotification } from "./card-wallet"
-import { heldByTheirUndo, settledWritesOf } from "./card-writes"
+import { heldByTheirUndo, orderOrNone, settledWritesOf } from "./card-writes"
 import { releaseUnowned } from "./release-unowned"
 
 export interface CardOrderRead {
@@ -179,15 +178,10 @@ export function cardSyncPort(deps: CardSyncPortDeps): CardGatewayPort {
   const book = ledger as unknown as SavedCardBook
   const context = { gateway, ledger, action: ACTION, records: deps.records, logger }
 
-  /** 404 means "no such order" (nothing to do); an unreachable gateway throws, so the caller tries again. */
+  /** No such order (a 404) is nothing to do. */
   async function readOrder(orderId: string): Promise<CardOrderRead | undefined> {
-    try {
-      const details = await gateway.getOrder(orderId)
-      return { details, state: readCardOrder(details) }
-    } catch (error) {
-      if (error instanceof NotFoundError) return undefined
-      throw error
-    }
+    const details = await orderOrNone(gateway, orderId)
+    return details && { details, state: readCardOrder(details) }
   }
 
   return {

@@ -141,11 +141,13 @@ export function byOperation(
 // refuses one it has seen, so a repeat cannot act twice, and what the first try did is read back
 // from GET /orders/{orderId}.
 
-/** The gateway's record of the order, or undefined when it has none (nothing was done). */
-async function recordedOrder(gateway: GatewayClient, orderId: string): Promise<OrderDetails | undefined> {
+/**
+ * The gateway's record of the order, or undefined when it has none (404); any other failure
+ * throws, so the caller tries again.
+ */
+export async function orderOrNone(gateway: GatewayClient, orderId: string): Promise<OrderDetails | undefined> {
   try {
-    const details = await gateway.getOrder(orderId)
-    return details.operations.length ? details : undefined
+    return await gateway.getOrder(orderId)
   } catch (error) {
     if (error instanceof NotFoundError) return undefined
     throw error
@@ -163,24 +165,29 @@ export class ByOrderId implements Recovery {
   // A repeated order id is refused: the refusal may be the first try's success.
   readonly refusalMayMeanMade = true
   readonly whenUnreadable = "repeat"
-  /** The gateway's record of the order as last read, when it holds the request's operation. */
+  /** The gateway's record of the order as last read, when it holds what the request made. */
   found?: OrderDetails
 
   /**
    * @param made whether the order the gateway records holds what the request was to make
    * (a declined card is an order, but nothing made)
+   * @param idOf the id of what the request made, in the order: by default its first operation
+   * (an order without one holds nothing the request made)
    */
   constructor(
     private readonly gateway: GatewayClient,
     private readonly orderId: string,
     private readonly made: (details: OrderDetails) => boolean = () => true,
+    private readonly idOf: (details: OrderDetails) => string | undefined = (details) =>
+      details.operations[0]?.operationId,
   ) {}
 
   async find(): Promise<string | undefined> {
-    const details = await recordedOrder(this.gateway, this.orderId)
-    if (!details || !this.made(details)) return undefined
+    const details = await orderOrNone(this.gateway, this.orderId)
+    const id = details && this.idOf(details)
+    if (!details || !id || !this.made(details)) return undefined
     this.found = details
-    return details.operations[0]?.operationId
+    return id
   }
 }
 
@@ -264,16 +271,14 @@ const SETTLED_KINDS: readonly WriteKind[] = ["capture", "refund", "void", "cance
 /** The charges staff make at once under an attempt's own gateway order id: a MOTO payment, a saved card's MIT charge. */
 const STAFF_CHARGE_KINDS: readonly WriteKind[] = ["moto", "mit_charge"]
 
-/**
- * A staff charge whose answer was lost is found by its order id. It is never sent again from
- * here (the card data is gone; staff decide whether to charge a saved card again): only
- * settled, so the job does not take it up on every run.
- */
-function staffChargeRecovery(context: CardWriteContext, write: MoneyWrite) {
-  return new ByOrderId(context.gateway, write.gateway_ref, (details) => {
-    const { status } = readCardOrder(details)
-    return status !== "error" && status !== "canceled"
-  })
+/** Whether a staff charge's order holds the charge: a declined card is an order, but nothing charged. */
+export function isCharged(state: CardOrder): boolean {
+  return state.status !== "error" && state.status !== "canceled"
+}
+
+/** A staff charge whose answer was lost is found by its order id, when the order holds the charge. */
+export function staffChargeRecovery(gateway: GatewayClient, orderId: string): ByOrderId {
+  return new ByOrderId(gateway, orderId, (details) => isCharged(readCardOrder(details)))
 }
 
 /**
@@ -290,9 +295,12 @@ export function settledWritesOf(context: SettleContext, orderId: string): Promis
       label: writeLabel,
       resendOf: async (write) => {
         // Only a capture or refund has a Medusa row of its own to be sent again for; the others are
-        // only found (requestOf makes none of them without its sender's description).
+        // only found (requestOf makes none of them without its sender's description). A staff
+        // charge is never sent again from here (the card data is gone; staff decide whether to
+        // charge a saved card again): only settled, so the job does not take it up on every run.
         const send = () => requestOf(context.gateway, write)()
-        if (STAFF_CHARGE_KINDS.includes(write.kind)) return { send, recover: staffChargeRecovery(context, write) }
+        if (STAFF_CHARGE_KINDS.includes(write.kind))
+          return { send, recover: staffChargeRecovery(context.gateway, write.gateway_ref) }
         return SETTLED_KINDS.includes(write.kind) ? { send, recover: recoveryOf(context, write.kind) } : undefined
       },
     },

@@ -15,12 +15,13 @@
  * whether it was cancelled: the ledger's executed `link_cancellation` says that.
  */
 import type { GatewayClient } from "../../gateway/gateway-client"
-import type { PayByLinkRequest, PaymentLink } from "../../gateway/schemas"
+import type { OrderDetails, PayByLinkRequest, PaymentLink } from "../../gateway/schemas"
 import { InvalidRequestError, NotFoundError } from "../../http/errors"
 import type { MoneyWrite, PaymentLedger } from "../../modules/nexi-ledger/types"
 import { minorToMajorString } from "../../money/amount"
 import { linkCancellationKey, linkCreationKey } from "../idempotency"
 import { type Recovery, sendOnce } from "../send-once"
+import { ByOrderId } from "./card-writes"
 
 export const LINK_STATES = ["open", "paid", "expired", "cancelled"] as const
 export type LinkState = (typeof LINK_STATES)[number]
@@ -104,30 +105,6 @@ export function linkViewsOf(
   )
 }
 
-/** The link the gateway lists on the order, found by the order id its creation was sent under. */
-class ByLinkOfOrder implements Recovery {
-  // The gateway refuses an order id it has seen: a refusal may be the first try's success.
-  readonly refusalMayMeanMade = true
-  readonly whenUnreadable = "repeat"
-  found?: PaymentLink
-
-  constructor(
-    private readonly gateway: GatewayClient,
-    private readonly orderId: string,
-  ) {}
-
-  async find(): Promise<string | undefined> {
-    try {
-      const details = await this.gateway.getOrder(this.orderId)
-      this.found = details.paymentLinks.find((link) => link.linkId && link.link)
-      return this.found?.linkId
-    } catch (error) {
-      if (error instanceof NotFoundError) return undefined
-      throw error
-    }
-  }
-}
-
 export interface LinkWriteDeps {
   gateway: GatewayClient
   ledger: PaymentLedger
@@ -150,7 +127,9 @@ export async function createLinkOnce(
 ): Promise<CreatedLink> {
   const orderId = request.order.orderId
   const currency = request.order.currency
-  const recover = new ByLinkOfOrder(deps.gateway, orderId)
+  // The link the gateway lists on the order, found by the order id its creation was sent under.
+  const linkIdOf = (details: OrderDetails) => details.paymentLinks.find((link) => link.linkId && link.link)?.linkId
+  const recover = new ByOrderId(deps.gateway, orderId, () => true, linkIdOf)
   let answered: CreatedLink | undefined
   const linkId = await sendOnce({
     ledger: deps.ledger,
@@ -174,7 +153,7 @@ export async function createLinkOnce(
     },
   })
   if (answered) return answered
-  const link = recover.found ?? (await deps.gateway.getOrder(orderId)).paymentLinks.find((l) => l.linkId === linkId)
+  const link = (recover.found ?? (await deps.gateway.getOrder(orderId))).paymentLinks.find((l) => l.linkId === linkId)
   if (!link?.link) throw new NotFoundError("gateway", `The gateway no longer lists payment link ${linkId}`)
   return { link: { ...link, linkId, link: link.link } }
 }
