@@ -35,20 +35,13 @@ function createCardProvider(cradle, options) {
  * cart of a paid session) without running Medusa's workflow, as the provider calls leave out
  * Medusa's own work; the throughput part runs it for real.
  */
-function createCardSync(cradle, options, gatewayClient) {
+function createCardSync(cradle, gatewayClient) {
   const { CardSync } = built("core/card/card-sync")
   const { PaymentRecords } = built("core/medusa-payments")
   const { cardSyncPort } = built("core/card/card-sync")
   const ledger = cradle.nexi_ledger
   const records = new PaymentRecords(cradle)
-  const gateway = cardSyncPort({
-    gateway: gatewayClient,
-    ledger,
-    records,
-    options,
-    entryId: "nexi",
-    providerKey: "nexi_nexi",
-  })
+  const gateway = cardSyncPort({ gateway: gatewayClient, ledger, records })
   const medusa = {
     apply: async (_session, payment) => (payment.status === "authorized" ? "completed" : "unchanged"),
     // No shopper's checkout holds a cart here: the throughput part runs that race for real.

@@ -226,7 +226,7 @@ async function measureOverhead({ simulator, passes, log }) {
   const measured = createCardProvider(standIn.cradle, options)
   const preparing = createCardProvider(standIn.cradle, options)
   const fixtures = cardFixtures({ provider: preparing.provider, control, standIn })
-  const sync = createCardSync(standIn.cradle, options, measured.gatewayClient)
+  const sync = createCardSync(standIn.cradle, measured.gatewayClient)
   const calls = lifecycleCalls({ provider: measured.provider, sync, fixtures, control, standIn, options })
   const target = {
     gatewayUrl: simulator.gatewayUrl,
