@@ -7,34 +7,24 @@
  * refund over (claims it) and send only what remains.
  */
 import { MedusaError } from "@medusajs/framework/utils"
-import type { MoneyWrite, NewWrite, PaymentLedger } from "../../modules/nexi-ledger/types"
+import type { MoneyWrite, NewWrite } from "../../modules/nexi-ledger/types"
 import { minorToMajorString } from "../../money/amount"
 import { idempotencyUuid } from "../idempotency"
-import { claimOrphans, type MedusaRows, releaseClaims, totalMinor } from "../send-once"
-import type { ApmWrites, RequestOfWrite } from "./apm-writes"
-import {
-  type OriginalPayment,
-  type RefundTotals,
-  refundRequest,
-  refundsBefore,
-  type Sender,
-} from "./follow-up-requests"
+import { claimOrphans, releaseClaims, totalMinor } from "../send-once"
+import type { ApmWrites } from "./apm-writes"
+import { followUpRequest, type OriginalPayment, type RefundTotals, refundsBefore } from "./follow-up-requests"
 
 const ACTION = "refund the payment"
 
 export interface RefundOrder {
+  /** The payment's writes, with the ledger and Medusa's refund rows they are matched to. */
   writes: ApmWrites
-  ledger: PaymentLedger
-  /** Medusa's refund rows, read by the id a refund write carries. */
-  rows: MedusaRows
-  sender: Sender
   original: OriginalPayment
   /** Medusa's refund id: the key of this refund, and the claimant of the refunds it takes over. */
   refundId: string
   refundMinor: bigint
   /** What the payment data counts as refunded already. */
   refunded: RefundTotals
-  requestOf: RequestOfWrite
 }
 
 export interface RefundDone {
@@ -49,7 +39,8 @@ export async function refundOnce(order: RefundOrder): Promise<RefundDone> {
   const writes = await settleEarlier(order, key)
   const { before, vatOf } = refundsBefore(writes, key, original.amount, order.refunded)
   // Refunds the service made whose Medusa refund is gone, taken over up to this refund's amount.
-  const claimed = await claimOrphans({ ...order, action: ACTION }, writes, {
+  const { ledger, rows } = order.writes.deps
+  const claimed = await claimOrphans({ ledger, rows, action: ACTION }, writes, {
     kind: "apm_refund",
     amountMinor: refundMinor,
     claimant: refundId,
@@ -62,7 +53,7 @@ export async function refundOnce(order: RefundOrder): Promise<RefundDone> {
   }
   const remainder = refundMinor - claimedMinor
   if (remainder <= 0n) return done
-  const request = refundRequest(order.sender, original, remainder, before)
+  const request = followUpRequest(order.writes.sender, original, { refundMinor: remainder, before })
   const currency = original.amount.currencyCode
   const write = {
     kind: "apm_refund" as const,
@@ -82,7 +73,7 @@ export async function refundOnce(order: RefundOrder): Promise<RefundDone> {
       vatMinor: done.vatMinor + BigInt(request.purchaseAmount.vatAmount),
     }
   } catch (error) {
-    await releaseClaims(order.ledger, claimed, ACTION)
+    await releaseClaims(ledger, claimed, ACTION)
     throw error
   }
 }
@@ -91,7 +82,8 @@ export async function refundOnce(order: RefundOrder): Promise<RefundDone> {
 async function settleEarlier(order: RefundOrder, key: string): Promise<MoneyWrite[]> {
   let writes: MoneyWrite[]
   try {
-    writes = await order.writes.settleUnsettled(order.original.transactionId, order.requestOf, {
+    const requestOf = order.writes.requestOf(order.original, order.refunded)
+    writes = await order.writes.settleUnsettled(order.original.transactionId, requestOf, {
       exceptKey: key,
       action: ACTION,
     })
@@ -117,9 +109,10 @@ async function settleEarlier(order: RefundOrder, key: string): Promise<MoneyWrit
  * held by another, Medusa already records that money there and must not record it again.
  */
 async function holdOwn(order: RefundOrder, write: NewWrite): Promise<void> {
-  const own = await order.ledger.requestWrite(write)
+  const { ledger } = order.writes.deps
+  const own = await ledger.requestWrite(write)
   if (own.claimed_by === order.refundId) return
-  if (own.claimed_by === null && (await order.ledger.claimWrite(own.id, order.refundId))) return
+  if (own.claimed_by === null && (await ledger.claimWrite(own.id, order.refundId))) return
   throw new MedusaError(
     MedusaError.Types.NOT_ALLOWED,
     `Could not ${ACTION}: its refund transaction ${own.gateway_operation_id} is already recorded in Medusa as part of another refund. Nothing more was sent.`,

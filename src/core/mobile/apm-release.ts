@@ -10,13 +10,13 @@ import type { ExtendedEnvelope } from "../../apm/schemas"
 import { NotFoundError } from "../../http/errors"
 import type { PaymentAttempt } from "../../modules/nexi-ledger/types"
 import { watchAfterRead } from "../attempt-watch"
-import type { FollowUps } from "./follow-ups"
+import type { ApmWrites } from "./apm-writes"
 import { readMobileTransaction } from "./mobile-transaction"
 
 const ACTION = "release the payment"
 
-export async function watchOrRelease(followUps: FollowUps, attempt: PaymentAttempt): Promise<void> {
-  const { client, ledger, logger, method } = followUps.deps
+export async function watchOrRelease(writes: ApmWrites, attempt: PaymentAttempt): Promise<void> {
+  const { apm, client, ledger, logger, method } = writes.deps
   const transactionId = attempt.gateway_ref
   let envelope: ExtendedEnvelope
   try {
@@ -30,12 +30,12 @@ export async function watchOrRelease(followUps: FollowUps, attempt: PaymentAttem
   const state = readMobileTransaction(envelope)
   const paid = state.status === "authorized" || state.status === "captured"
   // Without a terminalReference no reversal can be sent: a pending one is watched until the scheme ends it.
-  const approvable = state.status === "pending" && followUps.deps.apm.terminalReference !== undefined
+  const approvable = state.status === "pending" && apm.terminalReference !== undefined
   if (!paid && !approvable) {
     await ledger.updateAttempt(transactionId, watchAfterRead(attempt, state.status, new Date(), state.reason))
     return
   }
-  const reversalId = await followUps.reverse(followUps.heldAtService(transactionId, envelope, ACTION), {
+  const reversalId = await writes.reverse(writes.heldAtService(transactionId, envelope, ACTION), {
     origin: "release",
     key: `${transactionId}:release`,
     medusaRef: attempt.session_id,

@@ -31,6 +31,7 @@ import { idempotencyUuid } from "../idempotency"
 import { fromGateway, minorUnitsFor, requireField, toMedusaError } from "../medusa-errors"
 import { type PaymentRecords, recordedOperationIds } from "../medusa-payments"
 import { buildPaymentRequest, consumerName } from "./apm-payment-request"
+import { refundOnce } from "./apm-refund"
 import { type ApmSessionData, readApmSessionData, readConsumerId, transactionFields } from "./apm-session-data"
 import type { ApmTransactions } from "./apm-transactions"
 import type { RefundTotals } from "./follow-up-requests"
@@ -131,7 +132,7 @@ export class ApmSessions {
       // A refund recorded from outside Medusa (the service's back office) is already done there.
       if (recordedOperationIds(await this.deps.records.refundMetadata(refundId)).length) return { data: input.data }
 
-      const followUps = this.deps.transactions.followUps(action)
+      const writes = this.deps.transactions.writes(action)
       const original = this.deps.transactions.originalOf(data, action)
       const refunded: RefundTotals = {
         totalMinor: BigInt(data.refunded_minor ?? "0"),
@@ -143,7 +144,7 @@ export class ApmSessions {
         currencyCode: original.amount.currencyCode,
         leftMinor: BigInt(original.amount.totalAmount) - refunded.totalMinor,
       })
-      const done = await followUps.refund({ original, refundId, refundMinor, refunded })
+      const done = await refundOnce({ writes, original, refundId, refundMinor, refunded })
       return {
         data: {
           ...input.data,

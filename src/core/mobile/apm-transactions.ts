@@ -2,7 +2,7 @@
  * One store entry's mobile-payment transactions of one scheme, as both the mobile provider and
  * the one sync of a mobile payment (src/core/mobile/mobile-sync.ts) reach them: the configured
  * service, reading a transaction, reversing it, and following its refunds and reversals
- * through the ledger (follow-ups.ts). The provider builds it with its own options and ledger;
+ * through the ledger (apm-writes.ts). The provider builds it with its own options and ledger;
  * the sync from the store's configuration (`mobileSyncFor`, below).
  */
 import type { Logger, MedusaContainer } from "@medusajs/framework/types"
@@ -20,9 +20,8 @@ import type { MedusaRows } from "../send-once"
 import { ledgerOf, loggerOf, paymentRecordsOf, requireNexiOptions } from "../store-entries"
 import { watchOrRelease } from "./apm-release"
 import { type ApmSessionData, readApmSessionData } from "./apm-session-data"
-import type { RequestOfWrite } from "./apm-writes"
+import { ApmWrites, type RequestOfWrite } from "./apm-writes"
 import type { OriginalPayment } from "./follow-up-requests"
-import { FollowUps } from "./follow-ups"
 import { type MobilePaymentRead, type MobileServicePort, MobileSync } from "./mobile-sync"
 import { type MobileTransaction, readMobileTransaction } from "./mobile-transaction"
 
@@ -72,9 +71,10 @@ export class ApmTransactions implements MobileServicePort {
     return { apm, client }
   }
 
-  followUps(action: string): FollowUps {
+  /** The payment's refunds and reversals, through the ledger. */
+  writes(action: string): ApmWrites {
     const { apm, client } = this.configured(action, { starting: false })
-    return new FollowUps({
+    return new ApmWrites({
       apm,
       client,
       ledger: this.deps.ledger(action),
@@ -106,7 +106,7 @@ export class ApmTransactions implements MobileServicePort {
   /** Reverses the whole payment; the reversal's transaction id. */
   reverse(data: ApmSessionData, action = "cancel the payment"): Promise<string> {
     const original = this.originalOf(data, action)
-    return this.followUps(action).reverse(original, {
+    return this.writes(action).reverse(original, {
       origin: "medusa",
       key: `${original.transactionId}:reversal`,
       medusaRef: data.session_id ?? null,
@@ -179,23 +179,19 @@ export class ApmTransactions implements MobileServicePort {
    * still holds.
    */
   async settleWrites(transactionId: string, owner: SessionRecord | undefined): Promise<void> {
-    const followUps = this.followUps(RECONCILE)
-    await followUps.writes.followAll(transactionId)
+    const writes = this.writes(RECONCILE)
+    await writes.followAll(transactionId)
     const requestOf: RequestOfWrite = owner
-      ? followUps.requestOf(this.originalOf(readApmSessionData(owner.data), RECONCILE))
-      : async (write, writes) => {
-          const original = followUps.heldAtService(
-            transactionId,
-            await followUps.deps.client.getTransaction(transactionId),
-            RECONCILE,
-          )
-          return followUps.requestOf(original)(write, writes)
+      ? writes.requestOf(this.originalOf(readApmSessionData(owner.data), RECONCILE))
+      : async (write, all) => {
+          const held = await writes.deps.client.getTransaction(transactionId)
+          return writes.requestOf(writes.heldAtService(transactionId, held, RECONCILE))(write, all)
         }
-    await followUps.writes.settleUnsettled(transactionId, requestOf, { warnUnrecorded: true })
+    await writes.settleUnsettled(transactionId, requestOf, { warnUnrecorded: true })
   }
 
   watchOrRelease(attempt: PaymentAttempt): Promise<void> {
-    return watchOrRelease(this.followUps(RECONCILE), attempt)
+    return watchOrRelease(this.writes(RECONCILE), attempt)
   }
 
   private pollTimedOut(session: SessionRecord): boolean {

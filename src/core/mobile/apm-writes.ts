@@ -1,19 +1,31 @@
 /**
- * Refunds and reversals as money writes: through the one sender (send-once.ts), found again by
- * their request's key (below: the service has no lookup, so the identical request is sent again
- * under the same key), settled and matched to their Medusa rows like card writes, and followed
- * until the scheme has finished with them. Since settling sends again, a reversal Medusa gave up
- * on is settled without sending once the payment it reverses is paid (refusedAsPaidSince).
+ * Refunds and reversals as money writes: built with the configured merchant and scheme
+ * (follow-up-requests.ts), sent through the one sender (send-once.ts), found again by their
+ * request's key (below: the service has no lookup, so the identical request, rebuilt from the
+ * ledger, is sent again under the same key), settled and matched to their Medusa rows like card
+ * writes, and followed until the scheme has finished with them. Since settling sends again, a
+ * reversal Medusa gave up on is settled without sending once the payment it reverses is paid
+ * (refusedAsPaidSince).
  */
 import type { Logger } from "@medusajs/framework/types"
 import { MedusaError } from "@medusajs/framework/utils"
 import type { ApmClient } from "../../apm/apm-client"
-import type { Envelope, InitializeRequest, TransactionType } from "../../apm/schemas"
+import type { ApmMethod, Envelope, ExtendedEnvelope, InitializeRequest, TransactionType } from "../../apm/schemas"
 import { InvalidRequestError, NotFoundError, OutcomeUnknownError, UnexpectedResponseError } from "../../http/errors"
 import type { FollowState, MoneyWrite, NewWrite, PaymentLedger, WriteKind } from "../../modules/nexi-ledger/types"
 import { minorToMajorString } from "../../money/amount"
+import { idempotencyUuid } from "../idempotency"
+import type { ApmOptions } from "../options"
 import { isUnsettled, type MedusaRows, orphanedWrites, type Recovery, sendOnce, settledWritesOf } from "../send-once"
 import type { PaymentStatus } from "../session-data"
+import {
+  followUpRequest,
+  type OriginalPayment,
+  originalFromTransaction,
+  type RefundTotals,
+  refundsBefore,
+  type Sender,
+} from "./follow-up-requests"
 import { readMobileTransaction, schemeReason } from "./mobile-transaction"
 
 // Recovery of a mobile-payment write by its request's key. The APM service has no lookup by
@@ -21,7 +33,6 @@ import { readMobileTransaction, schemeReason } from "./mobile-transaction"
 // body replays the first answer. So what became of a write is learnt by sending the identical
 // request again under its key. That either replays the transaction made, or, if none was made,
 // makes it now; either way exactly one exists after.
-//
 
 /**
  * A 400 naming the Idempotency-Key header (fault params `header=Idempotency-Key`): the key
@@ -133,16 +144,83 @@ export function apmWriteLabel(write: Pick<MoneyWrite, "kind" | "amount_minor" | 
 }
 
 export interface ApmWritesDeps {
+  apm: ApmOptions
   client: ApmClient
   ledger: PaymentLedger
   /** Medusa's refund rows, read by the id a refund write carries. */
   rows: MedusaRows
-  method: string
+  method: ApmMethod
   logger?: Logger
 }
 
+export interface ReversalOrder {
+  origin: MoneyWrite["origin"]
+  /** What the idempotency key is derived from. */
+  key: string
+  medusaRef: string | null
+  action: string
+}
+
 export class ApmWrites {
-  constructor(private readonly deps: ApmWritesDeps) {}
+  constructor(readonly deps: ApmWritesDeps) {}
+
+  get sender(): Sender {
+    return { merchantId: this.deps.apm.merchantId, method: this.deps.method }
+  }
+
+  /** `refunded`: what the payment data counts as refunded, for refunds the ledger may not know. */
+  requestOf(original: OriginalPayment, refunded?: RefundTotals): RequestOfWrite {
+    return (write, writes) =>
+      followUpRequest(
+        this.sender,
+        original,
+        write.kind === "apm_reversal"
+          ? { terminalReference: this.terminalReference("settle the reversal") }
+          : {
+              refundMinor: BigInt(write.amount_minor),
+              before: refundsBefore(writes, write.idempotency_key, original.amount, refunded).before,
+            },
+      )
+  }
+
+  /** Reverses the whole payment; the reversal's transaction id. */
+  reverse(original: OriginalPayment, order: ReversalOrder): Promise<string> {
+    const request = followUpRequest(this.sender, original, { terminalReference: this.terminalReference(order.action) })
+    const { currencyCode: currency, totalAmount } = original.amount
+    return this.send({
+      write: {
+        kind: "apm_reversal",
+        origin: order.origin,
+        idempotency_key: idempotencyUuid(order.key),
+        gateway_ref: original.transactionId,
+        target_ref: original.transactionId,
+        amount_minor: String(totalAmount),
+        currency,
+        medusa_ref: order.medusaRef,
+      },
+      request,
+      label: `reversal of ${minorToMajorString(totalAmount, currency)} ${currency}`,
+      action: order.action,
+    })
+  }
+
+  /** The payment as the service holds it, for a transaction no live session describes. */
+  heldAtService(transactionId: string, envelope: ExtendedEnvelope, action: string): OriginalPayment {
+    const original = originalFromTransaction(transactionId, envelope)
+    if (original) return original
+    throw new MedusaError(
+      MedusaError.Types.UNEXPECTED_STATE,
+      `Could not ${action}: the mobile payment service does not say who paid transaction ${transactionId}, and a refund or reversal must name the same consumer.`,
+    )
+  }
+
+  private terminalReference(action: string): string {
+    if (this.deps.apm.terminalReference) return this.deps.apm.terminalReference
+    throw new MedusaError(
+      MedusaError.Types.NOT_ALLOWED,
+      `Could not ${action}: the mobile payment service needs a terminal reference for a reversal. Set the Nexi provider option apm.terminalReference.`,
+    )
+  }
 
   /**
    * Still "requested" and younger than a call can take: its own call is probably still

@@ -41,42 +41,27 @@ export function originalFromTransaction(
   }
 }
 
-function followUp(
+/** A refund of `refundMinor` after the refunds `before`, or a reversal of the whole payment with its terminal reference. */
+export function followUpRequest(
   sender: Sender,
   original: OriginalPayment,
-  purchaseAmount: ApmAmount,
-  references: Partial<InitializeRequest>,
+  what: { refundMinor: bigint; before: RefundTotals } | { terminalReference: string },
 ): InitializeRequest {
   return {
     merchantId: sender.merchantId,
     method: sender.method,
-    purchaseAmount,
+    purchaseAmount:
+      "terminalReference" in what
+        ? original.amount
+        : refundPurchaseAmount({
+            refundMinor: what.refundMinor,
+            original: original.amount,
+            refundedBefore: what.before,
+          }),
     consumer: original.consumer,
     originalReference: original.transactionId,
-    ...references,
+    ...("terminalReference" in what ? { terminalReference: what.terminalReference } : {}),
   }
-}
-
-export function reversalRequest(
-  sender: Sender,
-  original: OriginalPayment,
-  terminalReference: string,
-): InitializeRequest {
-  return followUp(sender, original, original.amount, { terminalReference })
-}
-
-export function refundRequest(
-  sender: Sender,
-  original: OriginalPayment,
-  refundMinor: bigint,
-  before: RefundTotals,
-): InitializeRequest {
-  return followUp(
-    sender,
-    original,
-    refundPurchaseAmount({ refundMinor, original: original.amount, refundedBefore: before }),
-    {},
-  )
 }
 
 /**
