@@ -57,49 +57,6 @@ export function staffChannelOfSession(data: Record<string, unknown> | null | und
   return data?.moto === true ? "moto" : undefined
 }
 
-export function staffSessionData(input: {
-  sessionId: string
-  orderId: string
-  amountMinor: string
-  currency: string
-  channel: StaffChannel
-}): StaffSessionData {
-  return {
-    session_id: input.sessionId,
-    order_id: input.orderId,
-    amount_minor: input.amountMinor,
-    currency: input.currency,
-    status: "pending",
-    staff_channel: input.channel,
-  }
-}
-
-/**
- * Step 4: Medusa records the payment the gateway holds under the session's order id. `paid`
- * says what happened at the gateway for the error ("The card was charged"): the payment is
- * made, so staff must send again, which finds it and records it.
- */
-async function authorizeStaffSession(
-  container: MedusaContainer,
-  sessionId: string,
-  gatewayOrderId: string,
-  paid = "The card was charged",
-): Promise<string> {
-  try {
-    const { result } = await authorizePaymentSessionForOrderWorkflow(container).run({
-      input: { payment_session_id: sessionId },
-    })
-    const payment = result as { id?: string } | null
-    if (!payment?.id) throw new Error("the payment session was not authorized")
-    return payment.id
-  } catch (error) {
-    throw new MedusaError(
-      MedusaError.Types.UNEXPECTED_STATE,
-      `${paid} (gateway order ${gatewayOrderId}) but Medusa could not record the payment: ${(error as Error).message}. Send the same request again: it finds the charge and records it.`,
-    )
-  }
-}
-
 /** A paid draft becomes an order; a failure here leaves a paid draft that staff convert themselves. */
 export async function convertDraft(container: MedusaContainer, orderId: string): Promise<string> {
   try {
@@ -111,18 +68,21 @@ export async function convertDraft(container: MedusaContainer, orderId: string):
 }
 
 /**
- * Authorizes a paid staff session once, whoever finds it paid first: staff's own request after
- * a charge, or the sync (a link's notification, the job). Both at once would each have Medusa
- * authorize it; the loser's payment fails Medusa's one-payment-per-session rule, and Medusa then
- * cancels at the gateway the payment the winner recorded. So they take one lock per session, and
- * the second finds the payment made. `authorizedNow` is false when another caller had recorded it;
- * undefined when the session is neither recorded nor waiting to be (it failed or was cancelled).
+ * Step 4: Medusa records the payment the gateway holds under the session's order id, once,
+ * whoever finds it paid first: staff's own request after a charge, or the sync (a link's
+ * notification, the job). Both at once would each have Medusa authorize it; the loser's payment
+ * fails Medusa's one-payment-per-session rule, and Medusa then cancels at the gateway the payment
+ * the winner recorded. So they take one lock per session, and the second finds the payment made.
+ * `authorizedNow` is false when another caller had recorded it; undefined when the session is
+ * neither recorded nor waiting to be (it failed or was cancelled). `paid` says what happened at
+ * the gateway for the error ("The card was charged"): the payment is made, so staff must send
+ * again, which finds it and records it.
  */
 export async function authorizeStaffSessionOnce(
   container: MedusaContainer,
   sessionId: string,
   gatewayOrderId: string,
-  paid?: string,
+  paid = "The card was charged",
 ): Promise<{ paymentId: string; authorizedNow: boolean; collectionId: string } | undefined> {
   return withLock(
     container,
@@ -139,8 +99,19 @@ export async function authorizeStaffSessionOnce(
       const recorded = (session as { payment?: { id?: string } | null }).payment?.id
       if (recorded) return { paymentId: recorded, authorizedNow: false, collectionId }
       if (session.status !== "pending_authorization") return undefined
-      const paymentId = await authorizeStaffSession(container, sessionId, gatewayOrderId, paid)
-      return { paymentId, authorizedNow: true, collectionId }
+      try {
+        const { result } = await authorizePaymentSessionForOrderWorkflow(container).run({
+          input: { payment_session_id: sessionId },
+        })
+        const paymentId = (result as { id?: string } | null)?.id
+        if (!paymentId) throw new Error("the payment session was not authorized")
+        return { paymentId, authorizedNow: true, collectionId }
+      } catch (error) {
+        throw new MedusaError(
+          MedusaError.Types.UNEXPECTED_STATE,
+          `${paid} (gateway order ${gatewayOrderId}) but Medusa could not record the payment: ${(error as Error).message}. Send the same request again: it finds the charge and records it.`,
+        )
+      }
     },
     60,
   )

@@ -31,9 +31,9 @@ import { minorAmount, optional, PAYMENT_STATUSES, type PaymentStatus, sessionDat
 import {
   STAFF_CHANNEL_NOUNS,
   STAFF_CHANNELS,
+  type StaffSessionData,
   staffChannelOfContext,
   staffChannelOfSession,
-  staffSessionData,
 } from "../staff-sessions"
 import {
   type CardOnFile,
@@ -142,13 +142,14 @@ export class CardSessions {
       const action = `start the ${STAFF_CHANNEL_NOUNS[channel]}`
       const currency = input.currency_code.toUpperCase()
       const amountMinor = minorUnitsFor(input.amount, currency, action)
-      const data = staffSessionData({
-        sessionId,
-        orderId: newOrderId(this.deps.options.orderIdPrefix),
-        amountMinor,
+      const data: StaffSessionData = {
+        session_id: sessionId,
+        order_id: newOrderId(this.deps.options.orderIdPrefix),
+        amount_minor: amountMinor,
         currency,
-        channel,
-      })
+        status: "pending",
+        staff_channel: channel,
+      }
       // Watched like a hosted order: if the charge's answer is lost, the job still finds it.
       // Until the card is charged the gateway knows no such order, which the job reads as pending.
       await this.openAttempt(
