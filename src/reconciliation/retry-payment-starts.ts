@@ -7,7 +7,7 @@
  * given back if paid. A budget of its own, after the payments.
  */
 import type { Logger, MedusaContainer } from "@medusajs/framework/types"
-import { paymentStartsFor } from "../core/mobile/payment-start"
+import { paymentStartsFor } from "../core/mobile/apm-transactions"
 import { STALE_REQUEST_MS } from "../core/send-once"
 import { ledgerOf } from "../core/store-entries"
 import { PAYMENT_START_KIND } from "../modules/nexi-ledger/types"

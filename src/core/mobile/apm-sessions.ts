@@ -14,7 +14,6 @@ import type {
   DeletePaymentOutput,
   InitiatePaymentInput,
   InitiatePaymentOutput,
-  Logger,
   RefundPaymentInput,
   RefundPaymentOutput,
   UpdatePaymentInput,
@@ -22,40 +21,27 @@ import type {
 } from "@medusajs/framework/types"
 import { MedusaError } from "@medusajs/framework/utils"
 import { TransactionRejectedError } from "../../apm/errors"
-import type { ApmMethod } from "../../apm/schemas"
 import { LANGUAGE_KEY } from "../../i18n/page-language"
 import type { NewAttempt, PaymentLedger } from "../../modules/nexi-ledger/types"
 import { minorUnitsToSend, toPayableMinorUnits } from "../../money/amount"
 import { readCartContext, withoutCartContext } from "../cart-context"
 import { idempotencyUuid } from "../idempotency"
-import { fromGateway, minorUnitsFor, requireField, toMedusaError } from "../medusa-errors"
-import { type PaymentRecords, recordedOperationIds } from "../medusa-payments"
+import { fromGateway, minorUnitsFor, toMedusaError } from "../medusa-errors"
+import { recordedOperationIds } from "../medusa-payments"
 import { buildPaymentRequest, consumerName } from "./apm-payment-request"
 import { refundOnce } from "./apm-refund"
 import { type ApmSessionData, readApmSessionData, readConsumerId, transactionFields } from "./apm-session-data"
-import type { ApmTransactions } from "./apm-transactions"
+import type { ApmTransactions, ApmTransactionsDeps } from "./apm-transactions"
 import type { RefundTotals } from "./follow-up-requests"
 import { type MobileTransaction, readMobileTransaction } from "./mobile-transaction"
-import { PaymentStarts } from "./payment-start"
 import { buildPurchase, requireHundredthsCurrency } from "./purchase-amounts"
 
-export interface ApmSessionsDeps {
-  /** The scheme this provider pays with (docs/contract/apm.md `method`). */
-  method: ApmMethod
-  transactions: ApmTransactions
-  /** The ledger, resolved at each use: Medusa may build a provider before the ledger is loaded. */
-  ledger: (action: string) => PaymentLedger
-  records: PaymentRecords
-  /** The provider as the ledger records it (`nexi-apm-psp-b_nexi`). */
-  providerKey: string
-  logger?: Logger
-}
-
 export class ApmSessions {
-  constructor(private readonly deps: ApmSessionsDeps) {}
+  private readonly deps: ApmTransactionsDeps
 
-  private require<T>(value: T | undefined | null, field: string, action: string): T {
-    return requireField(value, field, action, `Nexi ${this.deps.method}`)
+  /** The scheme's transactions, with its options, ledger, Medusa's records and the provider's key. */
+  constructor(private readonly transactions: ApmTransactions) {
+    this.deps = transactions.deps
   }
 
   async initiate(input: InitiatePaymentInput): Promise<InitiatePaymentOutput> {
@@ -76,7 +62,7 @@ export class ApmSessions {
     const amountMinor = minorUnitsFor(input.amount, currency, "update the payment")
     const unchanged = current.amount_minor === amountMinor && current.currency === currency
     if (current.transaction_id && unchanged) return { data: withoutCartContext(input.data) }
-    await this.deps.transactions.reverseIfStillPending(current)
+    await this.transactions.reverseIfStillPending(current)
     const sessionId = String(current.session_id ?? input.context?.idempotency_key ?? "")
     const data = await this.startPayment(sessionId, input, current.transaction_id)
     // The replaced transaction is read again now: if the shopper approved it after all, it is released.
@@ -89,7 +75,7 @@ export class ApmSessions {
   /** A session replaced by another one: its transaction must not stay approvable in the app. */
   async delete(input: DeletePaymentInput): Promise<DeletePaymentOutput> {
     const data = readApmSessionData(input.data)
-    await this.deps.transactions.reverseIfStillPending(data)
+    await this.transactions.reverseIfStillPending(data)
     const sessionId = data.session_id
     if (sessionId) {
       await this.inLedger("delete the payment", (ledger) =>
@@ -132,8 +118,8 @@ export class ApmSessions {
       // A refund recorded from outside Medusa (the service's back office) is already done there.
       if (recordedOperationIds(await this.deps.records.refundMetadata(refundId)).length) return { data: input.data }
 
-      const writes = this.deps.transactions.writes(action)
-      const original = this.deps.transactions.originalOf(data, action)
+      const writes = this.transactions.writes(action)
+      const original = this.transactions.originalOf(data, action)
       const refunded: RefundTotals = {
         totalMinor: BigInt(data.refunded_minor ?? "0"),
         vatMinor: BigInt(data.refunded_vat_minor ?? "0"),
@@ -164,10 +150,10 @@ export class ApmSessions {
     const data = readApmSessionData(input.data)
     return fromGateway("cancel the payment", async () => {
       if (!data.transaction_id) return { data: { ...input.data, status: "canceled" } }
-      const state = await this.deps.transactions.readTransaction(data)
+      const state = await this.transactions.readTransaction(data)
       if (state.status === "error" || state.status === "canceled")
         return { data: { ...input.data, status: "canceled" } }
-      const reversalId = await this.deps.transactions.reverse(data)
+      const reversalId = await this.transactions.reverse(data)
       return { data: { ...input.data, status: "canceled", state: "CANCELLED", reversal_transaction_id: reversalId } }
     })
   }
@@ -178,7 +164,7 @@ export class ApmSessions {
     input: InitiatePaymentInput | UpdatePaymentInput,
     replacing?: string,
   ): Promise<ApmSessionData> {
-    const { apm, client } = this.deps.transactions.configured("start the payment", { starting: true })
+    const { apm } = this.transactions.configured("start the payment", { starting: true })
     const consumerId = readConsumerId(input.data)
     const currency = input.currency_code.toUpperCase()
     const cart = readCartContext(input.data)
@@ -225,13 +211,7 @@ export class ApmSessions {
     // The reconciliation job reads the transaction first after the shopper had time to approve.
     const pollAfter = new Date(Date.now() + apm.pollIntervalSeconds * 1000)
     let data: ApmSessionData
-    const starts = new PaymentStarts({
-      client,
-      ledger: this.deps.ledger("start the payment"),
-      providerKey: this.deps.providerKey,
-      method: this.deps.method,
-      logger: this.deps.logger,
-    })
+    const starts = this.transactions.starts("start the payment")
     try {
       // The same session sending the same request in place of the same transaction is a retry;
       // anything that changed is a new payment (an amount the session had before included).
@@ -306,8 +286,8 @@ export class ApmSessions {
   ): Promise<{ state: MobileTransaction; data: Record<string, unknown> }> {
     const data = readApmSessionData(raw)
     return fromGateway(action, async () => {
-      this.require(data.transaction_id, "transaction_id", action)
-      const state = await this.deps.transactions.readTransaction(data)
+      this.transactions.require(data.transaction_id, "transaction_id", action)
+      const state = await this.transactions.readTransaction(data)
       return {
         state,
         data: {

@@ -2,8 +2,9 @@
  * One store entry's mobile-payment transactions of one scheme, as both the mobile provider and
  * the one sync of a mobile payment (src/core/mobile/mobile-sync.ts) reach them: the configured
  * service, reading a transaction, reversing it, and following its refunds and reversals
- * through the ledger (apm-writes.ts). The provider builds it with its own options and ledger;
- * the sync from the store's configuration (`mobileSyncFor`, below).
+ * through the ledger (apm-writes.ts), and starting payments (payment-start.ts). The provider
+ * builds it with its own options and ledger, and its sessions (apm-sessions.ts) on it; the sync
+ * and the job from the store's configuration (`mobileSyncFor`, `paymentStartsFor`, below).
  */
 import type { Logger, MedusaContainer } from "@medusajs/framework/types"
 import { MedusaError } from "@medusajs/framework/utils"
@@ -13,39 +14,42 @@ import { NotFoundError } from "../../http/errors"
 import type { PaymentAttempt, PaymentLedger } from "../../modules/nexi-ledger/types"
 import { clientsFor } from "../clients"
 import { requireField } from "../medusa-errors"
-import { medusaChangesOf, type SessionRecord } from "../medusa-payments"
+import { medusaChangesOf, type PaymentRecords, type SessionRecord } from "../medusa-payments"
 import type { ApmOptions, NexiOptions } from "../options"
-import { providerKeyOf } from "../provider-ids"
-import type { MedusaRows } from "../send-once"
+import { apmMethodOfProvider, providerKeyOf } from "../provider-ids"
 import { ledgerOf, loggerOf, paymentRecordsOf, requireNexiOptions } from "../store-entries"
 import { watchOrRelease } from "./apm-release"
 import { type ApmSessionData, readApmSessionData } from "./apm-session-data"
 import { ApmWrites, type RequestOfWrite } from "./apm-writes"
 import type { OriginalPayment } from "./follow-up-requests"
-import { type MobilePaymentRead, type MobileServicePort, MobileSync } from "./mobile-sync"
+import { type MobilePaymentRead, MobileSync } from "./mobile-sync"
 import { type MobileTransaction, readMobileTransaction } from "./mobile-transaction"
+import { PaymentStarts, RECOVER } from "./payment-start"
 
 const RECONCILE = "reconcile the payment"
 
 export interface ApmTransactionsDeps {
   options: NexiOptions
+  /** The scheme this provider pays with (docs/contract/apm.md `method`). */
   method: ApmMethod
-  /** The ledger, or an error naming `action` when the store lacks it. */
+  /**
+   * The ledger, resolved at each use (Medusa may build a provider before the ledger is loaded),
+   * or an error naming `action` when the store lacks it.
+   */
   ledger: (action: string) => PaymentLedger
-  /** Medusa's refund rows, read by the id a refund write carries. */
-  rows: MedusaRows
+  /** Medusa's records: refund rows, read by the id a refund write carries, and sessions. */
+  records: PaymentRecords
+  /** The provider as the ledger records it (`nexi-apm-psp-b_nexi`). */
+  providerKey: string
   logger?: Logger
 }
 
-export class ApmTransactions implements MobileServicePort {
-  constructor(private readonly deps: ApmTransactionsDeps) {}
+export class ApmTransactions {
+  constructor(readonly deps: ApmTransactionsDeps) {}
 
-  private get label(): string {
-    return `Nexi ${this.deps.method}`
-  }
-
-  private require<T>(value: T | undefined | null, field: string, action: string): T {
-    return requireField(value, field, action, this.label)
+  /** A field of the session data, or an error naming the provider it was not started with. */
+  require<T>(value: T | undefined | null, field: string, action: string): T {
+    return requireField(value, field, action, `Nexi ${this.deps.method}`)
   }
 
   /**
@@ -78,10 +82,17 @@ export class ApmTransactions implements MobileServicePort {
       apm,
       client,
       ledger: this.deps.ledger(action),
-      rows: this.deps.rows,
+      rows: this.deps.records,
       method: this.deps.method,
       logger: this.deps.logger,
     })
+  }
+
+  /** The scheme's payment starts, each sent once through the ledger (payment-start.ts). */
+  starts(action: string): PaymentStarts {
+    const { client } = this.configured(action, { starting: false })
+    const { providerKey, method, logger } = this.deps
+    return new PaymentStarts({ client, ledger: this.deps.ledger(action), providerKey, method, logger })
   }
 
   /** The payment as it was sent: refunds and reversals go back the same way. */
@@ -146,11 +157,15 @@ export class ApmTransactions implements MobileServicePort {
     return state
   }
 
+  /** The transaction a session's payment is, if it has one. */
   transactionOf(session: SessionRecord): string | undefined {
     return readApmSessionData(session.data).transaction_id
   }
 
-  /** The session's transaction, read once; timed out first when the shopper took too long to approve it. */
+  /**
+   * The session's transaction, read once; undefined when it has none, or the service knows no
+   * such one. Timed out first when the shopper took too long to approve it.
+   */
   async readPayment(session: SessionRecord): Promise<MobilePaymentRead | undefined> {
     const data = readApmSessionData(session.data)
     const transactionId = data.transaction_id
@@ -190,6 +205,7 @@ export class ApmTransactions implements MobileServicePort {
     await writes.settleUnsettled(transactionId, requestOf, { warnUnrecorded: true })
   }
 
+  /** Watches a transaction no session owns until it ends; releases it if it was paid (apm-release.ts). */
   watchOrRelease(attempt: PaymentAttempt): Promise<void> {
     return watchOrRelease(this.writes(RECONCILE), attempt)
   }
@@ -224,18 +240,38 @@ export class ApmTransactions implements MobileServicePort {
   }
 }
 
-/** The sync of one mobile scheme's payments of the store entry behind `providerId` (`pp_nexi-apm-psp-b_nexi`). */
-export function mobileSyncFor(container: MedusaContainer, providerId: string, method: ApmMethod): MobileSync {
+/** One mobile scheme's transactions of the store entry behind `providerId` (`pp_nexi-apm-psp-b_nexi`). */
+function transactionsFor(container: MedusaContainer, providerId: string, method: ApmMethod): ApmTransactions {
   const ledger = ledgerOf(container)
   const records = paymentRecordsOf(container)
   const logger = loggerOf(container)
-  const service = new ApmTransactions({
+  return new ApmTransactions({
     options: requireNexiOptions(container, providerId),
     method,
     ledger: () => ledger,
-    rows: records,
+    records,
+    providerKey: providerKeyOf(providerId),
     logger,
   })
-  const medusa = medusaChangesOf(container, ledger)
-  return new MobileSync({ service, ledger, sessions: records, medusa, providerKey: providerKeyOf(providerId) })
+}
+
+/** The sync of one mobile scheme's payments of the store entry behind `providerId`. */
+export function mobileSyncFor(container: MedusaContainer, providerId: string, method: ApmMethod): MobileSync {
+  const service = transactionsFor(container, providerId, method)
+  const ledger = ledgerOf(container)
+  const { records, providerKey } = service.deps
+  return new MobileSync({ service, ledger, sessions: records, medusa: medusaChangesOf(container, ledger), providerKey })
+}
+
+/** The starts of the mobile scheme behind `providerId`, for the job to find those whose answer was lost. */
+export function paymentStartsFor(container: MedusaContainer, providerId: string): PaymentStarts {
+  const options = requireNexiOptions(container, providerId)
+  const method = apmMethodOfProvider(providerId)
+  if (!clientsFor(options, loggerOf(container)).apm || !method) {
+    throw new MedusaError(
+      MedusaError.Types.NOT_ALLOWED,
+      `Could not ${RECOVER}: ${providerId} is not a configured mobile payment provider.`,
+    )
+  }
+  return transactionsFor(container, providerId, method).starts(RECOVER)
 }

@@ -7,10 +7,11 @@
  * owns it (replaced or deleted), it is watched until it ends, and released if the shopper paid
  * it after all.
  */
-import type { PaymentAttempt, PaymentLedger } from "../../modules/nexi-ledger/types"
+import type { PaymentLedger } from "../../modules/nexi-ledger/types"
 import { watchAfterRead } from "../attempt-watch"
 import type { MedusaChanges, SessionRecord, SyncOutcome } from "../medusa-payments"
 import type { PaymentStatus } from "../session-data"
+import type { ApmTransactions } from "./apm-transactions"
 
 export interface MobilePaymentRead {
   transactionId: string
@@ -21,20 +22,9 @@ export interface MobilePaymentRead {
   currency: string
 }
 
-/** One scheme's mobile-payment service of one store entry, as the sync reads and writes it. */
-export interface MobileServicePort {
-  /** The transaction a session's payment is, if it has one. */
-  transactionOf(session: SessionRecord): string | undefined
-  /** One read of the session's transaction; undefined when it has none, or the service knows no such one. */
-  readPayment(session: SessionRecord): Promise<MobilePaymentRead | undefined>
-  /** Follows the transaction's refunds and reversals, and settles those whose answer was lost. */
-  settleWrites(transactionId: string, owner: SessionRecord | undefined): Promise<void>
-  /** Watches a transaction no session owns until it ends; releases it if it was paid. */
-  watchOrRelease(attempt: PaymentAttempt): Promise<void>
-}
-
 export interface MobileSyncDeps {
-  service: MobileServicePort
+  /** One scheme's mobile-payment service of one store entry, as the sync reads and writes it. */
+  service: Pick<ApmTransactions, "transactionOf" | "readPayment" | "settleWrites" | "watchOrRelease">
   ledger: PaymentLedger
   sessions: { session(sessionId: string): Promise<SessionRecord | undefined> }
   medusa: Pick<MedusaChanges, "apply" | "checkoutCompleting">

@@ -11,21 +11,18 @@
  * attempt as one no session owns, which the sync then reverses while it waits in the app, or
  * releases if the shopper paid it (apm-release.ts). See docs/ledger.md, "A mobile payment's start".
  */
-import type { Logger, MedusaContainer } from "@medusajs/framework/types"
+import type { Logger } from "@medusajs/framework/types"
 import { MedusaError } from "@medusajs/framework/utils"
 import type { ApmClient } from "../../apm/apm-client"
 import { TransactionRejectedError } from "../../apm/errors"
 import type { ApmMethod, Envelope, InitializeRequest } from "../../apm/schemas"
 import { type MoneyWrite, type NewWrite, PAYMENT_START_KIND, type PaymentLedger } from "../../modules/nexi-ledger/types"
 import { minorToMajorString } from "../../money/amount"
-import { clientsFor } from "../clients"
-import { apmMethodOfProvider, providerKeyOf } from "../provider-ids"
 import { sendOnce } from "../send-once"
-import { ledgerOf, loggerOf, requireNexiOptions } from "../store-entries"
 import { ByRequestKey } from "./apm-writes"
 
 const ACTION = "start the payment"
-const RECOVER = "find a mobile payment whose start's answer was lost"
+export const RECOVER = "find a mobile payment whose start's answer was lost"
 
 export interface PaymentStartsDeps {
   client: ApmClient
@@ -155,25 +152,4 @@ function lostStart(method: ApmMethod): MedusaError {
     MedusaError.Types.UNEXPECTED_STATE,
     `Could not ${ACTION}: the ${method} service did not answer, so it is not known whether the payment request reached the shopper's app. If one arrives, it should be declined: the store gives back any money approved on it. The payment can be started again.`,
   )
-}
-
-/** The starts of the mobile scheme behind `providerId` (`pp_nexi-apm-psp-b_nexi`), built from the store's container. */
-export function paymentStartsFor(container: MedusaContainer, providerId: string): PaymentStarts {
-  const options = requireNexiOptions(container, providerId)
-  const logger = loggerOf(container)
-  const client = clientsFor(options, logger).apm
-  const method = apmMethodOfProvider(providerId)
-  if (!client || !method) {
-    throw new MedusaError(
-      MedusaError.Types.NOT_ALLOWED,
-      `Could not ${RECOVER}: ${providerId} is not a configured mobile payment provider.`,
-    )
-  }
-  return new PaymentStarts({
-    client,
-    ledger: ledgerOf(container),
-    providerKey: providerKeyOf(providerId),
-    method,
-    logger,
-  })
 }

@@ -55,14 +55,9 @@ export abstract class NexiApmProviderService extends AbstractPaymentProvider<Nex
   private get sessions(): ApmSessions {
     const { options, records, providerKey, logger } = this.entry
     const ledger = (action: string) => this.entry.ledger(action)
-    this.sessions_ ??= new ApmSessions({
-      method: this.method,
-      transactions: new ApmTransactions({ options, method: this.method, ledger, rows: records, logger }),
-      ledger,
-      records,
-      providerKey,
-      logger,
-    })
+    this.sessions_ ??= new ApmSessions(
+      new ApmTransactions({ options, method: this.method, ledger, records, providerKey, logger }),
+    )
     return this.sessions_
   }
 

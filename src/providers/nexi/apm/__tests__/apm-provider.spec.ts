@@ -3,8 +3,8 @@
  * plugin's ledger are the things stood in for (a session and refund lookup, an in-memory
  * ledger): they belong to module containers, which only an integration test boots.
  */
-import type { InitiatePaymentInput } from "@medusajs/framework/types"
-import { MedusaError } from "@medusajs/framework/utils"
+import type { InitiatePaymentInput, MedusaContainer } from "@medusajs/framework/types"
+import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
 import { InMemoryLedger } from "../../../../../test-support/in-memory-ledger"
 import { HttpApmClient } from "../../../../apm/http-apm-client"
 import type { ApmMethod } from "../../../../apm/schemas"
@@ -12,9 +12,9 @@ import { CART_CONTEXT_KEY } from "../../../../core/cart-context"
 import { idempotencyUuid } from "../../../../core/idempotency"
 import type { GatewayPayment } from "../../../../core/medusa-payments"
 import { PaymentRecords, type SessionRecord } from "../../../../core/medusa-payments"
-import { ApmTransactions } from "../../../../core/mobile/apm-transactions"
+import { ApmTransactions, paymentStartsFor } from "../../../../core/mobile/apm-transactions"
 import { MobileSync } from "../../../../core/mobile/mobile-sync"
-import { PaymentStarts } from "../../../../core/mobile/payment-start"
+import type { PaymentStarts } from "../../../../core/mobile/payment-start"
 import { type NexiOptions, type NexiOptionsInput, parseNexiOptions } from "../../../../core/options"
 import { NEXI_LEDGER_MODULE } from "../../../../modules/nexi-ledger/types"
 import { type RunningSimulator, startSimulator } from "../../../../simulator"
@@ -120,7 +120,8 @@ function sync(method: ApmMethod = "PSP_B", apm?: Parameters<typeof options>[0]):
     options: parseNexiOptions(options(apm)),
     method,
     ledger: () => ledger,
-    rows: new PaymentRecords(cradle),
+    records: new PaymentRecords(cradle),
+    providerKey: `nexi-apm-${method.toLowerCase().replaceAll("_", "-")}_nexi`,
     logger,
   })
   const medusa = {
@@ -136,7 +137,7 @@ function sync(method: ApmMethod = "PSP_B", apm?: Parameters<typeof options>[0]):
     ledger,
     sessions: new PaymentRecords(cradle),
     medusa,
-    providerKey: `nexi-apm-${method.toLowerCase().replaceAll("_", "-")}_nexi`,
+    providerKey: service.deps.providerKey,
   })
 }
 
@@ -511,15 +512,21 @@ async function paidPayment(consumerId = "+4711111111") {
 
 const PAYMENT_PATH = "/apm/ms/aapay/v2/transaction/payment/initializeWithIdempotency"
 
-/** The job's side of a start whose answer was lost, with the same ledger and service as provider(). */
-function starts(): PaymentStarts {
-  return new PaymentStarts({
-    client: new HttpApmClient({ consumerKey: "sim-key", consumerSecret: "sim-secret", environment: sim.apmUrl }),
-    ledger,
-    providerKey: "nexi-apm-psp-b_nexi",
-    method: "PSP_B",
-    logger: cradle.logger as never,
-  })
+/**
+ * The job's side of a start whose answer was lost, built as the job builds it, from a store
+ * container holding the same options, ledger and logger as provider().
+ */
+function starts(providerId = "pp_nexi-apm-psp-b_nexi"): PaymentStarts {
+  const registry: Record<string, unknown> = {
+    [ContainerRegistrationKeys.CONFIG_MODULE]: {
+      modules: { [Modules.PAYMENT]: { options: { providers: [{ id: "nexi", options: options() }] } } },
+    },
+    [NEXI_LEDGER_MODULE]: ledger,
+    [Modules.PAYMENT]: {},
+    [ContainerRegistrationKeys.LOGGER]: cradle.logger,
+  }
+  const container = { resolve: (name: string) => registry[name], hasRegistration: (name: string) => name in registry }
+  return paymentStartsFor(container as unknown as MedusaContainer, providerId)
 }
 
 describe("a start whose answer was lost", () => {
@@ -631,6 +638,12 @@ describe("a start whose answer was lost", () => {
       /could not be recorded in the Nexi ledger \(database unavailable\)\. Nothing was sent/,
     )
     expect(await ledger.writesOf(String(input.data?.session_id))).toEqual([])
+  })
+
+  it("refuses, naming it, a provider that is no configured mobile payment provider", () => {
+    expect(() => starts("pp_nexi_nexi")).toThrow(
+      "Could not find a mobile payment whose start's answer was lost: pp_nexi_nexi is not a configured mobile payment provider.",
+    )
   })
 
   it("settles refused a start the service refused, and opens nothing", async () => {
