@@ -247,7 +247,9 @@ export class ApmSessions {
    * then keeps no session pointing at it and the storefront never shows its approval link. It
    * is not reversed here, as that reversal would be a money write the same failing ledger could
    * not record either: the job finds the start (its write is recorded, executed) and watches
-   * the transaction, which it reverses (payment-start.ts).
+   * the transaction, which it reverses (payment-start.ts). A start the job found first (its
+   * answer was lost, and the shopper's retry under the same key replayed it) was opened as no
+   * session's: it is this session's again, so the sync watches it instead of reversing it.
    */
   private async recordAttempt(
     transactionId: string,
@@ -255,15 +257,18 @@ export class ApmSessions {
     declined: boolean,
     pollAfter: Date,
   ): Promise<void> {
-    await this.inLedger("start the payment", (ledger) =>
-      ledger.openAttempt({
+    // A declined transaction can never be paid: nothing to watch.
+    const watch = declined ? { state: "closed" as const, next_check_at: null } : { next_check_at: pollAfter }
+    await this.inLedger("start the payment", async (ledger) => {
+      const opened = await ledger.openAttempt({
         provider_identifier: this.deps.providerKey,
         gateway_ref: transactionId,
         ...attempt,
-        // A declined transaction can never be paid: nothing to watch.
-        ...(declined ? { state: "closed" as const, next_check_at: null } : { next_check_at: pollAfter }),
-      }),
-    )
+        ...watch,
+      })
+      if (opened.state === "superseded" && opened.session_id === attempt.session_id)
+        await ledger.updateAttempt(transactionId, { state: "open", ...watch })
+    })
   }
 
   /** A ledger change that is not a money write (those go through sendOnce); a failure names the ledger. */

@@ -16,7 +16,7 @@ import { ApmTransactions, paymentStartsFor } from "../../../../core/mobile/apm-t
 import { MobileSync } from "../../../../core/mobile/mobile-sync"
 import type { PaymentStarts } from "../../../../core/mobile/payment-start"
 import { type NexiOptions, type NexiOptionsInput, parseNexiOptions } from "../../../../core/options"
-import { NEXI_LEDGER_MODULE } from "../../../../modules/nexi-ledger/types"
+import { type MoneyWrite, NEXI_LEDGER_MODULE } from "../../../../modules/nexi-ledger/types"
 import { type RunningSimulator, startSimulator } from "../../../../simulator"
 import { NexiCardProviderService } from "../../card/card-provider"
 import type { NexiApmProviderService } from "../apm-provider"
@@ -644,6 +644,26 @@ describe("a start whose answer was lost", () => {
     expect(() => starts("pp_nexi_nexi")).toThrow(
       "Could not find a mobile payment whose start's answer was lost: pp_nexi_nexi is not a configured mobile payment provider.",
     )
+  })
+
+  it("gives the session back a transaction the job found first, when the shopper's retry of a lost amount change replays it", async () => {
+    const { service, data, sessionId } = await startedPayment()
+    // The new amount's start is made, but neither its answer nor the key's replay arrives.
+    await injectFault(PAYMENT_PATH, { times: 2, phase: "after" })
+    await expect(service.updatePayment({ data, amount: 30, currency_code: "eur" })).rejects.toThrow(/did not answer/)
+    const lost = (await ledger.writesOf(sessionId)).find((write) => write.outcome === "unknown")
+    expect(lost).toBeDefined()
+    const transactionId = String(await starts().recover(lost as MoneyWrite))
+    expect(await ledger.findAttempt(transactionId)).toMatchObject({ state: "superseded" })
+
+    // The shopper's retry sends the same start under the same key: the service replays it.
+    const retried = await service.updatePayment({ data, amount: 30, currency_code: "eur" })
+
+    expect(retried.data?.transaction_id).toBe(transactionId)
+    sessions.set(sessionId, { data: retried.data })
+    expect(await ledger.findAttempt(transactionId)).toMatchObject({ state: "open", session_id: sessionId })
+    await sync().attempt(transactionId)
+    expect((await reader.getTransaction(transactionId)).state).toBe("PENDING")
   })
 
   it("settles refused a start the service refused, and opens nothing", async () => {
