@@ -12,7 +12,7 @@ import type { IPaymentModuleService, MedusaContainer } from "@medusajs/framework
 import { Modules } from "@medusajs/framework/utils"
 import { cardSyncFor } from "../core/card/card-sync"
 import type { SyncOutcome } from "../core/medusa-payments"
-import { mobileSyncFor } from "../core/mobile/apm-transactions"
+import { mobileSyncFor } from "../core/mobile/mobile-sync"
 import { apmMethodOfProvider, isNexiProviderId } from "../core/provider-ids"
 import { STALE_REQUEST_MS } from "../core/send-once"
 import { ledgerOf } from "../core/store-entries"

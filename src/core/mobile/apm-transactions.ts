@@ -14,19 +14,28 @@ import { NotFoundError } from "../../http/errors"
 import type { PaymentAttempt, PaymentLedger } from "../../modules/nexi-ledger/types"
 import { clientsFor } from "../clients"
 import { requireField } from "../medusa-errors"
-import { medusaChangesOf, type PaymentRecords, type SessionRecord } from "../medusa-payments"
+import type { PaymentRecords, SessionRecord } from "../medusa-payments"
 import type { ApmOptions, NexiOptions } from "../options"
 import { apmMethodOfProvider, providerKeyOf } from "../provider-ids"
+import type { PaymentStatus } from "../session-data"
 import { ledgerOf, loggerOf, paymentRecordsOf, requireNexiOptions } from "../store-entries"
 import { watchOrRelease } from "./apm-release"
 import { type ApmSessionData, readApmSessionData } from "./apm-session-data"
 import { ApmWrites, type RequestOfWrite } from "./apm-writes"
 import type { OriginalPayment } from "./follow-up-requests"
-import { type MobilePaymentRead, MobileSync } from "./mobile-sync"
 import { type MobileTransaction, readMobileTransaction } from "./mobile-transaction"
 import { PaymentStarts, RECOVER } from "./payment-start"
 
 const RECONCILE = "reconcile the payment"
+
+export interface MobilePaymentRead {
+  transactionId: string
+  status: PaymentStatus
+  reason?: string
+  /** What the session asked for, in minor units: the service captures it all when it finalizes. */
+  amountMinor: string
+  currency: string
+}
 
 export interface ApmTransactionsDeps {
   options: NexiOptions
@@ -241,7 +250,7 @@ export class ApmTransactions {
 }
 
 /** One mobile scheme's transactions of the store entry behind `providerId` (`pp_nexi-apm-psp-b_nexi`). */
-function transactionsFor(container: MedusaContainer, providerId: string, method: ApmMethod): ApmTransactions {
+export function transactionsFor(container: MedusaContainer, providerId: string, method: ApmMethod): ApmTransactions {
   const ledger = ledgerOf(container)
   const records = paymentRecordsOf(container)
   const logger = loggerOf(container)
@@ -253,14 +262,6 @@ function transactionsFor(container: MedusaContainer, providerId: string, method:
     providerKey: providerKeyOf(providerId),
     logger,
   })
-}
-
-/** The sync of one mobile scheme's payments of the store entry behind `providerId`. */
-export function mobileSyncFor(container: MedusaContainer, providerId: string, method: ApmMethod): MobileSync {
-  const service = transactionsFor(container, providerId, method)
-  const ledger = ledgerOf(container)
-  const { records, providerKey } = service.deps
-  return new MobileSync({ service, ledger, sessions: records, medusa: medusaChangesOf(container, ledger), providerKey })
 }
 
 /** The starts of the mobile scheme behind `providerId`, for the job to find those whose answer was lost. */

@@ -7,20 +7,13 @@
  * owns it (replaced or deleted), it is watched until it ends, and released if the shopper paid
  * it after all.
  */
+import type { MedusaContainer } from "@medusajs/framework/types"
+import type { ApmMethod } from "../../apm/schemas"
 import type { PaymentLedger } from "../../modules/nexi-ledger/types"
 import { watchAfterRead } from "../attempt-watch"
-import type { MedusaChanges, SessionRecord, SyncOutcome } from "../medusa-payments"
-import type { PaymentStatus } from "../session-data"
-import type { ApmTransactions } from "./apm-transactions"
-
-export interface MobilePaymentRead {
-  transactionId: string
-  status: PaymentStatus
-  reason?: string
-  /** What the session asked for, in minor units: the service captures it all when it finalizes. */
-  amountMinor: string
-  currency: string
-}
+import { type MedusaChanges, medusaChangesOf, type SessionRecord, type SyncOutcome } from "../medusa-payments"
+import { ledgerOf } from "../store-entries"
+import { type ApmTransactions, transactionsFor } from "./apm-transactions"
 
 export interface MobileSyncDeps {
   /** One scheme's mobile-payment service of one store entry, as the sync reads and writes it. */
@@ -77,4 +70,12 @@ export class MobileSync {
       capturedMinor: amountMinor,
     })
   }
+}
+
+/** The sync of one mobile scheme's payments of the store entry behind `providerId`. */
+export function mobileSyncFor(container: MedusaContainer, providerId: string, method: ApmMethod): MobileSync {
+  const service = transactionsFor(container, providerId, method)
+  const ledger = ledgerOf(container)
+  const { records, providerKey } = service.deps
+  return new MobileSync({ service, ledger, sessions: records, medusa: medusaChangesOf(container, ledger), providerKey })
 }
