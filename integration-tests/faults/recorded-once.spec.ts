@@ -145,12 +145,17 @@ medusaIntegrationTestRunner({
       return { checkout, medusaOrderId, payment }
     }
 
+    /** The sync of the payment, twice: the second read must find nothing more to record. */
+    async function syncTwice(sessionId: string) {
+      for (let read = 0; read < 2; read++) {
+        await reconcileSession(getContainer(), { id: sessionId, provider_id: NEXI_CARD_PROVIDER })
+      }
+    }
+
     it("records, once, a refund the gateway made whose Medusa refund Medusa deleted afterwards", async () => {
       const { checkout, medusaOrderId } = await refundMedusaDropped()
 
-      for (let read = 0; read < 2; read++) {
-        await reconcileSession(getContainer(), { id: checkout.sessionId, provider_id: NEXI_CARD_PROVIDER })
-      }
+      await syncTwice(checkout.sessionId)
 
       const [recorded] = await kit.paymentsOfOrder(medusaOrderId)
       expect(recorded.refunds.map((refund) => Number(refund.amount))).toEqual([5])
@@ -193,9 +198,7 @@ medusaIntegrationTestRunner({
       await payments.updatePayment({ id: authorized.id, captured_at: null, data: authorizedData } as never)
       expect((await kit.paymentsOfOrder(medusaOrderId))[0].captures).toEqual([])
 
-      for (let read = 0; read < 2; read++) {
-        await reconcileSession(getContainer(), { id: checkout.sessionId, provider_id: NEXI_CARD_PROVIDER })
-      }
+      await syncTwice(checkout.sessionId)
 
       const [recorded] = await kit.paymentsOfOrder(medusaOrderId)
       expect(recorded.captures.map((capture) => Number(capture.amount))).toEqual([19.99])
