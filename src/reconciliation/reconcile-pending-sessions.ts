@@ -18,9 +18,7 @@ import { STALE_REQUEST_MS } from "../core/send-once"
 import { ledgerOf } from "../core/store-entries"
 import { isOrphaned, type PaymentLedger } from "../modules/nexi-ledger/types"
 import { recordOrphanedWrites } from "./record-orphaned-writes"
-import { type ContractEndsSummary, retryContractEnds } from "./retry-contract-ends"
-import { type LinkCancelsSummary, retryLinkCancels } from "./retry-link-cancels"
-import { type PaymentStartsSummary, retryPaymentStarts } from "./retry-payment-starts"
+import { retrySideWrites, type SideRetriesSummary } from "./side-retries"
 
 /** Gateway reads one run may make; what is left waits for the next run. */
 export const READS_PER_RUN = 100
@@ -41,15 +39,10 @@ export const paymentSyncFor: SyncOf = (container, providerId) => {
   return method ? mobileSyncFor(container, providerId, method) : cardSyncFor(container, providerId)
 }
 
-export interface ReconcileSummary {
+/** The payments read, by outcome, then the side writes sent again (side-retries.ts). */
+export interface ReconcileSummary extends SideRetriesSummary {
   checked: number
   outcomes: Partial<Record<SyncOutcome | "failed", number>>
-  /** Deleted saved cards' contract deactivations sent again (retry-contract-ends.ts). */
-  contractEnds?: ContractEndsSummary
-  /** Payment link cancels whose outcome was unknown, sent again (retry-link-cancels.ts). */
-  linkCancels?: LinkCancelsSummary
-  /** Mobile payment starts whose answer was lost, sent again (retry-payment-starts.ts). */
-  paymentStarts?: PaymentStartsSummary
 }
 
 /** Syncs one session now; used by the storefront's status route and the admin's sync. */
@@ -133,21 +126,8 @@ export async function reconcilePendingSessions(
       logger.warn(`nexi: could not reconcile gateway payment ${ref}: ${(error as Error).message}`)
     }
   }
-  // After the payments, each within a budget of its own: none of these writes moves money.
-  const providerOf = (recorded: string) => providerFor(providerIds, recorded)
-  const sideRetries = [
-    ["contractEnds", retryContractEnds, "saved cards' contract deactivations"],
-    ["linkCancels", retryLinkCancels, "payment link cancels"],
-    ["paymentStarts", retryPaymentStarts, "mobile payment starts"],
-  ] as const
-  for (const [name, retry, what] of sideRetries) {
-    try {
-      const retried = await retry(container, providerOf, now)
-      if (Object.values(retried).some(Boolean)) Object.assign(summary, { [name]: retried })
-    } catch (error) {
-      logger.warn(`nexi: could not retry ${what}: ${(error as Error).message}`)
-    }
-  }
+  // After the payments: none of these writes moves money.
+  Object.assign(summary, await retrySideWrites(container, (recorded) => providerFor(providerIds, recorded), now))
   return summary
 }
 

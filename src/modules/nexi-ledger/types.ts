@@ -40,7 +40,7 @@ export const DEACTIVATION_KIND = "contract_deactivation" satisfies WriteKind
  * shopper makes on the link is read from the gateway order like any other.
  */
 export const LINK_KINDS: readonly WriteKind[] = ["link_creation", "link_cancellation"]
-/** A link's cancel: the job sends again one whose outcome is unknown (linkCancelsToRetry). */
+/** A link's cancel: the job sends again one whose outcome is unknown (writesToRetry). */
 export const LINK_CANCELLATION_KIND = "link_cancellation" satisfies WriteKind
 
 /**

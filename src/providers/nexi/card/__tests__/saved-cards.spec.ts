@@ -382,7 +382,7 @@ describe("a deleted card's contract at the gateway", () => {
       await gateway.cradle().ledger.writesToRetry(DEACTIVATION_KIND, new Date(), 10, { refused: true }),
     ).toHaveLength(1)
     await control("DELETE", "/faults")
-    // What the job does with it (src/reconciliation/retry-contract-ends.ts): the same write, sent again.
+    // What the job does with it (src/reconciliation/side-retries.ts): the same write, sent again.
     const made = provider() as unknown as { gateway: GatewayClient }
     const card = gateway.cradle().ledger.cards.find((row) => row.id === cardId)
     expect(await endContract({ ledger: gateway.cradle().ledger, gateway: made.gateway }, card!, "medusa")).toBe(true)
