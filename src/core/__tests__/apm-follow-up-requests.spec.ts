@@ -9,8 +9,8 @@ import type { InitializeRequest, TransactionType } from "../../apm/schemas"
 import type { MoneyWrite } from "../../modules/nexi-ledger/types"
 import { idempotencyUuid } from "../idempotency"
 import { refundOnce } from "../mobile/apm-refund"
+import { followUpRequest, type OriginalPayment } from "../mobile/apm-requests"
 import { ApmWrites } from "../mobile/apm-writes"
-import { followUpRequest, type OriginalPayment } from "../mobile/follow-up-requests"
 import type { ApmOptions } from "../options"
 
 const sender = { merchantId: "m-1", method: "PSP_B" as const }

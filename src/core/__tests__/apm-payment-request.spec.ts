@@ -1,6 +1,6 @@
 import type { PaymentCustomerDTO } from "@medusajs/framework/types"
 import type { CartContext } from "../cart-context"
-import { buildPaymentRequest, consumerName, type PaymentRequestInput } from "../mobile/apm-payment-request"
+import { buildPaymentRequest, consumerName, type PaymentRequestInput } from "../mobile/apm-requests"
 import type { Purchase } from "../mobile/purchase-amounts"
 import { SCHEME_WITH_LOCALE_PROPERTIES } from "../provider-ids"
 

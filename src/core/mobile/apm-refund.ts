@@ -11,8 +11,8 @@ import type { MoneyWrite, NewWrite } from "../../modules/nexi-ledger/types"
 import { minorToMajorString } from "../../money/amount"
 import { idempotencyUuid } from "../idempotency"
 import { claimOrphans, releaseClaims, totalMinor } from "../send-once"
+import { followUpRequest, type OriginalPayment, type RefundTotals, refundsBefore } from "./apm-requests"
 import type { ApmWrites } from "./apm-writes"
-import { followUpRequest, type OriginalPayment, type RefundTotals, refundsBefore } from "./follow-up-requests"
 
 const ACTION = "refund the payment"
 

@@ -1,6 +1,6 @@
 /**
  * Refunds and reversals as money writes: built with the configured merchant and scheme
- * (follow-up-requests.ts), sent through the one sender (send-once.ts), found again by their
+ * (apm-requests.ts), sent through the one sender (send-once.ts), found again by their
  * request's key (below: the service has no lookup, so the identical request, rebuilt from the
  * ledger, is sent again under the same key), settled and matched to their Medusa rows like card
  * writes, and followed until the scheme has finished with them. Since settling sends again, a
@@ -25,7 +25,7 @@ import {
   type RefundTotals,
   refundsBefore,
   type Sender,
-} from "./follow-up-requests"
+} from "./apm-requests"
 import { readMobileTransaction, schemeReason } from "./mobile-transaction"
 
 // Recovery of a mobile-payment write by its request's key. The APM service has no lookup by
