@@ -9,9 +9,10 @@
 import type { Logger, MedusaContainer } from "@medusajs/framework/types"
 import { MedusaError } from "@medusajs/framework/utils"
 import type { ApmClient } from "../../apm/apm-client"
-import type { ApmMethod } from "../../apm/schemas"
+import type { ApmMethod, ExtendedEnvelope } from "../../apm/schemas"
 import { NotFoundError } from "../../http/errors"
 import type { PaymentAttempt, PaymentLedger } from "../../modules/nexi-ledger/types"
+import { watchAfterRead } from "../attempt-watch"
 import { clientsFor } from "../clients"
 import { requireField } from "../medusa-errors"
 import type { PaymentRecords, SessionRecord } from "../medusa-payments"
@@ -19,7 +20,6 @@ import type { ApmOptions, NexiOptions } from "../options"
 import { apmMethodOfProvider, providerKeyOf } from "../provider-ids"
 import type { PaymentStatus } from "../session-data"
 import { ledgerOf, loggerOf, paymentRecordsOf, requireNexiOptions } from "../store-entries"
-import { watchOrRelease } from "./apm-release"
 import type { OriginalPayment } from "./apm-requests"
 import { type ApmSessionData, readApmSessionData } from "./apm-session-data"
 import { ApmWrites, type RequestOfWrite } from "./apm-writes"
@@ -27,6 +27,7 @@ import { type MobileTransaction, readMobileTransaction } from "./mobile-transact
 import { PaymentStarts, RECOVER } from "./payment-start"
 
 const RECONCILE = "reconcile the payment"
+const RELEASE = "release the payment"
 
 export interface MobilePaymentRead {
   transactionId: string
@@ -214,9 +215,58 @@ export class ApmTransactions {
     await writes.settleUnsettled(transactionId, requestOf, { warnUnrecorded: true })
   }
 
-  /** Watches a transaction no session owns until it ends; releases it if it was paid (apm-release.ts). */
-  watchOrRelease(attempt: PaymentAttempt): Promise<void> {
-    return watchOrRelease(this.writes(RECONCILE), attempt)
+  /**
+   * A transaction no live session owns any more (its session was replaced or deleted, or its
+   * start's answer was lost) is watched until it ends. While it waits in the shopper's app it is
+   * reversed, so it cannot be approved (the session's own reversal was best effort; a lost
+   * start's never had one). If the shopper paid it after all, it is released: reversed in full,
+   * because nothing in Medusa points at it, so no order will ever come of it and nobody would
+   * otherwise see the money held.
+   */
+  async watchOrRelease(attempt: PaymentAttempt): Promise<void> {
+    const writes = this.writes(RELEASE)
+    const { apm, client, ledger, logger, method } = writes.deps
+    const transactionId = attempt.gateway_ref
+    let envelope: ExtendedEnvelope
+    try {
+      envelope = await client.getTransaction(transactionId)
+    } catch (error) {
+      if (!(error instanceof NotFoundError)) throw error
+      // Not a transaction of these credentials (now): read less and less often, then no longer.
+      await ledger.updateAttempt(transactionId, watchAfterRead(attempt, "pending", new Date()))
+      return
+    }
+    const state = readMobileTransaction(envelope)
+    const paid = state.status === "authorized" || state.status === "captured"
+    // Without a terminalReference no reversal can be sent: a pending one is watched until the scheme ends it.
+    const approvable = state.status === "pending" && apm.terminalReference !== undefined
+    if (!paid && !approvable) {
+      await ledger.updateAttempt(transactionId, watchAfterRead(attempt, state.status, new Date(), state.reason))
+      return
+    }
+    const reversalId = await writes.reverse(writes.heldAtService(transactionId, envelope, RELEASE), {
+      origin: "release",
+      key: `${transactionId}:release`,
+      medusaRef: attempt.session_id,
+      action: RELEASE,
+    })
+    if (!paid) {
+      await ledger.updateAttempt(transactionId, {
+        state: "closed",
+        next_check_at: null,
+        note: "Still waiting for approval when no session owned it any more; reversed so it cannot be approved",
+      })
+      return
+    }
+    await ledger.updateAttempt(transactionId, {
+      state: "released",
+      released_at: new Date(),
+      next_check_at: null,
+      note: "Paid after its session was replaced or deleted; reversed",
+    })
+    logger?.error(
+      `nexi: ${method} transaction ${transactionId} (cart ${attempt.cart_id ?? "unknown"}) was paid after its payment session was replaced or deleted; reversed it with transaction ${reversalId} so the shopper gets the money back`,
+    )
   }
 
   private pollTimedOut(session: SessionRecord): boolean {
