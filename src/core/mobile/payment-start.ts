@@ -9,7 +9,8 @@
  * transaction only by the same body under the same key, and the session the body was built
  * from is gone. The job sends it again (`recover`), learns the transaction, and opens its
  * attempt as one no session owns, which the sync then reverses while it waits in the app, or
- * releases if the shopper paid it (`watchOrRelease`, apm-transactions.ts). See docs/ledger.md, "A mobile payment's start".
+ * releases if the shopper paid it (`watchOrRelease`, apm-transactions.ts). See docs/ledger.md,
+ * "A mobile payment's start".
  */
 import type { Logger } from "@medusajs/framework/types"
 import { MedusaError } from "@medusajs/framework/utils"
