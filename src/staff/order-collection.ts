@@ -1,6 +1,6 @@
 /**
  * The one pipeline by which staff collect what an order owes, whatever the channel: a MOTO
- * payment (moto-payment.ts), a charge of a saved card (saved-card-charge.ts) or a payment link.
+ * payment (card-entry.ts), a charge of a saved card (saved-card-charge.ts) or a payment link.
  *
  * 1. What to collect comes from the Medusa order (collection-plan.ts), never from the request.
  * 2. The order's payment collection is the unpaid one, or Medusa's own

@@ -22,7 +22,7 @@ import { cardProviderIdOf, gatewayClientFor, requireNexiOptions } from "../core/
 import type { MitRequest } from "../gateway/schemas"
 import { NEXI_LEDGER_MODULE, type SavedCard, type SavedCardBook } from "../modules/nexi-ledger/types"
 import { minorToMajorString, toMinorUnits } from "../money/amount"
-import { cardRequestError } from "./card-input"
+import { cardRequestError } from "./card-entry"
 import { planCollection } from "./collection-plan"
 import type { NexiMoney, NexiSavedCardChargeOptions, NexiStaffChargeResponse } from "./contract"
 import {

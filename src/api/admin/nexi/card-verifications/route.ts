@@ -1,12 +1,11 @@
 /**
  * POST /admin/nexi/card-verifications { card: { pan, expiryDate, cvv? }, customer_email? }:
- * checks a card at the gateway without moving money (src/staff/card-verification.ts).
+ * checks a card at the gateway without moving money (src/staff/card-entry.ts).
  * Answers NexiCardVerificationResponse; a declined card is result DECLINED, not an error.
  */
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { z } from "zod"
-import { cardInputSchema } from "../../../../staff/card-input"
-import { verifyCard } from "../../../../staff/card-verification"
+import { cardInputSchema, verifyCard } from "../../../../staff/card-entry"
 import type { NexiCardVerificationResponse } from "../../../../staff/contract"
 import { parseInput } from "../../../../staff/validate-input"
 

@@ -1,14 +1,13 @@
 /**
  * POST /admin/nexi/moto { draft_order_id | order_id, card: { pan, expiryDate, cvv? },
- * card_holder_name? }: a card payment taken by phone or mail (src/staff/moto-payment.ts).
+ * card_holder_name? }: a card payment taken by phone or mail (src/staff/card-entry.ts).
  * The amount and currency come from the Medusa order, never from the request; the card data
  * goes to the gateway and nowhere else. Answers NexiStaffChargeResponse.
  */
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { z } from "zod"
-import { cardInputSchema } from "../../../../staff/card-input"
+import { cardInputSchema, payByMoto } from "../../../../staff/card-entry"
 import type { NexiStaffChargeResponse } from "../../../../staff/contract"
-import { payByMoto } from "../../../../staff/moto-payment"
 import { parseInput } from "../../../../staff/validate-input"
 
 const orderId = (prefix: string) =>

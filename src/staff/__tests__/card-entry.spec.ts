@@ -1,5 +1,5 @@
 import { InvalidRequestError } from "../../http/errors"
-import { cardInputSchema, cardRequestError, gatewayCard } from "../card-input"
+import { cardInputSchema, cardRequestError, gatewayCard } from "../card-entry"
 import { describeIssues } from "../validate-input"
 
 const now = () => new Date("2026-11-21T10:00:00Z")
