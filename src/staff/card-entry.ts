@@ -22,8 +22,7 @@ import { passesLuhn } from "../http/luhn"
 import { maskPans } from "../http/redact"
 import type { OrderTargetField } from "./collection-plan"
 import type { NexiCardVerificationResponse, NexiStaffChargeResponse } from "./contract"
-import { type StaffAttempt, startStaffAttempt, withCollectionLock } from "./order-collection"
-import { chargeOnce } from "./staff-charge"
+import { chargeOnce, type StaffAttempt, startStaffAttempt, withCollectionLock } from "./order-collection"
 
 const requiredString = (rule: string) =>
   z.string({ error: (issue) => (issue.input === undefined ? "is required" : `must be a string of ${rule}`) })
@@ -85,7 +84,7 @@ export function cardRequestError(error: unknown, what: string): MedusaError {
  * The order's collection and the session holding this attempt's gateway order id come from the
  * staff pipeline (order-collection.ts, channel `moto`). The card goes straight to the gateway
  * (POST /orders/moto) under that order id, with an idempotency key derived from the Medusa order
- * and the session (the attempt), sent once and recorded in Medusa by staff-charge.ts. Staff then
+ * and the session (the attempt), sent once and recorded in Medusa by its `chargeOnce`. Staff then
  * capture, refund and cancel it with Medusa's buttons. An order lock keeps two requests for one
  * order from running at once.
  */

@@ -13,8 +13,9 @@
  * 4. Once the gateway holds the payment under that id, the session is authorized through
  *    Medusa's authorizePaymentSessionForOrder workflow (the provider reads the gateway order),
  *    and a draft order is converted (`authorizeStaffSessionOnce`, `convertDraft` in
- *    core/staff-sessions.ts, which the sync shares for a paid link). A refused payment marks the session failed, so the next
- *    attempt gets a new session and a new gateway order id.
+ *    core/staff-sessions.ts, which the sync shares for a paid link). A charge staff make at
+ *    once (MOTO, saved card) is sent and recorded here (`chargeOnce`). A refused payment marks
+ *    the session failed, so the next attempt gets a new session and a new gateway order id.
  */
 import type { IPaymentModuleService, MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
@@ -22,14 +23,22 @@ import {
   createOrUpdateOrderPaymentCollectionWorkflow,
   createPaymentSessionsWorkflow,
 } from "@medusajs/medusa/core-flows"
+import { readCardOrder } from "../core/card/card-order"
+import { isCharged, operationIdOf, staffChargeRecovery } from "../core/card/card-writes"
 import { withLock } from "../core/payment-lock"
+import { NotMadeError, sendOnce } from "../core/send-once"
 import {
+  authorizeStaffSessionOnce,
+  convertDraft,
   STAFF_CHANNEL_CONTEXT_KEY,
   STAFF_CHANNEL_NOUNS,
   type StaffChannel,
   type StaffSessionData,
 } from "../core/staff-sessions"
-import { cardProviderIdOf } from "../core/store-entries"
+import { cardProviderIdOf, gatewayClientFor, ledgerOf } from "../core/store-entries"
+import type { MotoRequest, OperationResponse, OrderDetails } from "../gateway/schemas"
+import { InvalidRequestError } from "../http/errors"
+import type { WriteKind } from "../modules/nexi-ledger/types"
 import { type AmountInput, minorToMajorString, toMinorUnits } from "../money/amount"
 import {
   type CollectionPlan,
@@ -40,6 +49,8 @@ import {
   resumableSession,
   smallerAmountMinor,
 } from "./collection-plan"
+import type { NexiCardPaymentView, NexiStaffChargeResponse } from "./contract"
+import { cardPaymentView } from "./payment-views"
 
 export interface OrderToCollect extends OwingOrderRow {
   display_id?: number | null
@@ -237,11 +248,120 @@ export async function startStaffSession(
   return result as { id: string; data: Record<string, unknown> }
 }
 
+/*
+ * Step 4 of a charge staff make at once under the attempt's gateway order id (`chargeOnce`).
+ *
+ * Never charged twice, whatever is lost on the way: the charge goes through the one sender
+ * (core/send-once.ts), found again by its order id (core/card/card-writes.ts). The order id
+ * is fixed per attempt and the gateway refuses one it has seen; a repeat after a lost answer
+ * (by the transport, or by staff sending the request again) first reads the gateway's order
+ * for that id, and records the charge found there instead of charging again. A declined card
+ * changes nothing in Medusa but the session, marked failed.
+ */
+export interface StaffChargeRequest {
+  attempt: StaffAttempt
+  kind: Extract<WriteKind, "moto" | "mit_charge">
+  idempotencyKey: string
+  /** What Medusa's staff asked for, for messages: "take the MOTO payment". */
+  action: string
+  /** The order the request opens, as the gateway's record of an answered charge. */
+  order: MotoRequest["order"]
+  send(): Promise<OperationResponse>
+  /** What staff see when the request fails without a decline (card data refused, gateway down). */
+  requestError(error: unknown): Error
+  /** The card as staff know it, for the answer's sentence: "VISA ***7289". */
+  cardText(payment: NexiCardPaymentView): string
+  /** How it was charged, appended to the card in that sentence: " by MOTO", or nothing. */
+  how: string
+}
+
+/** The card was declined: the gateway answered, and charged nothing. */
+class CardNotAccepted extends NotMadeError {
+  constructor(readonly reason: string | undefined) {
+    super(reason ?? "The card was not accepted.")
+  }
+}
+
+export async function chargeOnce(
+  container: MedusaContainer,
+  request: StaffChargeRequest,
+): Promise<NexiStaffChargeResponse> {
+  const { attempt } = request
+  const orderId = attempt.data.order_id
+  const gateway = gatewayClientFor(container, attempt.providerId)
+  const recover = staffChargeRecovery(gateway, orderId)
+  let answered: OrderDetails | undefined
+  await sendOnce({
+    ledger: ledgerOf(container),
+    write: {
+      kind: request.kind,
+      origin: "staff",
+      idempotency_key: request.idempotencyKey,
+      gateway_ref: orderId,
+      amount_minor: attempt.amountMinor,
+      currency: attempt.currency,
+      medusa_ref: attempt.sessionId,
+    },
+    label: `${STAFF_CHANNEL_NOUNS[attempt.channel]} of ${minorToMajorString(attempt.amountMinor, attempt.currency)} ${attempt.currency}`,
+    action: request.action,
+    recover,
+    send: async () => {
+      const { operation } = await request.send()
+      answered = { orderStatus: { order: request.order }, operations: [operation], paymentLinks: [] }
+      const state = readCardOrder(answered)
+      if (!isCharged(state)) throw new CardNotAccepted(state.reason)
+      return operationIdOf(operation)
+    },
+  }).catch(async (error) => {
+    if (error instanceof CardNotAccepted) {
+      await markSessionFailed(container, attempt, error.reason ?? "The card was not accepted.")
+      throw new MedusaError(
+        MedusaError.Types.PAYMENT_AUTHORIZATION_ERROR,
+        `The card was not accepted: ${error.reason ?? "no reason given."}`,
+      )
+    }
+    if (error instanceof InvalidRequestError)
+      await markSessionFailed(container, attempt, "The gateway refused the request.")
+    throw request.requestError(error)
+  })
+  // Answered from the ledger (an earlier request charged it): the gateway's record says how.
+  const charged = answered ?? recover.found ?? (await gateway.getOrder(orderId))
+  const state = readCardOrder(charged)
+  if (state.status === "pending") {
+    throw new MedusaError(
+      MedusaError.Types.UNEXPECTED_STATE,
+      `The gateway has not finished the charge of gateway order ${orderId} yet. Send the same request again shortly: it reads the gateway first and never charges twice.`,
+    )
+  }
+  const recorded = await authorizeStaffSessionOnce(container, attempt.sessionId, orderId)
+  if (!recorded) {
+    throw new MedusaError(
+      MedusaError.Types.UNEXPECTED_STATE,
+      `The card was charged (gateway order ${orderId}) but payment session ${attempt.sessionId} is no longer waiting to be recorded in Medusa. Look at the order's payments before doing anything else.`,
+    )
+  }
+  const paymentId = recorded.paymentId
+  // Whoever recorded the payment converts the draft: the job may have, finding the charge first.
+  const converted =
+    attempt.plan.isDraft && recorded.authorizedNow ? await convertDraft(container, attempt.order.id) : ""
+  const details = await gateway.getOrder(orderId).catch(() => charged)
+  const payment = cardPaymentView({ payment_id: paymentId, provider_id: attempt.providerId }, details)
+  const paid = `${minorToMajorString(attempt.amountMinor, attempt.currency)} ${attempt.currency}`
+  const captured = state.status === "captured"
+  const outcome = captured ? "captured" : "authorized; capture it from the order's payments"
+  return {
+    order_id: attempt.order.id,
+    payment,
+    status: captured ? "captured" : "authorized",
+    message: `Charged ${paid} to ${request.cardText(payment)}${request.how} (gateway order ${orderId}): ${outcome}.${converted}`,
+  }
+}
+
 /**
  * The next attempt then gets a new session, and with it a new gateway order id; a collection
  * set to a smaller amount owes what it owed before again.
  */
-export async function markSessionFailed(container: MedusaContainer, attempt: StaffAttempt, reason: string) {
+async function markSessionFailed(container: MedusaContainer, attempt: StaffAttempt, reason: string) {
   const payment = container.resolve<IPaymentModuleService>(Modules.PAYMENT)
   try {
     await payment.updatePaymentSession({

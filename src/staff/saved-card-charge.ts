@@ -7,7 +7,7 @@
  * Only a card the customer saved with consent to merchant charges (contract MIT_UNSCHEDULED,
  * core/card/card-on-file.ts) is charged: a CIT card is refused before anything is sent. The charge
  * is an attempt of the staff pipeline (order-collection.ts, channel `mit`) sent once through
- * POST /orders/mit under the attempt's gateway order id (staff-charge.ts): idempotency key per
+ * POST /orders/mit under the attempt's gateway order id (its `chargeOnce`): idempotency key per
  * attempt, ledger write `mit_charge` recorded first, a lost answer settled by reading the
  * gateway order, a repeat finding the first charge instead of charging again. A decline marks
  * the session failed and changes nothing else in Medusa; an authorization is recorded on the
@@ -26,13 +26,13 @@ import { cardRequestError } from "./card-entry"
 import { planCollection } from "./collection-plan"
 import type { NexiMoney, NexiSavedCardChargeOptions, NexiStaffChargeResponse } from "./contract"
 import {
+  chargeOnce,
   loadOrderToCollect,
   type OrderToCollect,
   type StaffAttempt,
   startStaffAttempt,
   withCollectionLock,
 } from "./order-collection"
-import { chargeOnce } from "./staff-charge"
 
 export interface SavedCardChargeInput {
   /** The Medusa order that owes money (an order edit's difference, a claim, an exchange). */
