@@ -29,8 +29,7 @@ import type { GatewayClient } from "../gateway/gateway-client"
 import type { Operation } from "../gateway/schemas"
 import { fromMinorUnits, moneyText } from "../money/amount"
 import type { NexiPaymentActionResponse } from "./contract"
-import { loadNexiPayment, medusaTotals, type NexiPaymentRecord } from "./nexi-payments"
-import { cardPaymentView, gatewayOrderOf } from "./payment-views"
+import { cardPaymentView, gatewayOrderOf, loadNexiPayment, medusaTotals, type NexiPaymentRecord } from "./payment-views"
 
 export interface CancelCaptureInput {
   paymentId: string

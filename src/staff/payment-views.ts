@@ -1,8 +1,10 @@
 /**
- * What the admin shows of a Nexi payment, read live from its service: a card payment from the
- * gateway order its data names, a mobile payment from its APM transaction, and the order page's
- * view of all of an order's payments (GET /admin/nexi/medusa-orders/:id/payments), each with what
- * the ledger says needs attention on it and the payments of the order's cart the plugin released.
+ * What the admin shows of a Nexi payment: Medusa's side of it (the payment row with its captures
+ * and refunds, found by payment id or through an order, and the totals Medusa holds for it), and
+ * the payment read live from its service: a card payment from the gateway order its data names,
+ * a mobile payment from its APM transaction, and the order page's view of all of an order's
+ * payments (GET /admin/nexi/medusa-orders/:id/payments), each with what the ledger says needs
+ * attention on it and the payments of the order's cart the plugin released.
  *
  * The views are the read models (src/core/card/card-order.ts, src/core/mobile/mobile-transaction.ts)
  * in the routes' contract (contract.ts), in exact major units. They decide nothing of their own:
@@ -15,13 +17,15 @@
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
+import type BigNumber from "bignumber.js"
 import type { ExtendedEnvelope } from "../apm/schemas"
 import { type CardOrder, type CardOrderOperation, readCardOrder, type UndoKind } from "../core/card/card-order"
 import { readCardSessionData } from "../core/card/card-sessions"
 import { toMedusaError } from "../core/medusa-errors"
+import { MONEY_ROW_FIELDS, type MoneyRow, totalOfRows } from "../core/medusa-payments"
 import { type ApmSessionData, readApmSessionData } from "../core/mobile/apm-session-data"
 import { readMobileTransaction } from "../core/mobile/mobile-transaction"
-import { apmMethodOfProvider } from "../core/provider-ids"
+import { apmMethodOfProvider, isNexiProviderId } from "../core/provider-ids"
 import { apmClientFor, gatewayClientFor, isNexiCardProviderId, ledgerOf } from "../core/store-entries"
 import type { OrderDetails } from "../gateway/schemas"
 import type { PaymentAttempt } from "../modules/nexi-ledger/types"
@@ -37,7 +41,75 @@ import type {
   NexiTimelineOperation,
 } from "./contract"
 import { ledgerIssuesOf } from "./ledger-issues"
-import { type NexiPaymentRecord, nexiPaymentsOfOrder } from "./nexi-payments"
+
+// Medusa's side; its totals are exact, in the payment's currency.
+
+export interface NexiPaymentRecord {
+  id: string
+  provider_id: string
+  currency_code: string
+  data: Record<string, unknown> | null
+  payment_session_id: string | null
+  payment_collection_id: string | null
+  captures: MoneyRow[]
+  refunds: MoneyRow[]
+}
+
+const PAYMENT_FIELDS = [
+  "id",
+  "provider_id",
+  "currency_code",
+  "data",
+  "payment_session_id",
+  "payment_collection_id",
+  ...MONEY_ROW_FIELDS,
+]
+
+function normalize(row: Record<string, unknown>): NexiPaymentRecord {
+  return {
+    ...(row as unknown as NexiPaymentRecord),
+    captures: ((row.captures as MoneyRow[] | undefined) ?? []).filter(Boolean),
+    refunds: ((row.refunds as MoneyRow[] | undefined) ?? []).filter(Boolean),
+  }
+}
+
+/** The Nexi payment `paymentId`, or 404; another provider's payment is a 400 naming it. */
+export async function loadNexiPayment(container: MedusaContainer, paymentId: string): Promise<NexiPaymentRecord> {
+  const query = container.resolve(ContainerRegistrationKeys.QUERY)
+  const { data } = await query.graph({ entity: "payment", fields: PAYMENT_FIELDS, filters: { id: paymentId } })
+  const row = data[0] as Record<string, unknown> | undefined
+  if (!row) throw new MedusaError(MedusaError.Types.NOT_FOUND, `id: no payment ${paymentId}`)
+  if (!isNexiProviderId(row.provider_id)) {
+    throw new MedusaError(
+      MedusaError.Types.INVALID_DATA,
+      `id: payment ${paymentId} was made with ${String(row.provider_id)}, not a Nexi provider`,
+    )
+  }
+  return normalize(row)
+}
+
+/** Every Nexi payment of the order, oldest collection first; 404 for an unknown order. */
+async function nexiPaymentsOfOrder(container: MedusaContainer, orderId: string): Promise<NexiPaymentRecord[]> {
+  const query = container.resolve(ContainerRegistrationKeys.QUERY)
+  const { data } = await query.graph({
+    entity: "order",
+    fields: ["id", ...PAYMENT_FIELDS.map((field) => `payment_collections.payments.${field}`)],
+    filters: { id: orderId },
+  })
+  const order = data[0] as { payment_collections?: Array<{ payments?: Record<string, unknown>[] } | null> } | undefined
+  if (!order) throw new MedusaError(MedusaError.Types.NOT_FOUND, `id: no order ${orderId}`)
+  return (order.payment_collections ?? [])
+    .flatMap((collection) => collection?.payments ?? [])
+    .filter((payment) => payment && isNexiProviderId(payment.provider_id))
+    .map(normalize)
+}
+
+/** What Medusa has recorded as captured and refunded on the payment, in major units. */
+export function medusaTotals(payment: NexiPaymentRecord): { captured: BigNumber; refunded: BigNumber } {
+  return { captured: totalOfRows(payment.captures), refunded: totalOfRows(payment.refunds) }
+}
+
+// A card payment.
 
 export interface PaymentIdentity {
   payment_id: string

@@ -17,8 +17,7 @@ import { isNexiCardProviderId } from "../core/store-entries"
 import { moneyText } from "../money/amount"
 import { reconcileSession } from "../reconciliation/reconcile-pending-sessions"
 import type { NexiPaymentActionResponse } from "./contract"
-import { loadNexiPayment, medusaTotals } from "./nexi-payments"
-import { readPaymentView } from "./payment-views"
+import { loadNexiPayment, medusaTotals, readPaymentView } from "./payment-views"
 
 export async function syncPayment(container: MedusaContainer, paymentId: string): Promise<NexiPaymentActionResponse> {
   const before = await loadNexiPayment(container, paymentId)
