@@ -7,7 +7,7 @@
  */
 import { Modules } from "@medusajs/framework/utils"
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
-import { cancelCapture } from "../../src/staff/cancel-capture"
+import { cancelCapture } from "../../src/staff/payment-actions"
 import { CARDS, CheckoutKit, UNIT_PRICE } from "../support/checkout-kit"
 import { holdReconcileLock } from "../support/hold-reconcile-lock"
 import { simulatorForSuite } from "../support/simulator"

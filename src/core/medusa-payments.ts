@@ -187,7 +187,7 @@ function unreadable(what: string, why: string): MedusaError {
 // The one convention for Medusa refunds that record money the gateway moved already, and so
 // are never sent to it: their metadata names the gateway operations they record. Written when
 // the plugin records a refund made in the gateway's back office (MedusaChanges, below) and when
-// staff cancel a capture (src/staff/cancel-capture.ts); read by the card's and the mobile
+// staff cancel a capture (src/staff/payment-actions.ts); read by the card's and the mobile
 // payment's refunds (card-money.ts, apm-sessions.ts), and by the back-office recording, which
 // records each gateway operation once.
 

@@ -2,12 +2,12 @@
  * POST /admin/nexi/payments/:id/cancel-capture { operation_id, reason, keep_authorization? }:
  * rolls a capture of this card payment back at the gateway, records the amount in Medusa as a
  * refund, and, for a full capture, voids the authorization the cancel gives back unless
- * `keep_authorization` is true (src/staff/cancel-capture.ts). Answers NexiPaymentActionResponse.
+ * `keep_authorization` is true (src/staff/payment-actions.ts). Answers NexiPaymentActionResponse.
  */
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { z } from "zod"
-import { cancelCapture } from "../../../../../../staff/cancel-capture"
 import type { NexiPaymentActionResponse } from "../../../../../../staff/contract"
+import { cancelCapture } from "../../../../../../staff/payment-actions"
 import { parseInput } from "../../../../../../staff/validate-input"
 import { PaymentParamsSchema } from "../../params"
 

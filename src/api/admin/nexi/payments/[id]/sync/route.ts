@@ -1,12 +1,12 @@
 /**
  * POST /admin/nexi/payments/:id/sync: re-reads the payment from its service now and records
- * what Medusa lacks (src/staff/sync-payment.ts). No body. Answers
+ * what Medusa lacks (src/staff/payment-actions.ts). No body. Answers
  * NexiPaymentActionResponse, whose message says what changed.
  */
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { z } from "zod"
 import type { NexiPaymentActionResponse } from "../../../../../../staff/contract"
-import { syncPayment } from "../../../../../../staff/sync-payment"
+import { syncPayment } from "../../../../../../staff/payment-actions"
 import { parseInput } from "../../../../../../staff/validate-input"
 import { PaymentParamsSchema } from "../../params"
 

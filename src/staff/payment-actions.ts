@@ -1,18 +1,8 @@
 /**
- * POST /admin/nexi/payments/:id/cancel-capture: rolls a capture back at the gateway
- * (POST /operations/{id}/cancels, the reason as description), then records the cancelled
- * amount in Medusa as a refund, so the order's totals agree with the gateway's. The cancel of a
- * full capture gives the authorization back, capturable: it is voided too, unless staff keep it
- * to capture again. The refund's
- * metadata names the gateway's CANCEL operation: the card provider then does not send it to
- * the gateway again (card-provider.ts refundPayment).
- *
- * The gateway defines no idempotency key for cancels. What keeps a repeated request from
- * doing anything twice: the capture is checked first (a capture already cancelled is not
- * cancelled again, and its refund is recorded only if Medusa lacks it), and the cancel goes
- * through the ledger, which settles an answer lost in transit from the gateway's record. A
- * repeat also finishes what an earlier request left undone: an authorization the cancel of a
- * full capture gave back and that is still held is voided, once, under the payment's void key.
+ * What staff do to one Nexi payment that Medusa's own capture and refund buttons do not: sync it
+ * (POST /admin/nexi/payments/:id/sync) and cancel one of its captures
+ * (POST /admin/nexi/payments/:id/cancel-capture). Each answers the payment as its service now
+ * holds it, and what was done in words staff can act on (NexiPaymentActionResponse).
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { MedusaError } from "@medusajs/framework/utils"
@@ -28,9 +18,111 @@ import { gatewayClientFor, isNexiCardProviderId, ledgerOf } from "../core/store-
 import type { GatewayClient } from "../gateway/gateway-client"
 import type { Operation } from "../gateway/schemas"
 import { fromMinorUnits, moneyText } from "../money/amount"
+import { reconcileSession } from "../reconciliation/reconcile-pending-sessions"
 import type { NexiPaymentActionResponse } from "./contract"
-import { cardPaymentView, gatewayOrderOf, loadNexiPayment, medusaTotals, type NexiPaymentRecord } from "./payment-views"
+import {
+  cardPaymentView,
+  gatewayOrderOf,
+  loadNexiPayment,
+  medusaTotals,
+  type NexiPaymentRecord,
+  readPaymentView,
+} from "./payment-views"
 
+/*
+ * Sync: re-reads the payment from its service now instead of waiting for a notification or the
+ * reconciliation job, and answers what changed.
+ *
+ * Card payments go through the one sync the job and the notifications use (reconcileSession,
+ * src/core/card/card-sync.ts): it reads the gateway order once and records captures and refunds
+ * made in the gateway's back office under the payment's lock, so a Sync, the job and the
+ * notification record each operation once whichever comes first.
+ * Mobile payments are only read: their service reports no refunds made elsewhere, and running
+ * the payment action again on a finalized transaction would ask Medusa for a second capture.
+ */
+export async function syncPayment(container: MedusaContainer, paymentId: string): Promise<NexiPaymentActionResponse> {
+  const before = await loadNexiPayment(container, paymentId)
+  const isCard = isNexiCardProviderId(before.provider_id)
+  if (isCard) {
+    if (!before.payment_session_id) {
+      throw new MedusaError(
+        MedusaError.Types.UNEXPECTED_STATE,
+        `Payment ${paymentId} has no payment session to read again.`,
+      )
+    }
+    try {
+      await reconcileSession(container, { id: before.payment_session_id, provider_id: before.provider_id })
+    } catch (error) {
+      throw toMedusaError(error, `sync payment ${paymentId}`)
+    }
+  }
+  const after = isCard ? await loadNexiPayment(container, paymentId) : before
+  const payment = await readPaymentView(container, after)
+  const currency = before.currency_code.toUpperCase()
+  const gateway =
+    payment.kind === "card" ? { captured: payment.captured.amount, refunded: payment.refunded.amount } : undefined
+  const facts = { currency, before: medusaTotals(before), after: medusaTotals(after), gateway }
+  const message =
+    payment.kind === "card"
+      ? syncMessage(facts)
+      : `Read transaction ${payment.transaction_id} from the mobile payment service: ${payment.state ?? "no state yet"}. Mobile payments record nothing back into Medusa from a sync.`
+  return { payment, message }
+}
+
+/*
+ * What a sync did, in words staff can act on, from Medusa's totals before and after and what
+ * the gateway reports. Pure. Medusa records a cancelled capture as a refund, so Medusa and the
+ * gateway are compared on what is still held: captured minus refunded.
+ */
+export interface HeldTotals {
+  captured: BigNumber
+  refunded: BigNumber
+}
+
+export interface SyncFacts {
+  currency: string
+  before: HeldTotals
+  after: HeldTotals
+  /** The gateway's view, major units; absent for a payment without one (mobile). */
+  gateway?: { captured: string; refunded: string }
+}
+
+export function syncMessage({ currency, before, after, gateway }: SyncFacts): string {
+  const changes: string[] = []
+  const newRefunds = after.refunded.minus(before.refunded)
+  const newCaptures = after.captured.minus(before.captured)
+  if (newCaptures.isGreaterThan(0)) changes.push(`Recorded a capture of ${moneyText(newCaptures, currency)}.`)
+  if (newRefunds.isGreaterThan(0)) {
+    changes.push(`Recorded a refund of ${moneyText(newRefunds, currency)} made at the gateway outside Medusa.`)
+  }
+  if (!changes.length) changes.push("Nothing to record: Medusa already has every refund the gateway reports.")
+  if (gateway) {
+    const gatewayHeld = new BigNumber(gateway.captured).minus(gateway.refunded)
+    const medusaHeld = after.captured.minus(after.refunded)
+    if (!gatewayHeld.isEqualTo(medusaHeld)) {
+      changes.push(
+        `The gateway holds ${moneyText(gatewayHeld, currency)} captured and not refunded, Medusa ${moneyText(medusaHeld, currency)}.`,
+      )
+    }
+  }
+  return changes.join(" ")
+}
+
+/*
+ * Cancel capture: rolls a capture back at the gateway (POST /operations/{id}/cancels, the reason
+ * as description), then records the cancelled amount in Medusa as a refund, so the order's
+ * totals agree with the gateway's. The cancel of a full capture gives the authorization back,
+ * capturable: it is voided too, unless staff keep it to capture again. The refund's metadata
+ * names the gateway's CANCEL operation: the card provider then does not send it to the gateway
+ * again (card-provider.ts refundPayment).
+ *
+ * The gateway defines no idempotency key for cancels. What keeps a repeated request from
+ * doing anything twice: the capture is checked first (a capture already cancelled is not
+ * cancelled again, and its refund is recorded only if Medusa lacks it), and the cancel goes
+ * through the ledger, which settles an answer lost in transit from the gateway's record. A
+ * repeat also finishes what an earlier request left undone: an authorization the cancel of a
+ * full capture gave back and that is still held is voided, once, under the payment's void key.
+ */
 export interface CancelCaptureInput {
   paymentId: string
   operationId: string
