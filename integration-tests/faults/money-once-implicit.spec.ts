@@ -1,7 +1,7 @@
 /**
  * captureType IMPLICIT: a payment on a hosted page no live session owns is captured at the
  * gateway the moment the shopper pays, so the plugin releases it with a refund of the whole
- * capture (release-unowned.ts), once, whether the notification or the reconciliation job finds
+ * capture (`releaseUnowned`, core/card/card-sync.ts), once, whether the notification or the reconciliation job finds
  * it. The store boots with NEXI_CAPTURE_TYPE=IMPLICIT, so this needs its own process.
  */
 import { Modules } from "@medusajs/framework/utils"

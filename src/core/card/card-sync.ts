@@ -12,7 +12,9 @@ import type { Logger, MedusaContainer, ProviderWebhookPayload } from "@medusajs/
 import type { GatewayClient } from "../../gateway/gateway-client"
 import { NotificationSchema, type OrderDetails } from "../../gateway/schemas"
 import type { PaymentAttempt, PaymentLedger, SavedCardBook } from "../../modules/nexi-ledger/types"
+import { minorToMajorString } from "../../money/amount"
 import { changesNothing, watchAfterRead } from "../attempt-watch"
+import { idempotencyUuid } from "../idempotency"
 import { type MedusaChanges, medusaChangesOf, type SessionRecord, type SyncOutcome } from "../medusa-payments"
 import { notificationProblem, parseNotificationBody } from "../notification-body"
 import type { MedusaRows } from "../send-once"
@@ -21,8 +23,14 @@ import { SAVE_CARD_KEY, saveCardOfPayment } from "./card-on-file"
 import { type CardOrder, holdsOnlyItsAuthorization, readCardOrder } from "./card-order"
 import { readCardSessionData, securityTokenMatches } from "./card-sessions"
 import { handleVerificationNotification } from "./card-wallet"
-import { heldByTheirUndo, orderOrNone, settledWritesOf } from "./card-writes"
-import { releaseUnowned } from "./release-unowned"
+import {
+  type CardWriteContext,
+  heldByTheirUndo,
+  orderOrNone,
+  requestOf,
+  sendCardWrite,
+  settledWritesOf,
+} from "./card-writes"
 
 export interface CardOrderRead {
   details: OrderDetails
@@ -30,14 +38,16 @@ export interface CardOrderRead {
   state: CardOrder
 }
 
+type ReleaseOutcome = "voided" | "refunded" | "nothing_paid"
+
 /** The card's gateway, as the sync reads and writes it; cardSyncPort below builds it for one store entry. */
 export interface CardGatewayPort {
   /** One read of the order, through the read model; undefined when the gateway knows no such order. */
   readOrder(orderId: string): Promise<CardOrderRead | undefined>
-  /** Settles the order's earlier writes whose answer was lost (the sender's rules), against the order as `state` reads it. */
+  /** Settles the order's earlier writes whose answer was lost (the sender's rules), against `state`'s order. */
   settleWrites(orderId: string, state: CardOrder): Promise<void>
   /** Gives back the money on an order no live session owns. */
-  release(attempt: PaymentAttempt, read: CardOrderRead, why: string): Promise<"voided" | "refunded" | "nothing_paid">
+  release(attempt: PaymentAttempt, read: CardOrderRead, why: string): Promise<ReleaseOutcome>
   /** A saved card's verification notification (no payment attempt); false when `orderId` is none. */
   verificationNotified(orderId: string, securityToken: string): Promise<boolean>
   /** Ends the card a declined or cancelled session was to save (Medusa never authorizes such a session). */
@@ -161,6 +171,64 @@ export class CardSync {
       session.currency_code.toUpperCase()
     )
   }
+}
+
+/** What the gateway's record of a released payment's void or refund says. */
+const RELEASE_DESCRIPTION = "Release of a payment no order owns"
+
+/**
+ * Money on a gateway order that no live session owns any more: the shopper paid on a hosted
+ * page the cart had already replaced (an old browser tab), or on one whose session Medusa
+ * deleted. No order will ever capture it, so it goes back at once: an authorization is
+ * voided, a capture (IMPLICIT) refunded. The ledger keeps the release for staff to see.
+ */
+async function releaseUnowned(
+  context: CardWriteContext,
+  attempt: PaymentAttempt,
+  details: OrderDetails,
+  why: string,
+  logger?: Logger,
+): Promise<ReleaseOutcome> {
+  const state = readCardOrder(details)
+  const orderId = attempt.gateway_ref
+  const currency = details.orderStatus.order.currency ?? attempt.currency
+  const base = { gateway_ref: orderId, currency, origin: "release" as const, medusa_ref: attempt.session_id }
+  let outcome: ReleaseOutcome = "nothing_paid"
+  let amountMinor = "0"
+  if (state.status === "authorized" && state.paymentOperationId) {
+    amountMinor = state.authorizedMinor
+    const write = {
+      ...base,
+      kind: "void" as const,
+      idempotency_key: idempotencyUuid(`${orderId}:release`),
+      target_ref: state.paymentOperationId,
+      amount_minor: amountMinor,
+    }
+    await sendCardWrite(context, write, requestOf(context.gateway, write, RELEASE_DESCRIPTION))
+    outcome = "voided"
+  } else if (state.status === "captured" && state.captureOperationId) {
+    const left = BigInt(state.refundableMinor)
+    amountMinor = left.toString()
+    if (left > 0n) {
+      const write = {
+        ...base,
+        kind: "refund" as const,
+        idempotency_key: idempotencyUuid(`${orderId}:release-refund`),
+        target_ref: state.captureOperationId,
+        amount_minor: amountMinor,
+      }
+      await sendCardWrite(context, write, requestOf(context.gateway, write, RELEASE_DESCRIPTION))
+    }
+    outcome = "refunded"
+  }
+  if (outcome === "nothing_paid") return outcome
+  const amount = `${minorToMajorString(amountMinor, currency)} ${currency}`
+  const note = `Payment of ${amount} on ${why}; ${outcome} automatically.`
+  await context.ledger.updateAttempt(orderId, { state: "released", released_at: new Date(), next_check_at: null, note })
+  logger?.error(
+    `nexi: payment on ${why}, ${outcome}: gateway order ${orderId}, cart ${attempt.cart_id ?? "unknown"}, ${amount}`,
+  )
+  return outcome
 }
 
 /** What the card gateway's side of the sync is built from: one store entry's client, the ledger, Medusa's rows. */
