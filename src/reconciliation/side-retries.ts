@@ -1,7 +1,7 @@
 /**
  * The job's retries of the writes that move no money by themselves, after the payments, each kind
  * within a budget of its own so the payments never wait behind them:
- * - deleted saved cards' contract deactivations the gateway has not confirmed (contract-end.ts):
+ * - deleted saved cards' contract deactivations the gateway has not confirmed (`endContract`, card-wallet.ts):
  *   it failed, refused or lost the answer, or the process stopped mid-call;
  * - payment link cancels whose outcome stayed unknown: until the gateway cancels it, the link can
  *   still be paid (a payment that comes is released, its attempt superseded before the cancel was
@@ -14,7 +14,7 @@
  *   from then on like any other no session owns: reversed while it waits, given back if paid.
  */
 import type { Logger, MedusaContainer } from "@medusajs/framework/types"
-import { endContract } from "../core/card/contract-end"
+import { endContract } from "../core/card/card-wallet"
 import { cancelLinkOnce } from "../core/card/payment-links"
 import { paymentStartsFor } from "../core/mobile/apm-transactions"
 import { STALE_REQUEST_MS } from "../core/send-once"

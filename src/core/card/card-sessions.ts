@@ -118,7 +118,7 @@ export function securityTokenMatches(token: unknown, expectedHash: unknown): boo
 export interface CardDeps {
   gateway: GatewayClient
   /**
-   * The ledger (where a deleted card's contract deactivation is recorded too, contract-end.ts) and
+   * The ledger (where a deleted card's contract deactivation is recorded too, card-wallet.ts) and
    * the saved cards, resolved at each use: Medusa may build a provider before the ledger is loaded.
    */
   ledger: (action: string) => PaymentLedger

@@ -4,7 +4,7 @@
  * asked (recurrence), when a card becomes usable, and the account-holder methods Medusa calls.
  * The ledger is the in-memory one; integration-tests/http/saved-cards.spec.ts runs the module.
  */
-import { endContract } from "../../../../core/card/contract-end"
+import { endContract } from "../../../../core/card/card-wallet"
 import type { GatewayClient } from "../../../../gateway/gateway-client"
 import type { HppRequest } from "../../../../gateway/schemas"
 import { DEACTIVATION_KIND } from "../../../../modules/nexi-ledger/types"
