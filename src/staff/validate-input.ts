@@ -7,7 +7,7 @@
  * Messages never repeat the value that was sent: card numbers and CVVs pass through here.
  */
 import { MedusaError } from "@medusajs/framework/utils"
-import type { z } from "zod"
+import { z } from "zod"
 
 type Issue = z.core.$ZodIssue
 
@@ -34,3 +34,20 @@ export function parseInput<S extends z.ZodType>(schema: S, value: unknown): z.ou
   if (parsed.success) return parsed.data
   throw new MedusaError(MedusaError.Types.INVALID_DATA, describeIssues(parsed.error))
 }
+
+/** Medusa's ids, named in the message by what they are: `order_...`, `pay_...`. */
+function medusaId(prefix: string, what: string) {
+  return z.string().regex(new RegExp(`^${prefix}_[A-Za-z0-9]+$`), `must be ${what} (${prefix}_...)`)
+}
+
+export const orderId = medusaId("order", "an order id")
+
+/** The path of the routes about one order (`/admin/nexi/medusa-orders/:id/...`, `/store/nexi/orders/:id/...`). */
+export const OrderParamsSchema = z.object({ id: orderId })
+/** The path of the routes about one Medusa payment (`/admin/nexi/payments/:id/...`). */
+export const PaymentParamsSchema = z.object({ id: medusaId("pay", "a payment id") })
+
+/** An amount staff type, in the order's currency: exact decimal text, converted without floats. */
+export const decimalAmount = z
+  .string({ error: 'must be a decimal number in the order\'s currency, as a string like "12.50"' })
+  .regex(/^\d+(\.\d+)?$/, 'must be a positive decimal number like "12.50"')

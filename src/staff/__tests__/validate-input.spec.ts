@@ -1,6 +1,6 @@
 import { MedusaError } from "@medusajs/framework/utils"
 import { z } from "zod"
-import { parseInput } from "../validate-input"
+import { decimalAmount, OrderParamsSchema, PaymentParamsSchema, parseInput } from "../validate-input"
 
 const schema = z.strictObject({
   operation_id: z.string().regex(/^\d+$/, "must be digits"),
@@ -36,5 +36,22 @@ describe("parseInput", () => {
       "nested.extra: is not accepted here; amount: is not accepted here",
     )
     expect(failure(undefined).message).toMatch(/^operation_id: .*; reason: /)
+  })
+})
+
+describe("the shared input rules", () => {
+  it("names an id that is not Medusa's by what it must be", () => {
+    expect(() => parseInput(OrderParamsSchema, { id: "pay_1" })).toThrow("id: must be an order id (order_...)")
+    expect(() => parseInput(PaymentParamsSchema, { id: "order_1" })).toThrow("id: must be a payment id (pay_...)")
+    expect(parseInput(OrderParamsSchema, { id: "order_01ABC" })).toEqual({ id: "order_01ABC" })
+  })
+
+  it("takes an amount as exact decimal text only", () => {
+    const schema = z.strictObject({ amount: decimalAmount })
+    expect(parseInput(schema, { amount: "12.50" })).toEqual({ amount: "12.50" })
+    expect(() => parseInput(schema, { amount: "-1" })).toThrow('amount: must be a positive decimal number like "12.50"')
+    expect(() => parseInput(schema, { amount: 12.5 })).toThrow(
+      /^amount: must be a decimal number in the order's currency/,
+    )
   })
 })

@@ -11,9 +11,7 @@ import { z } from "zod"
 import { DEFAULT_LINK_EXPIRY_DAYS, MAX_LINK_EXPIRY_DAYS } from "../../../../core/card/payment-links"
 import type { NexiPaymentLinksResponse } from "../../../../staff/contract"
 import { createPaymentLink } from "../../../../staff/payment-links"
-import { parseInput } from "../../../../staff/validate-input"
-
-const orderId = z.string().regex(/^order_[A-Za-z0-9]+$/, "must be an order id (order_...)")
+import { decimalAmount, orderId, parseInput } from "../../../../staff/validate-input"
 
 const BodySchema = z
   .strictObject({
@@ -25,10 +23,7 @@ const BodySchema = z
       .min(1, "must be at least 1 day")
       .max(MAX_LINK_EXPIRY_DAYS, `must be at most ${MAX_LINK_EXPIRY_DAYS} days`)
       .default(DEFAULT_LINK_EXPIRY_DAYS),
-    amount: z
-      .string({ error: 'must be a decimal number in the order\'s currency, as a string like "12.50"' })
-      .regex(/^\d+(\.\d+)?$/, 'must be a positive decimal number like "12.50"')
-      .optional(),
+    amount: decimalAmount.optional(),
   })
   .refine((body) => Boolean(body.draft_order_id) !== Boolean(body.order_id), {
     path: ["order_id"],

@@ -5,17 +5,14 @@
  * whose payment Medusa has not recorded yet (its notification lost) is synced first.
  */
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { z } from "zod"
 import { cardSyncFor } from "../../../../../../core/card/card-sync"
 import { cardProviderIdOf } from "../../../../../../core/store-entries"
 import type { NexiPaymentLinksResponse } from "../../../../../../staff/contract"
 import { paymentLinksOf } from "../../../../../../staff/payment-links"
-import { parseInput } from "../../../../../../staff/validate-input"
-
-const ParamsSchema = z.object({ id: z.string().regex(/^order_[A-Za-z0-9]+$/, "must be an order id (order_...)") })
+import { OrderParamsSchema, parseInput } from "../../../../../../staff/validate-input"
 
 export async function GET(req: AuthenticatedMedusaRequest, res: MedusaResponse<NexiPaymentLinksResponse>) {
-  const { id } = parseInput(ParamsSchema, req.params)
+  const { id } = parseInput(OrderParamsSchema, req.params)
   const providerId = await cardProviderIdOf(req.scope)
   const sync = cardSyncFor(req.scope, providerId)
   res.json(await paymentLinksOf(req.scope, id, (gatewayOrderId) => sync.attempt(gatewayOrderId)))

@@ -5,14 +5,11 @@
  * released, as NexiOrderPaymentsResponse. An order without one answers empty lists.
  */
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { z } from "zod"
 import type { NexiOrderPaymentsResponse } from "../../../../../../staff/contract"
 import { orderPaymentsView } from "../../../../../../staff/payment-views"
-import { parseInput } from "../../../../../../staff/validate-input"
-
-const ParamsSchema = z.object({ id: z.string().regex(/^order_[A-Za-z0-9]+$/, "must be an order id (order_...)") })
+import { OrderParamsSchema, parseInput } from "../../../../../../staff/validate-input"
 
 export async function GET(req: AuthenticatedMedusaRequest, res: MedusaResponse<NexiOrderPaymentsResponse>) {
-  const { id } = parseInput(ParamsSchema, req.params)
+  const { id } = parseInput(OrderParamsSchema, req.params)
   res.json(await orderPaymentsView(req.scope, id))
 }

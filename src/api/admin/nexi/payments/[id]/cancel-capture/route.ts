@@ -8,8 +8,7 @@ import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/frame
 import { z } from "zod"
 import type { NexiPaymentActionResponse } from "../../../../../../staff/contract"
 import { cancelCapture } from "../../../../../../staff/payment-actions"
-import { parseInput } from "../../../../../../staff/validate-input"
-import { PaymentParamsSchema } from "../../params"
+import { PaymentParamsSchema, parseInput } from "../../../../../../staff/validate-input"
 
 const BodySchema = z.strictObject({
   operation_id: z

@@ -7,8 +7,7 @@ import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/frame
 import { z } from "zod"
 import type { NexiPaymentActionResponse } from "../../../../../../staff/contract"
 import { syncPayment } from "../../../../../../staff/payment-actions"
-import { parseInput } from "../../../../../../staff/validate-input"
-import { PaymentParamsSchema } from "../../params"
+import { PaymentParamsSchema, parseInput } from "../../../../../../staff/validate-input"
 
 export async function POST(req: AuthenticatedMedusaRequest, res: MedusaResponse<NexiPaymentActionResponse>) {
   const { id } = parseInput(PaymentParamsSchema, req.params)

@@ -6,13 +6,10 @@
  * (middlewares.ts).
  */
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { z } from "zod"
 import { openLinkOfCustomerOrder } from "../../../../../../staff/payment-links"
-import { parseInput } from "../../../../../../staff/validate-input"
-
-const ParamsSchema = z.object({ id: z.string().regex(/^order_[A-Za-z0-9]+$/, "must be an order id (order_...)") })
+import { OrderParamsSchema, parseInput } from "../../../../../../staff/validate-input"
 
 export async function GET(req: AuthenticatedMedusaRequest, res: MedusaResponse) {
-  const { id } = parseInput(ParamsSchema, req.params)
+  const { id } = parseInput(OrderParamsSchema, req.params)
   res.json({ payment_link: await openLinkOfCustomerOrder(req.scope, id, req.auth_context.actor_id) })
 }

@@ -7,10 +7,10 @@ import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/frame
 import { z } from "zod"
 import type { NexiPaymentLinksResponse } from "../../../../../../../../staff/contract"
 import { cancelPaymentLink } from "../../../../../../../../staff/payment-links"
-import { parseInput } from "../../../../../../../../staff/validate-input"
+import { orderId, parseInput } from "../../../../../../../../staff/validate-input"
 
 const ParamsSchema = z.object({
-  id: z.string().regex(/^order_[A-Za-z0-9]+$/, "must be an order id (order_...)"),
+  id: orderId,
   linkId: z.string().regex(/^[A-Za-z0-9]{1,18}$/, "must be a payment link id (1 to 18 letters and digits)"),
 })
 
