@@ -1,15 +1,14 @@
 /**
  * What every doctor check is given and answers. The checks take the entry's parsed options and
  * its clients (core/clients.ts), so they see the gateway exactly as the providers do;
- * the answer's words go to a merchant as they are, so they never carry a secret.
+ * the answer's words go to a merchant as they are, so they never carry a secret. Apart from the
+ * run (run-doctor.ts), which imports the checks that import this: one module would be a circle.
  */
 import type { NexiClients } from "../../core/clients"
 import type { NexiOptions } from "../../core/options"
 import type { GatewayClient } from "../../gateway/gateway-client"
 import type { PaymentMethodList } from "../../gateway/schemas"
-import type { NexiDoctorCheck, NexiDoctorResponse } from "../contract"
-
-export type DoctorReport = NexiDoctorResponse
+import type { NexiDoctorCheck } from "../contract"
 
 export interface DoctorInput {
   options: NexiOptions

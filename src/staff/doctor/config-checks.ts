@@ -4,7 +4,6 @@
  * capture type means for staff.
  */
 import { isIP } from "node:net"
-import type { NexiOptions } from "../../core/options"
 import { GATEWAY_BASE_URLS, resolveGatewayBaseUrl } from "../../gateway/environment"
 import { type DoctorCheck, fail, pass, warn } from "./check"
 
@@ -126,9 +125,7 @@ export const notificationUrlCheck: DoctorCheck = {
 
 const PLACEHOLDERS = ["{cart_id}", "{session_id}"]
 
-type Url = { option: "resultUrl" | "cancelUrl"; value: string }
-
-function problemsOf({ option, value }: Url): { blocking: string[]; advisory: string[] } {
+function problemsOf(option: "resultUrl" | "cancelUrl", value: string): { blocking: string[]; advisory: string[] } {
   const url = new URL(value)
   const blocking: string[] = []
   const advisory: string[] = []
@@ -141,15 +138,6 @@ function problemsOf({ option, value }: Url): { blocking: string[]; advisory: str
   return { blocking, advisory }
 }
 
-function returnUrlFindings(options: Pick<NexiOptions, "resultUrl" | "cancelUrl">) {
-  const urls: Url[] = [
-    { option: "resultUrl", value: options.resultUrl },
-    { option: "cancelUrl", value: options.cancelUrl },
-  ]
-  const found = urls.map(problemsOf)
-  return { blocking: found.flatMap((entry) => entry.blocking), advisory: found.flatMap((entry) => entry.advisory) }
-}
-
 /**
  * Check 4: the pages the hosted page sends the shopper back to. https, because the shopper
  * leaves a payment page for them; and a `{cart_id}` (or `{session_id}`) placeholder, because
@@ -160,7 +148,9 @@ export const returnUrlsCheck: DoctorCheck = {
   title: "Return URLs",
   blocking: true,
   run({ options }) {
-    const { blocking, advisory } = returnUrlFindings(options)
+    const found = (["resultUrl", "cancelUrl"] as const).map((option) => problemsOf(option, options[option]))
+    const blocking = found.flatMap((entry) => entry.blocking)
+    const advisory = found.flatMap((entry) => entry.advisory)
     if (blocking.length > 0) {
       return fail(
         `${[...blocking, ...advisory].join("; ")}.`,

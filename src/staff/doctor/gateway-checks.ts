@@ -2,7 +2,6 @@
  * The doctor's checks that ask the gateways: the API key, the region currencies against the
  * payment methods, the mobile payment credentials, and the clock.
  */
-
 import { resolveGatewayBaseUrl } from "../../gateway/environment"
 import type { PaymentMethod } from "../../gateway/schemas"
 import {
@@ -13,7 +12,7 @@ import {
   UnexpectedResponseError,
 } from "../../http/errors"
 import { isKnownCurrency } from "../../money/currencies"
-import { type DoctorCheck, type DoctorContext, type Finding, fail, pass, warn } from "./check"
+import { type DoctorCheck, type Finding, fail, pass, warn } from "./check"
 
 const KEY_FIX =
   "Copy the API key of this terminal from Nexi's back office into the provider's apiKey option (NEXI_API_KEY). Sandbox and production keys differ: the key must belong to the environment configured."
@@ -49,9 +48,9 @@ export const apiKeyCheck: DoctorCheck = {
   id: "api-key",
   title: "API key",
   blocking: true,
-  async run(context: DoctorContext) {
-    const url = `${resolveGatewayBaseUrl(context.options.environment)}/payment_methods`
-    const read = await context.paymentMethods()
+  async run({ options, paymentMethods }) {
+    const url = `${resolveGatewayBaseUrl(options.environment)}/payment_methods`
+    const read = await paymentMethods()
     if (!read.ok) return describeGatewayFailure(read.error, url)
     const count = read.list.paymentMethods.length
     return pass(

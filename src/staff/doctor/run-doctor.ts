@@ -3,12 +3,13 @@
  * all at once. A check that throws is reported as failed with its message rather than stopping
  * the others. `blocking` is true when a check that stops going live failed.
  */
+import type { NexiDoctorResponse } from "../contract"
 import {
   type DoctorCheck,
   type DoctorContext,
   type DoctorInput,
-  type DoctorReport,
   type Finding,
+  fail,
   readPaymentMethodsOnce,
 } from "./check"
 import { captureTypeCheck, environmentCheck, notificationUrlCheck, returnUrlsCheck } from "./config-checks"
@@ -29,18 +30,17 @@ async function runOne(check: DoctorCheck, context: DoctorContext): Promise<Findi
   try {
     return await check.run(context)
   } catch (error) {
-    return {
-      status: "fail",
-      detail: `The check could not run: ${(error as Error)?.message ?? String(error)}`,
-      fix: "Report this with the message above.",
-    }
+    return fail(
+      `The check could not run: ${(error as Error)?.message ?? String(error)}`,
+      "Report this with the message above.",
+    )
   }
 }
 
 export async function runDoctor(
   input: DoctorInput,
   checks: readonly DoctorCheck[] = DOCTOR_CHECKS,
-): Promise<DoctorReport> {
+): Promise<NexiDoctorResponse> {
   const context: DoctorContext = {
     options: input.options,
     clients: input.clients,
@@ -53,15 +53,4 @@ export async function runDoctor(
   const results = checks.map((check, index) => ({ id: check.id, title: check.title, ...findings[index] }))
   const blocking = checks.some((check, index) => check.blocking && findings[index].status === "fail")
   return { checks: results, blocking }
-}
-
-/** nexi-doctor's text output: one line per check (PASS/FAIL/WARN, detail, fix), then the verdict. */
-const LABELS = { pass: "PASS", fail: "FAIL", warn: "WARN" } as const
-
-export function formatReport(report: DoctorReport): string {
-  const lines = report.checks.map(
-    (check) => `${LABELS[check.status]}  ${check.title}: ${check.detail}${check.fix ? ` Fix: ${check.fix}` : ""}`,
-  )
-  lines.push(report.blocking ? "Not ready to go live: fix the failed checks above." : "No blocking problem found.")
-  return lines.join("\n")
 }

@@ -1,12 +1,14 @@
 /**
  * GET /admin/nexi/doctor's use case: the doctor for the store's card provider entry, with the
- * currencies of the store's regions, through the providers' own clients.
+ * currencies of the store's regions, through the providers' own clients. Apart from the run
+ * (run-doctor.ts) because nexi-doctor imports that: the store's entries load Medusa's workflows,
+ * which would add seconds and a hundred megabytes to every command.
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { clientsFor } from "../../core/clients"
 import { cardProviderIdOf, loggerOf, requireNexiOptions } from "../../core/store-entries"
-import type { DoctorReport } from "./check"
+import type { NexiDoctorResponse } from "../contract"
 import { runDoctor } from "./run-doctor"
 
 async function regionCurrencies(container: MedusaContainer): Promise<string[]> {
@@ -18,7 +20,7 @@ async function regionCurrencies(container: MedusaContainer): Promise<string[]> {
   return [...new Set(codes as string[])].sort()
 }
 
-export async function storeDoctorReport(container: MedusaContainer): Promise<DoctorReport> {
+export async function storeDoctorReport(container: MedusaContainer): Promise<NexiDoctorResponse> {
   const options = requireNexiOptions(container, await cardProviderIdOf(container))
   const clients = clientsFor(options, loggerOf(container))
   return runDoctor({ options, clients, currencies: await regionCurrencies(container) })

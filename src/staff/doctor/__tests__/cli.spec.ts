@@ -7,7 +7,7 @@ import fs from "node:fs"
 import os from "node:os"
 import path from "node:path"
 import { type RunningSimulator, startSimulator } from "../../../simulator"
-import { FLAGS } from "../cli-args"
+import { FLAGS } from "../cli"
 import { GOOD_URLS, SIM_API_KEY } from "./support/doctor-fixture"
 
 const ROOT = path.resolve(__dirname, "../../../..")
