@@ -435,7 +435,7 @@ export const AMOUNT_CASES: AmountCase[] = [
   },
 ]
 
-/** Keys only the plugin sets (src/api/utils/session-request.ts); a storefront sending them is dropped. */
+/** Keys only the plugin sets (src/api/utils/payment-session-request.ts); a storefront sending them is dropped. */
 export const DROPPED_DATA_CASES: DroppedDataCase[] = [
   { name: "a card session the storefront marks as MOTO", provider_id: CARD_PROVIDER, forged: { moto: true } },
   {

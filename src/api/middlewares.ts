@@ -1,6 +1,10 @@
 import { authenticate, defineMiddlewares } from "@medusajs/framework/http"
-import { attachCartContext } from "./utils/attach-cart-context"
-import { keepDocumentedSessionData, refuseUnknownLanguage, requireConsumerId } from "./utils/session-request"
+import {
+  attachCartContext,
+  keepDocumentedSessionData,
+  refuseUnknownLanguage,
+  requireConsumerId,
+} from "./utils/payment-session-request"
 
 export default defineMiddlewares({
   routes: [

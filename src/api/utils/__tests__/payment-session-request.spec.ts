@@ -1,7 +1,7 @@
 /** The store route's checks of a Nexi payment session request, before Medusa's workflow runs. */
 import type { MedusaNextFunction, MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { MedusaError } from "@medusajs/framework/utils"
-import { keepDocumentedSessionData, refuseUnknownLanguage, requireConsumerId } from "../session-request"
+import { keepDocumentedSessionData, refuseUnknownLanguage, requireConsumerId } from "../payment-session-request"
 
 type Middleware = (req: MedusaRequest, res: MedusaResponse, next: MedusaNextFunction) => void
 
