@@ -39,10 +39,6 @@ export interface SessionRecord {
   authorized_at?: Date | string | null
 }
 
-function isNotFound(error: unknown): boolean {
-  return error instanceof MedusaError && error.type === MedusaError.Types.NOT_FOUND
-}
-
 /** The record service of the Medusa row each kind of write is sent for, and the prefix of that row's ids. */
 const ROW_SERVICES: Partial<Record<MoneyWrite["kind"], { service: string; idPrefix: string }>> = {
   capture: { service: "captureService", idPrefix: "capt_" },
@@ -65,7 +61,7 @@ export class PaymentRecords {
     try {
       return await service.retrieve(id, config)
     } catch (error) {
-      if (isNotFound(error)) return undefined
+      if (error instanceof MedusaError && error.type === MedusaError.Types.NOT_FOUND) return undefined
       throw unreadable(`${what} ${id}`, (error as Error).message)
     }
   }
@@ -184,12 +180,11 @@ function unreadable(what: string, why: string): MedusaError {
   )
 }
 
-// The one convention for Medusa refunds that record money the gateway moved already, and so
-// are never sent to it: their metadata names the gateway operations they record. Written when
-// the plugin records a refund made in the gateway's back office (MedusaChanges, below) and when
-// staff cancel a capture (src/staff/payment-actions.ts); read by the card's and the mobile
-// payment's refunds (card-money.ts, apm-sessions.ts), and by the back-office recording, which
-// records each gateway operation once.
+// The one convention for Medusa refunds that record money the gateway moved already, and so are
+// never sent to it: their metadata names the gateway operations they record. Written when the
+// back-office recording (MedusaChanges, below: each gateway operation once) and staff cancelling a
+// capture (src/staff/payment-actions.ts) record one; read by them and by the card's and mobile
+// payment's refunds (card-money.ts, apm-sessions.ts).
 
 /** The gateway operation (or operations, comma-separated, as earlier versions wrote) a refund records. */
 export const NEXI_OPERATION_KEY = "nexi_operation_id"
@@ -204,13 +199,8 @@ export function recordedOperationIds(metadata: Metadata): string[] {
   return recorded ? String(recorded).split(",").filter(Boolean) : []
 }
 
-export function isCancelledCapture(metadata: Metadata): boolean {
+function isCancelledCapture(metadata: Metadata): boolean {
   return Boolean(metadata?.[CANCELLED_CAPTURE_KEY])
-}
-
-/** The metadata of a refund recording one gateway REFUND operation made outside Medusa. */
-export function gatewayRefundMetadata(operationId: string): Record<string, string> {
-  return { [NEXI_OPERATION_KEY]: operationId }
 }
 
 // Changes.
@@ -258,7 +248,7 @@ export interface MedusaChangesDeps {
 /** A notification, the job and a Sync may queue behind each other for one payment: each waits its turn. */
 const RECORD_WAIT_SECONDS = 60
 
-/** The changes wired to the store's container: the payment lock staff actions hold, a link's staff pipeline, the cart's lock. */
+/** The changes wired to the store: the payment lock staff actions hold, a link's staff pipeline, the cart's lock. */
 export function medusaChangesOf(container: MedusaContainer, ledger: PaymentLedger): MedusaChanges {
   return new MedusaChanges({
     container,
@@ -435,14 +425,12 @@ export class MedusaChanges {
    * made it (its own update failed) is money Medusa does not show.
    */
   private async refundsHeldBy(orderId: string, rows: ReadonlySet<string>): Promise<Set<string>> {
-    const held = (await this.deps.ledger.writesOf(orderId)).filter(
-      (write) =>
-        write.kind === "refund" &&
-        write.gateway_operation_id &&
-        write.claimed_by !== null &&
-        rows.has(write.claimed_by),
-    )
-    return new Set(held.map((write) => write.gateway_operation_id as string))
+    const held = new Set<string>()
+    for (const write of await this.deps.ledger.writesOf(orderId)) {
+      if (write.kind === "refund" && write.gateway_operation_id && write.claimed_by && rows.has(write.claimed_by))
+        held.add(write.gateway_operation_id)
+    }
+    return held
   }
 
   /**
@@ -498,7 +486,8 @@ export class MedusaChanges {
           payment_id: record.id,
           amount: minorToMajorString(amount, payment.currency),
           note: "Refund made at the Nexi gateway outside Medusa",
-          metadata: gatewayRefundMetadata(operation.operationId),
+          // The one gateway REFUND operation it records (the convention above).
+          metadata: { [NEXI_OPERATION_KEY]: operation.operationId },
           // Passed through to the refund record; the workflow's input type does not list it.
         } as { payment_id: string; amount: string; note: string },
       })
