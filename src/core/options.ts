@@ -126,7 +126,7 @@ export const ApmOptionsSchema = z
     pollIntervalSeconds: positiveInt.default(5),
     /** A transaction still pending after this long is treated as timed out. */
     pollTimeoutSeconds: positiveInt.default(600),
-    /** What shoppers see for each scheme (GET /store/nexi/payment-methods); defaults in apm/schemes.ts. */
+    /** What shoppers see for each scheme (GET /store/nexi/payment-methods); defaults in core/provider-ids.ts. */
     names: z.partialRecord(ApmMethodSchema, z.string().trim().min(1, "must not be empty")).default({}),
     /** Logo of each scheme for the storefront; without one a neutral phone icon is listed. */
     logoUrls: z.partialRecord(ApmMethodSchema, urlOption()).default({}),

@@ -114,7 +114,7 @@ export function syncMessage({ currency, before, after, gateway }: SyncFacts): st
  * totals agree with the gateway's. The cancel of a full capture gives the authorization back,
  * capturable: it is voided too, unless staff keep it to capture again. The refund's metadata
  * names the gateway's CANCEL operation: the card provider then does not send it to the gateway
- * again (card-provider.ts refundPayment).
+ * again (`refundCard` in core/card/card-money.ts).
  *
  * The gateway defines no idempotency key for cancels. What keeps a repeated request from
  * doing anything twice: the capture is checked first (a capture already cancelled is not
