@@ -8,15 +8,12 @@ import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/frame
 import { z } from "zod"
 import { cardInputSchema, payByMoto } from "../../../../staff/card-entry"
 import type { NexiStaffChargeResponse } from "../../../../staff/contract"
-import { parseInput } from "../../../../staff/validate-input"
-
-const orderId = (prefix: string) =>
-  z.string().regex(new RegExp(`^${prefix}_[A-Za-z0-9]+$`), `must be an order id (${prefix}_...)`)
+import { orderId, parseInput } from "../../../../staff/validate-input"
 
 const BodySchema = z
   .strictObject({
-    draft_order_id: orderId("order").optional(),
-    order_id: orderId("order").optional(),
+    draft_order_id: orderId.optional(),
+    order_id: orderId.optional(),
     card: cardInputSchema(),
     card_holder_name: z
       .string()
