@@ -137,10 +137,9 @@ export async function cancelPaymentLink(
 }
 
 /** An order cancelled: its open links can no longer be paid (the order-cancel subscriber). */
-export async function cancelLinksOfOrder(container: MedusaContainer, orderId: string): Promise<number> {
+export async function cancelLinksOfOrder(container: MedusaContainer, orderId: string): Promise<void> {
   const open = (await linksOfOrder(container, orderId)).filter((link) => link.state === "open")
   for (const link of open) await retire(container, link)
-  return open.length
 }
 
 /**

@@ -57,10 +57,6 @@ export class ReadThrottle {
     return "read"
   }
 
-  get size(): number {
-    return this.entries.size
-  }
-
   private touch(key: string, entry: Entry): void {
     this.entries.delete(key)
     this.entries.set(key, entry)

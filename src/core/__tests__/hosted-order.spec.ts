@@ -1,7 +1,6 @@
 import type { PaymentCustomerDTO } from "@medusajs/framework/types"
 import {
   buildHostedOrderRequest,
-  CARD_WEBHOOK_PATH,
   cutText,
   DEFAULT_DESCRIPTION,
   describeItems,
@@ -80,7 +79,6 @@ describe("buildHostedOrderRequest", () => {
       cancelUrl: "https://shop.example/checkout/cancel/cart_1/payses_1",
       notificationUrl: "https://api.shop.example/hooks/payment/nexi_nexi",
     })
-    expect(CARD_WEBHOOK_PATH).toBe("/hooks/payment/nexi_nexi")
   })
 
   it("uses the default EXPLICIT capture type of the parsed options", () => {

@@ -18,9 +18,8 @@
  *   VOIDED. PENDING is not done yet; FAILED, DECLINED and the like undid nothing. A void that
  *   names nothing (the gateway may leave cancelledOperationId empty) undoes the authorization,
  *   the only thing a void can reverse. A REFUND that refunded names its capture too, but does not
- *   undo it. The rule is the same for every reader; before, the staff check of a capture to
- *   cancel counted only an EXECUTED CANCEL and would cancel a capture again whose CANCEL the
- *   gateway recorded as VOIDED.
+ *   undo it. The rule is the same for every reader: a capture whose CANCEL the gateway recorded
+ *   as VOIDED is cancelled already.
  * - The payment: the AUTHORIZATION (EXPLICIT; a VOIDED one was voided in place), or else the
  *   first executed CAPTURE (IMPLICIT, where the capture is the payment). A cancelled capture
  *   gives its authorization back, capturable, and so does a cancelled IMPLICIT capture: the

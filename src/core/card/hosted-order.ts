@@ -10,14 +10,6 @@ import type { AddressSnapshot, CartContext } from "../cart-context"
 import type { NexiOptions } from "../options"
 import { cardWebhookProviderOf, DEFAULT_STORE_ENTRY_ID } from "../provider-ids"
 
-/** Medusa's webhook route of the card provider of the store entry `entryId`. */
-export function cardWebhookPath(entryId: string = DEFAULT_STORE_ENTRY_ID): string {
-  return `/hooks/payment/${cardWebhookProviderOf(entryId)}`
-}
-
-/** The webhook path of the default entry (`id: "nexi"`). */
-export const CARD_WEBHOOK_PATH = cardWebhookPath()
-
 export interface HostedOrderInput {
   orderId: string
   sessionId: string
@@ -155,6 +147,8 @@ function customerInfo(input: HostedOrderInput): CustomerInfo | undefined {
 export function buildHostedOrderRequest(input: HostedOrderInput): HppRequest {
   const { options, cart } = input
   const placeholders = { cart_id: cart?.cart_id, session_id: input.sessionId }
+  // Medusa's webhook route of the card provider of this store entry.
+  const webhookPath = `/hooks/payment/${cardWebhookProviderOf(input.entryId ?? DEFAULT_STORE_ENTRY_ID)}`
   const notificationBase = options.notificationUrl.replace(/\/+$/, "")
   const order = compact({
     orderId: input.orderId,
@@ -190,7 +184,7 @@ export function buildHostedOrderRequest(input: HostedOrderInput): HppRequest {
       ),
       resultUrl: input.verifyReturnUrl ?? fillTemplate(options.resultUrl, placeholders),
       cancelUrl: input.verifyReturnUrl ?? fillTemplate(options.cancelUrl, placeholders),
-      notificationUrl: `${notificationBase}${cardWebhookPath(input.entryId)}`,
+      notificationUrl: `${notificationBase}${webhookPath}`,
     }) as HppRequest["paymentSession"],
   }
 }
