@@ -19,6 +19,7 @@
  * Pure over the ledger's writes (ledgerIssuesOf), so every sentence is unit-testable.
  */
 
+import { AFTER_REJECTION, isApmWrite } from "../core/mobile/apm-writes"
 import { isUnsettled, orphanedWrites } from "../core/send-once"
 import type { MoneyWrite, WriteKind } from "../modules/nexi-ledger/types"
 import { minorToMajorString } from "../money/amount"
@@ -39,12 +40,6 @@ const WORDS: Record<WriteKind, { noun: string; repeat: string }> = {
   link_creation: { noun: "Payment link", repeat: "create another link" },
   link_cancellation: { noun: "Cancellation of a payment link", repeat: "cancel the link" },
   apm_payment: { noun: "Mobile payment", repeat: "start the payment" },
-}
-
-/** What is left to do once the scheme rejected a write Medusa already recorded (as the provider logs it). */
-const AFTER_REJECTION: Partial<Record<WriteKind, string>> = {
-  apm_refund: "Medusa still counts it as refunded — refund the shopper another way.",
-  apm_reversal: "the payment was not reversed — reverse or refund it at the scheme.",
 }
 
 /** Held by none of the payment's own rows (`heldRows`: the payment and its refunds): Medusa dropped its holder. */
@@ -80,7 +75,8 @@ function sentence(write: MoneyWrite, problem: NexiLedgerIssue["problem"], money:
       return `${noun} of ${money}: the gateway's answer was lost and its outcome is not known yet; do not ${repeat} again, the plugin checks every minute.`
     case "scheme_rejected": {
       const reason = write.message ? `: ${write.message}` : ""
-      return `${noun} of ${money} was rejected by the scheme${reason}; ${AFTER_REJECTION[write.kind] ?? "the money did not move."}`
+      const left = isApmWrite(write) ? AFTER_REJECTION[write.kind].consequence : "the money did not move"
+      return `${noun} of ${money} was rejected by the scheme${reason}; ${left}.`
     }
     case "refused_with_record": {
       const reason = write.message ? ` (${write.message})` : ""

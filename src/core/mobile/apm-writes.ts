@@ -106,7 +106,7 @@ const FOLLOW_STATE: Record<PaymentStatus, FollowState> = {
 }
 
 /** What is left to do when the scheme rejects a write it had accepted: Medusa already recorded it. */
-const AFTER_REJECTION: Record<ApmWriteKind, { noun: string; consequence: string }> = {
+export const AFTER_REJECTION: Record<ApmWriteKind, { noun: string; consequence: string }> = {
   apm_refund: { noun: "refund", consequence: "Medusa still counts it as refunded — refund the shopper another way" },
   apm_reversal: { noun: "reversal", consequence: "the payment was not reversed — reverse or refund it at the scheme" },
 }
