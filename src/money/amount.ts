@@ -150,8 +150,13 @@ export function minorToMajorString(minor: string | number | bigint, currencyCode
   return fromMinorUnits(minor, currencyCode).toFixed(currencyExponent(currencyCode))
 }
 
+/** "1999" EUR -> "19.99 EUR": minor units as people read them in messages, the currency as given. */
+export function minorMoneyText(minor: string | number | bigint, currency: string): string {
+  return `${minorToMajorString(minor, currency)} ${currency}`
+}
+
 /** "25.50 EUR", "5000 JPY", "1.234 KWD": an exact major amount rounded to its currency, as staff read it in messages. */
 export function moneyText(major: AmountInput, currency: string): string {
   const code = currency.toUpperCase()
-  return `${minorToMajorString(toMinorUnits(major, code), code)} ${code}`
+  return minorMoneyText(toMinorUnits(major, code), code)
 }

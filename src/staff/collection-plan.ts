@@ -21,7 +21,7 @@
 import { MedusaError } from "@medusajs/framework/utils"
 import BigNumber from "bignumber.js"
 import { type StaffChannel, staffChannelOfSession } from "../core/staff-sessions"
-import { type AmountInput, minorToMajorString, toDecimal, toMinorUnits } from "../money/amount"
+import { type AmountInput, minorMoneyText, toDecimal, toMinorUnits } from "../money/amount"
 import { currencyExponent } from "../money/currencies"
 
 export type OrderTargetField = "draft_order_id" | "order_id"
@@ -139,9 +139,7 @@ export function smallerAmountMinor(
   const owedMinor = toMinorUnits(owed, currency)
   const minor = major.shiftedBy(exponent).toFixed(0)
   if (BigInt(minor) > BigInt(owedMinor)) {
-    refuseAmount(
-      `${typed} ${currency} is more than the order owes (${minorToMajorString(owedMinor, currency)} ${currency})`,
-    )
+    refuseAmount(`${typed} ${currency} is more than the order owes (${minorMoneyText(owedMinor, currency)})`)
   }
   return minor === owedMinor ? undefined : minor
 }

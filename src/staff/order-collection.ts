@@ -39,7 +39,7 @@ import { cardProviderIdOf, gatewayClientFor, ledgerOf } from "../core/store-entr
 import type { MotoRequest, OperationResponse, OrderDetails } from "../gateway/schemas"
 import { InvalidRequestError } from "../http/errors"
 import type { WriteKind } from "../modules/nexi-ledger/types"
-import { type AmountInput, minorToMajorString, toMinorUnits } from "../money/amount"
+import { type AmountInput, minorMoneyText, minorToMajorString, toMinorUnits } from "../money/amount"
 import {
   type CollectionPlan,
   type CollectionRow,
@@ -302,7 +302,7 @@ export async function chargeOnce(
       currency: attempt.currency,
       medusa_ref: attempt.sessionId,
     },
-    label: `${STAFF_CHANNEL_NOUNS[attempt.channel]} of ${minorToMajorString(attempt.amountMinor, attempt.currency)} ${attempt.currency}`,
+    label: `${STAFF_CHANNEL_NOUNS[attempt.channel]} of ${minorMoneyText(attempt.amountMinor, attempt.currency)}`,
     action: request.action,
     recover,
     send: async () => {
@@ -346,7 +346,7 @@ export async function chargeOnce(
     attempt.plan.isDraft && recorded.authorizedNow ? await convertDraft(container, attempt.order.id) : ""
   const details = await gateway.getOrder(orderId).catch(() => charged)
   const payment = cardPaymentView({ payment_id: paymentId, provider_id: attempt.providerId }, details)
-  const paid = `${minorToMajorString(attempt.amountMinor, attempt.currency)} ${attempt.currency}`
+  const paid = minorMoneyText(attempt.amountMinor, attempt.currency)
   const captured = state.status === "captured"
   const outcome = captured ? "captured" : "authorized; capture it from the order's payments"
   return {

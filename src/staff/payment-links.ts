@@ -21,7 +21,7 @@ import { markPaymentSession } from "../core/medusa-payments"
 import { storeEntryIdOf } from "../core/provider-ids"
 import { gatewayClientFor, ledgerOf, merchantGateway, requireNexiOptions } from "../core/store-entries"
 import { InvalidRequestError } from "../http/errors"
-import { minorToMajorString } from "../money/amount"
+import { minorMoneyText } from "../money/amount"
 import type { OrderTargetField } from "./collection-plan"
 import type { NexiPaymentLink, NexiPaymentLinksResponse } from "./contract"
 import { startStaffAttempt, withCollectionLock } from "./order-collection"
@@ -60,7 +60,7 @@ export async function createPaymentLink(
     const links = await linksOfOrder(container, input.orderId)
     for (const earlier of links.filter((link) => link.state === "open" && link.link_id !== created.link.linkId))
       await retire(container, earlier)
-    const amount = `${minorToMajorString(attempt.amountMinor, attempt.currency)} ${attempt.currency}`
+    const amount = minorMoneyText(attempt.amountMinor, attempt.currency)
     return {
       order_id: input.orderId,
       payment_links: await linksOfOrder(container, input.orderId),

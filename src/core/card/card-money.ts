@@ -5,7 +5,7 @@
  */
 import { MedusaError } from "@medusajs/framework/utils"
 import { InvalidRequestError } from "../../http/errors"
-import { leavesRoom, minorToMajorString, minorUnitsToSend, toMinorUnits } from "../../money/amount"
+import { leavesRoom, minorMoneyText, minorUnitsToSend, toMinorUnits } from "../../money/amount"
 import { cancelCaptureKey, idempotencyUuid } from "../idempotency"
 import { type PaymentRecords, recordedOperationIds } from "../medusa-payments"
 import { claimOrphans, orphanedWrites, releaseClaims, totalMinor } from "../send-once"
@@ -31,7 +31,7 @@ type SessionData = Record<string, unknown> | undefined
 
 /** The gateway takes one capture per authorization, and this one is made already. */
 function capturedElsewhere(capturedMinor: string, currency: string): MedusaError {
-  const captured = `${minorToMajorString(capturedMinor, currency)} ${currency}`
+  const captured = minorMoneyText(capturedMinor, currency)
   return new MedusaError(
     MedusaError.Types.NOT_ALLOWED,
     `Could not capture the payment: the Nexi gateway accepts one capture per authorization and ${captured} is already captured. Refund or cancel that capture instead.`,
@@ -40,7 +40,7 @@ function capturedElsewhere(capturedMinor: string, currency: string): MedusaError
 
 /** An earlier capture whose answer was lost was made, for another amount than this one. */
 function capturedByLostAnswer(capturedMinor: string, currency: string): MedusaError {
-  const captured = `${minorToMajorString(capturedMinor, currency)} ${currency}`
+  const captured = minorMoneyText(capturedMinor, currency)
   return new MedusaError(
     MedusaError.Types.NOT_ALLOWED,
     `Could not capture the payment: an earlier capture of ${captured}, whose answer was lost, was made at the Nexi gateway, which accepts one capture per authorization. Nothing was sent. Capture exactly ${captured}, or wait: the plugin records it in Medusa within minutes.`,
@@ -54,7 +54,7 @@ function moreThanRefundable(
   currency: string,
   outcome: "not sent" | "refused" = "not sent",
 ): MedusaError {
-  const amount = (minor: bigint) => `${minorToMajorString(minor, currency)} ${currency}`
+  const amount = (minor: bigint) => minorMoneyText(minor, currency)
   const nothing = outcome === "refused" ? "The gateway refused it and nothing was refunded" : "Nothing was sent"
   return new MedusaError(
     MedusaError.Types.NOT_ALLOWED,

@@ -12,7 +12,7 @@ import type { Logger, MedusaContainer, ProviderWebhookPayload } from "@medusajs/
 import type { GatewayClient } from "../../gateway/gateway-client"
 import { NotificationSchema, type OrderDetails } from "../../gateway/schemas"
 import type { PaymentAttempt, PaymentLedger, SavedCardBook } from "../../modules/nexi-ledger/types"
-import { minorToMajorString } from "../../money/amount"
+import { minorMoneyText } from "../../money/amount"
 import { changesNothing, watchAfterRead } from "../attempt-watch"
 import { idempotencyUuid } from "../idempotency"
 import { type MedusaChanges, medusaChangesOf, type SessionRecord, type SyncOutcome } from "../medusa-payments"
@@ -222,7 +222,7 @@ async function releaseUnowned(
     outcome = "refunded"
   }
   if (outcome === "nothing_paid") return outcome
-  const amount = `${minorToMajorString(amountMinor, currency)} ${currency}`
+  const amount = minorMoneyText(amountMinor, currency)
   const note = `Payment of ${amount} on ${why}; ${outcome} automatically.`
   await context.ledger.updateAttempt(orderId, { state: "released", released_at: new Date(), next_check_at: null, note })
   logger?.error(

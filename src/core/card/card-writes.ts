@@ -11,7 +11,7 @@ import type { GatewayClient } from "../../gateway/gateway-client"
 import type { Operation, OrderDetails } from "../../gateway/schemas"
 import { NotFoundError, UnexpectedResponseError } from "../../http/errors"
 import type { MoneyWrite, NewWrite, PaymentLedger, WriteKind, WriteOrigin } from "../../modules/nexi-ledger/types"
-import { minorToMajorString } from "../../money/amount"
+import { minorMoneyText } from "../../money/amount"
 import { idempotencyUuid } from "../idempotency"
 import { type MedusaRows, type Recovery, sendOnce, settledWritesOf as settleEarlier } from "../send-once"
 import { type CardOrder, type CardOrderOperation, readCardOrder } from "./card-order"
@@ -214,7 +214,7 @@ type SentWrite = Pick<
 const KIND_WORDS: Partial<Record<WriteKind, string>> = { cancel_capture: "cancel of a capture" }
 
 export function writeLabel(write: Pick<NewWrite, "kind" | "amount_minor" | "currency">): string {
-  return `${KIND_WORDS[write.kind] ?? write.kind} of ${minorToMajorString(write.amount_minor, write.currency)} ${write.currency}`
+  return `${KIND_WORDS[write.kind] ?? write.kind} of ${minorMoneyText(write.amount_minor, write.currency)}`
 }
 
 /** The gateway takes no idempotency key on cancels (docs/contract/gateway.md). */

@@ -8,7 +8,7 @@
  */
 import { MedusaError } from "@medusajs/framework/utils"
 import type { MoneyWrite, NewWrite } from "../../modules/nexi-ledger/types"
-import { minorToMajorString } from "../../money/amount"
+import { minorMoneyText } from "../../money/amount"
 import { idempotencyUuid } from "../idempotency"
 import { claimOrphans, releaseClaims, totalMinor } from "../send-once"
 import { followUpRequest, type OriginalPayment, type RefundTotals, refundsBefore } from "./apm-requests"
@@ -65,7 +65,7 @@ export async function refundOnce(order: RefundOrder): Promise<RefundDone> {
     medusa_ref: refundId,
   }
   try {
-    const label = `refund of ${minorToMajorString(remainder, currency)} ${currency}`
+    const label = `refund of ${minorMoneyText(remainder, currency)}`
     const transactionId = await order.writes.send({ write, request, label, action: ACTION })
     await holdOwn(order, write)
     return {

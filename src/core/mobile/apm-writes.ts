@@ -13,7 +13,7 @@ import type { ApmClient } from "../../apm/apm-client"
 import type { ApmMethod, Envelope, ExtendedEnvelope, InitializeRequest, TransactionType } from "../../apm/schemas"
 import { InvalidRequestError, NotFoundError, OutcomeUnknownError, UnexpectedResponseError } from "../../http/errors"
 import type { FollowState, MoneyWrite, NewWrite, PaymentLedger, WriteKind } from "../../modules/nexi-ledger/types"
-import { minorToMajorString } from "../../money/amount"
+import { minorMoneyText } from "../../money/amount"
 import { idempotencyUuid } from "../idempotency"
 import type { ApmOptions } from "../options"
 import { isUnsettled, type MedusaRows, orphanedWrites, type Recovery, sendOnce, settledWritesOf } from "../send-once"
@@ -140,7 +140,7 @@ export function isApmWrite(write: MoneyWrite): write is MoneyWrite & { kind: Apm
 }
 
 export function apmWriteLabel(write: Pick<MoneyWrite, "kind" | "amount_minor" | "currency">): string {
-  return `${AFTER_REJECTION[write.kind as ApmWriteKind]?.noun ?? write.kind} of ${minorToMajorString(write.amount_minor, write.currency)} ${write.currency}`
+  return `${AFTER_REJECTION[write.kind as ApmWriteKind]?.noun ?? write.kind} of ${minorMoneyText(write.amount_minor, write.currency)}`
 }
 
 export interface ApmWritesDeps {
@@ -199,7 +199,7 @@ export class ApmWrites {
         medusa_ref: order.medusaRef,
       },
       request,
-      label: `reversal of ${minorToMajorString(totalAmount, currency)} ${currency}`,
+      label: `reversal of ${minorMoneyText(totalAmount, currency)}`,
       action: order.action,
     })
   }
@@ -311,7 +311,7 @@ export class ApmWrites {
   private warnUnrecorded(settled: MoneyWrite[]): void {
     for (const write of orphanedWrites(settled, "apm_refund")) {
       this.deps.logger?.warn(
-        `nexi: ${this.deps.method} refund ${write.gateway_operation_id} of ${minorToMajorString(write.amount_minor, write.currency)} ${write.currency} on transaction ${write.gateway_ref} was made by the service after Medusa had given up on it (its answer was lost, and Medusa's refund ${write.medusa_ref ?? "(none)"} is gone): Medusa does not show this refund. Refunding the same amount in Medusa records it without refunding the shopper again.`,
+        `nexi: ${this.deps.method} refund ${write.gateway_operation_id} of ${minorMoneyText(write.amount_minor, write.currency)} on transaction ${write.gateway_ref} was made by the service after Medusa had given up on it (its answer was lost, and Medusa's refund ${write.medusa_ref ?? "(none)"} is gone): Medusa does not show this refund. Refunding the same amount in Medusa records it without refunding the shopper again.`,
       )
     }
   }
@@ -390,7 +390,7 @@ export class ApmWrites {
     const reason = schemeReason(envelope) ?? `the transaction is ${state.transactionState ?? "in an unknown state"}`
     await this.deps.ledger.settleWrite(write.idempotency_key, { follow_state: "rejected", message: reason })
     const { noun, consequence } = AFTER_REJECTION[write.kind as ApmWriteKind]
-    const amount = `${minorToMajorString(write.amount_minor, write.currency)} ${write.currency}`
+    const amount = minorMoneyText(write.amount_minor, write.currency)
     this.deps.logger?.error(
       `nexi: ${this.deps.method} ${noun} ${write.gateway_operation_id} of ${amount} on transaction ${write.gateway_ref} was rejected by the scheme: ${reason}; ${consequence}`,
     )

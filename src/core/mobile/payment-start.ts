@@ -18,7 +18,7 @@ import type { ApmClient } from "../../apm/apm-client"
 import { TransactionRejectedError } from "../../apm/errors"
 import type { ApmMethod, Envelope, InitializeRequest } from "../../apm/schemas"
 import { type MoneyWrite, type NewWrite, PAYMENT_START_KIND, type PaymentLedger } from "../../modules/nexi-ledger/types"
-import { minorToMajorString } from "../../money/amount"
+import { minorMoneyText } from "../../money/amount"
 import { sendOnce } from "../send-once"
 import { ByRequestKey } from "./apm-writes"
 
@@ -145,7 +145,7 @@ async function startOnce(
 }
 
 function labelOf(write: { amount_minor: string; currency: string }): string {
-  return `mobile payment of ${minorToMajorString(write.amount_minor, write.currency)} ${write.currency}`
+  return `mobile payment of ${minorMoneyText(write.amount_minor, write.currency)}`
 }
 
 function lostStart(method: ApmMethod): MedusaError {

@@ -5,7 +5,7 @@
  * follows the state: funds change owner (COMMIT) only when a transaction is FINALIZED.
  */
 import type { AccountState, TransactionState, TransitionEvent } from "../../apm/schemas"
-import { minorToMajorString } from "../../money/amount"
+import { minorMoneyText } from "../../money/amount"
 import type { TransactionStore } from "./store"
 import type { NewTransaction, TransactionRecord } from "./transaction-record"
 
@@ -87,8 +87,8 @@ export class Lifecycle {
       receiptData: [
         `Merchant ${record.merchant.merchantId}`,
         `${record.method} transaction ${record.transactionId}`,
-        `Total ${minorToMajorString(totalAmount, currencyCode)} ${currencyCode}`,
-        `of which VAT ${minorToMajorString(vatAmount, currencyCode)} ${currencyCode}`,
+        `Total ${minorMoneyText(totalAmount, currencyCode)}`,
+        `of which VAT ${minorMoneyText(vatAmount, currencyCode)}`,
       ],
     }
   }

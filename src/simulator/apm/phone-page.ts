@@ -2,7 +2,7 @@
  * The simulated consumer app: one small mobile-looking page per transaction. Everything
  * shown comes from the merchant's request, so all of it is HTML-escaped.
  */
-import { minorToMajorString } from "../../money/amount"
+import { minorMoneyText } from "../../money/amount"
 import type { TransactionRecord } from "./transaction-record"
 
 const STYLE = `
@@ -41,7 +41,7 @@ function page(title: string, content: string): string {
 /** `notice` reports the outcome of the button just pressed, or why it did nothing. */
 export function renderPhonePage(record: TransactionRecord, notice?: string): string {
   const { transactionId, amount, merchant, consumer, method, state } = record
-  const formatted = `${minorToMajorString(amount.totalAmount, amount.currencyCode)} ${amount.currencyCode}`
+  const formatted = minorMoneyText(amount.totalAmount, amount.currencyCode)
   // Relative actions: the page is served at .../phone/{id}, whatever host the browser used.
   const buttons =
     state === "PENDING"

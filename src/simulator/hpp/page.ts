@@ -3,7 +3,7 @@
  * assets) so it works offline and in any headless browser. Everything from the merchant
  * is escaped. Its words come from labels.ts, in the order's language.
  */
-import { minorToMajorString } from "../../money/amount"
+import { minorMoneyText } from "../../money/amount"
 import type { CheckedCard } from "../cards"
 import type { PageLabels } from "./labels"
 
@@ -65,19 +65,14 @@ ${content}
 function summaryOf(labels: PageLabels, order: PageOrder): string {
   const amount = order.verifyOnly
     ? `<div class="amount" data-testid="amount">${escapeHtml(labels.noCharge)}</div><p class="notice">${escapeHtml(labels.bankChecksCard)}</p>`
-    : `<div class="amount" data-testid="amount">${escapeHtml(formatAmount(order.amount, order.currency))}</div>`
+    : `<div class="amount" data-testid="amount">${escapeHtml(minorMoneyText(order.amount, order.currency))}</div>`
   return amount + (order.description ? `<p class="description">${escapeHtml(order.description)}</p>` : "")
-}
-
-/** "1999" EUR reads "19.99 EUR"; "5000" JPY reads "5000 JPY". */
-export function formatAmount(minor: string, currency: string): string {
-  return `${minorToMajorString(minor, currency)} ${currency}`
 }
 
 export function paymentFormPage(page: PaymentFormPage): string {
   const error = page.error ? `<div class="error" role="alert">${escapeHtml(page.error)}</div>` : ""
   const { order, labels } = page
-  const submit = order.verifyOnly ? labels.verifyCard : labels.pay(formatAmount(order.amount, order.currency))
+  const submit = order.verifyOnly ? labels.verifyCard : labels.pay(minorMoneyText(order.amount, order.currency))
   return layout(
     labels,
     order.verifyOnly ? labels.verifyCard : labels.payment,
