@@ -15,6 +15,11 @@ import {
 import { InvalidAmountError, toMinorUnits } from "../money/amount"
 import { UnknownCurrencyError } from "../money/currencies"
 
+/** A request Medusa answers 400: `message` names the field and what is wrong with it. */
+export function invalidData(message: string): MedusaError {
+  return new MedusaError(MedusaError.Types.INVALID_DATA, message)
+}
+
 function gatewayName(error: NexiError): string {
   return error.service === "apm" ? "The mobile payment service" : "The Nexi gateway"
 }

@@ -16,6 +16,7 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
 import { idempotencyUuid } from "../core/idempotency"
+import { invalidData } from "../core/medusa-errors"
 import { cardWebhookProviderOf, storeEntryIdOf } from "../core/provider-ids"
 import { STAFF_CHANNEL_NOUNS } from "../core/staff-sessions"
 import { cardProviderIdOf, gatewayClientFor, requireNexiOptions } from "../core/store-entries"
@@ -53,9 +54,9 @@ export function chargeableCard(
   providerKey: string,
 ): SavedCard {
   if (!card || !customerId || card.customer_id !== customerId || card.provider_identifier !== providerKey)
-    throw invalid(`payment_method_id: there is no saved card ${id} of this order's customer.`)
+    throw invalidData(`payment_method_id: there is no saved card ${id} of this order's customer.`)
   if (card.state !== "active")
-    throw invalid(`payment_method_id: the saved card ${id} is ${card.state}, not active; it cannot be charged.`)
+    throw invalidData(`payment_method_id: the saved card ${id} is ${card.state}, not active; it cannot be charged.`)
   if (card.contract_type !== "MIT_UNSCHEDULED") {
     throw new MedusaError(
       MedusaError.Types.NOT_ALLOWED,
@@ -65,17 +66,13 @@ export function chargeableCard(
   return card
 }
 
-function invalid(message: string): MedusaError {
-  return new MedusaError(MedusaError.Types.INVALID_DATA, message)
-}
-
 export async function chargeSavedCard(
   container: MedusaContainer,
   input: SavedCardChargeInput,
 ): Promise<NexiStaffChargeResponse> {
   // The admin route checks it too; another plugin's call is checked here, before anything is made.
   if (input.reason !== undefined && (!input.reason.trim() || input.reason.length > 255))
-    throw invalid("reason: must be 1 to 255 characters")
+    throw invalidData("reason: must be 1 to 255 characters")
   return withCollectionLock(container, input.orderId, "mit", () => chargeLocked(container, input))
 }
 

@@ -10,10 +10,11 @@
  */
 import { randomBytes } from "node:crypto"
 import type { Logger } from "@medusajs/framework/types"
-import { MedusaError } from "@medusajs/framework/utils"
+import type { MedusaError } from "@medusajs/framework/utils"
 import type { GatewayClient } from "../../gateway/gateway-client"
 import type { OrderDetails, Recurrence } from "../../gateway/schemas"
 import type { SavedCard, SavedCardBook, SavedCardContractType } from "../../modules/nexi-ledger/types"
+import { invalidData } from "../medusa-errors"
 import { type CardInstrument, type CardOrder, readCardOrder } from "./card-order"
 
 export const SAVE_CARD_KEY = "save_card"
@@ -69,13 +70,9 @@ export function customerRefOf(accountHolder: unknown): string | undefined {
   return typeof ref === "string" && ref ? ref : undefined
 }
 
-function invalid(message: string): MedusaError {
-  return new MedusaError(MedusaError.Types.INVALID_DATA, message)
-}
-
 /** One answer for an unknown card and another customer's: which ids exist is nobody else's business. */
 function noSuchCard(id: string): MedusaError {
-  return invalid(`payment_method_id: there is no saved card ${id} for this customer.`)
+  return invalidData(`payment_method_id: there is no saved card ${id} for this customer.`)
 }
 
 /**
@@ -91,9 +88,11 @@ export async function cardToPayWith(
   const card = await book.findSavedCard(id)
   if (!card || card.customer_ref !== customerRef || card.provider_identifier !== providerKey) throw noSuchCard(id)
   if (card.state === "deleted")
-    throw invalid(`payment_method_id: the saved card ${id} was deleted. Choose another card or enter a new one.`)
+    throw invalidData(`payment_method_id: the saved card ${id} was deleted. Choose another card or enter a new one.`)
   if (card.state !== "active") {
-    throw invalid(`payment_method_id: the saved card ${id} was never confirmed by the gateway. Enter the card again.`)
+    throw invalidData(
+      `payment_method_id: the saved card ${id} was never confirmed by the gateway. Enter the card again.`,
+    )
   }
   return card
 }
@@ -106,7 +105,7 @@ export async function cardToPayWith(
 export function contractTypeOf(data: Record<string, unknown> | undefined): SavedCardContractType {
   const consent = data?.[MERCHANT_CHARGES_KEY]
   if (consent !== undefined && typeof consent !== "boolean")
-    throw invalid(`${MERCHANT_CHARGES_KEY}: must be true or false.`)
+    throw invalidData(`${MERCHANT_CHARGES_KEY}: must be true or false.`)
   return consent === true ? "MIT_UNSCHEDULED" : "CIT"
 }
 
@@ -122,22 +121,22 @@ export async function cardOnFileOfNewSession(
 ): Promise<CardOnFile> {
   const save = data?.[SAVE_CARD_KEY]
   const methodId = data?.[PAYMENT_METHOD_KEY]
-  if (save !== undefined && typeof save !== "boolean") throw invalid("save_card: must be true or false.")
+  if (save !== undefined && typeof save !== "boolean") throw invalidData("save_card: must be true or false.")
   const contractType = contractTypeOf(data)
   if (contractType === "MIT_UNSCHEDULED" && save !== true) {
-    throw invalid(
+    throw invalidData(
       `${MERCHANT_CHARGES_KEY}: only a card being saved (save_card: true) can allow the shop to charge it later.`,
     )
   }
   if (methodId !== undefined && (typeof methodId !== "string" || !methodId.trim())) {
-    throw invalid("payment_method_id: must be the id of one of the customer's saved cards.")
+    throw invalidData("payment_method_id: must be the id of one of the customer's saved cards.")
   }
   if (save === true && methodId !== undefined)
-    throw invalid("save_card: cannot be combined with payment_method_id, whose card is saved already.")
+    throw invalidData("save_card: cannot be combined with payment_method_id, whose card is saved already.")
   if (save !== true && methodId === undefined) return { kind: "none" }
   const customerRef = customerRefOf(context?.account_holder)
   if (!customerRef) {
-    throw invalid(
+    throw invalidData(
       save === true
         ? "save_card: only a logged-in customer can save a card. Log in, or pay without saving the card."
         : "payment_method_id: only a logged-in customer can pay with a saved card. Log in, or enter the card.",
@@ -166,7 +165,7 @@ export async function cardOnFileOfSession(
   }
   if (data[SAVE_CARD_KEY] !== true) return { kind: "none" }
   const opened = orderId ? await book.findSavedCardOfOrder(orderId) : undefined
-  if (!opened) throw invalid("save_card: the session's card to save is not on record. Start the payment again.")
+  if (!opened) throw invalidData("save_card: the session's card to save is not on record. Start the payment again.")
   return {
     kind: "save",
     customerRef: opened.customer_ref,

@@ -47,7 +47,7 @@ import {
   type WriteOrigin,
 } from "../../modules/nexi-ledger/types"
 import { isKnownCurrency } from "../../money/currencies"
-import { toMedusaError } from "../medusa-errors"
+import { invalidData, toMedusaError } from "../medusa-errors"
 import type { NexiOptions } from "../options"
 import { sendOnce } from "../send-once"
 import {
@@ -68,15 +68,11 @@ const LISTED_CARDS = 50
 const CONFIRMED_PER_LISTING = 3
 const VERIFICATION_CONFIRM_WINDOW_MS = 24 * 60 * 60 * 1000
 
-function invalid(message: string): MedusaError {
-  return new MedusaError(MedusaError.Types.INVALID_DATA, message)
-}
-
 /** The currency of a verification: the ISO 4217 code, upper case, of a currency the gateway knows. */
 export function verificationCurrency(value: unknown): string {
   const currency = String(value ?? "").toUpperCase()
   if (!isKnownCurrency(currency))
-    throw invalid("currency_code: must be the ISO 4217 code of the store's currency, such as eur.")
+    throw invalidData("currency_code: must be the ISO 4217 code of the store's currency, such as eur.")
   return currency
 }
 
@@ -88,10 +84,10 @@ export function verificationReturnUrl(options: Pick<NexiOptions, "resultUrl">, v
   try {
     url = new URL(String(value))
   } catch {
-    throw invalid(`return_url: must be an absolute URL of the storefront (${storefront.origin}).`)
+    throw invalidData(`return_url: must be an absolute URL of the storefront (${storefront.origin}).`)
   }
   if (url.origin !== storefront.origin)
-    throw invalid(
+    throw invalidData(
       `return_url: must be a page of the storefront (${storefront.origin}), the origin of the resultUrl option.`,
     )
   return url.toString()
@@ -144,7 +140,7 @@ export class CardWallet {
   async savePaymentMethod(input: SavePaymentMethodInput): Promise<SavePaymentMethodOutput> {
     const action = "save the card"
     const customerRef = customerRefOf(input.context?.account_holder)
-    if (!customerRef) throw invalid("account_holder: only a logged-in customer can save a card.")
+    if (!customerRef) throw invalidData("account_holder: only a logged-in customer can save a card.")
     const currency = verificationCurrency(input.data?.currency_code)
     const returnUrl = verificationReturnUrl(this.deps.options, input.data?.return_url)
     const book = this.deps.savedCards(action)
