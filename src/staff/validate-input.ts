@@ -8,6 +8,7 @@
  */
 import { MedusaError } from "@medusajs/framework/utils"
 import { z } from "zod"
+import type { OrderTargetField } from "./collection-plan"
 
 type Issue = z.core.$ZodIssue
 
@@ -41,6 +42,26 @@ function medusaId(prefix: string, what: string) {
 }
 
 export const orderId = medusaId("order", "an order id")
+
+/**
+ * The body of a staff collection (MOTO, a payment link): exactly one of `order_id` and
+ * `draft_order_id` beside the route's own `fields`, parsed with `field` naming which was given.
+ */
+export function orderCollectionBody<Shape extends z.ZodRawShape>(fields: Shape) {
+  // Typed by hand: TypeScript cannot see these two keys through zod's types of a generic shape.
+  const ids = (body: object) => body as { order_id?: string; draft_order_id?: string }
+  return z
+    .strictObject({ order_id: orderId.optional(), draft_order_id: orderId.optional(), ...fields })
+    .refine((body) => Boolean(ids(body).draft_order_id) !== Boolean(ids(body).order_id), {
+      path: ["order_id"],
+      message: "give exactly one of draft_order_id and order_id",
+    })
+    .transform((body) => {
+      const { draft_order_id, order_id } = ids(body)
+      const field: OrderTargetField = draft_order_id ? "draft_order_id" : "order_id"
+      return { ...body, field, orderId: (draft_order_id ?? order_id) as string }
+    })
+}
 
 /** The path of the routes about one order (`/admin/nexi/medusa-orders/:id/...`, `/store/nexi/orders/:id/...`). */
 export const OrderParamsSchema = z.object({ id: orderId })

@@ -1,6 +1,12 @@
 import { MedusaError } from "@medusajs/framework/utils"
 import { z } from "zod"
-import { decimalAmount, OrderParamsSchema, PaymentParamsSchema, parseInput } from "../validate-input"
+import {
+  decimalAmount,
+  OrderParamsSchema,
+  orderCollectionBody,
+  PaymentParamsSchema,
+  parseInput,
+} from "../validate-input"
 
 const schema = z.strictObject({
   operation_id: z.string().regex(/^\d+$/, "must be digits"),
@@ -53,5 +59,20 @@ describe("the shared input rules", () => {
     expect(() => parseInput(schema, { amount: 12.5 })).toThrow(
       /^amount: must be a decimal number in the order's currency/,
     )
+  })
+
+  it("takes exactly one of order_id and draft_order_id for a collection, and says which", () => {
+    const schema = orderCollectionBody({ note: z.string().optional() })
+    expect(parseInput(schema, { draft_order_id: "order_1", note: "n" })).toEqual({
+      draft_order_id: "order_1",
+      note: "n",
+      field: "draft_order_id",
+      orderId: "order_1",
+    })
+    expect(parseInput(schema, { order_id: "order_2" })).toMatchObject({ field: "order_id", orderId: "order_2" })
+    const both = "order_id: give exactly one of draft_order_id and order_id"
+    expect(() => parseInput(schema, { order_id: "order_1", draft_order_id: "order_2" })).toThrow(both)
+    expect(() => parseInput(schema, {})).toThrow(both)
+    expect(() => parseInput(schema, { order_id: "pay_1" })).toThrow("order_id: must be an order id (order_...)")
   })
 })

@@ -8,32 +8,19 @@ import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/frame
 import { z } from "zod"
 import { cardInputSchema, payByMoto } from "../../../../staff/card-entry"
 import type { NexiStaffChargeResponse } from "../../../../staff/contract"
-import { orderId, parseInput } from "../../../../staff/validate-input"
+import { orderCollectionBody, parseInput } from "../../../../staff/validate-input"
 
-const BodySchema = z
-  .strictObject({
-    draft_order_id: orderId.optional(),
-    order_id: orderId.optional(),
-    card: cardInputSchema(),
-    card_holder_name: z
-      .string()
-      .trim()
-      .min(1, "must not be empty")
-      .max(255, "must be at most 255 characters")
-      .optional(),
-  })
-  .refine((body) => Boolean(body.draft_order_id) !== Boolean(body.order_id), {
-    path: ["order_id"],
-    message: "give exactly one of draft_order_id and order_id",
-  })
+const BodySchema = orderCollectionBody({
+  card: cardInputSchema(),
+  card_holder_name: z.string().trim().min(1, "must not be empty").max(255, "must be at most 255 characters").optional(),
+})
 
 export async function POST(req: AuthenticatedMedusaRequest, res: MedusaResponse<NexiStaffChargeResponse>) {
   const body = parseInput(BodySchema, req.body)
-  const field = body.draft_order_id ? "draft_order_id" : "order_id"
   res.json(
     await payByMoto(req.scope, {
-      field,
-      orderId: (body.draft_order_id ?? body.order_id)!,
+      field: body.field,
+      orderId: body.orderId,
       card: body.card,
       cardHolderName: body.card_holder_name,
     }),

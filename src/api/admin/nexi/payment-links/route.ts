@@ -11,32 +11,24 @@ import { z } from "zod"
 import { DEFAULT_LINK_EXPIRY_DAYS, MAX_LINK_EXPIRY_DAYS } from "../../../../core/card/payment-links"
 import type { NexiPaymentLinksResponse } from "../../../../staff/contract"
 import { createPaymentLink } from "../../../../staff/payment-links"
-import { decimalAmount, orderId, parseInput } from "../../../../staff/validate-input"
+import { decimalAmount, orderCollectionBody, parseInput } from "../../../../staff/validate-input"
 
-const BodySchema = z
-  .strictObject({
-    order_id: orderId.optional(),
-    draft_order_id: orderId.optional(),
-    expiry_days: z
-      .number({ message: "must be a whole number of days" })
-      .int("must be a whole number of days")
-      .min(1, "must be at least 1 day")
-      .max(MAX_LINK_EXPIRY_DAYS, `must be at most ${MAX_LINK_EXPIRY_DAYS} days`)
-      .default(DEFAULT_LINK_EXPIRY_DAYS),
-    amount: decimalAmount.optional(),
-  })
-  .refine((body) => Boolean(body.draft_order_id) !== Boolean(body.order_id), {
-    path: ["order_id"],
-    message: "give exactly one of draft_order_id and order_id",
-  })
+const BodySchema = orderCollectionBody({
+  expiry_days: z
+    .number({ message: "must be a whole number of days" })
+    .int("must be a whole number of days")
+    .min(1, "must be at least 1 day")
+    .max(MAX_LINK_EXPIRY_DAYS, `must be at most ${MAX_LINK_EXPIRY_DAYS} days`)
+    .default(DEFAULT_LINK_EXPIRY_DAYS),
+  amount: decimalAmount.optional(),
+})
 
 export async function POST(req: AuthenticatedMedusaRequest, res: MedusaResponse<NexiPaymentLinksResponse>) {
   const body = parseInput(BodySchema, req.body)
-  const field = body.draft_order_id ? "draft_order_id" : "order_id"
   res.status(201).json(
     await createPaymentLink(req.scope, {
-      orderId: (body.draft_order_id ?? body.order_id)!,
-      field,
+      orderId: body.orderId,
+      field: body.field,
       expiryDays: body.expiry_days,
       amount: body.amount,
     }),
