@@ -13,6 +13,7 @@
  *   finds it (src/core/cart-context.ts).
  */
 import type { MedusaNextFunction, MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
+import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
 import { MERCHANT_CHARGES_KEY, PAYMENT_METHOD_KEY, SAVE_CARD_KEY } from "../../core/card/card-on-file"
 import { CART_CONTEXT_KEY, type CartContext } from "../../core/cart-context"
@@ -164,18 +165,24 @@ function toSnapshot(cart: CartRow, locale: string | undefined): CartContext {
   }
 }
 
+/** The cart a payment collection pays for, if it is a cart's (an order's own collection is not). */
+export async function cartOfCollection(container: MedusaContainer, collectionId: string): Promise<string | undefined> {
+  const query = container.resolve(ContainerRegistrationKeys.QUERY)
+  const { data } = await query.graph({
+    entity: "cart_payment_collection",
+    fields: ["cart_id"],
+    filters: { payment_collection_id: collectionId },
+  })
+  return data[0]?.cart_id ?? undefined
+}
+
 /** Runs last, on the documented data: the snapshot is the server's reading, never the storefront's. */
 export async function attachCartContext(req: MedusaRequest, _res: MedusaResponse, next: MedusaNextFunction) {
   const body = (req.body ?? {}) as SessionRequestBody
   if (!isNexiProviderId(body.provider_id)) return next()
   try {
     const query = req.scope.resolve(ContainerRegistrationKeys.QUERY)
-    const { data: links } = await query.graph({
-      entity: "cart_payment_collection",
-      fields: ["cart_id"],
-      filters: { payment_collection_id: req.params.id },
-    })
-    const cartId = links[0]?.cart_id
+    const cartId = await cartOfCollection(req.scope, req.params.id)
     if (cartId) {
       const fields = apmMethodOfProvider(body.provider_id) ? MOBILE_CART_FIELDS : CARD_CART_FIELDS
       const { data: carts } = await query.graph({ entity: "cart", fields, filters: { id: cartId } })

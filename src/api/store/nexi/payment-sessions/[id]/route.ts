@@ -17,6 +17,7 @@ import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
 import { isNexiProviderId } from "../../../../../core/provider-ids"
 import { reconcileSession } from "../../../../../reconciliation/reconcile-pending-sessions"
+import { cartOfCollection } from "../../../../utils/payment-session-request"
 import { ReadThrottle } from "../../../../utils/read-throttle"
 
 interface SessionRow {
@@ -50,16 +51,6 @@ async function readSession(container: MedusaContainer, id: string): Promise<Sess
   return data[0] as SessionRow | undefined
 }
 
-async function cartOf(container: MedusaContainer, paymentCollectionId: string): Promise<string | undefined> {
-  const query = container.resolve(ContainerRegistrationKeys.QUERY)
-  const { data } = await query.graph({
-    entity: "cart_payment_collection",
-    fields: ["cart_id"],
-    filters: { payment_collection_id: paymentCollectionId },
-  })
-  return data[0]?.cart_id ?? undefined
-}
-
 async function orderOf(container: MedusaContainer, cartId: string): Promise<string | undefined> {
   const query = container.resolve(ContainerRegistrationKeys.QUERY)
   const { data: orders } = await query.graph({
@@ -90,7 +81,7 @@ export async function GET(req: MedusaRequest, res: MedusaResponse) {
   if (!cartId) throw notFound()
   let session = await readSession(req.scope, id)
   if (!session || !isNexiProviderId(session.provider_id)) throw notFound()
-  if ((await cartOf(req.scope, session.payment_collection_id)) !== cartId) throw notFound()
+  if ((await cartOfCollection(req.scope, session.payment_collection_id)) !== cartId) throw notFound()
   if (session.status === "pending") {
     const pending = session
     try {
