@@ -22,7 +22,13 @@ import { passesLuhn } from "../http/luhn"
 import { maskPans } from "../http/redact"
 import type { OrderTargetField } from "./collection-plan"
 import type { NexiCardVerificationResponse, NexiStaffChargeResponse } from "./contract"
-import { chargeOnce, type StaffAttempt, startStaffAttempt, withCollectionLock } from "./order-collection"
+import {
+  chargeOnce,
+  type StaffAttempt,
+  staffGatewayOrder,
+  startStaffAttempt,
+  withCollectionLock,
+} from "./order-collection"
 
 const requiredString = (rule: string) =>
   z.string({ error: (issue) => (issue.input === undefined ? "is required" : `must be a string of ${rule}`) })
@@ -118,19 +124,14 @@ async function payLocked(container: MedusaContainer, input: MotoInput): Promise<
 }
 
 function motoRequest(container: MedusaContainer, attempt: StaffAttempt, input: MotoInput): MotoRequest {
-  const { order, data } = attempt
+  const { order } = attempt
   const customerInfo: CustomerInfo = {
     ...(input.cardHolderName ? { cardHolderName: input.cardHolderName } : {}),
     ...(order.email ? { cardHolderEmail: order.email } : {}),
   }
   return {
     order: {
-      orderId: data.order_id,
-      amount: data.amount_minor,
-      currency: data.currency,
-      // As on hosted orders: the gateway's back office and notifications point back to the session.
-      customField: attempt.sessionId,
-      description: `MOTO payment of order ${order.display_id ?? order.id}`,
+      ...staffGatewayOrder(attempt, `MOTO payment of order ${order.display_id ?? order.id}`),
       ...(order.customer_id ? { customerId: order.customer_id } : {}),
       ...(Object.keys(customerInfo).length ? { customerInfo } : {}),
     },

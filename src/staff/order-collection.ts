@@ -36,7 +36,7 @@ import {
   type StaffSessionData,
 } from "../core/staff-sessions"
 import { cardProviderIdOf, gatewayClientFor, ledgerOf } from "../core/store-entries"
-import type { MotoRequest, OperationResponse, OrderDetails } from "../gateway/schemas"
+import type { MotoRequest, OperationResponse, Order, OrderDetails } from "../gateway/schemas"
 import { InvalidRequestError } from "../http/errors"
 import type { WriteKind } from "../modules/nexi-ledger/types"
 import { type AmountInput, minorMoneyText, minorToMajorString, toMinorUnits } from "../money/amount"
@@ -72,6 +72,16 @@ export interface StaffAttempt {
   data: StaffSessionData
   /** What the collection owed before staff chose to collect less: put back when the attempt fails. */
   owedBefore?: CollectionRow["amount"]
+}
+
+/**
+ * The gateway order of a staff charge (MOTO, a saved card's): the attempt's order id and amount;
+ * as on hosted orders, the back office and notifications point back to the session.
+ */
+export function staffGatewayOrder(attempt: StaffAttempt, description: string): Order {
+  const { data } = attempt
+  const order = { orderId: data.order_id, amount: data.amount_minor, currency: data.currency }
+  return { ...order, customField: attempt.sessionId, description }
 }
 
 const COLLECTION_FIELDS = [

@@ -31,6 +31,7 @@ import {
   loadOrderToCollect,
   type OrderToCollect,
   type StaffAttempt,
+  staffGatewayOrder,
   startStaffAttempt,
   withCollectionLock,
 } from "./order-collection"
@@ -132,15 +133,10 @@ function mitRequest(
   card: SavedCard,
   reason: string | undefined,
 ): MitRequest {
-  const { order, data } = attempt
+  const { order } = attempt
   return {
     order: {
-      orderId: data.order_id,
-      amount: data.amount_minor,
-      currency: data.currency,
-      // As on hosted orders: the gateway's back office and notifications point back to the session.
-      customField: attempt.sessionId,
-      description: reason ?? `Charge of order ${order.display_id ?? order.id}`,
+      ...staffGatewayOrder(attempt, reason ?? `Charge of order ${order.display_id ?? order.id}`),
       // The contract belongs to the gateway customer that saved it, never Medusa's id.
       customerId: card.customer_ref,
     },
