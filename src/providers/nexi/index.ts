@@ -5,7 +5,7 @@
  * payment scheme (pp_nexi-apm-<scheme>_nexi), so each shows up on its own at checkout.
  */
 import { ModuleProvider, Modules } from "@medusajs/framework/utils"
-import { APM_PROVIDER_SERVICES } from "./apm/scheme-providers"
+import { APM_PROVIDER_SERVICES } from "./apm/apm-provider"
 import { NexiCardProviderService } from "./card/card-provider"
 
 export default ModuleProvider(Modules.PAYMENT, {

@@ -2,7 +2,8 @@
  * The mobile payment providers (`pp_nexi-apm-<scheme>_nexi`): Medusa's payment lifecycle on
  * the alternative-payment transaction service (docs/contract/apm.md), as a door. This base class
  * hands each of Medusa's calls to the scheme's sessions (src/core/mobile/apm-sessions.ts);
- * scheme-providers.ts has one tiny subclass per scheme. Behaviour and choices:
+ * one tiny subclass per scheme, at the end, sets only its identifier and its scheme, as
+ * Medusa's Stripe provider registers one per payment method. Behaviour and choices:
  * docs/apm-provider.md.
  */
 import type {
@@ -32,6 +33,7 @@ import type { ApmMethod } from "../../../apm/schemas"
 import { ApmSessions } from "../../../core/mobile/apm-sessions"
 import { ApmTransactions } from "../../../core/mobile/apm-transactions"
 import { type NexiOptions, parseNexiOptions } from "../../../core/options"
+import { apmIdentifier } from "../../../core/provider-ids"
 import { type ProviderCradle, ProviderEntry } from "../../../core/store-entries"
 
 export abstract class NexiApmProviderService extends AbstractPaymentProvider<NexiOptions> {
@@ -111,3 +113,34 @@ export abstract class NexiApmProviderService extends AbstractPaymentProvider<Nex
     return this.sessions.cancel(input)
   }
 }
+
+/** pp_nexi-apm-psp-a-e-com_nexi */
+export class NexiApmPspAEComProviderService extends NexiApmProviderService {
+  static identifier = apmIdentifier("PSP_A_E_COM")
+  protected readonly method: ApmMethod = "PSP_A_E_COM"
+}
+
+/** pp_nexi-apm-psp-b_nexi */
+export class NexiApmPspBProviderService extends NexiApmProviderService {
+  static identifier = apmIdentifier("PSP_B")
+  protected readonly method: ApmMethod = "PSP_B"
+}
+
+/** pp_nexi-apm-psp-c_nexi */
+export class NexiApmPspCProviderService extends NexiApmProviderService {
+  static identifier = apmIdentifier("PSP_C")
+  protected readonly method: ApmMethod = "PSP_C"
+}
+
+/** pp_nexi-apm-psp-d_nexi */
+export class NexiApmPspDProviderService extends NexiApmProviderService {
+  static identifier = apmIdentifier("PSP_D")
+  protected readonly method: ApmMethod = "PSP_D"
+}
+
+export const APM_PROVIDER_SERVICES = [
+  NexiApmPspAEComProviderService,
+  NexiApmPspBProviderService,
+  NexiApmPspCProviderService,
+  NexiApmPspDProviderService,
+]

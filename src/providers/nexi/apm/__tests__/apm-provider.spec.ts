@@ -19,12 +19,12 @@ import { type NexiOptions, type NexiOptionsInput, parseNexiOptions } from "../..
 import { type MoneyWrite, NEXI_LEDGER_MODULE } from "../../../../modules/nexi-ledger/types"
 import { type RunningSimulator, startSimulator } from "../../../../simulator"
 import { NexiCardProviderService } from "../../card/card-provider"
-import type { NexiApmProviderService } from "../apm-provider"
 import {
+  type NexiApmProviderService,
   NexiApmPspAEComProviderService,
   NexiApmPspBProviderService,
   NexiApmPspCProviderService,
-} from "../scheme-providers"
+} from "../apm-provider"
 
 let sim: RunningSimulator
 let reader: HttpApmClient
