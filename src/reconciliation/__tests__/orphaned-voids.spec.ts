@@ -1,11 +1,10 @@
 /**
  * Runs with the container stand-in of ./support/container and the plugin's in-memory ledger.
- * An orphaned capture is recorded through Medusa's capturePaymentWorkflow, which needs a real
- * Medusa app: that path is left to the integration suites; the void path and the selection
- * of orphans are covered here.
+ * Orphaned captures and refunds take the sync's path (integration suites); the voids the job
+ * records itself, and which writes count as orphaned voids, are covered here.
  */
 import type { NewWrite, WritePatch } from "../../modules/nexi-ledger/types"
-import { recordOrphanedWrites } from "../record-orphaned-writes"
+import { recordOrphanedVoids } from "../reconcile-pending-sessions"
 import { testContainer } from "./support/container"
 
 async function write(
@@ -30,7 +29,7 @@ async function setup({ sessionId = "payses_1" as string | null, canceledAt = nul
   return test
 }
 
-describe("recordOrphanedWrites", () => {
+describe("recordOrphanedVoids", () => {
   it("records nothing when the ref has no orphaned write", async () => {
     const { container, ledger, payment } = await setup()
     await write(ledger, { idempotency_key: "k1" }, { outcome: "refused" })
@@ -39,7 +38,7 @@ describe("recordOrphanedWrites", () => {
     await write(ledger, { idempotency_key: "k4", kind: "refund" }, { outcome: "executed" })
     await write(ledger, { idempotency_key: "k5", kind: "cancel_capture" }, { outcome: "executed" })
     await write(ledger, { idempotency_key: "k6" }, { outcome: "unknown" })
-    await expect(recordOrphanedWrites(container, ledger, "ORD1")).resolves.toBe(0)
+    await expect(recordOrphanedVoids(container, ledger, "ORD1")).resolves.toBe(0)
     expect(payment.cancelled).toEqual([])
   })
 
@@ -47,7 +46,7 @@ describe("recordOrphanedWrites", () => {
     const { container, ledger, payment } = await setup()
     const orphan = await write(ledger, { idempotency_key: "k1" }, { outcome: "executed" })
     await write(ledger, { idempotency_key: "k2" }, { outcome: "refused" })
-    await expect(recordOrphanedWrites(container, ledger, "ORD1")).resolves.toBe(1)
+    await expect(recordOrphanedVoids(container, ledger, "ORD1")).resolves.toBe(1)
     expect(payment.cancelled).toEqual(["pay_1"])
     expect(ledger.writes.find((row) => row.id === orphan.id)?.claimed_by).toBe("pay_1")
     expect(ledger.writes.find((row) => row.idempotency_key === "k2")?.claimed_by).toBeNull()
@@ -56,7 +55,7 @@ describe("recordOrphanedWrites", () => {
   it("does not cancel a payment Medusa already cancelled, but still claims the void", async () => {
     const { container, ledger, payment } = await setup({ canceledAt: new Date() })
     const orphan = await write(ledger, { idempotency_key: "k1" }, { outcome: "executed" })
-    await expect(recordOrphanedWrites(container, ledger, "ORD1")).resolves.toBe(1)
+    await expect(recordOrphanedVoids(container, ledger, "ORD1")).resolves.toBe(1)
     expect(payment.cancelled).toEqual([])
     expect(ledger.writes.find((row) => row.id === orphan.id)?.claimed_by).toBe("pay_1")
   })
@@ -64,7 +63,7 @@ describe("recordOrphanedWrites", () => {
   it("records nothing for an attempt without a session", async () => {
     const { container, ledger, payment } = await setup({ sessionId: null })
     await write(ledger, { idempotency_key: "k1" }, { outcome: "executed" })
-    await expect(recordOrphanedWrites(container, ledger, "ORD1")).resolves.toBe(0)
+    await expect(recordOrphanedVoids(container, ledger, "ORD1")).resolves.toBe(0)
     expect(payment.cancelled).toEqual([])
     expect(ledger.writes[0].claimed_by).toBeNull()
   })
@@ -72,7 +71,7 @@ describe("recordOrphanedWrites", () => {
   it("records nothing when Medusa holds no payment for the session", async () => {
     const { container, ledger, payment } = await setup({ sessionId: "payses_other" })
     await write(ledger, { idempotency_key: "k1" }, { outcome: "executed" })
-    await expect(recordOrphanedWrites(container, ledger, "ORD1")).resolves.toBe(0)
+    await expect(recordOrphanedVoids(container, ledger, "ORD1")).resolves.toBe(0)
     expect(payment.cancelled).toEqual([])
     expect(ledger.writes[0].claimed_by).toBeNull()
   })
@@ -80,7 +79,7 @@ describe("recordOrphanedWrites", () => {
   it("looks only at the writes of the given ref", async () => {
     const { container, ledger, payment } = await setup()
     await write(ledger, { idempotency_key: "k1", gateway_ref: "ORD2" }, { outcome: "executed" })
-    await expect(recordOrphanedWrites(container, ledger, "ORD1")).resolves.toBe(0)
+    await expect(recordOrphanedVoids(container, ledger, "ORD1")).resolves.toBe(0)
     expect(payment.cancelled).toEqual([])
   })
 })
