@@ -1,6 +1,6 @@
 import { STALE_REQUEST_MS } from "../../core/send-once"
 import type { MoneyWrite } from "../../modules/nexi-ledger/types"
-import { ledgerIssuesOf } from "../ledger-issues"
+import { ledgerIssuesOf } from "../payment-views"
 
 const NOW = new Date("2026-03-01T12:00:00Z")
 

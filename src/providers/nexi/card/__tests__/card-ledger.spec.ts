@@ -6,7 +6,7 @@
  * the integration suites run the real module.
  */
 import { isOrphaned } from "../../../../modules/nexi-ledger/types"
-import { ledgerIssuesOf } from "../../../../staff/ledger-issues"
+import { ledgerIssuesOf } from "../../../../staff/payment-views"
 import { simulatedCardProvider } from "./support/simulated-card-provider"
 
 const GATEWAY = "/api/phoenix-0.0/psp/api/v1"
