@@ -66,28 +66,29 @@ export class PaymentRecords {
     }
   }
 
-  /** The amount of the capture Medusa just created, in major units. */
-  async captureAmount(captureId: string | undefined): Promise<string> {
+  /**
+   * The capture Medusa just created as money by totals reads it, in one read: its amount and
+   * the payment's captures before it (all but it), in major units.
+   */
+  async captureTotals(captureId: string | undefined): Promise<{ amount: string; capturedBefore: string }> {
     const capture = await this.read("captureService", "the Medusa capture", captureId, {
-      select: ["id", "amount", "raw_amount"],
+      relations: ["payment", "payment.captures"],
     })
     if (!capture) throw unreadable(`the Medusa capture ${captureId}`, "it does not exist")
-    return MathBN.convert((capture.raw_amount ?? capture.amount) as never).toString()
-  }
-
-  /** Sum of all captures Medusa holds for the payment of this capture (this one included), in major units. */
-  capturedTotalOfPaymentOf(captureId: string | undefined): Promise<string> {
-    return this.totalOfPaymentOf("capture", captureId)
-  }
-
-  /** Sum of the payment's captures before this one (all but it), in major units: what money by totals starts from. */
-  capturedBefore(captureId: string | undefined): Promise<string> {
-    return this.totalOfPaymentOf("capture", captureId, { leaveOut: captureId })
+    return {
+      amount: MathBN.convert((capture.raw_amount ?? capture.amount) as never).toString(),
+      capturedBefore: sumOf(capture.payment as PaymentRows, "captures", `Medusa capture ${captureId}`, captureId),
+    }
   }
 
   /** Sum of the payment's refunds before this one (all but it), in major units. */
-  refundedBefore(refundId: string | undefined): Promise<string> {
-    return this.totalOfPaymentOf("refund", refundId, { leaveOut: refundId })
+  async refundedBefore(refundId: string | undefined): Promise<string> {
+    return sumOf(
+      await this.paymentOf("refund", refundId, ["refunds"]),
+      "refunds",
+      `Medusa refund ${refundId}`,
+      refundId,
+    )
   }
 
   /**
@@ -102,16 +103,7 @@ export class PaymentRecords {
     }
   }
 
-  private async totalOfPaymentOf(
-    kind: "capture" | "refund",
-    id: string | undefined,
-    { leaveOut }: { leaveOut?: string } = {},
-  ) {
-    const rows = `${kind}s` as const
-    return sumOf(await this.paymentOf(kind, id, [rows]), rows, `Medusa ${kind} ${id}`, leaveOut)
-  }
-
-  private async paymentOf(kind: "capture" | "refund", id: string | undefined, rows: string[]) {
+  private async paymentOf(kind: "refund", id: string | undefined, rows: string[]) {
     const record = await this.read(`${kind}Service`, `the Medusa ${kind}`, id, {
       relations: ["payment", ...rows.map((name) => `payment.${name}`)],
     })

@@ -25,27 +25,35 @@ async function rejection(promise: Promise<unknown>): Promise<MedusaError> {
 }
 
 describe("PaymentRecords", () => {
-  describe("captureAmount", () => {
-    it("prefers raw_amount", async () => {
-      const cradle = testCradle()
-      cradle.captures.set("capt_1", { id: "capt_1", amount: 10, raw_amount: { value: "10.005", precision: 20 } })
-      await expect(new PaymentRecords(cradle).captureAmount("capt_1")).resolves.toBe("10.005")
+  describe("captureTotals", () => {
+    /** A capture of 10.005 whose payment holds it and an earlier capture of 5.25. */
+    function captureOf(fields: Record<string, unknown> = {}) {
+      const capture = { id: "capt_2", amount: 10, raw_amount: { value: "10.005", precision: 20 }, ...fields }
+      return { ...capture, payment: { captures: [{ id: "capt_1", amount: 5.25 }, capture] } }
+    }
+    const totals = (container: Record<string, unknown>, id = "capt_2") =>
+      new PaymentRecords(container).captureTotals(id)
+
+    it("reads the capture's raw amount and the payment's captures before it, in one read", async () => {
+      const retrieve = jest.fn(async () => captureOf())
+      await expect(totals({ captureService: { retrieve } })).resolves.toEqual({
+        amount: "10.005",
+        capturedBefore: "5.25",
+      })
+      expect(retrieve).toHaveBeenCalledTimes(1)
+      expect(retrieve).toHaveBeenCalledWith("capt_2", { relations: ["payment", "payment.captures"] })
     })
 
-    it("reads amount when there is no raw_amount", async () => {
+    it("reads amount when there is no raw_amount, and adds the earlier captures' raw amounts", async () => {
       const cradle = testCradle()
-      cradle.captures.set("capt_1", { id: "capt_1", amount: 12.5 })
-      await expect(new PaymentRecords(cradle).captureAmount("capt_1")).resolves.toBe("12.5")
-    })
-
-    it("passes the select it needs to the service", async () => {
-      const retrieve = jest.fn(async () => ({ id: "capt_1", amount: 1 }))
-      await new PaymentRecords({ captureService: { retrieve } }).captureAmount("capt_1")
-      expect(retrieve).toHaveBeenCalledWith("capt_1", { select: ["id", "amount", "raw_amount"] })
+      const capture = { id: "capt_3", amount: 12.5 }
+      const earlier = [{ id: "capt_1", amount: 10, raw_amount: { value: "10.1", precision: 20 } }, { amount: 0.2 }]
+      cradle.captures.set("capt_3", { ...capture, payment: { captures: [...earlier, capture] } })
+      await expect(totals(cradle, "capt_3")).resolves.toEqual({ amount: "12.5", capturedBefore: "10.3" })
     })
 
     it("fails closed without an id", async () => {
-      const error = await rejection(new PaymentRecords(testCradle()).captureAmount(undefined))
+      const error = await rejection(new PaymentRecords(testCradle()).captureTotals(undefined))
       expect(error.type).toBe(MedusaError.Types.UNEXPECTED_STATE)
       expect(error.message).toBe(
         "the Medusa capture could not be read (Medusa passed no id for it); nothing was sent to the gateway.",
@@ -53,9 +61,9 @@ describe("PaymentRecords", () => {
     })
 
     it("fails closed when the container has no capture service", async () => {
-      const error = await rejection(new PaymentRecords({}).captureAmount("capt_1"))
+      const error = await rejection(totals({}))
       expect(error.message).toBe(
-        "the Medusa capture capt_1 could not be read (the payment module has no captureService); nothing was sent to the gateway.",
+        "the Medusa capture capt_2 could not be read (the payment module has no captureService); nothing was sent to the gateway.",
       )
     })
 
@@ -68,52 +76,35 @@ describe("PaymentRecords", () => {
           },
         },
       )
-      const error = await rejection(new PaymentRecords(container).captureAmount("capt_1"))
+      const error = await rejection(totals(container))
       expect(error.message).toContain(
-        "the Medusa capture capt_1 could not be read (the payment module has no captureService)",
+        "the Medusa capture capt_2 could not be read (the payment module has no captureService)",
       )
     })
 
     it("fails closed when the capture does not exist", async () => {
-      const error = await rejection(new PaymentRecords(testCradle()).captureAmount("capt_1"))
+      const error = await rejection(totals(testCradle()))
       expect(error.type).toBe(MedusaError.Types.UNEXPECTED_STATE)
       expect(error.message).toBe(
-        "the Medusa capture capt_1 could not be read (it does not exist); nothing was sent to the gateway.",
+        "the Medusa capture capt_2 could not be read (it does not exist); nothing was sent to the gateway.",
       )
     })
 
     it("fails closed when the read fails otherwise", async () => {
-      const error = await rejection(
-        new PaymentRecords({ captureService: failingService("connection reset") }).captureAmount("capt_1"),
-      )
+      const error = await rejection(totals({ captureService: failingService("connection reset") }))
       expect(error.type).toBe(MedusaError.Types.UNEXPECTED_STATE)
       expect(error.message).toBe(
-        "the Medusa capture capt_1 could not be read (connection reset); nothing was sent to the gateway.",
+        "the Medusa capture capt_2 could not be read (connection reset); nothing was sent to the gateway.",
       )
     })
-  })
 
-  describe("capturedTotalOfPaymentOf", () => {
-    it("adds up every capture of the payment, raw amounts first", async () => {
+    it("fails closed when the payment's captures cannot be found", async () => {
       const cradle = testCradle()
-      cradle.captures.set("capt_2", {
-        id: "capt_2",
-        payment: {
-          captures: [{ amount: 10, raw_amount: { value: "10.1", precision: 20 } }, { amount: 5.25 }, { amount: 0.2 }],
-        },
-      })
-      await expect(new PaymentRecords(cradle).capturedTotalOfPaymentOf("capt_2")).resolves.toBe("15.55")
-    })
-
-    it("fails closed when the captures cannot be found", async () => {
-      const cradle = testCradle()
-      cradle.captures.set("capt_2", { id: "capt_2", payment: {} })
-      const error = await rejection(new PaymentRecords(cradle).capturedTotalOfPaymentOf("capt_2"))
+      cradle.captures.set("capt_2", { id: "capt_2", amount: 1, payment: {} })
+      const error = await rejection(totals(cradle))
       expect(error.message).toBe(
         "the captures of the payment of Medusa capture capt_2 could not be read (they were not found); nothing was sent to the gateway.",
       )
-      const missing = await rejection(new PaymentRecords(cradle).capturedTotalOfPaymentOf("capt_9"))
-      expect(missing.message).toContain("the captures of the payment of Medusa capture capt_9 could not be read")
     })
   })
 

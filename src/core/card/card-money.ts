@@ -3,7 +3,7 @@
  * its amount by totals from Medusa's rows, settles the order's earlier writes and claims the
  * orphaned ones (send-once.ts), then sends what is left once (card-writes.ts).
  */
-import { MedusaError } from "@medusajs/framework/utils"
+import { MathBN, MedusaError } from "@medusajs/framework/utils"
 import { InvalidRequestError } from "../../http/errors"
 import { leavesRoom, minorMoneyText, minorUnitsToSend, toMinorUnits } from "../../money/amount"
 import { cancelCaptureKey, idempotencyUuid } from "../idempotency"
@@ -75,9 +75,10 @@ export async function captureCard(
   const operationId = requireCardField(data.payment_operation_id, "payment_operation_id", action)
   const currency = requireCardField(data.currency, "currency", action)
   // Money by totals; the gateway captures at most what it authorized, the session's amount.
+  const totals = await records.captureTotals(captureId)
   const amountMinor = minorUnitsToSend({
-    amount: await records.captureAmount(captureId),
-    before: await records.capturedBefore(captureId),
+    amount: totals.amount,
+    before: totals.capturedBefore,
     currencyCode: currency,
     leftMinor: data.amount_minor ? BigInt(data.amount_minor) : undefined,
   }).toString()
@@ -111,25 +112,25 @@ export async function captureCard(
     return { ...raw, capture_operation_id: captureOperationId, status: "captured" }
   } catch (error) {
     if (!(error instanceof InvalidRequestError)) throw error
-    return captureAlreadyDone(context, data, captureId, error)
+    return captureAlreadyDone(context, data, MathBN.add(totals.capturedBefore, totals.amount).toString(), error)
   }
 }
 
 /**
- * The gateway refused the capture. It is a success when the gateway already holds at least
- * what Medusa will have captured (IMPLICIT capture, a capture in the gateway's back office);
+ * The gateway refused the capture. It is a success when the gateway already holds what Medusa
+ * will have captured, `medusaTotal` (IMPLICIT capture, a capture in the gateway's back office);
  * otherwise the refusal stands, with its reason.
  */
 async function captureAlreadyDone(
   context: CardMoneyContext,
   data: Partial<CardSessionData>,
-  captureId: string,
+  medusaTotal: string,
   refusal: InvalidRequestError,
 ): Promise<Record<string, unknown>> {
   const orderId = requireCardField(data.order_id, "order_id", "capture the payment")
   const currency = requireCardField(data.currency, "currency", "capture the payment")
   const state = readCardOrder(await context.gateway.getOrder(orderId))
-  const medusaTotalMinor = toMinorUnits(await context.records.capturedTotalOfPaymentOf(captureId), currency)
+  const medusaTotalMinor = toMinorUnits(medusaTotal, currency)
   // Equal, not "at least": Medusa must never show another captured amount than the gateway.
   if (state.captureOperationId && BigInt(state.capturedMinor) === BigInt(medusaTotalMinor)) {
     return { ...data, capture_operation_id: state.captureOperationId, status: "captured" }
