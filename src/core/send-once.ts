@@ -61,6 +61,30 @@ export interface Recovery {
   whenUnreadable: "wait" | "repeat"
 }
 
+/**
+ * Found again by sending again: for a write that takes no key and that the gateway answers the
+ * same when repeated (ending a saved card's contract, cancelling a payment link). `notMade`
+ * names the refusals that mean the write was not made and cannot be (a link paid meanwhile).
+ */
+export class BySendingAgain implements Recovery {
+  readonly refusalMayMeanMade = false
+  readonly whenUnreadable = "wait"
+
+  constructor(
+    private readonly send: () => Promise<string>,
+    private readonly notMade: (error: unknown) => boolean = () => false,
+  ) {}
+
+  async find(): Promise<string | undefined> {
+    try {
+      return await this.send()
+    } catch (error) {
+      if (this.notMade(error)) return undefined
+      throw error
+    }
+  }
+}
+
 export interface OnceWrite {
   ledger: PaymentLedger
   write: NewWrite

@@ -49,7 +49,7 @@ import {
 import { isKnownCurrency } from "../../money/currencies"
 import { invalidData, toMedusaError } from "../medusa-errors"
 import type { NexiOptions } from "../options"
-import { sendOnce } from "../send-once"
+import { BySendingAgain, sendOnce } from "../send-once"
 import {
   contractTypeOf,
   customerRefOf,
@@ -319,7 +319,7 @@ export async function endContract(deps: ContractEndDeps, card: CardOfContract, o
       action: "end the saved card's contract",
       send,
       // Sending again is how a lost answer is found: a second deactivation answers as the first.
-      recover: { find: send, refusalMayMeanMade: false, whenUnreadable: "wait" },
+      recover: new BySendingAgain(send),
     })
     return true
   } catch (error) {

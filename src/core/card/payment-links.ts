@@ -20,7 +20,7 @@ import { InvalidRequestError, NotFoundError } from "../../http/errors"
 import type { MoneyWrite, PaymentLedger } from "../../modules/nexi-ledger/types"
 import { minorToMajorString } from "../../money/amount"
 import { linkCancellationKey, linkCreationKey } from "../idempotency"
-import { type Recovery, sendOnce } from "../send-once"
+import { BySendingAgain, sendOnce } from "../send-once"
 import { ByOrderId } from "./card-writes"
 
 export const LINK_STATES = ["open", "paid", "expired", "cancelled"] as const
@@ -158,23 +158,6 @@ export async function createLinkOnce(
   return { link: { ...link, linkId, link: link.link } }
 }
 
-/** A cancel takes no key and answers the same when repeated: the record of a lost one is a repeat. */
-class ByCancellingAgain implements Recovery {
-  readonly refusalMayMeanMade = false
-  readonly whenUnreadable = "wait"
-
-  constructor(private readonly cancel: () => Promise<string>) {}
-
-  async find(): Promise<string | undefined> {
-    try {
-      return await this.cancel()
-    } catch (error) {
-      if (error instanceof InvalidRequestError || error instanceof NotFoundError) return undefined
-      throw error
-    }
-  }
-}
-
 /**
  * Cancels an unpaid link at the gateway, at most once per link. Refused (an InvalidRequestError)
  * when the gateway says it was paid: that payment is then the sync's to record or release.
@@ -200,7 +183,11 @@ export async function cancelLinkOnce(
     },
     label: `cancellation of payment link ${link.link_id}`,
     action: "cancel the payment link",
-    recover: new ByCancellingAgain(cancel),
+    // A cancel takes no key and answers the same when repeated: the record of a lost one is a repeat.
+    recover: new BySendingAgain(
+      cancel,
+      (error) => error instanceof InvalidRequestError || error instanceof NotFoundError,
+    ),
     send: cancel,
   })
 }
