@@ -36,7 +36,7 @@ import {
   type TransactionType,
 } from "./schemas"
 
-export const APM_CONTENT_TYPE = "application/json;charset=utf-8;version=2.0"
+const APM_CONTENT_TYPE = "application/json;charset=utf-8;version=2.0"
 
 export interface ApmClientOptions extends TransportTuning {
   consumerKey: string

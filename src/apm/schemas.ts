@@ -30,7 +30,7 @@ export const TRANSACTION_STATES = [
 export const TransactionStateSchema = z.enum(TRANSACTION_STATES)
 export type TransactionState = z.infer<typeof TransactionStateSchema>
 
-export const TRANSITION_EVENTS = [
+const TRANSITION_EVENTS = [
   "CREATE",
   "AUTHORIZE",
   "FINALIZE",

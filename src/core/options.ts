@@ -34,7 +34,7 @@ function hasControlCharacter(value: string): boolean {
  * `data:`, `ftp:`...), and https for every host that is not loopback: the API key and the
  * shoppers' data must not cross a network in clear.
  */
-export function urlProblem(value: string, kind: UrlKind): string | undefined {
+function urlProblem(value: string, kind: UrlKind): string | undefined {
   if (/\s/.test(value) || hasControlCharacter(value)) return "must not contain spaces or control characters"
   let url: URL
   try {

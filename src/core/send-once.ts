@@ -110,7 +110,7 @@ function isRefusal(error: unknown): boolean {
   )
 }
 
-export function outcomeUnknownError(
+function outcomeUnknownError(
   action: string,
   label: string,
   whenUnreadable: Recovery["whenUnreadable"] = "wait",

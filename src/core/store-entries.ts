@@ -17,7 +17,7 @@ import { apmMethodOfProvider, DEFAULT_STORE_ENTRY_ID, isNexiProviderId, storeEnt
 type ConfigEntry = { id?: unknown; options?: unknown }
 
 /** The payment module's provider entries in the store's configuration (medusa-config), as given. */
-export function paymentProviderEntries(config: unknown): ConfigEntry[] {
+function paymentProviderEntries(config: unknown): ConfigEntry[] {
   const modules = (config as { modules?: Record<string, unknown> } | undefined)?.modules
   const payment = modules?.[Modules.PAYMENT]
   const providers =

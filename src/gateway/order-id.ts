@@ -28,7 +28,7 @@
 import { randomBytes } from "node:crypto"
 
 export const MAX_ORDER_ID_LENGTH = 18
-export const MAX_ORDER_ID_PREFIX_LENGTH = 4
+const MAX_ORDER_ID_PREFIX_LENGTH = 4
 
 const TIME_LENGTH = 8
 const ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"

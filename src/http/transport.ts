@@ -46,7 +46,7 @@ export interface TransportTuning {
   sleep?: Sleep
 }
 
-export const TRANSPORT_DEFAULTS = {
+const TRANSPORT_DEFAULTS = {
   timeoutMs: 15_000,
   retries: 2,
   retryBaseDelayMs: 100,

@@ -33,7 +33,7 @@ export interface PaymentSync {
 
 export type SyncOf = (container: MedusaContainer, providerId: string) => PaymentSync
 
-export const paymentSyncFor: SyncOf = (container, providerId) => {
+const paymentSyncFor: SyncOf = (container, providerId) => {
   const method = apmMethodOfProvider(providerId)
   return method ? mobileSyncFor(container, providerId, method) : cardSyncFor(container, providerId)
 }

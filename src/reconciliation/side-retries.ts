@@ -30,7 +30,7 @@ import {
 } from "../modules/nexi-ledger/types"
 
 /** Writes of each kind one run sends at most: each is one call (two after a lost answer). */
-export const SIDE_WRITES_PER_RUN = 10
+const SIDE_WRITES_PER_RUN = 10
 /** A watch gives up after a day: a mobile start older than that is past any approval. */
 const UNWATCHED_WITHIN_MS = 24 * 60 * 60 * 1000
 

@@ -216,11 +216,7 @@ export async function loadOrderToCollect(
 }
 
 /** The collection the plan names, or the one Medusa's workflow creates (or sets to what is owed). */
-export async function collectionOf(
-  container: MedusaContainer,
-  orderId: string,
-  plan: CollectionPlan,
-): Promise<CollectionRow> {
+async function collectionOf(container: MedusaContainer, orderId: string, plan: CollectionPlan): Promise<CollectionRow> {
   if (plan.collection === "use") return readCollection(container, plan.collectionId)
   const { result } = await createOrUpdateOrderPaymentCollectionWorkflow(container).run({ input: { order_id: orderId } })
   const collection = (Array.isArray(result) ? result[0] : result) as { id?: string } | undefined
@@ -241,7 +237,7 @@ async function readCollection(container: MedusaContainer, id: string): Promise<C
 }
 
 /** A session of the card provider that reserves a gateway order id for `channel` and starts no hosted page. */
-export async function startStaffSession(
+async function startStaffSession(
   container: MedusaContainer,
   collectionId: string,
   providerId: string,

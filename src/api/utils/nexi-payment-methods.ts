@@ -29,7 +29,7 @@ const MOBILE_LOGO = svgDataUrl(
   '<svg xmlns="http://www.w3.org/2000/svg" width="64" height="40" viewBox="0 0 64 40"><rect x="22" y="2" width="20" height="36" rx="4" fill="#f2f4f7" stroke="#475467" stroke-width="2"/><circle cx="32" cy="32" r="2" fill="#475467"/></svg>',
 )
 
-export const CARD_METHOD_NAME = "Card (Visa, Mastercard, Maestro, Amex)"
+const CARD_METHOD_NAME = "Card (Visa, Mastercard, Maestro, Amex)"
 
 export function describeNexiPaymentMethod(providerId: string, options: NexiOptions | undefined): NexiPaymentMethod {
   const method = apmMethodOfProvider(providerId)

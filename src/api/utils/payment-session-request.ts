@@ -25,7 +25,7 @@ const CARD_KEYS: readonly string[] = [SAVE_CARD_KEY, MERCHANT_CHARGES_KEY, PAYME
 const MOBILE_KEYS: readonly string[] = [CONSUMER_ID_KEY, LANGUAGE_KEY]
 
 /** The keys of `data` a storefront may set for this provider. */
-export function storefrontKeysOf(providerId: string): readonly string[] {
+function storefrontKeysOf(providerId: string): readonly string[] {
   return apmMethodOfProvider(providerId) ? MOBILE_KEYS : CARD_KEYS
 }
 
@@ -37,7 +37,7 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 }
 
 /** `data` with only the documented keys. */
-export function documentedSessionData(providerId: string, data: Record<string, unknown>): Record<string, unknown> {
+function documentedSessionData(providerId: string, data: Record<string, unknown>): Record<string, unknown> {
   const kept: Record<string, unknown> = {}
   for (const key of storefrontKeysOf(providerId)) {
     if (Object.hasOwn(data, key)) kept[key] = data[key]

@@ -79,7 +79,7 @@ function noSuchCard(id: string): MedusaError {
  * The saved card a customer may pay with: theirs, on this provider, and confirmed by the
  * gateway. Each other case is refused with what the shopper can do about it.
  */
-export async function cardToPayWith(
+async function cardToPayWith(
   book: SavedCardBook,
   id: string,
   customerRef: string,
@@ -209,7 +209,7 @@ export interface CardOutcome {
 }
 
 /** A payment that saves the card confirms it once authorized or captured. */
-export function outcomeOfPayment(state: CardOrder): CardOutcome {
+function outcomeOfPayment(state: CardOrder): CardOutcome {
   if (state.status === "authorized" || state.status === "captured")
     return { result: "confirmed", instrument: state.paymentInstrument }
   return { result: state.status === "error" || state.status === "canceled" ? "failed" : "pending" }

@@ -282,11 +282,7 @@ function deactivationOf(card: CardOfContract, origin: WriteOrigin): NewWrite {
 }
 
 /** Recorded before the card is hidden: a failure here fails the delete, with the card still offered. */
-export function recordContractEnd(
-  ledger: PaymentLedger,
-  card: CardOfContract,
-  origin: WriteOrigin,
-): Promise<MoneyWrite> {
+function recordContractEnd(ledger: PaymentLedger, card: CardOfContract, origin: WriteOrigin): Promise<MoneyWrite> {
   return ledger.requestWrite(deactivationOf(card, origin))
 }
 

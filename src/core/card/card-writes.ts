@@ -117,11 +117,7 @@ export function executedOperationFor(
  * docs/contract/gateway.md): a second sender is refused once the first one's write stands, so
  * a refusal is checked against the order too.
  */
-export function byOperation(
-  gateway: GatewayClient,
-  ledger: PaymentLedger,
-  { keyless }: { keyless: boolean },
-): Recovery {
+function byOperation(gateway: GatewayClient, ledger: PaymentLedger, { keyless }: { keyless: boolean }): Recovery {
   return {
     refusalMayMeanMade: keyless,
     whenUnreadable: "wait",
@@ -213,7 +209,7 @@ type SentWrite = Pick<
 /** A kind's words where they are not its name. */
 const KIND_WORDS: Partial<Record<WriteKind, string>> = { cancel_capture: "cancel of a capture" }
 
-export function writeLabel(write: Pick<NewWrite, "kind" | "amount_minor" | "currency">): string {
+function writeLabel(write: Pick<NewWrite, "kind" | "amount_minor" | "currency">): string {
   return `${KIND_WORDS[write.kind] ?? write.kind} of ${minorMoneyText(write.amount_minor, write.currency)}`
 }
 

@@ -39,11 +39,11 @@ export function fillTemplate(template: string, values: { cart_id?: string; sessi
 
 /** The `description` option's default; a cart without lines gets DESCRIPTION_WITHOUT_ITEMS instead. */
 export const DEFAULT_DESCRIPTION = "{items} – {store_name}"
-export const DESCRIPTION_WITHOUT_ITEMS = "Order at {store_name}"
+const DESCRIPTION_WITHOUT_ITEMS = "Order at {store_name}"
 /** `{store_name}` when the `storeName` option is not set. */
-export const DEFAULT_STORE_NAME = "our store"
+const DEFAULT_STORE_NAME = "our store"
 /** The gateway's limit on `order.description`, in UTF-16 code units as it (and zod) counts them. */
-export const DESCRIPTION_MAX_LENGTH = 255
+const DESCRIPTION_MAX_LENGTH = 255
 
 const DESCRIPTION_PLACEHOLDERS = /\{(items|store_name|cart_id|session_id)\}/g
 

@@ -23,7 +23,7 @@ import { linkCancellationKey, linkCreationKey } from "../idempotency"
 import { BySendingAgain, sendOnce } from "../send-once"
 import { ByOrderId } from "./card-writes"
 
-export const LINK_STATES = ["open", "paid", "expired", "cancelled"] as const
+const LINK_STATES = ["open", "paid", "expired", "cancelled"] as const
 export type LinkState = (typeof LINK_STATES)[number]
 
 /** The expiry staff choose, in whole days from today (UTC): the gateway takes a date at most 90 days ahead. */
@@ -69,7 +69,7 @@ export function linkStateOf(link: PaymentLink, cancelled: boolean, now: Date): L
 }
 
 /** Links the ledger records as cancelled at the gateway (an executed `link_cancellation`). */
-export function cancelledLinkIds(writes: readonly MoneyWrite[]): Set<string> {
+function cancelledLinkIds(writes: readonly MoneyWrite[]): Set<string> {
   return new Set(
     writes
       .filter((write) => write.kind === "link_cancellation" && write.outcome === "executed" && write.target_ref)

@@ -139,7 +139,7 @@ export function isApmWrite(write: MoneyWrite): write is MoneyWrite & { kind: Apm
   return write.kind in TRANSACTION_TYPE
 }
 
-export function apmWriteLabel(write: Pick<MoneyWrite, "kind" | "amount_minor" | "currency">): string {
+function apmWriteLabel(write: Pick<MoneyWrite, "kind" | "amount_minor" | "currency">): string {
   return `${AFTER_REJECTION[write.kind as ApmWriteKind]?.noun ?? write.kind} of ${minorMoneyText(write.amount_minor, write.currency)}`
 }
 

@@ -39,7 +39,7 @@ export const DEACTIVATION_KIND = "contract_deactivation" satisfies WriteKind
  * Writes about a payment link (docs/admin.md): they move no money themselves; the payment a
  * shopper makes on the link is read from the gateway order like any other.
  */
-export const LINK_KINDS: readonly WriteKind[] = ["link_creation", "link_cancellation"]
+const LINK_KINDS: readonly WriteKind[] = ["link_creation", "link_cancellation"]
 /** A link's cancel: the job sends again one whose outcome is unknown (writesToRetry). */
 export const LINK_CANCELLATION_KIND = "link_cancellation" satisfies WriteKind
 
