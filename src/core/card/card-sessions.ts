@@ -69,29 +69,26 @@ export interface CardSessionData extends Record<string, unknown> {
   capture_operation_id?: string
 }
 
-const readData = sessionDataReader({
-  session_id: optional(z.string()),
-  order_id: optional(z.string()),
-  hosted_page: optional(z.string()),
-  amount_minor: optional(minorAmount),
-  currency: optional(z.string()),
-  security_token_hash: optional(z.string()),
-  status: optional(z.enum(PAYMENT_STATUSES)),
-  poll_after: optional(z.string()),
-  reason: optional(z.string()),
-  payment_operation_id: optional(z.string()),
-  capture_operation_id: optional(z.string()),
-  moto: optional(z.boolean()),
-  staff_channel: optional(z.enum(STAFF_CHANNELS)),
-  save_card: optional(z.boolean()),
-  allow_merchant_charges: optional(z.boolean()),
-  payment_method_id: optional(z.string()),
-})
-
 /** The session data, every field checked; one of the wrong type is an error naming it. */
-export function readCardSessionData(data: Record<string, unknown> | undefined): Partial<CardSessionData> {
-  return readData(data)
-}
+export const readCardSessionData: (data: Record<string, unknown> | undefined) => Partial<CardSessionData> =
+  sessionDataReader({
+    session_id: optional(z.string()),
+    order_id: optional(z.string()),
+    hosted_page: optional(z.string()),
+    amount_minor: optional(minorAmount),
+    currency: optional(z.string()),
+    security_token_hash: optional(z.string()),
+    status: optional(z.enum(PAYMENT_STATUSES)),
+    poll_after: optional(z.string()),
+    reason: optional(z.string()),
+    payment_operation_id: optional(z.string()),
+    capture_operation_id: optional(z.string()),
+    moto: optional(z.boolean()),
+    staff_channel: optional(z.enum(STAFF_CHANNELS)),
+    save_card: optional(z.boolean()),
+    allow_merchant_charges: optional(z.boolean()),
+    payment_method_id: optional(z.string()),
+  })
 
 /** A field the card payment needs, or an error saying the payment was not started with the card provider. */
 export function requireCardField<T>(value: T | undefined | null, field: string, action: string): T {
