@@ -21,28 +21,15 @@ import { CONSUMER_ID_KEY, readConsumerId } from "../../core/mobile/apm-session-d
 import { apmMethodOfProvider, isNexiProviderId } from "../../core/provider-ids"
 import { LANGUAGE_KEY, preferredLanguageTag, requestedLanguage } from "../../i18n/page-language"
 
+/** The keys of `data` a storefront may set, by kind of provider. */
 const CARD_KEYS: readonly string[] = [SAVE_CARD_KEY, MERCHANT_CHARGES_KEY, PAYMENT_METHOD_KEY, LANGUAGE_KEY]
 const MOBILE_KEYS: readonly string[] = [CONSUMER_ID_KEY, LANGUAGE_KEY]
-
-/** The keys of `data` a storefront may set for this provider. */
-function storefrontKeysOf(providerId: string): readonly string[] {
-  return apmMethodOfProvider(providerId) ? MOBILE_KEYS : CARD_KEYS
-}
 
 /** The request's body as it arrives: nothing in it is trusted yet. */
 type SessionRequestBody = { provider_id?: unknown; data?: unknown }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value)
-}
-
-/** `data` with only the documented keys. */
-function documentedSessionData(providerId: string, data: Record<string, unknown>): Record<string, unknown> {
-  const kept: Record<string, unknown> = {}
-  for (const key of storefrontKeysOf(providerId)) {
-    if (Object.hasOwn(data, key)) kept[key] = data[key]
-  }
-  return kept
 }
 
 /**
@@ -56,7 +43,11 @@ export function keepDocumentedSessionData(req: MedusaRequest, _res: MedusaRespon
   const body = req.body as SessionRequestBody | undefined
   if (!isPlainObject(body) || !isNexiProviderId(body.provider_id)) return next()
   // Data that is no object at all is left for Medusa's validator to refuse (400 naming `data`).
-  if (isPlainObject(body.data)) body.data = documentedSessionData(body.provider_id, body.data)
+  const data = body.data
+  if (isPlainObject(data)) {
+    const keys = apmMethodOfProvider(body.provider_id) ? MOBILE_KEYS : CARD_KEYS
+    body.data = Object.fromEntries(keys.filter((key) => Object.hasOwn(data, key)).map((key) => [key, data[key]]))
+  }
   next()
 }
 
