@@ -39,7 +39,6 @@ import { NotFoundError } from "../../http/errors"
 import { LANGUAGE_KEY } from "../../i18n/page-language"
 import {
   DEACTIVATION_KIND,
-  type MoneyWrite,
   type NewWrite,
   type PaymentLedger,
   type SavedCard,
@@ -202,8 +201,9 @@ export class CardWallet {
    */
   private async removeCard(book: SavedCardBook, card: SavedCard, action: string, send = true): Promise<boolean> {
     const ledger = this.deps.ledger(action)
+    // Recorded before the card is hidden: a failure here fails the delete, with the card still offered.
     try {
-      await recordContractEnd(ledger, card, "medusa")
+      await ledger.requestWrite(deactivationOf(card, "medusa"))
     } catch (error) {
       throw new MedusaError(
         MedusaError.Types.UNEXPECTED_STATE,
@@ -279,11 +279,6 @@ function deactivationOf(card: CardOfContract, origin: WriteOrigin): NewWrite {
     origin,
     medusa_ref: card.id,
   }
-}
-
-/** Recorded before the card is hidden: a failure here fails the delete, with the card still offered. */
-function recordContractEnd(ledger: PaymentLedger, card: CardOfContract, origin: WriteOrigin): Promise<MoneyWrite> {
-  return ledger.requestWrite(deactivationOf(card, origin))
 }
 
 export interface ContractEndDeps {
