@@ -21,7 +21,7 @@ import { MathBN, MedusaError, Modules, PaymentActions } from "@medusajs/framewor
 import { capturePaymentWorkflow, processPaymentWorkflowId, refundPaymentWorkflow } from "@medusajs/medusa/core-flows"
 import type { MoneyWrite, PaymentLedger } from "../modules/nexi-ledger/types"
 import { minorToMajorString, toMinorUnits } from "../money/amount"
-import { isCartLocked, withPaymentLock } from "./payment-lock"
+import { BUSY, isCartLocked, lockedOrBusy, withPaymentLock } from "./payment-lock"
 import type { PaymentStatus } from "./session-data"
 import { recordPaidOrderSession, staffChannelOfSession } from "./staff-sessions"
 
@@ -221,12 +221,15 @@ export interface GatewayPayment {
 
 /** Runs `job` holding the one lock of a Medusa payment (staff actions take the same one). */
 export type PaymentLock = <T>(paymentId: string, job: () => Promise<T>) => Promise<T>
+/** Runs the completion of a session unless another caller is completing it: BUSY then. */
+export type CompletionLock = <T>(sessionId: string, job: () => Promise<T>) => Promise<T | typeof BUSY>
 
 export interface MedusaChangesDeps {
   container: MedusaContainer
   payments: IPaymentModuleService
   ledger: PaymentLedger
   lockPayment: PaymentLock
+  lockCompletion: CompletionLock
   /**
    * Records a paid session staff opened on an order's payment collection (a payment link's):
    * the staff pipeline's authorization, which adds the order's transactions. Such a session
@@ -239,6 +242,8 @@ export interface MedusaChangesDeps {
 
 /** A notification, the job and a Sync may queue behind each other for one payment: each waits its turn. */
 const RECORD_WAIT_SECONDS = 60
+/** A completion under way is left to finish: the others wait no longer than this for it. */
+const COMPLETION_WAIT_SECONDS = 1
 
 /** The changes wired to the store: the payment lock staff actions hold, a link's staff pipeline, the cart's lock. */
 export function medusaChangesOf(container: MedusaContainer, ledger: PaymentLedger): MedusaChanges {
@@ -247,6 +252,8 @@ export function medusaChangesOf(container: MedusaContainer, ledger: PaymentLedge
     payments: container.resolve<IPaymentModuleService>(Modules.PAYMENT),
     ledger,
     lockPayment: (paymentId, job) => withPaymentLock(container, paymentId, job, RECORD_WAIT_SECONDS),
+    lockCompletion: (sessionId, job) =>
+      lockedOrBusy(container, `nexi-session-completion:${sessionId}`, job, COMPLETION_WAIT_SECONDS),
     authorizeOrderSession: (sessionId, gatewayOrderId) => recordPaidOrderSession(container, sessionId, gatewayOrderId),
     isCartLocked: (cartId) => isCartLocked(container, cartId),
   })
@@ -308,7 +315,7 @@ export class MedusaChanges {
           await this.deps.authorizeOrderSession(session.id, payment.orderId)
           return "completed"
         }
-        return this.complete(session.id, payment)
+        return this.completeOnce(session.id, payment)
       case "error":
       case "canceled": {
         const status = payment.status
@@ -336,6 +343,22 @@ export class MedusaChanges {
   ): Promise<boolean> {
     if (!cartId || PAID_SESSION.has(session.status) || !PAID_SESSION.has(status)) return false
     return !staffChannelOfSession(session.data) && this.deps.isCartLocked(cartId)
+  }
+
+  /**
+   * Copies of one notification, the job and a status poll may all find one paid session pending
+   * at once. One completes it; the others leave it to that one (`left_to_checkout`) rather than
+   * wait behind it for the cart's lock, which Medusa's workflow waits for 30 s and then fails.
+   * Should that completion fail, the attempt is still watched and the next read completes it.
+   */
+  private async completeOnce(sessionId: string, payment: GatewayPayment): Promise<SyncOutcome> {
+    const outcome = await this.deps.lockCompletion(sessionId, async (): Promise<SyncOutcome> => {
+      const [current] = await this.deps.payments.listPaymentSessions({ id: sessionId }, { select: ["id", "status"] })
+      // Completed by the caller that held the lock before.
+      if (current && PAID_SESSION.has(current.status)) return "unchanged"
+      return this.complete(sessionId, payment)
+    })
+    return outcome === BUSY ? "left_to_checkout" : outcome
   }
 
   /**

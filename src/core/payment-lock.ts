@@ -13,13 +13,16 @@ const WAIT_SECONDS = 5
 /** A probe that could not give the cart's lock back holds it no longer than this. */
 const PROBE_EXPIRE_SECONDS = 2
 
-export async function withLock<T>(
+/** What lockedOrBusy answers when another caller holds the key. */
+export const BUSY = Symbol("busy")
+
+/** Runs `job` holding `key`, or answers BUSY once `waitSeconds` passed with the key held by another. */
+export async function lockedOrBusy<T>(
   container: MedusaContainer,
   key: string,
-  busy: string,
   job: () => Promise<T>,
   waitSeconds = WAIT_SECONDS,
-): Promise<T> {
+): Promise<T | typeof BUSY> {
   const locking = container.resolve(Modules.LOCKING)
   let started = false
   try {
@@ -33,8 +36,21 @@ export async function withLock<T>(
     )
   } catch (error) {
     if (started) throw error
-    throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `${busy} Wait for it to finish, then look again.`)
+    return BUSY
   }
+}
+
+export async function withLock<T>(
+  container: MedusaContainer,
+  key: string,
+  busy: string,
+  job: () => Promise<T>,
+  waitSeconds = WAIT_SECONDS,
+): Promise<T> {
+  const result = await lockedOrBusy(container, key, job, waitSeconds)
+  if (result === BUSY)
+    throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `${busy} Wait for it to finish, then look again.`)
+  return result
 }
 
 /**

@@ -8,8 +8,9 @@ import type { IPaymentModuleService, MedusaContainer } from "@medusajs/framework
 import { PaymentActions } from "@medusajs/framework/utils"
 import { processPaymentWorkflowId } from "@medusajs/medusa/core-flows"
 import { type TestContainer, testContainer } from "../../reconciliation/__tests__/support/container"
-import type { SessionRecord } from "../medusa-payments"
+import type { CompletionLock, SessionRecord } from "../medusa-payments"
 import { type GatewayPayment, MedusaChanges } from "../medusa-payments"
+import { BUSY } from "../payment-lock"
 
 const session: SessionRecord = {
   id: "payses_1",
@@ -19,11 +20,26 @@ const session: SessionRecord = {
   currency_code: "eur",
 }
 
+/** Medusa's locking module as the completion lock uses it: a held key answers BUSY at once. */
+function completionLock(): CompletionLock {
+  const held = new Set<string>()
+  return async (sessionId, job) => {
+    if (held.has(sessionId)) return BUSY
+    held.add(sessionId)
+    try {
+      return await job()
+    } finally {
+      held.delete(sessionId)
+    }
+  }
+}
+
 function changes(
   test: TestContainer,
   locks: string[] = [],
   orderSessions: string[][] = [],
   lockedCarts: string[] = [],
+  lockCompletion: CompletionLock = completionLock(),
 ): MedusaChanges {
   return new MedusaChanges({
     container: test.container,
@@ -33,6 +49,7 @@ function changes(
       locks.push(paymentId)
       return job()
     },
+    lockCompletion,
     authorizeOrderSession: async (sessionId, gatewayOrderId) => {
       orderSessions.push([sessionId, gatewayOrderId])
     },
@@ -105,6 +122,19 @@ describe("MedusaChanges", () => {
       const linkSession = { ...session, data: { order_id: "ORD1", staff_channel: "payment_link" } }
       await expect(medusa.checkoutCompleting(linkSession, "authorized", "cart_held")).resolves.toBe(false)
     })
+  })
+
+  it("completes a session once when copies of its notification, the job and a poll find it pending at once", async () => {
+    const test = testContainer()
+    const lock = completionLock()
+    const callers = [1, 2, 3].map(() => changes(test, [], [], [], lock))
+    const outcomes = await Promise.all(callers.map((medusa) => medusa.apply(session, read("captured"))))
+    expect(outcomes.sort()).toEqual(["completed", "left_to_checkout", "left_to_checkout"])
+    expect(test.workflowRuns).toHaveLength(1)
+    // One that read the session as pending before that completion ended finds it paid once it holds the lock.
+    test.payment.sessions.push({ id: "payses_1", status: "authorized" })
+    await expect(changes(test, [], [], [], lock).apply(session, read("captured"))).resolves.toBe("unchanged")
+    expect(test.workflowRuns).toHaveLength(1)
   })
 
   it("never completes a session Medusa already holds as paid", async () => {
@@ -254,6 +284,7 @@ describe("MedusaChanges", () => {
       payments: test.payment as never,
       ledger: test.ledger,
       lockPayment: (_id, job) => job(),
+      lockCompletion: (_id, job) => job(),
       authorizeOrderSession: () => Promise.reject(new Error("no order session here")),
       isCartLocked: () => Promise.reject(new Error("no cart here")),
     })
