@@ -10,7 +10,7 @@ import type { OrderDetails } from "../../gateway/schemas"
 import { readCardOrder } from "../card/card-order"
 import { hashSecurityToken } from "../card/card-sessions"
 import { type CardGatewayPort, CardSync } from "../card/card-sync"
-import type { GatewayPayment, SessionRecord } from "../medusa-payments"
+import type { GatewayPayment, SessionRecord, SyncOutcome } from "../medusa-payments"
 import { op } from "./operation-builder"
 
 const ORDER_ID = "ORD1"
@@ -40,7 +40,14 @@ async function syncOf(
     checkoutHoldsCart = false,
     state = "paid",
     sessionStatus = session.status,
-  }: { checkoutHoldsCart?: boolean; state?: "open" | "paid"; sessionStatus?: string } = {},
+    medusaAnswers = async (): Promise<SyncOutcome> => "unchanged",
+  }: {
+    checkoutHoldsCart?: boolean
+    state?: "open" | "paid"
+    sessionStatus?: string
+    /** What Medusa's side answers, or throws, when the read is applied. */
+    medusaAnswers?: () => Promise<SyncOutcome>
+  } = {},
 ) {
   const calls: string[] = []
   const applied: GatewayPayment[] = []
@@ -75,7 +82,7 @@ async function syncOf(
       apply: async (_session, payment) => {
         calls.push("apply to Medusa")
         applied.push(payment)
-        return "unchanged"
+        return medusaAnswers()
       },
       checkoutCompleting: async (_session, _status, cartId) => checkoutHoldsCart && cartId === "cart_1",
     },
@@ -121,8 +128,8 @@ describe("CardSync: the writes it settles before applying a read", () => {
 })
 
 describe("CardSync: a paid order whose cart the shopper's checkout is completing", () => {
-  const pendingSyncOf = (checkoutHoldsCart: boolean) =>
-    syncOf(AUTHORIZED, { checkoutHoldsCart, state: "open", sessionStatus: "pending" })
+  const pendingSyncOf = (checkoutHoldsCart: boolean, medusaAnswers?: () => Promise<SyncOutcome>) =>
+    syncOf(AUTHORIZED, { checkoutHoldsCart, state: "open", sessionStatus: "pending", medusaAnswers })
 
   it("leaves the cart to that checkout: Medusa is not asked to complete it, and the attempt stays watched", async () => {
     const { sync, calls, ledger } = await pendingSyncOf(true)
@@ -136,5 +143,19 @@ describe("CardSync: a paid order whose cart the shopper's checkout is completing
     await sync.notification(notification())
     expect(calls).toEqual(["read the order", "apply to Medusa"])
     expect(await ledger.findAttempt(ORDER_ID)).toMatchObject({ state: "paid", next_check_at: null })
+  })
+
+  it("keeps the attempt watched when completing the cart fails: the next read completes it", async () => {
+    const { sync, ledger } = await pendingSyncOf(false, async () => {
+      throw new Error("Failed to acquire lock for key cart_1")
+    })
+    await expect(sync.notification(notification())).rejects.toThrow("Failed to acquire lock")
+    expect(await ledger.findAttempt(ORDER_ID)).toMatchObject({ state: "open" })
+  })
+
+  it("keeps the attempt watched while another caller completes the cart", async () => {
+    const { sync, ledger } = await pendingSyncOf(false, async () => "left_to_checkout")
+    await expect(sync.attempt(ORDER_ID)).resolves.toBe("left_to_checkout")
+    expect(await ledger.findAttempt(ORDER_ID)).toMatchObject({ state: "open" })
   })
 })

@@ -146,12 +146,20 @@ export class CardSync {
       if (settleWrites) await this.deps.gateway.settleWrites(orderId, state)
       // Left as it is, still watched: the shopper's checkout, completing the cart now, authorizes it.
       if (await this.deps.medusa.checkoutCompleting(session, state.status, attempt?.cart_id)) return "left_to_checkout"
-      const watch = attempt && watchAfterRead(attempt, state.status, new Date(), state.reason)
-      // The notification of a payment Medusa already holds finds the attempt paid: nothing to write.
-      if (attempt && watch && !changesNothing(attempt, watch)) await this.deps.ledger.updateAttempt(orderId, watch)
       if (state.status === "error" || state.status === "canceled")
         await this.deps.gateway.endCardToSave(session, orderId, state)
-      return this.deps.medusa.apply(session, { ...state, orderId, currency: this.currencyOf(read, session) })
+      const outcome = await this.deps.medusa.apply(session, {
+        ...state,
+        orderId,
+        currency: this.currencyOf(read, session),
+      })
+      // The watch moves once Medusa took the read in: a completion that failed, or that another
+      // caller is making, leaves the attempt to be read again.
+      const watch = attempt && watchAfterRead(attempt, state.status, new Date(), state.reason)
+      // The notification of a payment Medusa already holds finds the attempt paid: nothing to write.
+      if (outcome !== "left_to_checkout" && attempt && watch && !changesNothing(attempt, watch))
+        await this.deps.ledger.updateAttempt(orderId, watch)
+      return outcome
     }
     await this.deps.gateway.settleWrites(orderId, state)
     // A released attempt is done: its writes are settled now. A later read (the void's own

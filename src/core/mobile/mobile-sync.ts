@@ -49,26 +49,26 @@ export class MobileSync {
     return "unchanged"
   }
 
-  /** The session's transaction read once; its watch in the ledger moves on with what was read. */
+  /** The session's transaction read once; its watch in the ledger moves on with what Medusa took in. */
   private async applyRead(session: SessionRecord): Promise<SyncOutcome> {
     const read = await this.deps.service.readPayment(session)
     if (!read) return "unchanged"
     const attempt = await this.deps.ledger.findAttempt(read.transactionId)
     // Left as it is, still watched: the shopper's checkout, completing the cart now, authorizes it.
     if (await this.deps.medusa.checkoutCompleting(session, read.status, attempt?.cart_id)) return "left_to_checkout"
-    if (attempt)
-      await this.deps.ledger.updateAttempt(
-        read.transactionId,
-        watchAfterRead(attempt, read.status, new Date(), read.reason),
-      )
     const { status, reason, currency, amountMinor } = read
-    return this.deps.medusa.apply(session, {
+    const outcome = await this.deps.medusa.apply(session, {
       status,
       reason,
       currency,
       authorizedMinor: amountMinor,
       capturedMinor: amountMinor,
     })
+    // The watch moves once Medusa took the read in: a completion that failed, or that another
+    // caller is making, leaves the attempt to be read again.
+    if (attempt && outcome !== "left_to_checkout")
+      await this.deps.ledger.updateAttempt(read.transactionId, watchAfterRead(attempt, status, new Date(), reason))
+    return outcome
   }
 }
 
