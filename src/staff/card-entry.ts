@@ -107,16 +107,13 @@ export async function payByMoto(container: MedusaContainer, input: MotoInput): P
 
 async function payLocked(container: MedusaContainer, input: MotoInput): Promise<NexiStaffChargeResponse> {
   const attempt = await startStaffAttempt(container, { orderId: input.orderId, field: input.field, channel: "moto" })
-  const gateway = gatewayClientFor(container, attempt.providerId)
   const request = motoRequest(container, attempt, input)
-  const key = idempotencyUuid(`moto:${attempt.order.id}:${attempt.sessionId}`)
   return chargeOnce(container, {
     attempt,
     kind: "moto",
-    idempotencyKey: key,
     action: "take the MOTO payment",
     order: request.order,
-    send: () => gateway.createMotoPayment(request, key),
+    send: (gateway, key) => gateway.createMotoPayment(request, key),
     requestError: (error) => cardRequestError(error, "MOTO payment"),
     cardText: (payment) => [payment.circuit, payment.masked_card].filter(Boolean).join(" ") || "the card",
     how: " by MOTO",

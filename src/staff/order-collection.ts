@@ -25,6 +25,7 @@ import {
 } from "@medusajs/medusa/core-flows"
 import { readCardOrder } from "../core/card/card-order"
 import { isCharged, operationIdOf, staffChargeRecovery } from "../core/card/card-writes"
+import { idempotencyUuid } from "../core/idempotency"
 import { withLock } from "../core/payment-lock"
 import { NotMadeError, sendOnce } from "../core/send-once"
 import {
@@ -36,6 +37,7 @@ import {
   type StaffSessionData,
 } from "../core/staff-sessions"
 import { cardProviderIdOf, gatewayClientFor, ledgerOf } from "../core/store-entries"
+import type { GatewayClient } from "../gateway/gateway-client"
 import type { MotoRequest, OperationResponse, Order, OrderDetails } from "../gateway/schemas"
 import { InvalidRequestError } from "../http/errors"
 import type { WriteKind } from "../modules/nexi-ledger/types"
@@ -267,12 +269,12 @@ async function startStaffSession(
 export interface StaffChargeRequest {
   attempt: StaffAttempt
   kind: Extract<WriteKind, "moto" | "mit_charge">
-  idempotencyKey: string
   /** What Medusa's staff asked for, for messages: "take the MOTO payment". */
   action: string
   /** The order the request opens, as the gateway's record of an answered charge. */
   order: MotoRequest["order"]
-  send(): Promise<OperationResponse>
+  /** Sends the charge under `idempotencyKey`, the one key of this attempt's charge. */
+  send(gateway: GatewayClient, idempotencyKey: string): Promise<OperationResponse>
   /** What staff see when the request fails without a decline (card data refused, gateway down). */
   requestError(error: unknown): Error
   /** The card as staff know it, for the answer's sentence: "VISA ***7289". */
@@ -296,13 +298,15 @@ export async function chargeOnce(
   const orderId = attempt.data.order_id
   const gateway = gatewayClientFor(container, attempt.providerId)
   const recover = staffChargeRecovery(gateway, orderId)
+  // One charge per staff attempt: its session is new for each attempt, and a retry reuses it.
+  const idempotencyKey = idempotencyUuid(`${request.kind}:${attempt.order.id}:${attempt.sessionId}`)
   let answered: OrderDetails | undefined
   await sendOnce({
     ledger: ledgerOf(container),
     write: {
       kind: request.kind,
       origin: "staff",
-      idempotency_key: request.idempotencyKey,
+      idempotency_key: idempotencyKey,
       gateway_ref: orderId,
       amount_minor: attempt.amountMinor,
       currency: attempt.currency,
@@ -312,7 +316,7 @@ export async function chargeOnce(
     action: request.action,
     recover,
     send: async () => {
-      const { operation } = await request.send()
+      const { operation } = await request.send(gateway, idempotencyKey)
       answered = { orderStatus: { order: request.order }, operations: [operation], paymentLinks: [] }
       const state = readCardOrder(answered)
       if (!isCharged(state)) throw new CardNotAccepted(state.reason)

@@ -15,11 +15,10 @@
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
-import { idempotencyUuid } from "../core/idempotency"
 import { invalidData } from "../core/medusa-errors"
 import { cardWebhookProviderOf, storeEntryIdOf } from "../core/provider-ids"
 import { STAFF_CHANNEL_NOUNS } from "../core/staff-sessions"
-import { cardProviderIdOf, gatewayClientFor, requireNexiOptions } from "../core/store-entries"
+import { cardProviderIdOf, requireNexiOptions } from "../core/store-entries"
 import type { MitRequest } from "../gateway/schemas"
 import { NEXI_LEDGER_MODULE, type SavedCard, type SavedCardBook } from "../modules/nexi-ledger/types"
 import { minorToMajorString, toMinorUnits } from "../money/amount"
@@ -95,16 +94,13 @@ async function chargeLocked(container: MedusaContainer, input: SavedCardChargeIn
     channel: "mit",
     amount: input.amount,
   })
-  const gateway = gatewayClientFor(container, attempt.providerId)
   const request = mitRequest(container, attempt, saved, input.reason)
-  const key = idempotencyUuid(`mit_charge:${attempt.order.id}:${attempt.sessionId}`)
   return chargeOnce(container, {
     attempt,
     kind: "mit_charge",
-    idempotencyKey: key,
     action: "charge the saved card",
     order: request.order,
-    send: () => gateway.chargeContract(request, key),
+    send: (gateway, key) => gateway.chargeContract(request, key),
     requestError: (error) => cardRequestError(error, "saved-card charge"),
     // The card staff chose, as its list showed it: the gateway's record may name it otherwise.
     cardText: () => [saved.circuit, saved.masked_pan].filter(Boolean).join(" ") || "the saved card",
