@@ -10,7 +10,7 @@ import { HttpApmClient } from "../../../../apm/http-apm-client"
 import type { ApmMethod } from "../../../../apm/schemas"
 import { CART_CONTEXT_KEY } from "../../../../core/cart-context"
 import { idempotencyUuid } from "../../../../core/idempotency"
-import type { GatewayPayment } from "../../../../core/medusa-payments"
+import type { GatewayPayment, SyncOutcome } from "../../../../core/medusa-payments"
 import { PaymentRecords, type SessionRecord } from "../../../../core/medusa-payments"
 import { ApmTransactions, paymentStartsFor } from "../../../../core/mobile/apm-transactions"
 import { MobileSync } from "../../../../core/mobile/mobile-sync"
@@ -113,7 +113,11 @@ beforeEach(() => {
 })
 
 /** The one sync of a scheme's payments, over the same cradle, ledger and options as provider(). */
-function sync(method: ApmMethod = "PSP_B", apm?: Parameters<typeof options>[0]): MobileSync {
+function sync(
+  method: ApmMethod = "PSP_B",
+  apm?: Parameters<typeof options>[0],
+  medusaAnswers = async (): Promise<SyncOutcome> => "unchanged",
+): MobileSync {
   const logger = cradle.logger as never
   // Parsed as the provider parses its own, defaults included.
   const service = new ApmTransactions({
@@ -127,7 +131,7 @@ function sync(method: ApmMethod = "PSP_B", apm?: Parameters<typeof options>[0]):
   const medusa = {
     apply: async (session: SessionRecord, payment: GatewayPayment) => {
       applied.push({ session, payment })
-      return "unchanged" as const
+      return medusaAnswers()
     },
     // Nobody completes these carts but the sync.
     checkoutCompleting: async () => false,
@@ -347,6 +351,22 @@ describe("status reads", () => {
       },
     ])
     expect(data.transaction_id).toBeDefined()
+  })
+
+  it("stops reading a paid payment only once Medusa took it in: a failed completion leaves it watched", async () => {
+    const { data, sessionId } = await startedPayment("+4799991111")
+    const transactionId = String(data.transaction_id)
+    const failing = sync("PSP_B", undefined, async () => {
+      throw new Error("Failed to acquire lock for key cart_1")
+    })
+    await expect(failing.session(sessionId)).rejects.toThrow("Failed to acquire lock")
+    expect(await ledger.findAttempt(transactionId)).toMatchObject({ state: "open" })
+    await expect(sync("PSP_B", undefined, async () => "left_to_checkout").session(sessionId)).resolves.toBe(
+      "left_to_checkout",
+    )
+    expect(await ledger.findAttempt(transactionId)).toMatchObject({ state: "open" })
+    await sync().session(sessionId)
+    expect(await ledger.findAttempt(transactionId)).toMatchObject({ state: "paid", next_check_at: null })
   })
 
   it("syncs a timed-out payment as failed, with the reason", async () => {
