@@ -63,6 +63,7 @@ export class PaymentStarts {
     }
     const started = await startOnce(this.deps, write, start.request, ACTION)
     if (started === "lost") throw lostStart(this.deps.method)
+    await forgetRequestOf(this.deps, write)
     if ("refusal" in started) throw started.refusal
     // Answered from the ledger: this session sent this request before. The key's replay is
     // harmless and gives the answer again (its approval link).
@@ -77,16 +78,22 @@ export class PaymentStarts {
    * a start the service refuses is settled refused.
    */
   async recover(write: MoneyWrite): Promise<string | undefined> {
-    if (!write.resend) {
+    const { resend } = write
+    // A start made is answered from the ledger; one still to find needs its request.
+    const made = write.outcome === "executed" && write.gateway_operation_id
+    if (!resend || (!made && !resend.body)) {
       await this.deps.ledger.settleWrite(write.idempotency_key, { outcome: "refused", message: "no request recorded" })
       return undefined
     }
-    const started = await startOnce(this.deps, write, JSON.parse(write.resend.body) as InitializeRequest, RECOVER)
+    const started = made
+      ? { transactionId: made }
+      : await startOnce(this.deps, write, JSON.parse(resend.body as string) as InitializeRequest, RECOVER)
     if (started === "lost") throw new Error("the service still gives no answer")
+    await forgetRequestOf(this.deps, write)
     if ("refusal" in started) return undefined
     const { transactionId } = started
     await this.deps.ledger.openAttempt({
-      provider_identifier: write.resend.provider_identifier,
+      provider_identifier: resend.provider_identifier,
       gateway_ref: transactionId,
       session_id: write.medusa_ref,
       amount_minor: write.amount_minor,
@@ -98,6 +105,21 @@ export class PaymentStarts {
       `nexi: ${this.deps.method} transaction ${transactionId} of ${labelOf(write)} was started for session ${write.medusa_ref}, whose start failed (its answer was lost, or its attempt could not be recorded); it is watched, and given back if the shopper approves it`,
     )
     return transactionId
+  }
+}
+
+/**
+ * The recorded request holds the shopper's details: once the start's outcome is known nothing
+ * needs it, so it is dropped. A failure to drop it changes nothing of the payment: it is logged.
+ */
+async function forgetRequestOf(deps: PaymentStartsDeps, write: Pick<NewWrite, "idempotency_key" | "resend">) {
+  if (!write.resend?.body) return
+  try {
+    await deps.ledger.settleWrite(write.idempotency_key, { resend: { ...write.resend, body: null } })
+  } catch (error) {
+    deps.logger?.warn(
+      `nexi: could not drop the recorded request of mobile payment start ${write.idempotency_key}: ${(error as Error).message}`,
+    )
   }
 }
 

@@ -86,7 +86,11 @@ export type AttemptPatch = Partial<
 /** A recorded request: the provider that sent it (as attempts record it) and its body, as the JSON text sent. */
 export type WriteResend = {
   provider_identifier: string
-  body: string
+  /**
+   * The request as first sent; null once the write's outcome is known. It holds the shopper's
+   * details (the consumer id, a name), so it is kept no longer than a lost answer needs it.
+   */
+  body: string | null
 }
 
 export interface MoneyWrite {
@@ -139,7 +143,7 @@ export type NewWrite = Pick<MoneyWrite, "kind" | "idempotency_key" | "gateway_re
   Partial<Pick<MoneyWrite, "origin" | "target_ref" | "medusa_ref" | "resend">>
 
 export type WritePatch = Partial<
-  Pick<MoneyWrite, "outcome" | "gateway_operation_id" | "follow_state" | "message" | "claimed_by">
+  Pick<MoneyWrite, "outcome" | "gateway_operation_id" | "follow_state" | "message" | "claimed_by" | "resend">
 >
 
 /**

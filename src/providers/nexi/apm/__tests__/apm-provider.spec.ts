@@ -223,6 +223,10 @@ describe("initiatePayment", () => {
         netTotalAmount: 2000,
       }),
     ])
+    // The start is recorded, but not its request once answered: it holds the shopper's details.
+    const [start] = await ledger.writesOf(String(data?.session_id))
+    expect(start).toMatchObject({ kind: "apm_payment", outcome: "executed", resend: { body: null } })
+    expect(JSON.stringify(await ledger.writesOf(String(data?.session_id)))).not.toContain("+4712345678")
   })
 
   it("sends lang and country as additional properties for the e-commerce scheme only", async () => {
@@ -575,9 +579,11 @@ describe("a start whose answer was lost", () => {
 
     const transactionId = String(await starts().recover(lost))
 
+    // Found, it no longer keeps the request, which holds the shopper's details.
     expect((await ledger.writesOf(sessionId))[0]).toMatchObject({
       outcome: "executed",
       gateway_operation_id: transactionId,
+      resend: { provider_identifier: "nexi-apm-psp-b_nexi", body: null },
     })
     expect(await ledger.findAttempt(transactionId)).toMatchObject({ state: "superseded", session_id: sessionId })
     // The shopper approves the request that reached the app; the next read gives the money back.
@@ -619,7 +625,8 @@ describe("a start whose answer was lost", () => {
     await expect(provider(NexiApmPspBProviderService).initiatePayment(input)).rejects.toThrow(/connection refused/)
     const later = new Date(Date.now() + 10 * 60_000)
     const [unwatched] = await ledger.startsUnwatched(new Date(0), later, 10)
-    expect(unwatched).toMatchObject({ medusa_ref: sessionId, outcome: "executed" })
+    // Made, its request (the shopper's details) is no longer kept: the ledger's record finds it.
+    expect(unwatched).toMatchObject({ medusa_ref: sessionId, outcome: "executed", resend: { body: null } })
     const { requests } = (await (await fetch(`${sim.controlUrl}/requests`)).json()) as { requests: unknown[] }
 
     const transactionId = String(await starts().recover(unwatched))
