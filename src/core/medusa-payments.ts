@@ -83,12 +83,7 @@ export class PaymentRecords {
 
   /** Sum of the payment's refunds before this one (all but it), in major units. */
   async refundedBefore(refundId: string | undefined): Promise<string> {
-    return sumOf(
-      await this.paymentOf("refund", refundId, ["refunds"]),
-      "refunds",
-      `Medusa refund ${refundId}`,
-      refundId,
-    )
+    return sumOf(await this.paymentOfRefund(refundId, ["refunds"]), "refunds", `Medusa refund ${refundId}`, refundId)
   }
 
   /**
@@ -96,15 +91,15 @@ export class PaymentRecords {
    * and its captures, in major units.
    */
   async refundTotals(refundId: string | undefined): Promise<{ refundedBefore: string; captured: string }> {
-    const payment = await this.paymentOf("refund", refundId, ["refunds", "captures"])
+    const payment = await this.paymentOfRefund(refundId, ["refunds", "captures"])
     return {
       refundedBefore: sumOf(payment, "refunds", `Medusa refund ${refundId}`, refundId),
       captured: sumOf(payment, "captures", `Medusa refund ${refundId}`),
     }
   }
 
-  private async paymentOf(kind: "refund", id: string | undefined, rows: string[]) {
-    const record = await this.read(`${kind}Service`, `the Medusa ${kind}`, id, {
+  private async paymentOfRefund(refundId: string | undefined, rows: string[]) {
+    const record = await this.read("refundService", "the Medusa refund", refundId, {
       relations: ["payment", ...rows.map((name) => `payment.${name}`)],
     })
     return record?.payment as PaymentRows | undefined
