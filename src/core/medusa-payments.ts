@@ -23,7 +23,7 @@ import type { MoneyWrite, PaymentLedger } from "../modules/nexi-ledger/types"
 import { minorToMajorString, toMinorUnits } from "../money/amount"
 import { BUSY, isCartLocked, lockedOrBusy, withPaymentLock } from "./payment-lock"
 import type { PaymentStatus } from "./session-data"
-import { recordPaidOrderSession, staffChannelOfSession } from "./staff-sessions"
+import { authorizeStaffSessionOnce, staffChannelOfSession } from "./staff-sessions"
 
 interface RecordService {
   retrieve(id: string, config?: Record<string, unknown>): Promise<Record<string, unknown>>
@@ -249,7 +249,9 @@ export function medusaChangesOf(container: MedusaContainer, ledger: PaymentLedge
     lockPayment: (paymentId, job) => withPaymentLock(container, paymentId, job, RECORD_WAIT_SECONDS),
     lockCompletion: (sessionId, job) =>
       lockedOrBusy(container, `nexi-session-completion:${sessionId}`, job, COMPLETION_WAIT_SECONDS),
-    authorizeOrderSession: (sessionId, gatewayOrderId) => recordPaidOrderSession(container, sessionId, gatewayOrderId),
+    authorizeOrderSession: async (sessionId, gatewayOrderId) => {
+      await authorizeStaffSessionOnce(container, sessionId, gatewayOrderId, "The payment link was paid")
+    },
     isCartLocked: (cartId) => isCartLocked(container, cartId),
   })
 }

@@ -11,7 +11,8 @@
  * gateway order id of this attempt and leaves the session `pending_authorization` until staff
  * have charged (or linked) under that id. Authorizing the session afterwards reads the gateway
  * order like any other authorization: staff's pipeline does it after a charge, and the sync
- * after a paid link's notification (`recordPaidOrderSession`), so both live here.
+ * after a paid link's notification (`authorizeStaffSessionOnce`, with the draft order it paid
+ * converted by whichever of them authorized it), so both live here.
  */
 import type { IPaymentModuleService, MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
@@ -57,14 +58,13 @@ export function staffChannelOfSession(data: Record<string, unknown> | null | und
   return data?.moto === true ? "moto" : undefined
 }
 
-/** A paid draft becomes an order; a failure here leaves a paid draft that staff convert themselves. */
-export async function convertDraft(container: MedusaContainer, orderId: string): Promise<string> {
-  try {
-    await convertDraftOrderWorkflow(container).run({ input: { id: orderId } })
-    return " The draft order was converted into an order."
-  } catch (error) {
-    return ` The draft order could not be converted into an order (${(error as Error).message}); convert it from the draft order's page.`
-  }
+/** Medusa's record of a staff session's payment, and what became of the draft order it paid. */
+export interface RecordedStaffPayment {
+  paymentId: string
+  /** False when another caller had recorded it (and converted its draft order). */
+  authorizedNow: boolean
+  /** For staff: " The draft order was converted into an order.", why it was not, or nothing. */
+  draftConversion: string
 }
 
 /**
@@ -73,7 +73,7 @@ export async function convertDraft(container: MedusaContainer, orderId: string):
  * notification, the job). Both at once would each have Medusa authorize it; the loser's payment
  * fails Medusa's one-payment-per-session rule, and Medusa then cancels at the gateway the payment
  * the winner recorded. So they take one lock per session, and the second finds the payment made.
- * `authorizedNow` is false when another caller had recorded it; undefined when the session is
+ * The one that authorized it converts a paid draft order. Undefined when the session is
  * neither recorded nor waiting to be (it failed or was cancelled). `paid` says what happened at
  * the gateway for the error ("The card was charged"): the payment is made, so staff must send
  * again, which finds it and records it.
@@ -83,8 +83,8 @@ export async function authorizeStaffSessionOnce(
   sessionId: string,
   gatewayOrderId: string,
   paid = "The card was charged",
-): Promise<{ paymentId: string; authorizedNow: boolean; collectionId: string } | undefined> {
-  return withLock(
+): Promise<RecordedStaffPayment | undefined> {
+  const recorded = await withLock(
     container,
     `nexi-order-session:${sessionId}`,
     `Session ${sessionId} is being recorded.`,
@@ -96,8 +96,8 @@ export async function authorizeStaffSessionOnce(
       )
       if (!session) return undefined
       const collectionId = session.payment_collection_id
-      const recorded = (session as { payment?: { id?: string } | null }).payment?.id
-      if (recorded) return { paymentId: recorded, authorizedNow: false, collectionId }
+      const recordedId = (session as { payment?: { id?: string } | null }).payment?.id
+      if (recordedId) return { paymentId: recordedId, authorizedNow: false, collectionId }
       if (session.status !== "pending_authorization") return undefined
       try {
         const { result } = await authorizePaymentSessionForOrderWorkflow(container).run({
@@ -115,26 +115,39 @@ export async function authorizeStaffSessionOnce(
     },
     60,
   )
+  if (!recorded) return undefined
+  const { paymentId, authorizedNow, collectionId } = recorded
+  const draftConversion = authorizedNow ? await convertPaidDraft(container, collectionId) : ""
+  return { paymentId, authorizedNow, draftConversion }
 }
 
 /**
- * A paid session staff opened on an order's collection, as the sync found it (a link's
- * notification, the job): authorized through the staff pipeline once, however many copies of
- * the notification arrive at once; a paid draft order is then converted, by whoever authorized it.
+ * The draft order a payment collection belongs to becomes an order once paid. A failure leaves a
+ * paid draft that staff convert from its page: said to staff, and logged, since the sync's
+ * caller (a link's notification, the job) has no one to tell.
  */
-export async function recordPaidOrderSession(
-  container: MedusaContainer,
-  sessionId: string,
-  gatewayOrderId: string,
-): Promise<void> {
-  const recorded = await authorizeStaffSessionOnce(container, sessionId, gatewayOrderId, "The payment link was paid")
-  if (!recorded?.authorizedNow) return
-  const query = container.resolve(ContainerRegistrationKeys.QUERY)
-  const { data } = await query.graph({
-    entity: "order_payment_collection",
-    fields: ["order.id", "order.is_draft_order"],
-    filters: { payment_collection_id: recorded.collectionId },
-  })
-  const order = (data[0] as { order?: { id: string; is_draft_order?: boolean } } | undefined)?.order
-  if (order?.is_draft_order) await convertDraft(container, order.id)
+async function convertPaidDraft(container: MedusaContainer, collectionId: string): Promise<string> {
+  let draftId: string | undefined
+  try {
+    const query = container.resolve(ContainerRegistrationKeys.QUERY)
+    const { data } = await query.graph({
+      entity: "order_payment_collection",
+      fields: ["order.id", "order.is_draft_order"],
+      filters: { payment_collection_id: collectionId },
+    })
+    const order = (data[0] as { order?: { id: string; is_draft_order?: boolean } } | undefined)?.order
+    if (!order?.is_draft_order) return ""
+    draftId = order.id
+    await convertDraftOrderWorkflow(container).run({ input: { id: draftId } })
+    return " The draft order was converted into an order."
+  } catch (error) {
+    const why = (error as Error).message
+    const failed = draftId
+      ? `the draft order could not be converted into an order (${why})`
+      : `whether its order is a draft to convert could not be read (${why})`
+    container
+      .resolve(ContainerRegistrationKeys.LOGGER)
+      .warn(`nexi: payment collection ${collectionId} is paid, but ${failed}`)
+    return ` But ${failed}: convert it from the draft order's page.`
+  }
 }

@@ -12,10 +12,10 @@
  *    a repeat after a lost answer reads the same gateway order instead of charging another.
  * 4. Once the gateway holds the payment under that id, the session is authorized through
  *    Medusa's authorizePaymentSessionForOrder workflow (the provider reads the gateway order),
- *    and a draft order is converted (`authorizeStaffSessionOnce`, `convertDraft` in
- *    core/staff-sessions.ts, which the sync shares for a paid link). A charge staff make at
- *    once (MOTO, saved card) is sent and recorded here (`chargeOnce`). A refused payment marks
- *    the session failed, so the next attempt gets a new session and a new gateway order id.
+ *    and a draft order is converted (`authorizeStaffSessionOnce` in core/staff-sessions.ts,
+ *    which the sync shares for a paid link). A charge staff make at once (MOTO, saved card) is
+ *    sent and recorded here (`chargeOnce`). A refused payment marks the session failed, so the
+ *    next attempt gets a new session and a new gateway order id.
  */
 import type { IPaymentModuleService, MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
@@ -30,7 +30,6 @@ import { withLock } from "../core/payment-lock"
 import { NotMadeError, sendOnce } from "../core/send-once"
 import {
   authorizeStaffSessionOnce,
-  convertDraft,
   STAFF_CHANNEL_CONTEXT_KEY,
   STAFF_CHANNEL_NOUNS,
   type StaffChannel,
@@ -351,9 +350,6 @@ export async function chargeOnce(
     )
   }
   const paymentId = recorded.paymentId
-  // Whoever recorded the payment converts the draft: the job may have, finding the charge first.
-  const converted =
-    attempt.plan.isDraft && recorded.authorizedNow ? await convertDraft(container, attempt.order.id) : ""
   const details = await gateway.getOrder(orderId).catch(() => charged)
   const payment = cardPaymentView({ payment_id: paymentId, provider_id: attempt.providerId }, details)
   const paid = minorMoneyText(attempt.amountMinor, attempt.currency)
@@ -363,7 +359,7 @@ export async function chargeOnce(
     order_id: attempt.order.id,
     payment,
     status: captured ? "captured" : "authorized",
-    message: `Charged ${paid} to ${request.cardText(payment)}${request.how} (gateway order ${orderId}): ${outcome}.${converted}`,
+    message: `Charged ${paid} to ${request.cardText(payment)}${request.how} (gateway order ${orderId}): ${outcome}.${recorded.draftConversion}`,
   }
 }
 
