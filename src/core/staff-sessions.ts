@@ -61,9 +61,7 @@ export function staffChannelOfSession(data: Record<string, unknown> | null | und
 /** Medusa's record of a staff session's payment, and what became of the draft order it paid. */
 export interface RecordedStaffPayment {
   paymentId: string
-  /** False when another caller had recorded it (and converted its draft order). */
-  authorizedNow: boolean
-  /** For staff: " The draft order was converted into an order.", why it was not, or nothing. */
+  /** For staff: " The draft order was converted into an order.", why not, or nothing (recorded by another caller). */
   draftConversion: string
 }
 
@@ -117,8 +115,7 @@ export async function authorizeStaffSessionOnce(
   )
   if (!recorded) return undefined
   const { paymentId, authorizedNow, collectionId } = recorded
-  const draftConversion = authorizedNow ? await convertPaidDraft(container, collectionId) : ""
-  return { paymentId, authorizedNow, draftConversion }
+  return { paymentId, draftConversion: authorizedNow ? await convertPaidDraft(container, collectionId) : "" }
 }
 
 /**
