@@ -47,16 +47,27 @@ function jestProcess(file) {
   )
 }
 
+/** At most this many of the store's error lines go into a failure report, each cut to this length. */
+const STORE_ERRORS_SHOWN = 20
+const STORE_ERROR_LENGTH = 2_000
+
 /**
  * The part of a failed suite's output that says why: jest's failure reports ("● test name"
- * and the assertion after it), without the store's JSON log lines. Printed again at the end
- * of the run, since a long suite's own output scrolls far above the run's last lines.
+ * and the assertion after it), then the store's error log lines, the first of them: an
+ * answer of 500 is only explained there (the other JSON log lines are left out). Printed
+ * again at the end of the run, since a long suite's own output scrolls far above the run's
+ * last lines, and CI keeps only the end of the run's output.
  */
 function failureReport(text) {
   const lines = text.split("\n")
   const first = lines.findIndex((line) => /^\s+● /.test(line))
   const report = first === -1 ? lines.slice(-60) : lines.slice(first).filter((line) => !line.startsWith('{"level"'))
-  return report.slice(0, 200).join("\n")
+  const storeErrors = lines.filter((line) => line.startsWith('{"level":"error"'))
+  const shownErrors = storeErrors.slice(0, STORE_ERRORS_SHOWN).map((line) => line.slice(0, STORE_ERROR_LENGTH))
+  const errorsPart = storeErrors.length
+    ? [`  the store logged ${storeErrors.length} error(s); the first ${shownErrors.length}:`, ...shownErrors]
+    : []
+  return [...report.slice(0, 200), ...errorsPart].join("\n")
 }
 
 /** Runs one suite; resolves to its failure report, or undefined if it passed. Buffered output is printed once, whole. */
