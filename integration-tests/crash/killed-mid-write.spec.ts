@@ -160,13 +160,43 @@ medusaIntegrationTestRunner({
       await simulator.control("DELETE", "/faults")
     }
 
-    /** The job's two minutes before it looks at a write cut off mid-call, gone by (a gateway order, or a mobile start's session). */
+    /**
+     * The job's two minutes before it looks at a write cut off this way, gone by (a gateway
+     * order, or a mobile start's session): the write and the Medusa rows made with it are older.
+     */
     async function cutOffLongAgo(gatewayOrderId: string) {
       const pg = getContainer().resolve(ContainerRegistrationKeys.PG_CONNECTION)
-      await pg.raw("update nexi_money_write set updated_at = ? where gateway_ref = ? and outcome = 'requested'", [
-        new Date(Date.now() - STALE_REQUEST_MS - 60_000),
-        gatewayOrderId,
-      ])
+      const longAgo = new Date(Date.now() - STALE_REQUEST_MS - 60_000)
+      const cutOff = await pg.raw(
+        "update nexi_money_write set created_at = ?, updated_at = ? where gateway_ref = ? and outcome = 'requested' returning medusa_ref",
+        [longAgo, longAgo, gatewayOrderId],
+      )
+      const rows = cutOff.rows.map((write: { medusa_ref: string | null }) => write.medusa_ref).filter(Boolean)
+      for (const table of ["capture", "refund"]) {
+        if (rows.length) await pg.raw(`update ${table} set created_at = ? where id = any(?)`, [longAgo, rows])
+      }
+    }
+
+    /** What Medusa shows staff of an order's money: its summary and its payment collection's totals. */
+    async function medusaShows(orderId: string) {
+      const query = getContainer().resolve(ContainerRegistrationKeys.QUERY)
+      const { data } = await query.graph({
+        entity: "order",
+        fields: ["summary.*", "payment_collections.captured_amount", "payment_collections.refunded_amount"],
+        filters: { id: orderId },
+      })
+      const [order] = data as Array<{
+        summary: Record<string, unknown>
+        payment_collections: Array<Record<string, unknown>>
+      }>
+      const [collection] = order.payment_collections
+      return {
+        paidTotal: Number(order.summary.paid_total),
+        refundedTotal: Number(order.summary.refunded_total),
+        pendingDifference: Number(order.summary.pending_difference),
+        collectionCaptured: Number(collection.captured_amount),
+        collectionRefunded: Number(collection.refunded_amount),
+      }
     }
 
     const medusaRefunds = async (orderId: string) =>
@@ -232,11 +262,30 @@ medusaIntegrationTestRunner({
       const [cutOff] = await refundWrites()
       expect(cutOff).toMatchObject({ outcome: "requested" })
 
+      // The refund's workflow died before Medusa's bookkeeping: staff see nothing refunded.
+      expect(await medusaShows(orderId)).toMatchObject({ paidTotal: 19.99, refundedTotal: 0, collectionRefunded: 0 })
+
+      // Nobody acting: the job's run after the stale window brings Medusa to the gateway.
       await cutOffLongAgo(checkout.orderId)
-      expect(await reconcilePendingSessions(getContainer())).toMatchObject({ checked: 1, outcomes: { unchanged: 1 } })
+      expect(await reconcilePendingSessions(getContainer())).toMatchObject({
+        checked: 1,
+        outcomes: { bookkeeping_finished: 1 },
+      })
       expect(await refundWrites()).toEqual([
         expect.objectContaining({ outcome: "executed", claimed_by: cutOff.medusa_ref }),
       ])
+      // As a refund never cut off shows it: the refund credited, the order owing nothing.
+      const finished = {
+        paidTotal: 19.99,
+        refundedTotal: 5,
+        pendingDifference: 0,
+        collectionCaptured: 19.99,
+        collectionRefunded: 5,
+      }
+      expect(await medusaShows(orderId)).toEqual(finished)
+      // Staff's Sync after it (a copy of the job's read) finds nothing left to finish.
+      await api.post(`/admin/nexi/payments/${payment.id}/sync`, {}, auth)
+      expect(await medusaShows(orderId)).toEqual(finished)
 
       await startStore()
       const second = await adminPost(`/admin/payments/${payment.id}/refund`, { amount: 5 })
@@ -247,6 +296,11 @@ medusaIntegrationTestRunner({
       expect(await expectBooksAgree(kit, checkout.orderId, orderId)).toEqual({
         capturedMinor: 1999,
         refundedMinor: 1000,
+      })
+      expect(await medusaShows(orderId)).toMatchObject({
+        refundedTotal: 10,
+        pendingDifference: 0,
+        collectionRefunded: 10,
       })
       const writes = await ledger().writesOf(checkout.orderId)
       expect(writes.map((write) => write.claimed_by)).toEqual(writes.map((write) => write.medusa_ref))
@@ -266,9 +320,17 @@ medusaIntegrationTestRunner({
       const [cutOff] = await refundWrites()
 
       await cutOffLongAgo(checkout.orderId)
-      expect(await reconcilePendingSessions(getContainer())).toMatchObject({ checked: 1, outcomes: { unchanged: 1 } })
+      expect(await reconcilePendingSessions(getContainer())).toMatchObject({
+        checked: 1,
+        outcomes: { bookkeeping_finished: 1 },
+      })
 
       expect(await gatewayAmounts(checkout.orderId, "REFUND", "REFUNDED")).toEqual(["500"])
+      expect(await medusaShows(orderId)).toMatchObject({
+        refundedTotal: 5,
+        pendingDifference: 0,
+        collectionRefunded: 5,
+      })
       const keys = (await kit.requests("POST", REFUNDS)).map((request) => request.idempotencyKey)
       expect(new Set(keys)).toEqual(new Set([cutOff.idempotency_key]))
       expect(await refundWrites()).toEqual([
@@ -290,10 +352,16 @@ medusaIntegrationTestRunner({
       expect(await gatewayAmounts(checkout.orderId, "CAPTURE", "EXECUTED")).toEqual(["500"])
       const [cutOff] = await ledger().writesOf(checkout.orderId)
 
+      expect(await medusaShows(orderId)).toMatchObject({ paidTotal: 0, collectionCaptured: 0 })
+
       await cutOffLongAgo(checkout.orderId)
-      expect(await reconcilePendingSessions(getContainer())).toMatchObject({ checked: 1, outcomes: { unchanged: 1 } })
+      expect(await reconcilePendingSessions(getContainer())).toMatchObject({
+        checked: 1,
+        outcomes: { bookkeeping_finished: 1 },
+      })
       // A second run finds nothing left to record either.
       await reconcilePendingSessions(getContainer())
+      expect(await medusaShows(orderId)).toMatchObject({ paidTotal: 5, refundedTotal: 0, collectionCaptured: 5 })
 
       expect((await kit.paymentsOfOrder(orderId))[0].captures.map((capture) => Number(capture.amount))).toEqual([5])
       expect(

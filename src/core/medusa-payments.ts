@@ -21,6 +21,7 @@ import { MathBN, MedusaError, Modules, PaymentActions } from "@medusajs/framewor
 import { capturePaymentWorkflow, processPaymentWorkflowId, refundPaymentWorkflow } from "@medusajs/medusa/core-flows"
 import type { MoneyWrite, PaymentLedger } from "../modules/nexi-ledger/types"
 import { minorToMajorString, toMinorUnits } from "../money/amount"
+import { MedusaBookkeeping } from "./medusa-bookkeeping"
 import { BUSY, isCartLocked, lockedOrBusy, withPaymentLock } from "./payment-lock"
 import type { PaymentStatus } from "./session-data"
 import { authorizeStaffSessionOnce, staffChannelOfSession } from "./staff-sessions"
@@ -199,6 +200,7 @@ export type SyncOutcome =
   | "refund_recorded"
   | "capture_recorded"
   | "left_to_checkout"
+  | "bookkeeping_finished"
   | "unchanged"
 
 /** What one read says about a payment, in minor units of `currency`. */
@@ -208,6 +210,8 @@ export interface GatewayPayment {
   currency: string
   authorizedMinor: string
   capturedMinor: string
+  /** The gateway order or mobile transaction the payment's writes are sent as (the ledger's gateway_ref). */
+  gatewayRef: string
   /** A card's gateway order: its captures and refunds are mirrored into Medusa. Mobile payments have none. */
   orderId?: string
   captureOperationId?: string
@@ -233,6 +237,8 @@ export interface MedusaChangesDeps {
   authorizeOrderSession(sessionId: string, gatewayOrderId: string): Promise<void>
   /** Whether someone (the shopper's checkout) holds Medusa's lock of the cart right now (payment-lock.ts). */
   isCartLocked(cartId: string): Promise<boolean>
+  /** Finishes Medusa's bookkeeping of rows whose workflow died (medusa-bookkeeping.ts); how many rows. */
+  finishBookkeeping(sessionId: string, gatewayRef: string): Promise<number>
 }
 
 /** A notification, the job and a Sync may queue behind each other for one payment: each waits its turn. */
@@ -242,17 +248,21 @@ const COMPLETION_WAIT_SECONDS = 1
 
 /** The changes wired to the store: the payment lock staff actions hold, a link's staff pipeline, the cart's lock. */
 export function medusaChangesOf(container: MedusaContainer, ledger: PaymentLedger): MedusaChanges {
+  const payments = container.resolve<IPaymentModuleService>(Modules.PAYMENT)
+  const lockPayment: PaymentLock = (paymentId, job) => withPaymentLock(container, paymentId, job, RECORD_WAIT_SECONDS)
+  const bookkeeping = new MedusaBookkeeping({ container, payments, ledger, lockPayment })
   return new MedusaChanges({
     container,
-    payments: container.resolve<IPaymentModuleService>(Modules.PAYMENT),
+    payments,
     ledger,
-    lockPayment: (paymentId, job) => withPaymentLock(container, paymentId, job, RECORD_WAIT_SECONDS),
+    lockPayment,
     lockCompletion: (sessionId, job) =>
       lockedOrBusy(container, `nexi-session-completion:${sessionId}`, job, COMPLETION_WAIT_SECONDS),
     authorizeOrderSession: async (sessionId, gatewayOrderId) => {
       await authorizeStaffSessionOnce(container, sessionId, gatewayOrderId, "The payment link was paid")
     },
     isCartLocked: (cartId) => isCartLocked(container, cartId),
+    finishBookkeeping: (sessionId, gatewayRef) => bookkeeping.finish(sessionId, gatewayRef),
   })
 }
 
@@ -303,8 +313,11 @@ export class MedusaChanges {
   constructor(private readonly deps: MedusaChangesDeps) {}
 
   async apply(session: SessionRecord, payment: GatewayPayment): Promise<SyncOutcome> {
-    if (PAID_SESSION.has(session.status))
-      return payment.orderId ? this.recordGatewayMoney(session.id, payment) : "unchanged"
+    if (PAID_SESSION.has(session.status)) {
+      const recorded = payment.orderId ? await this.recordGatewayMoney(session.id, payment) : "unchanged"
+      const finished = await this.finishBookkeeping(session.id, payment.gatewayRef)
+      return recorded === "unchanged" ? finished : recorded
+    }
     switch (payment.status) {
       case "authorized":
       case "captured":
@@ -324,6 +337,15 @@ export class MedusaChanges {
       default:
         return "unchanged"
     }
+  }
+
+  /**
+   * A paid payment whose capture or refund workflow died half-way (the store killed while the
+   * provider's call was out) gets the rest of Medusa's bookkeeping: the collection's totals, the
+   * order's transaction, a refund's credit line. See medusa-bookkeeping.ts.
+   */
+  async finishBookkeeping(sessionId: string, gatewayRef: string): Promise<SyncOutcome> {
+    return (await this.deps.finishBookkeeping(sessionId, gatewayRef)) ? "bookkeeping_finished" : "unchanged"
   }
 
   /**

@@ -151,6 +151,7 @@ export class CardSync {
       const outcome = await this.deps.medusa.apply(session, {
         ...state,
         orderId,
+        gatewayRef: orderId,
         currency: this.currencyOf(read, session),
       })
       // The watch moves once Medusa took the read in: a completion that failed, or that another

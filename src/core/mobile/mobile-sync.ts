@@ -20,7 +20,7 @@ export interface MobileSyncDeps {
   service: Pick<ApmTransactions, "transactionOf" | "readPayment" | "settleWrites" | "watchOrRelease">
   ledger: PaymentLedger
   sessions: { session(sessionId: string): Promise<SessionRecord | undefined> }
-  medusa: Pick<MedusaChanges, "apply" | "checkoutCompleting">
+  medusa: Pick<MedusaChanges, "apply" | "checkoutCompleting" | "finishBookkeeping">
   /** The provider as the ledger records it (`nexi-apm-psp-b_nexi`): another entry's transactions are not this sync's. */
   providerKey: string
 }
@@ -42,7 +42,9 @@ export class MobileSync {
     const session = attempt?.session_id ? await this.deps.sessions.session(attempt.session_id) : undefined
     const owner = session && this.deps.service.transactionOf(session) === gatewayRef ? session : undefined
     await this.deps.service.settleWrites(gatewayRef, owner)
-    // Paid, closed and released attempts are done: only their writes were to settle.
+    // A paid one's refund whose workflow died gets the rest of Medusa's bookkeeping.
+    if (attempt?.state === "paid" && owner) return this.deps.medusa.finishBookkeeping(owner.id, gatewayRef)
+    // Closed and released attempts are done: only their writes were to settle.
     if (!attempt || (attempt.state !== "open" && attempt.state !== "superseded")) return "unchanged"
     if (owner) return this.applyRead(owner)
     await this.deps.service.watchOrRelease(attempt)
@@ -63,6 +65,7 @@ export class MobileSync {
       currency,
       authorizedMinor: amountMinor,
       capturedMinor: amountMinor,
+      gatewayRef: read.transactionId,
     })
     // The watch moves once Medusa took the read in: a completion that failed, or that another
     // caller is making, leaves the attempt to be read again.
