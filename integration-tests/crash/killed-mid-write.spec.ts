@@ -57,6 +57,7 @@ const REFUNDS = `${GATEWAY}/operations/*/refunds`
 const CAPTURES = `${GATEWAY}/operations/*/captures`
 const MIT = `${GATEWAY}/orders/mit`
 const PAY_BY_LINK = `${GATEWAY}/orders/paybylink`
+const MOBILE_REFUND = "/apm/ms/aapay/v2/transaction/refund/initializeWithIdempotency"
 const RECONCILE_LOCK = "nexi:reconcile-pending-sessions"
 
 const simulator = simulatorForSuite()
@@ -340,6 +341,33 @@ medusaIntegrationTestRunner({
         capturedMinor: 1999,
         refundedMinor: 500,
       })
+    })
+
+    it("shows a mobile refund the service made before the store was killed, with nobody acting", async () => {
+      const { orderId, transactionId, payment } = await kit.paidMobileOrder("+4712345678")
+      await startStore()
+
+      await killedDuring(`/admin/payments/${payment.id}/refund`, { amount: 5 }, MOBILE_REFUND, "after")
+
+      expect(await medusaRefunds(orderId)).toEqual([5])
+      expect(await medusaShows(orderId)).toMatchObject({ refundedTotal: 0, collectionRefunded: 0 })
+
+      await cutOffLongAgo(transactionId)
+      expect(await reconcilePendingSessions(getContainer())).toMatchObject({
+        checked: 1,
+        outcomes: { bookkeeping_finished: 1 },
+      })
+      expect(await medusaShows(orderId)).toEqual({
+        paidTotal: 19.99,
+        refundedTotal: 5,
+        pendingDifference: 0,
+        collectionCaptured: 19.99,
+        collectionRefunded: 5,
+      })
+      // One refund: the killed call and the job's look-up carried the write's one key.
+      const keys = (await kit.requests("POST", MOBILE_REFUND)).map((request) => request.idempotencyKey)
+      expect(new Set(keys)).toEqual(new Set([expect.any(String)]))
+      expect(await medusaRefunds(orderId)).toEqual([5])
     })
 
     it("records a partial capture the gateway made once, as Medusa's surviving capture", async () => {

@@ -15,7 +15,6 @@ import { adminHeaders } from "../support/admin-auth"
 import { CheckoutKit } from "../support/checkout-kit"
 import { holdReconcileLock } from "../support/hold-reconcile-lock"
 import { simulatorForSuite } from "../support/simulator"
-import { createCart, eventually, startPaymentSession, storeHeaders } from "../support/store"
 import { suiteOutput } from "../support/suite-output"
 
 jest.setTimeout(5 * 60_000)
@@ -53,27 +52,7 @@ medusaIntegrationTestRunner({
       (await ledger().writesOf(transactionId)).filter((write) => write.kind === "apm_refund")
 
     /** Checkout with the held-refunds consumer, approved in the app, the cart completed by the status route. */
-    async function paidApmOrder() {
-      const cart = await createCart(api, kit.publishableKey, { regionId: kit.regionId, variantId: kit.variantId })
-      const { session } = await startPaymentSession(api, kit.publishableKey, cart.id, PROVIDER, {
-        consumer_id: HELD_REFUNDS_CONSUMER,
-      })
-      expect(session.status).toBe("pending")
-      const transactionId = String(session.data.transaction_id)
-      await simulator.control("POST", `/apm/${transactionId}/approve`)
-      const done = await eventually(async () => {
-        const { data } = await api.get(
-          `/store/nexi/payment-sessions/${session.id}?cart_id=${cart.id}`,
-          storeHeaders(kit.publishableKey),
-        )
-        return data.cart_completed ? (data as { order_id: string }) : undefined
-      })
-      const orderId = done.order_id
-      const [payment] = await kit.paymentsOfOrder(orderId)
-      expect(payment.captured_at).toBeTruthy()
-      expect(payment.captures.map((capture) => Number(capture.amount))).toEqual([19.99])
-      return { orderId, transactionId, payment }
-    }
+    const paidApmOrder = () => kit.paidMobileOrder(HELD_REFUNDS_CONSUMER, PROVIDER)
 
     /** Refunds `amount` through Medusa's workflow; returns the ledger's write and the scheme's refund transaction. */
     async function refundHeld(paid: Awaited<ReturnType<typeof paidApmOrder>>, amount: number) {

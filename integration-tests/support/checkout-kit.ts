@@ -7,7 +7,7 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules, PaymentWebhookEvents } from "@medusajs/framework/utils"
 import type { SimulatorHandle } from "./simulator"
-import { createCart, NEXI_CARD_PROVIDER, seedEuroShop, startPaymentSession, storeHeaders } from "./store"
+import { createCart, eventually, NEXI_CARD_PROVIDER, seedEuroShop, startPaymentSession, storeHeaders } from "./store"
 
 export const CARDS = {
   approved: { pan: "4999340261977289", expiryDate: "1230", cvv: "663" },
@@ -87,6 +87,31 @@ export class CheckoutKit {
     })
     const { session } = await startPaymentSession(this.api, this.publishableKey, cart.id, NEXI_CARD_PROVIDER)
     return { cartId: cart.id, sessionId: session.id, orderId: session.data.order_id }
+  }
+
+  /**
+   * A mobile payment of the consumer's (docs/simulator-apm.md), approved in the app, its cart
+   * completed by the storefront's status poll; the order, the transaction and Medusa's payment.
+   */
+  async paidMobileOrder(consumerId: string, providerId = "pp_nexi-apm-psp-b_nexi") {
+    const cart = await createCart(this.api, this.publishableKey, { regionId: this.regionId, variantId: this.variantId })
+    const { session } = await startPaymentSession(this.api, this.publishableKey, cart.id, providerId, {
+      consumer_id: consumerId,
+    })
+    expect(session.status).toBe("pending")
+    const transactionId = String(session.data.transaction_id)
+    await this.simulator.control("POST", `/apm/${transactionId}/approve`)
+    const done = await eventually(async () => {
+      const { data } = await this.api.get(
+        `/store/nexi/payment-sessions/${session.id}?cart_id=${cart.id}`,
+        storeHeaders(this.publishableKey),
+      )
+      return data.cart_completed ? (data as { order_id: string }) : undefined
+    })
+    const [payment] = await this.paymentsOfOrder(done.order_id)
+    expect(payment.captured_at).toBeTruthy()
+    expect(payment.captures.map((capture) => Number(capture.amount))).toEqual([UNIT_PRICE.major])
+    return { orderId: done.order_id, transactionId, payment }
   }
 
   /** `count` checkouts opened `limit` at a time, as many shoppers would. */
