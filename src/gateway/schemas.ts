@@ -342,7 +342,7 @@ export const PayByLinkRequestSchema = z.looseObject({
 export type PayByLinkRequest = z.infer<typeof PayByLinkRequestSchema>
 
 /**
- * POST /orders/build (XPay Build, docs/contract/gateway.md): the card fields are the gateway's
+ * POST /orders/build (XPay Build, docs/simulator.md): the card fields are the gateway's
  * iframes in the merchant's page. merchantUrl is the scheme and host of that page.
  */
 export const BuildRequestSchema = z.looseObject({
