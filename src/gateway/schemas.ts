@@ -69,6 +69,9 @@ export const RECURRENCE_ACTIONS = [
   "CARD_SUBSTITUTION",
 ] as const
 export const CONTRACT_TYPES = ["MIT_UNSCHEDULED", "MIT_SCHEDULED", "CIT"] as const
+/** What the shopper pays with: a card typed in, or a wallet (enabled per merchant in Nexi's back office). */
+export const PAYMENT_SERVICES = ["CARDS", "GOOGLEPAY", "APPLEPAY"] as const
+export type PaymentService = (typeof PAYMENT_SERVICES)[number]
 
 const DateTimeSchema = z.string().min(1, "must be an ISO 8601 date-time")
 
@@ -174,6 +177,7 @@ export const PaymentSessionSchema = z.looseObject({
   resultUrl: z.string().optional(),
   cancelUrl: z.string().optional(),
   notificationUrl: z.string().optional(),
+  paymentService: z.enum(PAYMENT_SERVICES).optional(),
 })
 export type PaymentSession = z.infer<typeof PaymentSessionSchema>
 
@@ -337,6 +341,22 @@ export const PayByLinkRequestSchema = z.looseObject({
 })
 export type PayByLinkRequest = z.infer<typeof PayByLinkRequestSchema>
 
+/**
+ * POST /orders/build (XPay Build, docs/simulator.md): the card fields are the gateway's
+ * iframes in the merchant's page. merchantUrl is the scheme and host of that page.
+ */
+export const BuildRequestSchema = z.looseObject({
+  version: z.enum(["1", "2", "3"]).optional(),
+  merchantUrl: z.string(),
+  order: OrderSchema,
+  paymentSession: PaymentSessionSchema,
+})
+export type BuildRequest = z.infer<typeof BuildRequestSchema>
+
+/** Body of POST /build/finalize_payment and /build/cancel. */
+export const BuildSessionRequestSchema = z.looseObject({ sessionId: z.string().min(1, "must not be empty") })
+export type BuildSessionRequest = z.infer<typeof BuildSessionRequestSchema>
+
 export const ListOrdersQuerySchema = z.object({
   fromTime: z.string().optional(),
   toTime: z.string().optional(),
@@ -386,6 +406,51 @@ export const PayByLinkResponseSchema = z.looseObject({
   securityToken: z.string().min(1),
 })
 export type PayByLinkResponse = z.infer<typeof PayByLinkResponseSchema>
+
+export const BUILD_STATES = [
+  "PAYMENT_METHOD_SELECTION",
+  "CARD_DATA_COLLECTION",
+  "READY_FOR_PAYMENT",
+  "REDIRECTED_TO_EXTERNAL_DOMAIN",
+  "PAYMENT_COMPLETE",
+  "GDI_VERIFICATION",
+] as const
+export type BuildState = (typeof BUILD_STATES)[number]
+
+/** One iframe of a Build session: `src` is the gateway's page for that one field. */
+export const BuildFieldSchema = z.looseObject({
+  type: z.string().optional(),
+  class: z.string().optional(),
+  id: z.string().min(1),
+  src: z.string().min(1),
+})
+export type BuildField = z.infer<typeof BuildFieldSchema>
+
+/** Where a Build session is, with what that state carries (the fields, the shopper's next address, the outcome). */
+export const BuildStateResponseSchema = z.looseObject({
+  state: openEnum(BUILD_STATES),
+  url: z.string().optional(),
+  operation: OperationSchema.optional(),
+  fieldSet: z.looseObject({ sessionId: z.string().optional(), fields: z.array(BuildFieldSchema) }).optional(),
+})
+export type BuildStateResponse = z.infer<typeof BuildStateResponseSchema>
+
+/** POST /orders/build: the card fields (CARDS), or the address of the wallet's page (state and url). */
+export const BuildResponseSchema = BuildStateResponseSchema.partial({ state: true }).extend({
+  sessionId: z.string().min(1),
+  securityToken: z.string().min(1),
+  fields: z.array(BuildFieldSchema).default([]),
+})
+export type BuildResponse = z.infer<typeof BuildResponseSchema>
+
+/** GET /build/cardData: what may be known of the confirmed card (no PCI data). expiringDate is MMYY. */
+export const BuildCardDataSchema = z.looseObject({
+  bin: z.string().optional(),
+  lastFourDigits: z.string().optional(),
+  expiringDate: z.string().optional(),
+  circuit: z.string().optional(),
+})
+export type BuildCardData = z.infer<typeof BuildCardDataSchema>
 
 /** A contract as GET /contracts/customers/{customerId} lists it; the type is read tolerantly. */
 export const ContractSchema = z.looseObject({

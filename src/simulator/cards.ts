@@ -53,28 +53,56 @@ export type CardField = "pan" | "expiryDate" | "cvv"
 export type CardCheck = { ok: true; card: CheckedCard } | { ok: false; field: CardField; message: string }
 
 export function checkCard(input: CardInput, now: Date, options: { cvvRequired: boolean }): CardCheck {
-  const pan = input.pan.replace(/[\s-]/g, "")
-  if (!/^\d{12,19}$/.test(pan)) return refuse("pan", "must be 12 to 19 digits")
-  if (!passesLuhn(pan)) return refuse("pan", "is not a valid card number (check digit wrong)")
-  const circuit = circuitOf(pan)
-  if (circuit === undefined) {
-    return refuse("pan", "belongs to no circuit this merchant accepts (VISA, MC, MAESTRO, AMEX)")
-  }
-  const expiry = parseExpiry(input.expiryDate)
-  if (expiry === undefined) return refuse("expiryDate", "must be a month and year as mmyy or mm/yy, for example 1230")
-  if (expiryHasPassed(expiry, now)) return refuse("expiryDate", `the card expired at the end of ${expiryText(expiry)}`)
-  const cvv = cvvProblem(circuit, input.cvv, options)
+  const pan = checkPan(input.pan)
+  if (!pan.ok) return refuse("pan", pan.message)
+  const expiry = checkExpiry(input.expiryDate, now)
+  if (!expiry.ok) return refuse("expiryDate", expiry.message)
+  const cvv = cvvProblem(pan.circuit, input.cvv, options)
   if (cvv !== undefined) return refuse("cvv", cvv)
   return {
     ok: true,
     card: {
-      circuit,
-      maskedPan: `***${pan.slice(-4)}`,
+      circuit: pan.circuit,
+      maskedPan: `***${pan.digits.slice(-4)}`,
       cardCountry: "ITA",
-      behaviour: TEST_CARDS.get(pan) ?? "APPROVE",
-      expiry,
+      behaviour: TEST_CARDS.get(pan.digits) ?? "APPROVE",
+      expiry: expiry.expiry,
     },
   }
+}
+
+/** unknownCircuit: a valid number of a circuit the merchant does not accept (Build's "brand not found"). */
+export type PanCheck =
+  | { ok: true; digits: string; circuit: CardCircuit }
+  | { ok: false; reason: "invalid" | "unknownCircuit"; message: string }
+
+export function checkPan(text: string): PanCheck {
+  const digits = text.replace(/[\s-]/g, "")
+  if (!/^\d{12,19}$/.test(digits)) return { ok: false, reason: "invalid", message: "must be 12 to 19 digits" }
+  if (!passesLuhn(digits)) {
+    return { ok: false, reason: "invalid", message: "is not a valid card number (check digit wrong)" }
+  }
+  const circuit = circuitOf(digits)
+  if (circuit === undefined) {
+    const message = "belongs to no circuit this merchant accepts (VISA, MC, MAESTRO, AMEX)"
+    return { ok: false, reason: "unknownCircuit", message }
+  }
+  return { ok: true, digits, circuit }
+}
+
+export type ExpiryCheck =
+  | { ok: true; expiry: CardExpiry }
+  | { ok: false; reason: "invalid" | "expired"; message: string }
+
+export function checkExpiry(text: string, now: Date): ExpiryCheck {
+  const expiry = parseExpiry(text)
+  if (expiry === undefined) {
+    return { ok: false, reason: "invalid", message: "must be a month and year as mmyy or mm/yy, for example 1230" }
+  }
+  if (expiryHasPassed(expiry, now)) {
+    return { ok: false, reason: "expired", message: `the card expired at the end of ${expiryText(expiry)}` }
+  }
+  return { ok: true, expiry }
 }
 
 /** What is wrong with a CVV for a card of this circuit (4 digits for AMEX, 3 for the others), or undefined. */

@@ -11,7 +11,7 @@ import { RequestFaultSchema } from "./faults"
 import { contractView } from "./gateway/contracts"
 import { RefundSettlementSchema, type RefundSettler } from "./gateway/refund-settlement"
 import type { GatewayStore, StoredOrder } from "./gateway/store"
-import type { HostedOutcome, HostedPayments } from "./hpp/flow"
+import { type HostedOutcome, type HostedPayments, walletOf } from "./hpp/flow"
 import { describeIssue, errorAnswer, errorsAnswer, jsonAnswer, readJsonBody, SIM_CODES } from "./http-helpers"
 import type { SimRequest, SimResponse } from "./http-types"
 import type { IssuedTokens } from "./issued-tokens"
@@ -241,7 +241,10 @@ function findHostedOrder(
 
 /** The shopper's card on the page of a hosted order or a payment link (the page's own code). */
 async function payOnPage(deps: ControlDeps, order: StoredOrder, pay: z.output<typeof PaySchema>): Promise<SimResponse> {
-  const submission = deps.hostedPayments.submitCard(order, pay)
+  // A wallet's page has one button: it ignores the card.
+  const submission = walletOf(order)
+    ? deps.hostedPayments.payWithWallet(order)
+    : deps.hostedPayments.submitCard(order, pay)
   if (submission.kind === "invalid") {
     return errorAnswer(400, SIM_CODES.invalidRequest, `${submission.field}: ${submission.message}`)
   }

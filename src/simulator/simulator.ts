@@ -4,6 +4,7 @@
  */
 import { ApmSimulator } from "./apm"
 import { serveAsset } from "./assets/routes"
+import { createFieldsApi, serveFieldPage, serveSdk } from "./card-fields/routes"
 import { SimClock } from "./clock"
 import { createControlHandler } from "./control"
 import { RequestFaults } from "./faults"
@@ -120,6 +121,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     { prefix: APM_BASE_PATH, handler: (req) => apm.handle(req), instrumented: true },
     { prefix: "/hpp", handler: createHostedPageHandler(store, hostedPayments), instrumented: true },
     { prefix: "/assets", handler: serveAsset, instrumented: true },
+    { prefix: "/field.html", handler: serveFieldPage(store), instrumented: true },
+    { prefix: "/fields", handler: createFieldsApi(context, hostedPayments), instrumented: true },
+    { prefix: "/monetaweb/resources", handler: serveSdk, instrumented: true },
   ]
   if (options.control) {
     const latency = { get: () => latencyMs, set: (ms: number) => (latencyMs = ms) }

@@ -4,7 +4,7 @@
  * (an empty string when none).
  */
 import { randomBytes } from "node:crypto"
-import type { Channel, OperationResult, OperationType } from "../../gateway/schemas"
+import type { Channel, OperationResult, OperationType, PaymentService } from "../../gateway/schemas"
 import type { CheckedCard } from "../cards"
 import type { OperationRecord, StoredOperation, StoredOrder } from "./store"
 
@@ -26,6 +26,8 @@ export interface CardOperationInput {
   warnings?: { code: string; description: string }[]
   /** The pay-by-link link the operation was made on. */
   paymentLinkId?: string
+  /** A wallet's payment: an APM of the wallet's circuit (as GET /payment_methods lists it), its card masked. */
+  wallet?: Exclude<PaymentService, "CARDS">
 }
 
 const APPROVED_RESULTS: ReadonlySet<OperationResult> = new Set(["AUTHORIZED", "EXECUTED"])
@@ -39,8 +41,8 @@ export function cardOperation(input: CardOperationInput): StoredOperation {
     operationType: input.operationType,
     operationResult: input.operationResult,
     operationTime: input.time.toISOString(),
-    paymentMethod: "CARD",
-    ...(card ? { paymentCircuit: card.circuit, paymentInstrumentInfo: card.maskedPan } : {}),
+    paymentMethod: input.wallet ? "APM" : "CARD",
+    ...(card ? { paymentCircuit: input.wallet ?? card.circuit, paymentInstrumentInfo: card.maskedPan } : {}),
     paymentEndToEndId: randomDigits(20),
     cancelledOperationId: "",
     operationAmount: input.amount,

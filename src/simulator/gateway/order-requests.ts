@@ -68,8 +68,13 @@ export function openHostedOrder(
     operationIds: [],
   }
   context.store.addOrder(stored)
-  const hostedPage = `${context.publicUrl}/hpp/${encodeURIComponent(order.orderId)}?token=${pageToken}`
-  return { stored, hostedPage, securityToken }
+  return { stored, hostedPage: hostedPageUrl(context.publicUrl, stored), securityToken }
+}
+
+/** The hosted page of an order, or one of its steps ("challenge"): its page token opens it. */
+export function hostedPageUrl(publicUrl: string, order: StoredOrder, step?: "challenge"): string {
+  const path = `/hpp/${encodeURIComponent(order.order.orderId)}${step ? `/${step}` : ""}`
+  return `${publicUrl}${path}?token=${order.hosted!.pageToken}`
 }
 
 const MOTO_WARNING = {

@@ -90,6 +90,17 @@ export function sessionProblems(session: PaymentSession, order: Order): ErrorRec
   if (amount === 0n && session.actionType !== "VERIFY") {
     problems.push(invalid("paymentSession.amount: must be above 0 (only actionType VERIFY allows 0)"))
   }
+  const wallet = session.paymentService !== undefined && session.paymentService !== "CARDS"
+  if (wallet && (session.recurrence?.action ?? "NO_RECURRING") !== "NO_RECURRING") {
+    problems.push(
+      invalid(
+        `paymentSession.recurrence: the simulator saves cards typed in (paymentService CARDS), not ${session.paymentService}`,
+      ),
+    )
+  }
+  if (wallet && session.actionType === "VERIFY") {
+    problems.push(invalid(`paymentSession.actionType: VERIFY checks a card typed in, not ${session.paymentService}`))
+  }
   return problems
 }
 

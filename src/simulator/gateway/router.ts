@@ -5,6 +5,14 @@
  * executes nothing. On /orders/mit the key is refused for another request (another body or
  * endpoint), so a new charge sent under an old key is never answered with the old charge.
  */
+import {
+  cancelBuild,
+  createBuildOrder,
+  finalizePayment,
+  getBuildState,
+  getCardData,
+  getIntegrity,
+} from "../card-fields/endpoints"
 import { errorAnswer, SIM_CODES } from "../http-helpers"
 import type { SimRequest, SimResponse } from "../http-types"
 import { findRoute, type PathPattern, pathPattern, routeNotFound } from "../routing"
@@ -51,6 +59,12 @@ const ROUTES: readonly Route[] = [
   route("GET", "/operations/:operationId", getOperation),
   route("POST", "/orders/mit", chargeContract, "same-request"),
   route("POST", "/orders/paybylink", createPaymentLink),
+  route("POST", "/orders/build", createBuildOrder),
+  route("POST", "/build/finalize_payment", finalizePayment),
+  route("GET", "/build/state", getBuildState),
+  route("POST", "/build/cancel", cancelBuild),
+  route("GET", "/build/cardData", getCardData),
+  route("GET", "/build/integrity", () => getIntegrity()),
   route("POST", "/paybylink/:linkId/cancels", cancelPaymentLink),
   route("GET", "/contracts/customers/:customerId", listCustomerContracts),
   route("POST", "/contracts/:contractId/deactivation", deactivateContract),

@@ -25,6 +25,25 @@ export interface HostedSession {
   state: "open" | "challenge" | "closed"
   /** The card waiting for the 3DS challenge answer (masked; the number itself is never kept). */
   challengedCard?: CheckedCard
+  /** Set on an order of POST /orders/build: the card fields are in the merchant's page (card-fields/). */
+  build?: BuildSession
+}
+
+/** A Build session: its state is derived from it and the hosted session (card-fields/sessions.ts). */
+export interface BuildSession {
+  sessionId: string
+  /** The origin of the merchant's page: the only one the fields talk to. */
+  merchantOrigin: string
+  /** Until when the fields can be confirmed and the payment finalized. */
+  expiresAt: string
+  /** The card the fields confirmed, masked, waiting for POST /build/finalize_payment. */
+  confirmed?: ConfirmedCard
+}
+
+export interface ConfirmedCard {
+  card: CheckedCard
+  /** The first six digits, for GET /build/cardData (not PCI data, like the last four). */
+  bin: string
 }
 
 /** The link of a POST /orders/paybylink order; its hosted session is the page the link opens. */
@@ -129,6 +148,15 @@ export class GatewayStore {
 
   findOrderByPageToken(pageToken: string): StoredOrder | undefined {
     for (const order of this.orders.values()) if (order.hosted?.pageToken === pageToken) return order
+    return undefined
+  }
+
+  /** The order of a Build session; without a merchant, across merchants (the fields' pages know no API key). */
+  findOrderByBuildSession(sessionId: string, merchantId?: string): StoredOrder | undefined {
+    for (const order of this.orders.values()) {
+      if (order.hosted?.build?.sessionId === sessionId && (merchantId === undefined || order.merchantId === merchantId))
+        return order
+    }
     return undefined
   }
 

@@ -16,9 +16,15 @@
  * card when the order's recurrence asks for it (gateway/contracts.ts). A payment link's page
  * (gateway/payment-links.ts) is this page too: its operations carry paymentLinkId, the approved
  * one pays the link, and a cancelled or expired link takes nothing.
+ *
+ * A Build session (card-fields/) takes the same path in two steps: its fields check the card
+ * (checkEntry) and POST /build/finalize_payment pays with it (pay); its challenge is this page's.
+ * A wallet (paymentService GOOGLEPAY or APPLEPAY) pays as an approved frictionless card, the
+ * operations naming the wallet as their circuit.
  */
-import type { OperationResult } from "../../gateway/schemas"
-import type { CardField, CheckedCard } from "../cards"
+import type { OperationResult, OperationType, PaymentService } from "../../gateway/schemas"
+import { buildRefusal } from "../card-fields/sessions"
+import { type CardField, type CheckedCard, checkCard } from "../cards"
 import { paymentStep, recordCardOperation } from "../gateway/card-payments"
 import type { GatewayContext } from "../gateway/context"
 import { cardOnFileOf, saveCardOnFile } from "../gateway/contracts"
@@ -26,7 +32,7 @@ import type { ThreeDSOutcome } from "../gateway/operation-records"
 import { linkRefusal } from "../gateway/payment-links"
 import type { OperationRecord, StoredOrder } from "../gateway/store"
 import type { DeliveryOutcome } from "../notifications"
-import { payingCard, type ShopperEntry } from "./card-entry"
+import { type PayingCard, payingCard, type ShopperEntry } from "./card-entry"
 
 export interface HostedOutcome {
   /** Result of the last operation: AUTHORIZED, EXECUTED, DECLINED, THREEDS_FAILED or CANCELED. */
@@ -58,25 +64,50 @@ export function isApproved(outcome: { result: OperationResult }): boolean {
 interface FinishDetails {
   threeDS?: ThreeDSOutcome
   declineReason?: string
+  /** The operations' type when it is not the payment's own (a Build session's cancel). */
+  operationType?: OperationType
 }
+
+export type Wallet = Exclude<PaymentService, "CARDS">
+
+/** The wallet an order pays with, or undefined for a card. */
+export function walletOf(order: StoredOrder): Wallet | undefined {
+  const service = order.hosted?.paymentSession.paymentService
+  return service === "GOOGLEPAY" || service === "APPLEPAY" ? service : undefined
+}
+
+/** The card a wallet holds: the simulator's wallets carry an approved sandbox card. */
+const WALLET_CARD = { pan: "4999340261977289", expiryDate: "1230", cvv: "663" }
 
 export class HostedPayments {
   constructor(private readonly context: GatewayContext) {}
 
   /** Why the page can take nothing more, or undefined while it can. */
   closedReason(order: StoredOrder): Closed | undefined {
-    const reason = linkRefusal(order, this.context.clock.now())
+    const now = this.context.clock.now()
+    const reason = linkRefusal(order, now) ?? buildRefusal(order, now)
     if (reason) return { kind: "closed", reason }
     return order.hosted!.state === "closed" ? { kind: "closed" } : undefined
   }
 
   submitCard(order: StoredOrder, entry: ShopperEntry): CardSubmission {
-    const hosted = order.hosted!
     const closed = this.closedReason(order)
     if (closed) return closed
-    if (hosted.state !== "open") return { kind: "closed" }
-    const paying = payingCard(cardOnFileOf(this.context.store, order), entry, this.context.clock.now())
-    if (!paying.ok) return { kind: "invalid", field: paying.field, message: paying.message }
+    if (order.hosted!.state !== "open") return { kind: "closed" }
+    const paying = this.checkEntry(order, entry)
+    return paying.ok ? this.pay(order, paying) : { kind: "invalid", field: paying.field, message: paying.message }
+  }
+
+  /** The card the shopper's entry pays with, or what is wrong with it; nothing is recorded. */
+  checkEntry(order: StoredOrder, entry: ShopperEntry): PayingCard {
+    const wallet = walletOf(order)
+    if (wallet) return { ok: false, field: "pan", message: `is not taken: this order pays with ${wallet}` }
+    return payingCard(cardOnFileOf(this.context.store, order), entry, this.context.clock.now())
+  }
+
+  /** Pays an open order with a checked card: the outcome, or the 3DS challenge it waits for. */
+  pay(order: StoredOrder, paying: { card: CheckedCard; declineReason?: string }): CardSubmission {
+    const hosted = order.hosted!
     const { card, declineReason } = paying
     if (declineReason) {
       return { kind: "done", outcome: this.finish(order, card, ["DECLINED"], { declineReason }) }
@@ -104,6 +135,16 @@ export class HostedPayments {
     }
   }
 
+  /** The shopper pays with the order's wallet. */
+  payWithWallet(order: StoredOrder): ChallengeAnswer {
+    const closed = this.closedReason(order)
+    if (closed) return closed
+    const check = checkCard(WALLET_CARD, this.context.clock.now(), { cvvRequired: false })
+    if (!walletOf(order) || !check.ok) return { kind: "closed" }
+    const results: OperationResult[] = ["THREEDS_VALIDATED", this.approvedResult(order)]
+    return { kind: "done", outcome: this.finish(order, check.card, results, { threeDS: "FRICTIONLESS" }) }
+  }
+
   answerChallenge(order: StoredOrder, passed: boolean): ChallengeAnswer {
     const hosted = order.hosted!
     const closed = this.closedReason(order)
@@ -114,11 +155,14 @@ export class HostedPayments {
     return { kind: "done", outcome: this.finish(order, card, results, { threeDS: passed ? "CHALLENGE" : "FAILED" }) }
   }
 
-  /** The shopper abandons the page, before or during the challenge. */
-  cancel(order: StoredOrder): ChallengeAnswer {
+  /**
+   * The shopper abandons the page, before or during the challenge. operationType: a Build
+   * session's cancel records a CANCEL (gateway-facts.md), the page's a payment type/CANCELED.
+   */
+  cancel(order: StoredOrder, operationType?: OperationType): ChallengeAnswer {
     const closed = this.closedReason(order)
     if (closed) return closed
-    return { kind: "done", outcome: this.finish(order, order.hosted!.challengedCard, ["CANCELED"]) }
+    return { kind: "done", outcome: this.finish(order, order.hosted!.challengedCard, ["CANCELED"], { operationType }) }
   }
 
   private approvedResult(order: StoredOrder): OperationResult {
@@ -139,12 +183,13 @@ export class HostedPayments {
       (operationResult) =>
         recordCardOperation(this.context, order, {
           channel: "ECOMMERCE",
-          operationType: step.operationType,
+          operationType: details.operationType ?? step.operationType,
           operationResult,
           amount: session.amount,
           card,
           threeDS: details.threeDS,
           paymentLinkId: order.paymentLink?.linkId,
+          wallet: walletOf(order),
         }).record,
     )
     const last = operations.at(-1)!

@@ -27,6 +27,8 @@ export interface PageLabels {
   saveNew: string
   saveReplacing: string
   payWithSavedCard: string
+  /** The wallet's own name: "Google Pay". */
+  payWithWallet: (wallet: string) => string
   challengeTitle: string
   challengeNotice: string
   approve: string
@@ -71,6 +73,7 @@ const ENGLISH: Words = {
   saveNew: "This card will be saved for future purchases.",
   saveReplacing: "This card will be saved for future purchases, replacing your saved card.",
   payWithSavedCard: "Pay with your saved card",
+  payWithWallet: (wallet) => `Pay with ${wallet}`,
   challengeTitle: "3-D Secure",
   challengeNotice: "Your bank asks you to confirm this payment.",
   approve: "Approve",
@@ -112,6 +115,7 @@ const ITALIAN: Words = {
   saveNew: "Questa carta verrà salvata per i prossimi acquisti.",
   saveReplacing: "Questa carta verrà salvata per i prossimi acquisti, al posto della carta salvata.",
   payWithSavedCard: "Paga con la carta salvata",
+  payWithWallet: (wallet) => `Paga con ${wallet}`,
   challengeTitle: "3-D Secure",
   challengeNotice: "La tua banca ti chiede di confermare questo pagamento.",
   approve: "Conferma",

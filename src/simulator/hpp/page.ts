@@ -5,6 +5,7 @@
  */
 import { minorMoneyText } from "../../money/amount"
 import type { CheckedCard } from "../cards"
+import type { Wallet } from "./flow"
 import type { PageLabels } from "./labels"
 
 export interface PageOrder {
@@ -16,16 +17,28 @@ export interface PageOrder {
   verifyOnly: boolean
 }
 
-/** What the form asks for: a card, saved on success when the order says so, or only the CVV of the saved card. */
-export type CardForm = { kind: "new"; saves?: "create" | "replace" } | { kind: "saved"; card: CheckedCard }
+/**
+ * What the form asks for: a card, saved on success when the order says so, only the CVV of the
+ * saved card, or nothing but the wallet's button.
+ */
+export type CardForm =
+  | { kind: "new"; saves?: "create" | "replace" }
+  | { kind: "saved"; card: CheckedCard }
+  | { kind: "wallet"; wallet: Wallet }
 
 export interface PaymentFormPage {
   labels: PageLabels
   order: PageOrder
   card: CardForm
   payAction: string
+  walletAction: string
   cancelAction: string
   error?: string
+}
+
+const WALLET_NAMES: Record<Wallet, { name: string; logo: string }> = {
+  GOOGLEPAY: { name: "Google Pay", logo: "googlepay" },
+  APPLEPAY: { name: "Apple Pay", logo: "applepay" },
 }
 
 const STYLE = `
@@ -45,6 +58,8 @@ button.secondary{background:#fff;color:#b42318;border:1px solid #fda29b}
 .error{background:#fef3f2;color:#b42318;border:1px solid #fecdca;border-radius:8px;padding:10px 12px;margin-bottom:8px}
 .notice{color:#475467}
 .saved-card{font-size:18px;font-weight:600;letter-spacing:.04em;padding:12px;border:1px solid #d0d5dd;border-radius:8px}
+button.wallet{background:#000;display:flex;align-items:center;justify-content:center;gap:10px}
+button.wallet img{height:24px;background:#fff;border-radius:4px;padding:2px}
 a.button{display:block;text-align:center;margin-top:24px;padding:12px;border-radius:8px;background:#1849a9;color:#fff;text-decoration:none;font-weight:600}
 `
 
@@ -73,6 +88,18 @@ export function paymentFormPage(page: PaymentFormPage): string {
   const error = page.error ? `<div class="error" role="alert">${escapeHtml(page.error)}</div>` : ""
   const { order, labels } = page
   const submit = order.verifyOnly ? labels.verifyCard : labels.pay(minorMoneyText(order.amount, order.currency))
+  const cancel = `<form method="post" action="${escapeHtml(page.cancelAction)}"><button type="submit" class="link" id="cancel">${escapeHtml(labels.cancel)}</button></form>`
+  if (page.card.kind === "wallet") {
+    const wallet = WALLET_NAMES[page.card.wallet]
+    return layout(
+      labels,
+      labels.payment,
+      order,
+      `${error}
+<form method="post" action="${escapeHtml(page.walletAction)}"><button type="submit" class="wallet" id="wallet-pay" data-wallet="${page.card.wallet}"><img src="/assets/logos/${wallet.logo}.svg" alt="">${escapeHtml(labels.payWithWallet(wallet.name))}</button></form>
+${cancel}`,
+    )
+  }
   return layout(
     labels,
     order.verifyOnly ? labels.verifyCard : labels.payment,
@@ -82,7 +109,7 @@ export function paymentFormPage(page: PaymentFormPage): string {
 ${page.card.kind === "saved" ? savedCardFields(labels, page.card.card) : newCardFields(labels, page.card.saves)}
 <button type="submit" id="pay">${escapeHtml(submit)}</button>
 </form>
-<form method="post" action="${escapeHtml(page.cancelAction)}"><button type="submit" class="link" id="cancel">${escapeHtml(labels.cancel)}</button></form>`,
+${cancel}`,
   )
 }
 

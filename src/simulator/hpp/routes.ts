@@ -1,13 +1,15 @@
 /**
  * The hosted payment page over HTTP (paths below /hpp): GET shows the page for the order's
- * state; the forms POST to /pay, /challenge and /cancel. The page token in the query string
- * identifies the order; the order id in the path must agree with it.
+ * state; the forms POST to /pay (a card), /wallet (a wallet's button), /challenge and /cancel.
+ * The page token in the query string identifies the order; the order id in the path must agree
+ * with it. A Build session's card is typed in its fields, so its page is only the 3-D Secure
+ * challenge; every outcome of a Build session goes back to the merchant's page.
  */
 import { cardOnFileOf } from "../gateway/contracts"
 import type { GatewayStore, StoredOrder } from "../gateway/store"
 import type { SimRequest, SimResponse } from "../http-types"
 import { safeDecode } from "../routing"
-import { type HostedOutcome, type HostedPayments, isApproved } from "./flow"
+import { type HostedOutcome, type HostedPayments, isApproved, walletOf } from "./flow"
 import { labelsFor, type PageLabels } from "./labels"
 import { type CardForm, challengePage, outcomePage, type PageOrder, paymentFormPage } from "./page"
 
@@ -16,7 +18,10 @@ export function createHostedPageHandler(store: GatewayStore, payments: HostedPay
     const [orderId, step = "", ...rest] = req.path.split("/").filter(Boolean).map(safeDecode)
     const token = req.query.get("token") ?? ""
     const order = token ? store.findOrderByPageToken(token) : undefined
-    if (rest.length > 0 || !order || order.order.orderId !== orderId) {
+    // A Build session's card is typed in its fields: only its challenge, once it has one, is shown here.
+    const cardFieldsElsewhere =
+      order?.hosted?.build && !walletOf(order) && (step !== "challenge" || order.hosted.state === "open")
+    if (rest.length > 0 || !order || order.order.orderId !== orderId || cardFieldsElsewhere) {
       const english = labelsFor(undefined)
       return html(404, outcomePage(english, undefined, english.notFound, english.noSuchPageOrLink))
     }
@@ -37,6 +42,10 @@ export function createHostedPageHandler(store: GatewayStore, payments: HostedPay
       if (submission.kind === "challenge") return redirect(urls.challengeUrl)
       return submission.kind === "done" ? outcomeAnswer(labels, order, submission.outcome) : showCurrentStep()
     }
+    if (req.method === "POST" && step === "wallet") {
+      const answer = payments.payWithWallet(order)
+      return answer.kind === "done" ? outcomeAnswer(labels, order, answer.outcome) : showCurrentStep()
+    }
     if (req.method === "POST" && step === "challenge") {
       const answer = payments.answerChallenge(order, form.outcome === "pass")
       return answer.kind === "done" ? outcomeAnswer(labels, order, answer.outcome) : showCurrentStep()
@@ -52,6 +61,7 @@ export function createHostedPageHandler(store: GatewayStore, payments: HostedPay
 interface PageUrls {
   pageUrl: string
   payAction: string
+  walletAction: string
   cancelAction: string
   challengeUrl: string
 }
@@ -63,6 +73,7 @@ function pageUrls(orderId: string, token: string): PageUrls {
   return {
     pageUrl: `${base}${query}`,
     payAction: `${base}/pay${query}`,
+    walletAction: `${base}/wallet${query}`,
     cancelAction: `${base}/cancel${query}`,
     challengeUrl: `${base}/challenge${query}`,
   }
@@ -93,9 +104,13 @@ function currentStep(
   return html(409, closed)
 }
 
-/** Success and cancel redirect (303) to the merchant; a failure is shown, with a way back to the merchant. */
+/**
+ * Success and cancel redirect (303) to the merchant; a failure is shown, with a way back to the
+ * merchant. A Build session's page shows no outcome: the merchant's page does.
+ */
 function outcomeAnswer(labels: PageLabels, order: StoredOrder, outcome: HostedOutcome): SimResponse {
   const shown = pageOrder(order)
+  if (order.hosted!.build && outcome.redirectUrl) return redirect(outcome.redirectUrl)
   if (outcome.result === "CANCELED") {
     return outcome.redirectUrl
       ? redirect(outcome.redirectUrl)
@@ -121,6 +136,8 @@ function failureMessage(labels: PageLabels, outcome: HostedOutcome): string {
 }
 
 function cardForm(store: GatewayStore, order: StoredOrder): CardForm {
+  const wallet = walletOf(order)
+  if (wallet) return { kind: "wallet", wallet }
   const onFile = cardOnFileOf(store, order)
   if (onFile.kind === "saved") return { kind: "saved", card: onFile.contract.card }
   if (onFile.kind === "save") return { kind: "new", saves: onFile.replaces ? "replace" : "create" }
