@@ -50,7 +50,7 @@ const WRITE_KINDS_OF: Record<Kind, ReadonlyArray<MoneyWrite["kind"]>> = {
 export interface BookkeepingDeps {
   container: MedusaContainer
   payments: IPaymentModuleService
-  ledger: PaymentLedger
+  ledger: Pick<PaymentLedger, "writesOf">
   lockPayment: <T>(paymentId: string, job: () => Promise<T>) => Promise<T>
 }
 
