@@ -45,6 +45,7 @@ export async function createPaymentLink(
       options,
       entryId: storeEntryIdOf(attempt.providerId),
       customerRef: attempt.order.customer_id ?? undefined,
+      paymentLinkOf: input.orderId,
     })
     const gateway = gatewayClientFor(container, attempt.providerId)
     const ledger = ledgerOf(container)
