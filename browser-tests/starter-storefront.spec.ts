@@ -4,10 +4,12 @@
  * the demo's store (real Medusa with the plugin, the gateway simulator). The shopper walks the
  * starters' checkout: address, delivery (a shipping method chosen on the page), payment,
  * review, the hosted page, back to the result page through the country-code middleware with
- * the SameSite=strict cookies left behind, and the order's confirmation.
+ * the SameSite=strict cookies left behind, and the order's confirmation; and a payment link's
+ * customer back on the starter's page for links.
  * Screenshots: browser-tests/screenshots/starter-<test>/.
  */
 import type { Browser, BrowserContext, Page } from "playwright-core"
+import { ADDRESS } from "../integration-tests/support/store"
 import { launchBrowser } from "./support/browser"
 import { textOf } from "./support/demo-storefront"
 import { type AdminCall, adminApi, SHIPPING_OPTION, type StarterShop, startStarterShop } from "./support/starter-shop"
@@ -431,4 +433,41 @@ it("opens the hosted page in Italian for a shopper in Italy, though no Accept-La
   await expect(textOf(page.locator("label[for=pan]"))).resolves.toBe("Numero della carta")
   await expect(textOf(page.locator("#cancel"))).resolves.toMatch(/^Annulla/)
   await shot(page, "hosted-page-in-italian")
+})
+
+it("lands the customer who pays a payment link on the starter's page for links, which says it is paid", async () => {
+  const shot = stepScreenshots("starter-payment-link")
+  // Staff collect a draft order by a link (the admin's route); the customer is a guest.
+  const region = shop.demo.regions.find((candidate) => candidate.currency_code === "eur")!
+  const { product } = await admin<{ product: { variants: Array<{ id: string }> } }>(
+    "GET",
+    `/admin/products/${shop.demo.products[0].id}?fields=variants.id`,
+  )
+  const { draft_order } = await admin<{ draft_order: { id: string } }>("POST", "/admin/draft-orders", {
+    email: "giulia.rossi@example.com",
+    region_id: region.id,
+    items: [{ variant_id: product.variants[0].id, quantity: 1 }],
+    shipping_address: ADDRESS,
+    billing_address: ADDRESS,
+  })
+  const { payment_links } = await admin<{ payment_links: Array<{ url: string; amount: string; state: string }> }>(
+    "POST",
+    "/admin/nexi/payment-links",
+    { draft_order_id: draft_order.id },
+  )
+  const link = payment_links.find((candidate) => candidate.state === "open")!
+
+  await page.goto(link.url)
+  await fillCard(APPROVED_CARD)
+  // Back through the country-code middleware, the query kept.
+  await Promise.all([
+    page.waitForURL(/\/it\/nexi\/payment-link\?order_id=order_\w+&session_id=payses_\w+$/),
+    page.click("#pay"),
+  ])
+  expect(new URL(page.url()).searchParams.get("order_id")).toBe(draft_order.id)
+  const outcome = page.getByTestId("payment-link-outcome")
+  await expect(outcome.getAttribute("data-status")).resolves.toBe("paid")
+  await expect(textOf(outcome.locator("h1"))).resolves.toBe("Thank you: your payment is received")
+  await expect(textOf(outcome.getByTestId("text"))).resolves.toBe(`EUR ${link.amount} paid.`)
+  await shot(page, "payment-link-paid")
 })

@@ -2,7 +2,8 @@
  * Staff collect what an order owes with a Nexi payment link, in the demo's Medusa admin,
  * headless Chromium (issue 26): an order whose payment was captured gets one more item by an
  * order edit; staff open the order, press "Payment link", choose the days, and copy the link;
- * the shopper pays it (the simulator's control API runs the link's page code); the order's
+ * the customer, a guest, opens it in a browser of their own, pays on the gateway's page and
+ * lands on the storefront's page for links, which says it is paid (issue 41); the order's
  * Nexi section then shows the link paid, and Medusa's order holds the link's payment.
  * Every step is saved as a screenshot under browser-tests/screenshots/<test>/.
  *
@@ -20,6 +21,7 @@ import {
   transitionsEnded,
 } from "../support/admin-dashboard"
 import { placeCardOrder } from "../support/admin-store-order"
+import { textOf } from "../support/demo-storefront"
 import { stepScreenshots } from "../support/step-screenshots"
 
 export function paymentLinkTests(staff: () => StaffSession): void {
@@ -40,7 +42,7 @@ export function paymentLinkTests(staff: () => StaffSession): void {
     return order.payment_collections.flatMap((collection: any) => collection.payments)
   }
 
-  it("creates a payment link for what an order edit left to pay, and shows it paid once the shopper pays", async () => {
+  it("creates a payment link for what an order edit left to pay, and shows it paid once the customer pays it in a browser", async () => {
     const { demo, page } = staff()
     const shot = stepScreenshots("payment-link-admin")
     const order = await placeCardOrder(demo, "espresso-cups")
@@ -78,13 +80,32 @@ export function paymentLinkTests(staff: () => StaffSession): void {
     await expect(page.getByTestId("nexi-notice").textContent()).resolves.toMatch(/^Payment link for 29\.89 EUR created/)
     await shot(page, "payment-link-open")
 
-    const linkId = await link.getAttribute("data-link-id")
-    const paid = await fetch(`${demo.urls.simulatorControl}/paybylink/${linkId}/pay`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ outcome: "approve" }),
-    })
-    expect(paid.status).toBe(200)
+    // The customer, a guest in a browser of their own, pays on the gateway's page and is sent
+    // back to the storefront's page for links (paymentLinkResultUrl), which says it is paid.
+    const customer = await page.context().browser()!.newContext({ locale: "en-GB" })
+    try {
+      const customerPage = await customer.newPage()
+      await customerPage.goto(await url.inputValue())
+      await customerPage.fill("#pan", "4999 3402 6197 7289")
+      await customerPage.fill("#expiry", "12/30")
+      await customerPage.fill("#cvv", "663")
+      await shot(customerPage, "payment-link-customer-card")
+      await Promise.all([
+        customerPage.waitForURL((address) => address.pathname === "/nexi/payment-link"),
+        customerPage.click("#pay"),
+      ])
+      const back = new URL(customerPage.url())
+      expect(back.origin).toBe(new URL(demo.urls.storefront).origin)
+      expect(back.searchParams.get("order_id")).toBe(order.orderId)
+      const outcome = customerPage.getByTestId("payment-link-outcome")
+      await outcome.waitFor()
+      await expect(outcome.getAttribute("data-status")).resolves.toBe("paid")
+      await expect(outcome.textContent()).resolves.toBe("Thank you: your payment is received")
+      await expect(textOf(customerPage.getByTestId("payment-link-reason"))).resolves.toBe("EUR 29.89 paid.")
+      await shot(customerPage, "payment-link-customer-paid")
+    } finally {
+      await customer.close()
+    }
 
     // The link's notification reaches Medusa some seconds after the payment.
     const linkPayment = await eventually(

@@ -495,6 +495,58 @@ medusaIntegrationTestRunner({
       expect(await gatewayRequests("POST", "/orders/paybylink")).toEqual([])
     })
 
+    it("returns the customer to the link's page, whose store route says what became of the link, to a guest, with nothing secret", async () => {
+      const orderId = await orderOwing()
+      const guest = { headers: { "x-publishable-api-key": publishableKey } }
+      const outcome = (link: NexiPaymentLink, order = orderId) =>
+        call("GET", `/store/nexi/payment-links/${link.session_id}?order_id=${order}`, undefined, guest)
+      // The route reads the gateway at most once every 3 s per link: a new state shows after that.
+      const laterOutcome = async (link: NexiPaymentLink) => {
+        await new Promise((resolve) => setTimeout(resolve, 3_100))
+        return (await outcome(link)).data.payment_link
+      }
+      const first = await createLink({ order_id: orderId })
+      const unpaid = await outcome(first)
+      expect(unpaid).toMatchObject({
+        status: 200,
+        data: {
+          payment_link: { status: "pending", amount: "19.99", currency_code: "eur", expires_at: first.expires_at },
+        },
+      })
+      for (const secret of [first.url, first.link_id, first.gateway_order_id])
+        expect(JSON.stringify(unpaid.data)).not.toContain(secret)
+
+      const declined = await simulator.control<{ redirectUrl: string }>("POST", `/paybylink/${first.link_id}/pay`, {
+        outcome: "decline",
+      })
+      expect(declined.redirectUrl).toMatch(
+        new RegExp(`^https?://[^/]+/nexi/payment-link\\?order_id=${orderId}&session_id=${first.session_id}$`),
+      )
+      expect(await laterOutcome(first)).toMatchObject({
+        status: "declined",
+        reason: "The card issuer declined the payment.",
+      })
+      const cancel = `/admin/nexi/medusa-orders/${orderId}/payment-links/${first.link_id}/cancel`
+      expect((await call("POST", cancel)).status).toBe(200)
+      expect(await laterOutcome(first)).toMatchObject({
+        status: "cancelled",
+        reason: "The store cancelled this payment link.",
+      })
+
+      const second = await createLink({ order_id: orderId })
+      await payLink(second.link_id)
+      expect((await outcome(second)).data.payment_link).toMatchObject({ status: "paid", amount: "19.99" })
+      await eventually(async () => ((await paymentsOf(orderId)).length === 2 ? true : undefined), {
+        timeoutMs: 60_000,
+      })
+
+      expect((await outcome(second, "order_01NOPE")).status).toBe(404)
+      const bad = await call("GET", "/store/nexi/payment-links/pay_1", undefined, guest)
+      expect([bad.status, bad.data.message]).toEqual([400, "id: must be a payment session id (payses_...)"])
+      const missing = await call("GET", `/store/nexi/payment-links/${second.session_id}`, undefined, guest)
+      expect([missing.status, missing.data.message]).toEqual([400, "order_id: must be an order id (order_...)"])
+    })
+
     it("answers the open link on the store route to the order's customer only", async () => {
       const register = async (name: string) => {
         const email = `${name}-${randomUUID().slice(0, 8)}@example.com`

@@ -10,13 +10,14 @@ const path = require("node:path")
 
 const PUBLIC_DIR = path.join(__dirname, "storefront", "public")
 
-/** The paths the page has views for; the provider's resultUrl and cancelUrl are among them. */
+/** The paths the page has views for; the provider's return pages (a cart's and a payment link's) are among them. */
 const PAGE_PATHS = new Set([
   "/",
   "/checkout",
   "/checkout/nexi/result",
   "/checkout/mobile",
   "/order",
+  "/nexi/payment-link",
   "/account",
   "/account/login",
 ])

@@ -67,6 +67,42 @@ function urlOption(kind: UrlKind = { base: false }) {
     })
 }
 
+/** What a payment link's return pages may carry: the link has no cart, and its id is the gateway's, made after them. */
+const PAYMENT_LINK_PLACEHOLDERS = ["order_id", "session_id"]
+
+/** A return page of a payment link; a placeholder it does not fill in (a cart's `{cart_id}`) is refused by name. */
+function paymentLinkPageOption() {
+  return urlOption()
+    .superRefine((value, ctx) => {
+      for (const [placeholder, name] of value.matchAll(/\{([^}]*)\}/g))
+        if (!PAYMENT_LINK_PLACEHOLDERS.includes(name))
+          ctx.addIssue({
+            code: "custom",
+            message: `${placeholder} is not filled in for a payment link, which has no cart: use {order_id} and {session_id}`,
+          })
+    })
+    .optional()
+}
+
+/**
+ * The storefront page a payment link returns to when the options name none: on the storefront of
+ * `resultUrl` (its origin), where the demo storefront and docs/storefront.md serve it.
+ */
+export const DEFAULT_PAYMENT_LINK_PAGE = "/nexi/payment-link?order_id={order_id}&session_id={session_id}"
+
+/** The link's pages, defaulted: the cancel page is the result page, which asks the store what happened. */
+function withPaymentLinkPages<
+  T extends { resultUrl: string; paymentLinkResultUrl?: string; paymentLinkCancelUrl?: string },
+>(options: T): T & { paymentLinkResultUrl: string; paymentLinkCancelUrl: string } {
+  const storefront = new URL(options.resultUrl.replaceAll(/\{\w+\}/g, "")).origin
+  const resultPage = options.paymentLinkResultUrl ?? `${storefront}${DEFAULT_PAYMENT_LINK_PAGE}`
+  return {
+    ...options,
+    paymentLinkResultUrl: resultPage,
+    paymentLinkCancelUrl: options.paymentLinkCancelUrl ?? resultPage,
+  }
+}
+
 const ENVIRONMENT_HINT = 'must be "sandbox", "production" or an http(s) base URL'
 
 /** `sandbox`, `production`, or a base URL (the simulator, a proxy). */
@@ -148,6 +184,15 @@ export const NexiOptionsSchema = z
     /** Storefront page the hosted page returns to when the shopper gives up. */
     cancelUrl: urlOption(),
     /**
+     * Storefront page a payment link's hosted page returns to; `{order_id}` (Medusa's order) and
+     * `{session_id}` (the link's payment session) are filled in, the two the store route
+     * GET /store/nexi/payment-links/{session_id}?order_id= takes. Defaults to
+     * DEFAULT_PAYMENT_LINK_PAGE on the storefront of `resultUrl`.
+     */
+    paymentLinkResultUrl: paymentLinkPageOption(),
+    /** Where a payment link's hosted page returns to when the customer gives up; `paymentLinkResultUrl` by default. */
+    paymentLinkCancelUrl: paymentLinkPageOption(),
+    /**
      * The store backend's public base URL; notifications go to `<base>/hooks/payment/nexi_nexi`,
      * so it has no query and no fragment.
      */
@@ -173,6 +218,7 @@ export const NexiOptionsSchema = z
     apm: ApmOptionsSchema.optional(),
   })
   .superRefine(refuseCallsTooLong)
+  .transform(withPaymentLinkPages)
 
 export type NexiOptions = z.infer<typeof NexiOptionsSchema>
 export type NexiOptionsInput = z.input<typeof NexiOptionsSchema>

@@ -14,13 +14,22 @@
  */
 import type { IPaymentModuleService, MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
+import { readCardOrder } from "../core/card/card-order"
 import { hashSecurityToken } from "../core/card/card-sessions"
 import { buildHostedOrderRequest } from "../core/card/hosted-order"
-import { cancelLinkOnce, createLinkOnce, linkExpirationDate, linkViewsOf } from "../core/card/payment-links"
+import {
+  cancelLinkOnce,
+  createLinkOnce,
+  type LinkOutcome,
+  linkExpirationDate,
+  linkOutcomeOf,
+  linkViewsOf,
+} from "../core/card/payment-links"
 import { markPaymentSession } from "../core/medusa-payments"
 import { storeEntryIdOf } from "../core/provider-ids"
 import { gatewayClientFor, ledgerOf, merchantGateway, requireNexiOptions } from "../core/store-entries"
 import { InvalidRequestError } from "../http/errors"
+import type { PaymentAttempt } from "../modules/nexi-ledger/types"
 import { minorMoneyText } from "../money/amount"
 import type { OrderTargetField } from "./collection-plan"
 import type { NexiPaymentLink, NexiPaymentLinksResponse } from "./contract"
@@ -45,6 +54,7 @@ export async function createPaymentLink(
       options,
       entryId: storeEntryIdOf(attempt.providerId),
       customerRef: attempt.order.customer_id ?? undefined,
+      paymentLinkOf: input.orderId,
     })
     const gateway = gatewayClientFor(container, attempt.providerId)
     const ledger = ledgerOf(container)
@@ -108,6 +118,54 @@ export async function openLinkOfCustomerOrder(
   return open
     ? { url: open.url, amount: open.amount, currency_code: open.currency.toLowerCase(), expires_at: open.expires_at }
     : null
+}
+
+/** What the customer's page is told of a link: nothing its URL does not carry, no link, no gateway id, no token. */
+export interface PaymentLinkOutcome {
+  status: LinkOutcome
+  /** Why it was declined, cancelled or expired, in the customer's words. */
+  reason?: string
+  /** What the link asks, in major units ("12.50"). */
+  amount: string
+  currency_code: string
+  expires_at: string
+}
+
+/**
+ * What became of the link the customer paid through `sessionId` (the link's pages carry it,
+ * with the order): the gateway's order read once, through the read model. The link must be one
+ * the ledger records for that order; anything else is the same 404 as a link that does not
+ * exist, so the pair is what a page needs, and a session id alone reveals nothing.
+ */
+export async function paymentLinkOutcome(
+  container: MedusaContainer,
+  input: { orderId: string; sessionId: string },
+): Promise<PaymentLinkOutcome> {
+  const ledger = ledgerOf(container)
+  const creations = await ledger.writesOfMedusaRef(input.orderId, "link_creation")
+  let attempt: PaymentAttempt | undefined
+  for (const creation of creations.filter((write) => write.outcome === "executed")) {
+    const found = await ledger.findAttempt(creation.gateway_ref)
+    if (found?.session_id === input.sessionId) attempt = found
+  }
+  const notFound = new MedusaError(MedusaError.Types.NOT_FOUND, "Payment link not found")
+  if (!attempt) throw notFound
+  const gateway = await merchantGateway(container)
+  const [details, writes] = await Promise.all([
+    gateway.getOrder(attempt.gateway_ref),
+    ledger.writesOf(attempt.gateway_ref),
+  ])
+  const payment = readCardOrder(details)
+  const currency = payment.currency || attempt.currency
+  const [link] = linkViewsOf(attempt.gateway_ref, currency, details.paymentLinks, writes, new Date())
+  if (!link) throw notFound
+  const owned = attempt.state !== "superseded" && attempt.state !== "released"
+  return {
+    ...linkOutcomeOf(link.state, payment, owned),
+    amount: link.amount,
+    currency_code: currency.toLowerCase(),
+    expires_at: link.expires_at,
+  }
 }
 
 /** Staff cancel one open link of the order. */

@@ -38,7 +38,8 @@ export function parseInput<S extends z.ZodType>(schema: S, value: unknown): z.ou
 
 /** Medusa's ids, named in the message by what they are: `order_...`, `pay_...`. */
 function medusaId(prefix: string, what: string) {
-  return z.string().regex(new RegExp(`^${prefix}_[A-Za-z0-9]+$`), `must be ${what} (${prefix}_...)`)
+  const hint = `must be ${what} (${prefix}_...)`
+  return z.string({ error: hint }).regex(new RegExp(`^${prefix}_[A-Za-z0-9]+$`), hint)
 }
 
 export const orderId = medusaId("order", "an order id")
@@ -65,6 +66,8 @@ export function orderCollectionBody<Shape extends z.ZodRawShape>(fields: Shape) 
 
 /** The path of the routes about one order (`/admin/nexi/medusa-orders/:id/...`, `/store/nexi/orders/:id/...`). */
 export const OrderParamsSchema = z.object({ id: orderId })
+/** The path of the routes about one payment session (`/store/nexi/payment-links/:id`). */
+export const PaymentSessionParamsSchema = z.object({ id: medusaId("payses", "a payment session id") })
 /** The path of the routes about one Medusa payment (`/admin/nexi/payments/:id/...`). */
 export const PaymentParamsSchema = z.object({ id: medusaId("pay", "a payment id") })
 

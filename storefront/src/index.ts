@@ -20,6 +20,12 @@ export {
   type PaymentSessionLike,
   retrieveNexiSession,
 } from "./hosted-page.js"
+export {
+  getPaymentLinkOutcome,
+  type PaymentLinkOutcome,
+  type PaymentLinkReturn,
+  type PaymentLinkStatus,
+} from "./payment-link.js"
 export { listPaymentMethods, type NexiPaymentMethod } from "./payment-methods.js"
 export {
   getSessionStatus,

@@ -91,6 +91,20 @@ describe("buildHostedOrderRequest", () => {
     expect(paymentSession.cancelUrl).toBe("https://shop.example/checkout/cancel/c%2F1/s%26x%3D1")
   })
 
+  it("sends a payment link's shopper to the link's pages, with the order and the session, never a cart's", () => {
+    const { paymentSession } = buildHostedOrderRequest(
+      input({
+        paymentLinkOf: "order_01&x",
+        options: options({
+          paymentLinkResultUrl: "https://shop.example/paid?order_id={order_id}&session_id={session_id}",
+          paymentLinkCancelUrl: "https://shop.example/given-up/{order_id}",
+        }),
+      }),
+    )
+    expect(paymentSession.resultUrl).toBe("https://shop.example/paid?order_id=order_01%26x&session_id=payses_1")
+    expect(paymentSession.cancelUrl).toBe("https://shop.example/given-up/order_01%26x")
+  })
+
   it("drops trailing slashes of the notification base", () => {
     const request = buildHostedOrderRequest(
       input({ options: options({ notificationUrl: "https://api.shop.example/base///" }) }),

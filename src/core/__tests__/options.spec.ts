@@ -115,6 +115,36 @@ describe("parseNexiOptions", () => {
     ["notificationUrl", "https://store.example\n", /notificationUrl: must not contain spaces or control characters/],
   ])("refuses %s %p", (option, value, message) => expect(problem({ ...BASE, [option]: value })).toMatch(message))
 
+  it("puts a payment link's pages on the storefront of resultUrl unless they are given", () => {
+    expect(parseNexiOptions({ ...BASE })).toMatchObject({
+      paymentLinkResultUrl: "https://shop.example/nexi/payment-link?order_id={order_id}&session_id={session_id}",
+      paymentLinkCancelUrl: "https://shop.example/nexi/payment-link?order_id={order_id}&session_id={session_id}",
+    })
+    const given = "https://shop.example/it/pay/{order_id}?s={session_id}"
+    expect(parseNexiOptions({ ...BASE, paymentLinkResultUrl: given })).toMatchObject({
+      paymentLinkResultUrl: given,
+      paymentLinkCancelUrl: given,
+    })
+    expect(
+      parseNexiOptions({ ...BASE, paymentLinkResultUrl: given, paymentLinkCancelUrl: "https://shop.example/" }),
+    ).toMatchObject({ paymentLinkResultUrl: given, paymentLinkCancelUrl: "https://shop.example/" })
+  })
+
+  it.each([
+    [
+      "paymentLinkResultUrl",
+      "https://shop.example/r?cart_id={cart_id}",
+      /paymentLinkResultUrl: \{cart_id\} is not filled in for a payment link/,
+    ],
+    [
+      "paymentLinkCancelUrl",
+      "https://shop.example/r/{link_id}",
+      /paymentLinkCancelUrl: \{link_id\} is not filled in .*use \{order_id\} and \{session_id\}/,
+    ],
+    ["paymentLinkResultUrl", "http://shop.example/r", /paymentLinkResultUrl: must be an https URL/],
+    ["paymentLinkCancelUrl", "", /paymentLinkCancelUrl: is required/],
+  ])("refuses %s %p", (option, value, message) => expect(problem({ ...BASE, [option]: value })).toMatch(message))
+
   it.each([
     ["apm.environment", { environment: "http://apm.example/api" }, /apm\.environment: must be an https URL/],
     [

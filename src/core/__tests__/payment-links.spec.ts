@@ -15,6 +15,7 @@ import {
   cancelLinkOnce,
   createLinkOnce,
   linkExpirationDate,
+  linkOutcomeOf,
   linkStateOf,
   linkViewsOf,
 } from "../card/payment-links"
@@ -49,6 +50,45 @@ describe("a payment link's expiry and state", () => {
       ["L1", "cancelled", "500"],
       ["L2", "open", "700"],
     ])
+  })
+})
+
+describe("what the customer who followed a link is told", () => {
+  const unpaid = { status: "pending" as const }
+  const declined = { status: "error" as const, reason: "The card issuer declined the payment." }
+  const abandoned = { status: "canceled" as const, reason: "The shopper cancelled the payment on the hosted page." }
+
+  it("says paid when the gateway holds the payment, whatever the link's record says", () => {
+    expect(linkOutcomeOf("paid", { status: "authorized" }, true)).toEqual({ status: "paid" })
+    expect(linkOutcomeOf("open", { status: "captured" }, true)).toEqual({ status: "paid" })
+    // A voided link payment is still a paid link: staff undid it afterwards.
+    expect(linkOutcomeOf("paid", { status: "canceled", reason: "The authorization was voided." }, true)).toEqual({
+      status: "paid",
+    })
+  })
+
+  it("says a payment on a link no longer owned (replaced or cancelled as it was paid) is given back", () => {
+    expect(linkOutcomeOf("paid", { status: "authorized" }, false)).toEqual({
+      status: "cancelled",
+      reason: expect.stringMatching(/replaced or cancelled .*given back/),
+    })
+  })
+
+  it("says cancelled by the store and expired before what the payment page recorded", () => {
+    expect(linkOutcomeOf("cancelled", declined, true)).toEqual({
+      status: "cancelled",
+      reason: "The store cancelled this payment link.",
+    })
+    expect(linkOutcomeOf("expired", unpaid, true)).toEqual({
+      status: "expired",
+      reason: "This payment link has expired.",
+    })
+  })
+
+  it("says declined or cancelled on the payment page with the read model's reason, and pending otherwise", () => {
+    expect(linkOutcomeOf("open", declined, true)).toEqual({ status: "declined", reason: declined.reason })
+    expect(linkOutcomeOf("open", abandoned, true)).toEqual({ status: "cancelled", reason: abandoned.reason })
+    expect(linkOutcomeOf("open", unpaid, true)).toEqual({ status: "pending" })
   })
 })
 

@@ -24,16 +24,25 @@ export interface HostedOrderInput {
   customerRef?: string
   /** A saved card to create or pay with (card-on-file.ts). */
   recurrence?: Recurrence
+  /**
+   * The Medusa order a payment link collects for: the page then returns to the link's pages
+   * (`paymentLinkResultUrl`, `paymentLinkCancelUrl`), which have no cart.
+   */
+  paymentLinkOf?: string
   /** Saving a card without paying: a VERIFY order that sends the shopper back to this page either way. */
   verifyReturnUrl?: string
   /** The session data's `language`, the storefront's choice of the page's language (docs/storefront.md). */
   requestedLanguage?: unknown
 }
 
-/** Fills `{cart_id}` and `{session_id}`; values are URL-encoded so they cannot break the URL. */
-export function fillTemplate(template: string, values: { cart_id?: string; session_id: string }): string {
+/** Fills `{cart_id}`, `{order_id}` and `{session_id}`; values are URL-encoded so they cannot break the URL. */
+export function fillTemplate(
+  template: string,
+  values: { cart_id?: string; order_id?: string; session_id: string },
+): string {
   return template
     .replaceAll("{cart_id}", encodeURIComponent(values.cart_id ?? ""))
+    .replaceAll("{order_id}", encodeURIComponent(values.order_id ?? ""))
     .replaceAll("{session_id}", encodeURIComponent(values.session_id))
 }
 
@@ -165,6 +174,8 @@ export function buildHostedOrderRequest(input: HostedOrderInput): HppRequest {
     customerInfo: customerInfo(input),
   }) as HppRequest["order"]
   const verify = input.verifyReturnUrl !== undefined
+  const link = input.paymentLinkOf !== undefined
+  const returns = { ...placeholders, order_id: input.paymentLinkOf }
   return {
     order,
     paymentSession: compact({
@@ -182,8 +193,10 @@ export function buildHostedOrderRequest(input: HostedOrderInput): HppRequest {
         },
         options.language,
       ),
-      resultUrl: input.verifyReturnUrl ?? fillTemplate(options.resultUrl, placeholders),
-      cancelUrl: input.verifyReturnUrl ?? fillTemplate(options.cancelUrl, placeholders),
+      resultUrl:
+        input.verifyReturnUrl ?? fillTemplate(link ? options.paymentLinkResultUrl : options.resultUrl, returns),
+      cancelUrl:
+        input.verifyReturnUrl ?? fillTemplate(link ? options.paymentLinkCancelUrl : options.cancelUrl, returns),
       notificationUrl: `${notificationBase}${webhookPath}`,
     }) as HppRequest["paymentSession"],
   }

@@ -21,6 +21,7 @@ import type { MoneyWrite, PaymentLedger } from "../../modules/nexi-ledger/types"
 import { minorToMajorString } from "../../money/amount"
 import { linkCancellationKey, linkCreationKey } from "../idempotency"
 import { BySendingAgain, sendOnce } from "../send-once"
+import type { CardOrder } from "./card-order"
 import { ByOrderId } from "./card-writes"
 
 const LINK_STATES = ["open", "paid", "expired", "cancelled"] as const
@@ -66,6 +67,35 @@ export function linkStateOf(link: PaymentLink, cancelled: boolean, now: Date): L
   if (cancelled) return "cancelled"
   const end = endOf(link.expirationDate ?? "")
   return Number.isFinite(end) && now.getTime() > end ? "expired" : "open"
+}
+
+/** What a customer who followed a link is told became of it (the store route of docs/storefront.md). */
+export const LINK_OUTCOMES = ["paid", "pending", "declined", "cancelled", "expired"] as const
+export type LinkOutcome = (typeof LINK_OUTCOMES)[number]
+
+const CANCELLED_BY_THE_STORE = "The store cancelled this payment link."
+const GIVEN_BACK = "The store had replaced or cancelled this payment link as it was paid: the payment is given back."
+const EXPIRED = "This payment link has expired."
+
+/**
+ * The link's state first, then, for a link still open, its payment's status as the read model
+ * (card-order.ts) gives it: a declined or abandoned payment leaves the link open at the
+ * gateway. A payment on a link whose attempt is no longer owned (staff replaced or cancelled the
+ * link as it was paid) is released by the sync, never recorded: the customer is told so.
+ */
+export function linkOutcomeOf(
+  link: LinkState,
+  payment: Pick<CardOrder, "status" | "reason">,
+  owned: boolean,
+): { status: LinkOutcome; reason?: string } {
+  if (link === "paid" || payment.status === "authorized" || payment.status === "captured")
+    return owned ? { status: "paid" } : { status: "cancelled", reason: GIVEN_BACK }
+  if (link === "cancelled") return { status: "cancelled", reason: CANCELLED_BY_THE_STORE }
+  if (link === "expired") return { status: "expired", reason: EXPIRED }
+  if (payment.status === "error") return { status: "declined", ...(payment.reason ? { reason: payment.reason } : {}) }
+  if (payment.status === "canceled")
+    return { status: "cancelled", ...(payment.reason ? { reason: payment.reason } : {}) }
+  return { status: "pending" }
 }
 
 /** Links the ledger records as cancelled at the gateway (an executed `link_cancellation`). */

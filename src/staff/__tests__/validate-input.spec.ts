@@ -4,7 +4,9 @@ import {
   decimalAmount,
   OrderParamsSchema,
   orderCollectionBody,
+  orderId,
   PaymentParamsSchema,
+  PaymentSessionParamsSchema,
   parseInput,
 } from "../validate-input"
 
@@ -50,6 +52,14 @@ describe("the shared input rules", () => {
     expect(() => parseInput(OrderParamsSchema, { id: "pay_1" })).toThrow("id: must be an order id (order_...)")
     expect(() => parseInput(PaymentParamsSchema, { id: "order_1" })).toThrow("id: must be a payment id (pay_...)")
     expect(parseInput(OrderParamsSchema, { id: "order_01ABC" })).toEqual({ id: "order_01ABC" })
+    expect(() => parseInput(PaymentSessionParamsSchema, { id: "pay_1" })).toThrow(
+      "id: must be a payment session id (payses_...)",
+    )
+  })
+
+  it("says what a missing or non-text id must be, not only that it is not a string", () => {
+    expect(() => parseInput(z.object({ order_id: orderId }), {})).toThrow("order_id: must be an order id (order_...)")
+    expect(() => parseInput(OrderParamsSchema, { id: ["order_1"] })).toThrow("id: must be an order id (order_...)")
   })
 
   it("takes an amount as exact decimal text only", () => {

@@ -43,6 +43,7 @@ describe("docs/storefront.md's starter snippets", () => {
         "src/app/[countryCode]/(checkout)/checkout/nexi/mobile/page.tsx",
         "src/app/[countryCode]/(checkout)/checkout/nexi/mobile/nexi-mobile-wait.tsx",
         "src/modules/account/components/nexi-saved-cards.tsx",
+        "src/app/[countryCode]/(main)/nexi/payment-link/page.tsx",
       ]),
     )
   })

@@ -59,6 +59,27 @@ describe("ReadThrottle", () => {
     expect(await throttle.run("a", async () => undefined)).toBe("skipped")
   })
 
+  it("answers the last read's value, or its error, to every caller of a key until the interval is over", async () => {
+    const time = clock()
+    const throttle = new ReadThrottle<string>({ intervalMs: 3_000, maxKeys: 10, now: time.now })
+    let reads = 0
+    const read = async () => `read ${++reads}`
+    await expect(Promise.all([throttle.latest("a", read), throttle.latest("a", read)])).resolves.toEqual([
+      "read 1",
+      "read 1",
+    ])
+    time.advance(2_999)
+    await expect(throttle.latest("a", read)).resolves.toBe("read 1")
+    await expect(throttle.latest("b", read)).resolves.toBe("read 2")
+    time.advance(1)
+    await expect(throttle.latest("a", read)).resolves.toBe("read 3")
+    const failing = () => Promise.reject(new Error("gateway down"))
+    time.advance(3_000)
+    await expect(throttle.latest("a", failing)).rejects.toThrow("gateway down")
+    await expect(throttle.latest("a", read)).rejects.toThrow("gateway down")
+    expect(reads).toBe(3)
+  })
+
   it("remembers at most maxKeys keys, forgetting the least recently used", async () => {
     const throttle = new ReadThrottle({ intervalMs: 3_000, maxKeys: 2, now: clock().now })
     const noop = async () => undefined

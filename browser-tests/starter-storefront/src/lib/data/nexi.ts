@@ -3,8 +3,10 @@ import { sdk } from "@lib/config"
 import { getAuthHeaders, getCacheTag, removeCartId } from "@lib/data/cookies"
 import {
   deleteSavedCard,
+  getPaymentLinkOutcome,
   hostedPageOf,
   listSavedCards,
+  type PaymentLinkOutcome,
   type PaymentOutcome,
   readPaymentOutcome,
   resolveReturn,
@@ -43,6 +45,18 @@ export async function resolveNexiReturn(cartId: string): Promise<PaymentOutcome>
 /** The mobile payment's wait: the status route, which completes the cart once the shopper approves. */
 export async function nexiPaymentOutcome(cartId: string, sessionId: string): Promise<PaymentOutcome> {
   return settle(await readPaymentOutcome(sdk.client, { cartId, sessionId }, { headers: await getAuthHeaders() }))
+}
+
+/** The page a payment link returns to: what became of the link, for a guest too. Answered, not thrown, as above. */
+export async function nexiPaymentLinkOutcome(
+  orderId: string,
+  sessionId: string,
+): Promise<PaymentLinkOutcome | { error: string }> {
+  try {
+    return await getPaymentLinkOutcome(sdk.client, { orderId, sessionId }, { headers: await getAuthHeaders() })
+  } catch (error) {
+    return { error: (error as Error).message }
+  }
 }
 
 export async function listMyNexiCards(): Promise<SavedCard[]> {

@@ -2,7 +2,9 @@
  * The demo storefront: one page, one view per path. The paths are the ones the Nexi provider
  * is configured with: resultUrl /checkout/nexi/result?cart_id=... (back from the hosted
  * payment page) and cancelUrl /checkout?step=payment&cart_id=... (the shopper gave up there);
- * /account is where adding a saved card comes back to.
+ * /nexi/payment-link?order_id=...&session_id=... is where a payment link's page returns to
+ * (paymentLinkResultUrl and paymentLinkCancelUrl); /account is where adding a saved card comes
+ * back to.
  */
 import { customerToken } from "./customer.js"
 import { h, render, showError } from "./dom.js"
@@ -12,6 +14,7 @@ import { checkoutView } from "./views/checkout.js"
 import { loginView } from "./views/login.js"
 import { mobileApprovalView } from "./views/mobile.js"
 import { orderView } from "./views/order.js"
+import { paymentLinkView } from "./views/payment-link.js"
 import { resultView } from "./views/result.js"
 import { shopView } from "./views/shop.js"
 
@@ -21,6 +24,7 @@ const VIEWS = {
   "/checkout/nexi/result": resultView,
   "/checkout/mobile": mobileApprovalView,
   "/order": orderView,
+  "/nexi/payment-link": paymentLinkView,
   "/account": accountView,
   "/account/login": loginView,
 }
