@@ -265,6 +265,44 @@ medusaIntegrationTestRunner({
       await expect(payLink(link.link_id)).rejects.toThrow(/answered 409/)
     })
 
+    it("releases a link paid just before its order was cancelled, its three notifications coming after the cancel", async () => {
+      const orderId = await orderOwing()
+      const link = await createLink({ order_id: orderId })
+      // The notifications wait in a batch that never fills until the cancel is done (flushed below).
+      await simulator.control("POST", "/faults/notifications", { reverseBatch: 100, copies: 3 })
+      await payLink(link.link_id)
+      expect((await call("POST", `/admin/orders/${orderId}/cancel`)).status).toBe(200)
+      // The gateway shows the link paid, not open: its attempt is superseded all the same.
+      await eventually(async () =>
+        (await ledger().findAttempt(link.gateway_order_id))?.state === "superseded" ? true : undefined,
+      )
+      await simulator.control("POST", "/notifications/flush")
+      const released = await eventually(
+        async () => {
+          const attempt = await ledger().findAttempt(link.gateway_order_id)
+          return attempt?.state === "released" ? attempt : undefined
+        },
+        { timeoutMs: 60_000 },
+      )
+      expect(released.note).toMatch(/order cancelled meanwhile; voided automatically/)
+      await new Promise((resolve) => setTimeout(resolve, WEBHOOK_DELAY_MS))
+      await reconcilePendingSessions(container, new Date(Date.now() + 10 * 60_000))
+      const { operations } = await gatewayOrder(link.gateway_order_id)
+      const moves = operations.map((operation) => [operation.operationType, operation.operationResult])
+      expect(moves.filter(([type]) => type !== "AUTHORIZATION")).toEqual([["VOID", "VOIDED"]])
+      // Nothing of it on the cancelled order: no payment recorded, no collection turned back to authorized.
+      const order = await medusaOrder(orderId)
+      expect(order.status).toBe("canceled")
+      expect(order.payment_collections.map((collection: { status: string }) => collection.status)).toEqual([
+        "canceled",
+        "canceled",
+      ])
+      expect(
+        (await paymentsOf(orderId)).filter((payment: any) => payment.data?.order_id === link.gateway_order_id),
+      ).toEqual([])
+      await simulator.control("DELETE", "/faults/notifications")
+    })
+
     /**
      * An order with an open link, cancelled while the gateway is down for the link's cancel: the
      * link's attempt is superseded, its cancel's outcome unknown, and the link stays payable there.

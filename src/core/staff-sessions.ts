@@ -17,6 +17,7 @@
 import type { IPaymentModuleService, MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
 import { authorizePaymentSessionForOrderWorkflow, convertDraftOrderWorkflow } from "@medusajs/medusa/core-flows"
+import { NEXI_LEDGER_MODULE, type PaymentLedger } from "../modules/nexi-ledger/types"
 import { withLock } from "./payment-lock"
 import type { PaymentStatus } from "./session-data"
 
@@ -65,6 +66,12 @@ export interface RecordedStaffPayment {
   draftConversion: string
 }
 
+/** The session's payment collection was cancelled (its order cancelled): the payment is not Medusa's to record. */
+export const ORDER_CANCELLED = "order_cancelled"
+
+/** Why a payment on a session whose order was cancelled is released (the ledger's note, staff's list). */
+export const CANCELLED_ORDER_NOTE = "an order cancelled meanwhile"
+
 /**
  * Step 4: Medusa records the payment the gateway holds under the session's order id, once,
  * whoever finds it paid first: staff's own request after a charge, or the sync (a link's
@@ -75,13 +82,18 @@ export interface RecordedStaffPayment {
  * neither recorded nor waiting to be (it failed or was cancelled). `paid` says what happened at
  * the gateway for the error ("The card was charged"): the payment is made, so staff must send
  * again, which finds it and records it.
+ *
+ * A session whose collection Medusa cancelled with its order (a customer paid a link while staff
+ * cancelled the order) is never authorized: Medusa would turn the cancelled collection back into
+ * an authorized one and hold the money on a cancelled order. Its attempts are superseded instead
+ * (ORDER_CANCELLED), so the sync releases the payment.
  */
 export async function authorizeStaffSessionOnce(
   container: MedusaContainer,
   sessionId: string,
   gatewayOrderId: string,
   paid = "The card was charged",
-): Promise<RecordedStaffPayment | undefined> {
+): Promise<RecordedStaffPayment | typeof ORDER_CANCELLED | undefined> {
   const recorded = await withLock(
     container,
     `nexi-order-session:${sessionId}`,
@@ -90,13 +102,22 @@ export async function authorizeStaffSessionOnce(
       const payments = container.resolve<IPaymentModuleService>(Modules.PAYMENT)
       const [session] = await payments.listPaymentSessions(
         { id: sessionId },
-        { select: ["id", "status", "payment_collection_id"], relations: ["payment"] },
+        {
+          select: ["id", "status", "payment_collection_id", "payment_collection.status"],
+          relations: ["payment", "payment_collection"],
+        },
       )
       if (!session) return undefined
       const collectionId = session.payment_collection_id
       const recordedId = (session as { payment?: { id?: string } | null }).payment?.id
       if (recordedId) return { paymentId: recordedId, authorizedNow: false, collectionId }
       if (session.status !== "pending_authorization") return undefined
+      if ((session as { payment_collection?: { status?: string } }).payment_collection?.status === "canceled") {
+        await container
+          .resolve<PaymentLedger>(NEXI_LEDGER_MODULE)
+          .supersedeAttempts(sessionId, undefined, CANCELLED_ORDER_NOTE)
+        return ORDER_CANCELLED
+      }
       try {
         const { result } = await authorizePaymentSessionForOrderWorkflow(container).run({
           input: { payment_session_id: sessionId },
@@ -113,7 +134,7 @@ export async function authorizeStaffSessionOnce(
     },
     60,
   )
-  if (!recorded) return undefined
+  if (!recorded || recorded === ORDER_CANCELLED) return recorded
   const { paymentId, authorizedNow, collectionId } = recorded
   return { paymentId, draftConversion: authorizedNow ? await convertPaidDraft(container, collectionId) : "" }
 }

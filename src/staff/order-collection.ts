@@ -24,12 +24,14 @@ import {
   createPaymentSessionsWorkflow,
 } from "@medusajs/medusa/core-flows"
 import { readCardOrder } from "../core/card/card-order"
+import { cardSyncFor } from "../core/card/card-sync"
 import { isCharged, operationIdOf, staffChargeRecovery } from "../core/card/card-writes"
 import { idempotencyUuid } from "../core/idempotency"
 import { withLock } from "../core/payment-lock"
 import { NotMadeError, sendOnce } from "../core/send-once"
 import {
   authorizeStaffSessionOnce,
+  ORDER_CANCELLED,
   STAFF_CHANNEL_CONTEXT_KEY,
   STAFF_CHANNEL_NOUNS,
   type StaffChannel,
@@ -343,6 +345,14 @@ export async function chargeOnce(
     )
   }
   const recorded = await authorizeStaffSessionOnce(container, attempt.sessionId, orderId)
+  if (recorded === ORDER_CANCELLED) {
+    // Its attempt superseded: the one sync reads it as owned by no session and releases it now.
+    await cardSyncFor(container, attempt.providerId).attempt(orderId)
+    throw new MedusaError(
+      MedusaError.Types.NOT_ALLOWED,
+      `The card was charged (gateway order ${orderId}) but the order was cancelled meanwhile: the charge was released (voided, or refunded if captured). Nothing is owed on a cancelled order.`,
+    )
+  }
   if (!recorded) {
     throw new MedusaError(
       MedusaError.Types.UNEXPECTED_STATE,

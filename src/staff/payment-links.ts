@@ -27,6 +27,7 @@ import {
 } from "../core/card/payment-links"
 import { markPaymentSession } from "../core/medusa-payments"
 import { storeEntryIdOf } from "../core/provider-ids"
+import { CANCELLED_ORDER_NOTE, staffChannelOfSession } from "../core/staff-sessions"
 import { gatewayClientFor, ledgerOf, merchantGateway, requireNexiOptions } from "../core/store-entries"
 import { InvalidRequestError } from "../http/errors"
 import type { PaymentAttempt } from "../modules/nexi-ledger/types"
@@ -194,10 +195,63 @@ export async function cancelPaymentLink(
   })
 }
 
-/** An order cancelled: its open links can no longer be paid (the order-cancel subscriber). */
+/**
+ * An order cancelled (the order-cancel subscriber): no payment on any of its links is recorded
+ * from now on, and its open links can no longer be paid. The links' attempts are superseded from
+ * the ledger first, before any gateway read: a link paid just before the cancel whose notification
+ * comes late, or one a failed read below leaves open, is then released by the sync, never recorded
+ * on the cancelled order. A link's payment Medusa recorded while its cancel ran (after the cancel
+ * had read the order's payments) is cancelled now, which voids it at the gateway.
+ */
 export async function cancelLinksOfOrder(container: MedusaContainer, orderId: string): Promise<void> {
+  const ledger = ledgerOf(container)
+  for (const creation of await ledger.writesOfMedusaRef(orderId, "link_creation")) {
+    const attempt = await ledger.findAttempt(creation.gateway_ref)
+    if (attempt?.session_id) await ledger.supersedeAttempts(attempt.session_id, undefined, CANCELLED_ORDER_NOTE)
+  }
+  await cancelPaymentsRecordedMeanwhile(container, orderId)
   const open = (await linksOfOrder(container, orderId)).filter((link) => link.state === "open")
   for (const link of open) await retire(container, link)
+}
+
+/**
+ * Medusa's cancel voids the uncaptured payments it read when it began; a staff session's payment
+ * authorized after that read is left held on a cancelled order, its collection turned back to
+ * authorized. Each is cancelled through Medusa (the provider voids it through the one sender),
+ * and its collection cancelled again.
+ */
+async function cancelPaymentsRecordedMeanwhile(container: MedusaContainer, orderId: string): Promise<void> {
+  const query = container.resolve(ContainerRegistrationKeys.QUERY)
+  const { data } = await query.graph({
+    entity: "order",
+    fields: [
+      "payment_collections.id",
+      "payment_collections.status",
+      "payment_collections.payments.*",
+      "payment_collections.payments.captures.id",
+    ],
+    filters: { id: orderId },
+  })
+  type Collection = {
+    id: string
+    status: string
+    payments?: Array<{
+      id: string
+      provider_id: string
+      data?: Record<string, unknown>
+      canceled_at?: unknown
+      captures?: unknown[]
+    }>
+  }
+  const payments = container.resolve<IPaymentModuleService>(Modules.PAYMENT)
+  for (const collection of (data[0] as { payment_collections?: Collection[] } | undefined)?.payment_collections ?? []) {
+    const held = (collection.payments ?? []).filter(
+      (payment) => !payment.canceled_at && !payment.captures?.length && staffChannelOfSession(payment.data),
+    )
+    for (const payment of held) await payments.cancelPayment(payment.id)
+    if (held.length && collection.status !== "canceled")
+      await payments.updatePaymentCollections(collection.id, { status: "canceled" } as never)
+  }
 }
 
 /**

@@ -41,12 +41,15 @@ async function syncOf(
     state = "paid",
     sessionStatus = session.status,
     medusaAnswers = async (): Promise<SyncOutcome> => "unchanged",
+    release = async (): Promise<"voided" | "nothing_paid"> => "nothing_paid",
   }: {
     checkoutHoldsCart?: boolean
-    state?: "open" | "paid"
+    state?: "open" | "paid" | "superseded"
     sessionStatus?: string
-    /** What Medusa's side answers, or throws, when the read is applied. */
-    medusaAnswers?: () => Promise<SyncOutcome>
+    /** What Medusa's side answers, or throws, when the read is applied (given the ledger, as its changes see it). */
+    medusaAnswers?: (ledger: InMemoryLedger) => Promise<SyncOutcome>
+    /** What the release of an order no live session owns does (given the ledger it marks released). */
+    release?: (ledger: InMemoryLedger) => Promise<"voided" | "nothing_paid">
   } = {},
 ) {
   const calls: string[] = []
@@ -70,7 +73,10 @@ async function syncOf(
     settleWrites: async () => {
       calls.push("settle the writes")
     },
-    release: async () => "nothing_paid",
+    release: async () => {
+      calls.push("release")
+      return release(ledger)
+    },
     verificationNotified: async () => false,
     endCardToSave: async () => undefined,
   }
@@ -82,7 +88,7 @@ async function syncOf(
       apply: async (_session, payment) => {
         calls.push("apply to Medusa")
         applied.push(payment)
-        return medusaAnswers()
+        return medusaAnswers(ledger)
       },
       checkoutCompleting: async (_session, _status, cartId) => checkoutHoldsCart && cartId === "cart_1",
     },
@@ -157,5 +163,39 @@ describe("CardSync: a paid order whose cart the shopper's checkout is completing
     const { sync, ledger } = await pendingSyncOf(false, async () => "left_to_checkout")
     await expect(sync.attempt(ORDER_ID)).resolves.toBe("left_to_checkout")
     expect(await ledger.findAttempt(ORDER_ID)).toMatchObject({ state: "open" })
+  })
+})
+
+describe("CardSync: a payment no live session owns", () => {
+  it("releases a link's payment whose order was cancelled meanwhile, instead of marking its attempt paid", async () => {
+    const { sync, calls, ledger } = await syncOf(AUTHORIZED, {
+      state: "open",
+      sessionStatus: "pending_authorization",
+      // As authorizeStaffSessionOnce answers for a collection Medusa cancelled with its order.
+      medusaAnswers: async (book) => {
+        await book.supersedeAttempts(session.id, undefined, "an order cancelled meanwhile")
+        return "order_cancelled"
+      },
+      release: async (book) => {
+        await book.updateAttempt(ORDER_ID, { state: "released", next_check_at: null })
+        return "voided"
+      },
+    })
+    await sync.attempt(ORDER_ID)
+    expect(calls).toEqual(["read the order", "settle the writes", "apply to Medusa", "settle the writes", "release"])
+    expect(await ledger.findAttempt(ORDER_ID)).toMatchObject({ state: "released" })
+  })
+
+  it("leaves released an attempt a copy of the notification released while this one read the voided order", async () => {
+    const { sync, ledger } = await syncOf(AUTHORIZED, {
+      state: "superseded",
+      // The other copy voided and released it: this read finds nothing paid.
+      release: async (book) => {
+        await book.updateAttempt(ORDER_ID, { state: "released", next_check_at: null })
+        return "nothing_paid"
+      },
+    })
+    await sync.attempt(ORDER_ID)
+    expect(await ledger.findAttempt(ORDER_ID)).toMatchObject({ state: "released" })
   })
 })

@@ -52,6 +52,7 @@ function changes(
     lockCompletion,
     authorizeOrderSession: async (sessionId, gatewayOrderId) => {
       orderSessions.push([sessionId, gatewayOrderId])
+      return "recorded"
     },
     isCartLocked: async (cartId) => lockedCarts.includes(cartId),
     // Medusa's bookkeeping of rows whose workflow died runs on a real store (the crash suite).

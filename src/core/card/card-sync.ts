@@ -18,6 +18,7 @@ import { idempotencyUuid } from "../idempotency"
 import { type MedusaChanges, medusaChangesOf, type SessionRecord, type SyncOutcome } from "../medusa-payments"
 import { notificationProblem, parseNotificationBody } from "../notification-body"
 import type { MedusaRows } from "../send-once"
+import { ORDER_CANCELLED } from "../staff-sessions"
 import { gatewayClientFor, ledgerOf, loggerOf, paymentRecordsOf } from "../store-entries"
 import { SAVE_CARD_KEY, saveCardOfPayment } from "./card-on-file"
 import { type CardOrder, holdsOnlyItsAuthorization, readCardOrder } from "./card-order"
@@ -154,6 +155,9 @@ export class CardSync {
         gatewayRef: orderId,
         currency: this.currencyOf(read, session),
       })
+      // Superseded now: read as an order no live session owns, the payment is released.
+      if (outcome === ORDER_CANCELLED)
+        return this.apply(orderId, await this.deps.ledger.findAttempt(orderId), session, read)
       // The watch moves once Medusa took the read in: a completion that failed, or that another
       // caller is making, leaves the attempt to be read again.
       const watch = attempt && watchAfterRead(attempt, state.status, new Date(), state.reason)
@@ -168,8 +172,11 @@ export class CardSync {
     if (!attempt || attempt.state === "released") return "unchanged"
     const why = session ? "a hosted order the cart had replaced" : "a hosted order whose payment session was deleted"
     const released = await this.deps.gateway.release(attempt, read, attempt.note ?? why)
-    if (released === "nothing_paid")
-      await this.deps.ledger.updateAttempt(orderId, watchAfterRead(attempt, state.status, new Date(), state.reason))
+    if (released !== "nothing_paid") return "unchanged"
+    // Read again: a copy of the notification may have released it since this read (the void
+    // this one then read as nothing paid); released, it stays released.
+    if ((await this.deps.ledger.findAttempt(orderId))?.state === "released") return "unchanged"
+    await this.deps.ledger.updateAttempt(orderId, watchAfterRead(attempt, state.status, new Date(), state.reason))
     return "unchanged"
   }
 
