@@ -1,12 +1,14 @@
 /**
- * The first install, as a store developer makes it: the package packed with `npm pack`, a new
- * store folder outside this repository with its own package.json and `npm install`, the
+ * The README's first hour, as a store developer follows it: the package packed with `npm pack`,
+ * a new store folder outside this repository with its own package.json and `npm install`, the
  * tarball installed into it, the README's `.env` block and `medusa-config.ts` written as they
- * stand, and then only Medusa's own CLI (`db:create`, `db:migrate`, `user`, `develop`) and HTTP:
- * a card order paid on the simulator started from the installed package's bin, captured and
- * partly refunded from the admin API. Nothing boots through the test runner, which resolves
- * modules its own way and once hid a missing `exports` entry that stopped every real store at
- * `db:migrate`. Requires `npm run build` first (the test:integration script does it).
+ * stand, then the README's commands as they stand (`medusa db:migrate`, `medusa user`, the
+ * simulator and `medusa develop` from the installed bins, then `nexi-first-order`: a card order
+ * paid on the simulator, captured and refunded in two parts). Only the ports and the database
+ * are the suite's own, given as variables, which win over `.env` as in every Medusa store.
+ * Nothing boots through the test runner, which resolves modules its own way and once hid a
+ * missing `exports` entry that stopped every real store at `db:migrate`. Requires
+ * `npm run build` first (the test:integration script does it).
  */
 import fs from "node:fs"
 import path from "node:path"
@@ -14,6 +16,7 @@ import {
   installStore,
   packPlugin,
   readmeBlock,
+  readmeCommands,
   type StoreProcess,
   startStoreBin,
   storeBin,
@@ -26,23 +29,17 @@ jest.setTimeout(20 * 60_000)
 const { freePort } = require("../../scripts/lib/free-port") as { freePort(): Promise<number> }
 
 const API_KEY = "5d952446-9004-4023-9eae-a527a152846b"
-const APPROVED_CARD = { pan: "4999340261977289", expiryDate: "1230", cvv: "663" }
-const ADMIN = { email: "admin@new-store.test", password: "first-install-password" }
 const ARTIFACTS = path.resolve(__dirname, "..", "..", ".test-artifacts", "new-store")
 const GATEWAY_PATH = "/api/phoenix-0.0/psp/api/v1"
+const START = readmeCommands("### 4. Migrate and start")
+const [FIRST_ORDER] = readmeCommands("### 5. The first paid order")
 
-/** A create-medusa-app store's own `.env` lines, before the README's block is added. */
-function storeDotEnv(databaseUrl: string): string {
-  return [
-    `DATABASE_URL=${databaseUrl}`,
-    "STORE_CORS=http://localhost:8000",
-    "ADMIN_CORS=http://localhost:5173,http://localhost:9000",
-    "AUTH_CORS=http://localhost:5173,http://localhost:9000,http://localhost:8000",
-    "JWT_SECRET=supersecret",
-    "COOKIE_SECRET=supersecret",
-    "",
-  ].join("\n")
+/** The admin user the README's `medusa user` line makes, and `nexi-first-order` logs in as. */
+function readmeAdmin(): { email: string; password: string } {
+  const { args } = FIRST_ORDER
+  return { email: args[args.indexOf("--email") + 1], password: args[args.indexOf("--password") + 1] }
 }
+const ADMIN = readmeAdmin()
 
 /** A store file that uses the package's types, and one misuse they must refuse. */
 const TYPED_USE = `import type { NexiOptionsInput } from "medusa-payment-nexi/providers/nexi"
@@ -109,46 +106,50 @@ beforeAll(async () => {
   const credentials = `${process.env.DB_USERNAME ?? "postgres"}:${process.env.DB_PASSWORD ?? ""}`
   const databaseUrl = `postgres://${credentials}@${process.env.DB_HOST ?? "localhost"}:${process.env.DB_PORT ?? "5432"}/${database}`
 
-  fs.writeFileSync(
-    path.join(storeDir, ".env"),
-    storeDotEnv(databaseUrl) + readmeBlock("### 1. The environment", "bash"),
-  )
+  fs.writeFileSync(path.join(storeDir, ".env"), readmeBlock("### 1. The environment", "bash"))
   fs.writeFileSync(path.join(storeDir, "medusa-config.ts"), readmeBlock("### 3. `medusa-config.ts`", "ts"))
   fs.writeFileSync(path.join(storeDir, "tsconfig.json"), JSON.stringify(STORE_TSCONFIG, null, 2))
   fs.writeFileSync(path.join(storeDir, "typed-use.ts"), TYPED_USE)
 
-  // The README's addresses name the default ports; these runs take free ones (the process
-  // environment wins over .env, as it does for every Medusa store).
+  // The README's addresses name the default ports and its database; these runs take free
+  // ports and a database of their own (the process environment wins over .env, as it does for
+  // every Medusa store). The one simulator variable moves both of Nexi's services.
   env = storeEnvironment({
     PORT: String(port),
+    DATABASE_URL: databaseUrl,
     MEDUSA_BACKEND_URL: backend,
-    NEXI_ENVIRONMENT: `${simulatorUrl}${GATEWAY_PATH}`,
-    NEXI_APM_URL: `${simulatorUrl}/apm`,
+    NEXI_SIMULATOR_URL: simulatorUrl,
   })
+  // create-medusa-app makes the database; the README starts after it.
   await storeBin(storeDir, "medusa", ["db:create", "--db", database, "--no-interactive"], env)
-  await storeBin(storeDir, "medusa", ["db:migrate"], env)
-  await storeBin(storeDir, "medusa", ["user", "-e", ADMIN.email, "-p", ADMIN.password], env)
 
-  processes.push(
-    await startStoreBin({
-      dir: storeDir,
-      bin: "nexi-simulator",
-      args: [`--port=${simulatorPort}`, "--control", "--quiet"],
-      env,
-      readyUrl: `${simulatorUrl}/__sim/requests`,
-      logFile: path.join(ARTIFACTS, "simulator.log"),
-    }),
-  )
-  processes.push(
-    await startStoreBin({
-      dir: storeDir,
-      bin: "medusa",
-      args: ["develop"],
-      env,
-      readyUrl: `${backend}/health`,
-      logFile: path.join(ARTIFACTS, "medusa-develop.log"),
-    }),
-  )
+  for (const { bin, args } of START) {
+    if (bin === "nexi-simulator") {
+      processes.push(
+        await startStoreBin({
+          dir: storeDir,
+          bin,
+          args: [...args, `--port=${simulatorPort}`, "--quiet"],
+          env,
+          readyUrl: `${simulatorUrl}/__sim/requests`,
+          logFile: path.join(ARTIFACTS, "simulator.log"),
+        }),
+      )
+    } else if (bin === "medusa" && args[0] === "develop") {
+      processes.push(
+        await startStoreBin({
+          dir: storeDir,
+          bin,
+          args,
+          env,
+          readyUrl: `${backend}/health`,
+          logFile: path.join(ARTIFACTS, "medusa-develop.log"),
+        }),
+      )
+    } else {
+      await storeBin(storeDir, bin, args, env)
+    }
+  }
 })
 
 afterAll(async () => {
@@ -162,6 +163,7 @@ describe("the packed package", () => {
       expect(packedFiles).toContain(`.medusa/server/src/${file}.d.ts`)
     }
     expect(packedFiles).toContain(".medusa/server/src/simulator/cli.js")
+    expect(packedFiles).toContain(".medusa/server/src/simulator/first-order.js")
     expect(packedFiles).toContain(".medusa/server/src/modules/nexi-ledger/index.js")
     for (const file of [
       "README.md",
@@ -194,91 +196,51 @@ describe("the packed package", () => {
 })
 
 describe("a new store with the README's configuration", () => {
-  it("takes a card payment, captures and partly refunds it, and the gateway agrees", async () => {
+  it("makes the README's first paid order: shipped, paid on the simulator, captured, refunded in two parts", async () => {
+    expect(START.map(({ bin, args }) => `${bin} ${args[0]}`)).toEqual([
+      "medusa db:migrate",
+      "medusa user",
+      "nexi-simulator --control",
+      "medusa develop",
+    ])
+    const output = await storeBin(storeDir, FIRST_ORDER.bin, FIRST_ORDER.args, env)
+    expect(output).toMatch(/^ {2}order +#1 \(order_\w+\), 24\.89 EUR authorized$/m)
+    expect(output).toMatch(/^ {2}refunded +5\.00, then 19\.89: the order is refunded$/m)
+    const orderId = output.match(/^Order (order_\w+):/m)?.[1]
+
     const { token } = await json(`${backend}/auth/user/emailpass`, { method: "POST", body: JSON.stringify(ADMIN) })
-    const admin = (route: string, body?: unknown) =>
-      json(`${backend}${route}`, {
-        method: body === undefined ? "GET" : "POST",
-        body: body === undefined ? undefined : JSON.stringify(body),
-        token,
-      })
-
-    const { sales_channel: channel } = await admin("/admin/sales-channels", { name: "Webshop" })
-    const { api_key: key } = await admin("/admin/api-keys", { title: "Storefront", type: "publishable" })
-    await admin(`/admin/api-keys/${key.id}/sales-channels`, { add: [channel.id] })
-    const { region } = await admin("/admin/regions", {
-      name: "Italy",
-      currency_code: "eur",
-      countries: ["it"],
-      payment_providers: ["pp_nexi_nexi"],
-    })
-    const { product } = await admin("/admin/products", {
-      title: "Espresso cup",
-      status: "published",
-      options: [{ title: "Size", values: ["One"] }],
-      variants: [
-        {
-          title: "One",
-          options: { Size: "One" },
-          manage_inventory: false,
-          prices: [{ currency_code: "eur", amount: 19.99 }],
-        },
-      ],
-      sales_channels: [{ id: channel.id }],
-    })
-
-    const store = (route: string, body: unknown) =>
-      json(`${backend}${route}`, { method: "POST", body: JSON.stringify(body), publishableKey: key.token })
-    const address = {
-      first_name: "Giulia",
-      last_name: "Rossi",
-      address_1: "Via Roma 1",
-      city: "Milano",
-      postal_code: "20121",
-      country_code: "it",
-    }
-    const { cart } = await store("/store/carts", {
-      region_id: region.id,
-      email: "giulia@example.com",
-      items: [{ variant_id: product.variants[0].id, quantity: 1 }],
-      shipping_address: address,
-      billing_address: address,
-    })
-    const { payment_collection: collection } = await store("/store/payment-collections", { cart_id: cart.id })
-    const { payment_collection: withSession } = await store(
-      `/store/payment-collections/${collection.id}/payment-sessions`,
-      {
-        provider_id: "pp_nexi_nexi",
-      },
+    const admin = (route: string) => json(`${backend}${route}`, { token })
+    const { order } = await admin(
+      `/admin/orders/${orderId}?fields=payment_status,*shipping_methods,*payment_collections.payments`,
     )
-    const orderId: string = withSession.payment_sessions[0].data.order_id
-    expect(withSession.payment_sessions[0].data.hosted_page).toMatch(new RegExp(`^${simulatorUrl}/`))
-
-    // The README's "pay a test order without a browser".
-    const paid = await json(`${simulatorUrl}/__sim/hpp/${orderId}/pay`, {
-      method: "POST",
-      body: JSON.stringify(APPROVED_CARD),
-    })
-    expect(paid.result).toBe("AUTHORIZED")
-    const completed = await store(`/store/carts/${cart.id}/complete`, {})
-    expect(completed.type).toBe("order")
-
-    const { order } = await admin(`/admin/orders/${completed.order.id}?fields=*payment_collections.payments`)
+    expect(order.payment_status).toBe("refunded")
+    expect(order.shipping_methods.map((method: { name: string }) => method.name)).toEqual(["Nexi first order shipping"])
     const payment = order.payment_collections[0].payments[0]
-    await admin(`/admin/payments/${payment.id}/capture`, {})
-    await admin(`/admin/payments/${payment.id}/refund`, { amount: 5 })
+    expect(payment.provider_id).toBe("pp_nexi_nexi")
+    const { payment: recorded } = await admin(`/admin/payments/${payment.id}?fields=*captures,*refunds`)
+    expect(recorded.captures.map((capture: { amount: number }) => capture.amount)).toEqual([24.89])
+    expect(
+      recorded.refunds.map((refund: { amount: number }) => refund.amount).sort((a: number, b: number) => a - b),
+    ).toEqual([5, 19.89])
 
-    const gateway = await json(`${simulatorUrl}${GATEWAY_PATH}/orders/${orderId}`, {
+    const gateway = await json(`${simulatorUrl}${GATEWAY_PATH}/orders/${payment.data.order_id}`, {
       headers: { "x-api-key": API_KEY, "correlation-id": crypto.randomUUID() },
     })
     const operations = gateway.operations.map(
       (operation: { operationType: string; operationResult: string; operationAmount: string }) =>
         `${operation.operationType} ${operation.operationResult} ${operation.operationAmount}`,
     )
-    expect(operations).toEqual(expect.arrayContaining(["CAPTURE EXECUTED 1999", "REFUND REFUNDED 500"]))
-    const { payment: recorded } = await admin(`/admin/payments/${payment.id}?fields=*captures,*refunds`)
-    expect(recorded.captures.map((capture: { amount: number }) => capture.amount)).toEqual([19.99])
-    expect(recorded.refunds.map((refund: { amount: number }) => refund.amount)).toEqual([5])
+    expect(operations).toEqual(
+      expect.arrayContaining(["CAPTURE EXECUTED 2489", "REFUND REFUNDED 500", "REFUND REFUNDED 1989"]),
+    )
+
+    // A second run reuses what the first set up (found by name) and makes one more order.
+    const again = await storeBin(storeDir, FIRST_ORDER.bin, FIRST_ORDER.args, env)
+    expect(again).toMatch(/^ {2}order +#2 /m)
+    const { regions } = await admin("/admin/regions")
+    expect(regions).toHaveLength(1)
+    const { products } = await admin("/admin/products?handle=nexi-first-order-mug")
+    expect(products).toHaveLength(1)
   })
 
   it("serves the plugin's admin routes and screens from the installed package", async () => {
@@ -296,10 +258,12 @@ describe("a new store with the README's configuration", () => {
       (error: { output: string; code: unknown }) => error,
     )
     // Against the simulator on loopback: the notification URL cannot be reached from the
-    // internet (a blocking FAIL, exit 1) and the environment is a custom URL (a WARN).
+    // internet and the storefront's is not https (blocking FAILs, exit 1), and the environment
+    // is a custom URL (a WARN).
     expect(failure?.code).toBe(1)
     expect(failure?.output).toMatch(/PASS\s+API key/)
     expect(failure?.output).toMatch(/FAIL\s+Notification URL/)
+    expect(failure?.output).toMatch(/FAIL\s+Return URLs/)
     expect(failure?.output).toMatch(/WARN\s+Gateway environment/)
   })
 })

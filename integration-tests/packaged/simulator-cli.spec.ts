@@ -18,3 +18,14 @@ it("runs the simulator's CLI through npx and prints its usage with the defaults"
   expect(run.stdout).toMatch(/^Usage: nexi-simulator /m)
   expect(run.stdout).toMatch(/--port N .*\(default: 4010\)/)
 })
+
+it("prints, for the port given beside --help, the .env line and addresses of that port", () => {
+  const run = spawnSync("npx", ["--no-install", "nexi-simulator", "--port", "9511", "--help"], {
+    cwd: ROOT,
+    encoding: "utf8",
+    timeout: 60_000,
+  })
+  expect(run.status).toBe(0)
+  expect(run.stdout).toContain("NEXI_SIMULATOR_URL=http://127.0.0.1:9511\n")
+  expect(run.stdout).toMatch(/environment: +http:\/\/127\.0\.0\.1:9511\/api\/phoenix-0\.0\/psp\/api\/v1/)
+})

@@ -103,6 +103,21 @@ export function readmeBlock(heading: string, lang: string): string {
 }
 
 /**
+ * The commands of the first bash block under the README heading that starts with `heading`, one
+ * per `npx` line, as the bin and its arguments (what follows a `#` is a comment; no quoting).
+ */
+export function readmeCommands(heading: string): Array<{ bin: string; args: string[] }> {
+  return readmeBlock(heading, "bash")
+    .split("\n")
+    .map((text) => text.replace(/#.*$/, "").trim())
+    .filter((text) => text.startsWith("npx "))
+    .map((text) => {
+      const [, bin, ...args] = text.split(/\s+/)
+      return { bin, args }
+    })
+}
+
+/**
  * What a store's processes inherit: none of jest's settings (NODE_ENV=test would make the
  * store load `.env.test` instead of `.env`; NODE_OPTIONS carries jest's VM flag).
  */

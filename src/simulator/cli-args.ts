@@ -1,8 +1,8 @@
 /** Command-line arguments of nexi-simulator, turned into startSimulator options. */
 import { parseArgs } from "node:util"
-import { APM_BASE_PATH, DEFAULTS, GATEWAY_BASE_PATH, type SimulatorOptions } from "./options"
+import { APM_BASE_PATH, DEFAULTS, GATEWAY_BASE_PATH, localBaseUrl, type SimulatorOptions } from "./options"
 
-export const USAGE = `Usage: nexi-simulator [options]
+const FLAGS = `Usage: nexi-simulator [options]
 
 Runs an offline Nexi XPay gateway (card API, hosted payment page, notifications) and the
 alternative-payment (APM) service until Ctrl-C.
@@ -21,17 +21,35 @@ Options:
   --state FILE             Keeps orders and payments in FILE across restarts
                            (default: none, in memory)
   --quiet                  No line per request (default: off)
-  -h, --help               This text
+  -h, --help               This text; with other options, the addresses they give`
 
-With the defaults, a store's provider options are:
-  apiKey:                  ${DEFAULTS.apiKey} (the public sandbox test key)
-  environment:             http://${DEFAULTS.host}:${DEFAULTS.port}${GATEWAY_BASE_PATH}
-  apm.consumerKey:         ${DEFAULTS.apmConsumerKey}
-  apm.consumerSecret:      ${DEFAULTS.apmConsumerSecret}
-  apm.merchantId:          any, e.g. sim-merchant
-  apm.environment:         http://${DEFAULTS.host}:${DEFAULTS.port}${APM_BASE_PATH}`
+/**
+ * The help text, ending with what a store sets to reach a simulator started with `options` (the
+ * other flags of a `--help` run), so `--port 9511 --help` shows the addresses on 9511.
+ */
+export function usage(options: SimulatorOptions = {}): string {
+  const port = options.port ?? DEFAULTS.port
+  // Port 0 is chosen when the simulator starts; it prints the address then.
+  const url =
+    port === 0 ? `http://${options.host ?? DEFAULTS.host}:<port>` : localBaseUrl(options.host ?? DEFAULTS.host, port)
+  // Credentials given as flags are not echoed: help output ends up in logs and issue reports.
+  const given = (value: string | undefined, flag: string, fallback: string) =>
+    value === undefined ? fallback : `the ${flag} you gave`
+  return `${FLAGS}
 
-export type CliCommand = { kind: "help" } | { kind: "start"; options: SimulatorOptions; quiet: boolean }
+A store reaching it (started with the options given, else the defaults) has in its .env (README.md):
+  NEXI_SIMULATOR_URL=${url}
+    which gives the providers environment:  ${url}${GATEWAY_BASE_PATH}
+                    and apm.environment:    ${url}${APM_BASE_PATH}
+  NEXI_API_KEY=${given(options.apiKeys?.[0], "--api-key", `${DEFAULTS.apiKey} (the public sandbox test key)`)}
+  NEXI_APM_CONSUMER_KEY=${given(options.apmConsumerKey, "--apm-consumer-key", DEFAULTS.apmConsumerKey)}
+  NEXI_APM_CONSUMER_SECRET=${given(options.apmConsumerSecret, "--apm-consumer-secret", DEFAULTS.apmConsumerSecret)}
+  NEXI_APM_MERCHANT_ID=any, e.g. sim-merchant`
+}
+
+export type CliCommand =
+  | { kind: "help"; options: SimulatorOptions }
+  | { kind: "start"; options: SimulatorOptions; quiet: boolean }
 
 export function parseCliArguments(argv: string[]): CliCommand {
   const { values } = parseArgs({
@@ -50,7 +68,6 @@ export function parseCliArguments(argv: string[]): CliCommand {
       help: { type: "boolean", short: "h" },
     },
   })
-  if (values.help) return { kind: "help" }
   const port = values.port === undefined ? undefined : Number(values.port)
   if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port <= 65_535)) {
     throw new Error(`--port must be a whole number from 0 to 65535 (got "${values.port}")`)
@@ -58,18 +75,16 @@ export function parseCliArguments(argv: string[]): CliCommand {
   if (values["public-url"] !== undefined && !URL.canParse(values["public-url"])) {
     throw new Error(`--public-url must be an absolute URL (got "${values["public-url"]}")`)
   }
-  return {
-    kind: "start",
-    quiet: values.quiet ?? false,
-    options: {
-      port,
-      host: values.host,
-      publicUrl: values["public-url"],
-      apiKeys: values["api-key"],
-      apmConsumerKey: values["apm-consumer-key"],
-      apmConsumerSecret: values["apm-consumer-secret"],
-      control: values.control ?? false,
-      stateFile: values.state,
-    },
+  const options: SimulatorOptions = {
+    port,
+    host: values.host,
+    publicUrl: values["public-url"],
+    apiKeys: values["api-key"],
+    apmConsumerKey: values["apm-consumer-key"],
+    apmConsumerSecret: values["apm-consumer-secret"],
+    control: values.control ?? false,
+    stateFile: values.state,
   }
+  if (values.help) return { kind: "help", options }
+  return { kind: "start", quiet: values.quiet ?? false, options }
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /** nexi-simulator: runs the gateway simulator until SIGINT or SIGTERM. */
-import { parseCliArguments, USAGE } from "./cli-args"
+import { parseCliArguments, usage } from "./cli-args"
 import { startSimulator } from "./simulator"
 
 async function main(): Promise<void> {
@@ -8,12 +8,12 @@ async function main(): Promise<void> {
   try {
     command = parseCliArguments(process.argv.slice(2))
   } catch (error) {
-    process.stderr.write(`${(error as Error).message}\n${USAGE}\n`)
+    process.stderr.write(`${(error as Error).message}\n${usage()}\n`)
     process.exitCode = 2
     return
   }
   if (command.kind === "help") {
-    process.stdout.write(`${USAGE}\n`)
+    process.stdout.write(`${usage(command.options)}\n`)
     return
   }
   const logger = command.quiet ? undefined : (line: string) => process.stdout.write(`${line}\n`)

@@ -1,5 +1,7 @@
 /** nexi-simulator's arguments, parsed without starting a process. */
-import { parseCliArguments, USAGE } from "../cli-args"
+import { parseCliArguments, usage } from "../cli-args"
+
+const USAGE = usage()
 
 describe("parseCliArguments", () => {
   it("maps every flag to a startSimulator option", () => {
@@ -63,8 +65,15 @@ describe("parseCliArguments", () => {
     expect(() => parseCliArguments(argv)).toThrow(message)
   })
 
-  it("answers help", () => {
-    expect(parseCliArguments(["--help"])).toEqual({ kind: "help" })
+  it("answers help, with the other options given beside it", () => {
+    expect(parseCliArguments(["--help"])).toEqual({
+      kind: "help",
+      options: expect.objectContaining({ port: undefined }),
+    })
+    expect(parseCliArguments(["--port", "9511", "--help"])).toEqual({
+      kind: "help",
+      options: expect.objectContaining({ port: 9511 }),
+    })
   })
 })
 
@@ -96,11 +105,34 @@ describe("USAGE (nexi-simulator --help)", () => {
     expect(USAGE).toMatch(/--api-key KEY[^\n]*\n *\(default: 5d952446-9004-4023-9eae-a527a152846b\)/)
     expect(USAGE).toMatch(/--apm-consumer-key K .*\(default: sim-key\)/)
     expect(USAGE).toMatch(/--apm-consumer-secret S .*\(default: sim-secret\)/)
-    expect(USAGE).toContain("environment:             http://127.0.0.1:4010/api/phoenix-0.0/psp/api/v1")
-    expect(USAGE).toContain("apm.environment:         http://127.0.0.1:4010/apm")
+    expect(USAGE).toContain("NEXI_SIMULATOR_URL=http://127.0.0.1:4010\n")
+    expect(USAGE).toMatch(/environment: +http:\/\/127\.0\.0\.1:4010\/api\/phoenix-0\.0\/psp\/api\/v1\n/)
+    expect(USAGE).toMatch(/apm\.environment: +http:\/\/127\.0\.0\.1:4010\/apm\n/)
+    expect(USAGE).toContain("NEXI_API_KEY=5d952446-9004-4023-9eae-a527a152846b (the public sandbox test key)")
+  })
+
+  it("prints the addresses of the port and host given beside --help, and never a credential given", () => {
+    const { options } = parseCliArguments([
+      "--port=9511",
+      "--host=localhost",
+      "--api-key=merchant-secret-key",
+      "--apm-consumer-secret=s3cr3t-given",
+      "--help",
+    ])
+    const text = usage(options)
+    expect(text).toContain("NEXI_SIMULATOR_URL=http://localhost:9511\n")
+    expect(text).toMatch(/environment: +http:\/\/localhost:9511\/api\/phoenix-0\.0\/psp\/api\/v1\n/)
+    expect(text).toMatch(/apm\.environment: +http:\/\/localhost:9511\/apm\n/)
+    expect(text).not.toMatch(/:4010/)
+    expect(text).toContain("NEXI_API_KEY=the --api-key you gave")
+    expect(text).not.toMatch(/merchant-secret-key|s3cr3t-given/)
+    expect(usage(parseCliArguments(["--port", "0", "--help"]).options)).toContain(
+      "NEXI_SIMULATOR_URL=http://127.0.0.1:<port>",
+    )
   })
 
   it("keeps every line within 100 columns", () => {
-    for (const line of USAGE.split("\n")) expect(line.length).toBeLessThanOrEqual(100)
+    for (const line of usage({ port: 65_535, host: "127.255.255.255" }).split("\n"))
+      expect(line.length).toBeLessThanOrEqual(100)
   })
 })

@@ -17,13 +17,14 @@ import { runDoctor } from "./run-doctor"
 
 /**
  * Every option flag, its help and its default ("from the config" when left out). The environment
- * variable read when it is absent is NEXI_ and the flag upper-cased; an apm- flag sets the `apm`
- * options, under the camel-cased rest of its name.
+ * variable read when it is absent is the one README.md's `.env` and medusa-config.ts use for that
+ * option: NEXI_ and the flag upper-cased, but for the backend's URL, which Medusa stores already
+ * name MEDUSA_BACKEND_URL. An apm- flag sets the `apm` options, under the camel-cased rest of its name.
  */
-const OPTION_FLAGS: ReadonlyArray<[flag: string, help: string, fallback?: string]> = [
+const OPTION_FLAGS: ReadonlyArray<[flag: string, help: string, fallback?: string, env?: string]> = [
   ["api-key", "the gateway API key (never printed)"],
   ["environment", "sandbox, production or a base URL", "from the config, else sandbox"],
-  ["notification-url", "the store backend's public base URL"],
+  ["notification-url", "the store backend's public base URL", "from the config", "MEDUSA_BACKEND_URL"],
   ["result-url", "storefront page after payment"],
   ["cancel-url", "storefront page after giving up"],
   ["capture-type", "EXPLICIT or IMPLICIT", "from the config, else EXPLICIT"],
@@ -33,9 +34,9 @@ const OPTION_FLAGS: ReadonlyArray<[flag: string, help: string, fallback?: string
   ["apm-environment", "mobile payments: the service's base URL"],
 ]
 
-export const FLAGS = OPTION_FLAGS.map(([flag, help, fallback = "from the config"]) => ({
+export const FLAGS = OPTION_FLAGS.map(([flag, help, fallback = "from the config", env]) => ({
   flag,
-  env: `NEXI_${flag.toUpperCase().replace(/-/g, "_")}`,
+  env: env ?? `NEXI_${flag.toUpperCase().replace(/-/g, "_")}`,
   option: flag.replace(/^apm-/, "").replace(/-(.)/g, (_, letter: string) => letter.toUpperCase()),
   apm: flag.startsWith("apm-"),
   help,
@@ -126,8 +127,14 @@ function parseDoctorArguments(argv: string[], env: NodeJS.ProcessEnv): { kind: "
   }
 }
 
-/** The provider options to check: the config entry's, with flags and environment over them. */
-function doctorOptionsInput(command: RunCommand, cwd: string): { input: Record<string, unknown>; source: string } {
+/**
+ * The provider options to check: the config entry's, with flags and environment over them.
+ * `missingConfig` says where no config was found when one was looked for.
+ */
+function doctorOptionsInput(
+  command: RunCommand,
+  cwd: string,
+): { input: Record<string, unknown>; source: string; missingConfig?: string } {
   const file = command.noConfig ? undefined : configPathOf(command.config, cwd)
   const fromConfig = file ? nexiEntryOptions(file, command.entry) : {}
   // An interactive check answers in seconds: one attempt per request.
@@ -140,6 +147,10 @@ function doctorOptionsInput(command: RunCommand, cwd: string): { input: Record<s
   return {
     input,
     source: file ? `${file}${command.entry ? ` (entry ${command.entry})` : ""}` : "flags and environment variables",
+    missingConfig:
+      file || command.noConfig
+        ? undefined
+        : `no medusa-config.js or medusa-config.ts in ${cwd}: run it in the store's folder, name the file with --config PATH, or give the options as flags with --no-config (see --help)`,
   }
 }
 
@@ -227,14 +238,17 @@ async function main(): Promise<void> {
     process.stdout.write(`${USAGE}\n`)
     return
   }
-  const { input, source } = doctorOptionsInput(command, process.cwd())
+  const { input, source, missingConfig } = doctorOptionsInput(command, process.cwd())
   let options: ReturnType<typeof parseNexiOptions>
   try {
     options = parseNexiOptions(input)
   } catch (error) {
+    process.exitCode = 1
+    // Outside a store's folder with nothing given, the missing config is the whole story.
+    if (missingConfig) process.stderr.write(`nexi-doctor: ${missingConfig}\n`)
+    if (missingConfig && Object.keys(command.overrides).length + Object.keys(command.apmOverrides).length === 0) return
     // The message names the options by path, never their values.
     process.stdout.write(`FAIL  Options (${source}): ${(error as Error).message}\n`)
-    process.exitCode = 1
     return
   }
   const report = await runDoctor({ options, clients: clientsFor(options), currencies: command.currencies })

@@ -135,7 +135,7 @@ describe("nexi-doctor", () => {
     const run = await doctor(["--json"], {
       NEXI_API_KEY: SIM_API_KEY,
       NEXI_ENVIRONMENT: simulator.gatewayUrl,
-      NEXI_NOTIFICATION_URL: "http://localhost:9000",
+      MEDUSA_BACKEND_URL: "http://localhost:9000",
       NEXI_RESULT_URL: GOOD_URLS.resultUrl,
       NEXI_CANCEL_URL: GOOD_URLS.cancelUrl,
       NEXI_CURRENCIES: "EUR,CHF",
@@ -206,6 +206,23 @@ describe("nexi-doctor", () => {
     expect(refused.stderr).toContain(
       "is TypeScript and ts-node is not installed in the store; install it, or pass the options as flags",
     )
+  })
+
+  it("says it found no medusa-config when run outside a store's folder with nothing given", async () => {
+    const empty = fs.mkdtempSync(path.join(cwd, "empty-"))
+    const run = await doctor(["--currency", "EUR"], {}, empty)
+    expect(run.code).toBe(1)
+    expect(run.stderr).toContain(
+      `nexi-doctor: no medusa-config.js or medusa-config.ts in ${empty}: run it in the store's folder`,
+    )
+    expect(run.stdout).not.toContain("is required")
+
+    // With some options given, the missing ones are named too.
+    const some = await doctor(["--api-key", SIM_API_KEY], {}, empty)
+    expect(some.code).toBe(1)
+    expect(some.stderr).toContain("no medusa-config.js or medusa-config.ts in")
+    expect(some.stdout).toMatch(/^FAIL {2}Options \(flags and environment variables\): .*resultUrl: is required/)
+    expect(some.stdout).not.toContain(SIM_API_KEY)
   })
 
   it("fails on options the provider would refuse at boot, naming them", async () => {
