@@ -16,17 +16,28 @@ export function pauseAfter(checks: number): number {
   return Math.min(FIRST_PAUSE_MS * 2 ** Math.min(checks, 16), LONGEST_PAUSE_MS)
 }
 
-/** What the ledger should hold for an attempt its live session owns, after a read found `status`. */
+/**
+ * What the ledger should hold for an attempt its live session owns, after a read found `status`.
+ * `payableUntil`: a payment link can be paid until its expiry (7 to 90 days): watched until then.
+ */
 export function watchAfterRead(
   attempt: Pick<PaymentAttempt, "checks" | "created_at">,
   status: PaymentStatus,
   now: Date,
   reason?: string,
+  payableUntil?: Date,
 ): AttemptPatch {
   if (status === "authorized" || status === "captured") return { state: "paid", next_check_at: null }
   if (status === "error" || status === "canceled") return { state: "closed", next_check_at: null, note: reason ?? null }
-  if (now.getTime() - new Date(attempt.created_at).getTime() > MAX_ATTEMPT_AGE_MS) {
-    return { state: "closed", next_check_at: null, note: "Never paid; no longer watched after 24 hours." }
+  const watchedUntil = Math.max(
+    new Date(attempt.created_at).getTime() + MAX_ATTEMPT_AGE_MS,
+    payableUntil?.getTime() ?? 0,
+  )
+  if (now.getTime() > watchedUntil) {
+    const note = payableUntil
+      ? "Never paid; its payment link expired."
+      : "Never paid; no longer watched after 24 hours."
+    return { state: "closed", next_check_at: null, note }
   }
   return { checks: attempt.checks + 1, next_check_at: new Date(now.getTime() + pauseAfter(attempt.checks)) }
 }

@@ -29,4 +29,17 @@ describe("watchAfterRead", () => {
     )
     expect(patch).toMatchObject({ state: "closed", next_check_at: null })
   })
+
+  it("watches a payment link's attempt until the link expires, days after a hosted page's day", () => {
+    const created = new Date(NOW.getTime() - 3 * 86_400_000)
+    const linkEnds = new Date(NOW.getTime() + 4 * 86_400_000)
+    const watched = watchAfterRead({ checks: 30, created_at: created }, "pending", NOW, undefined, linkEnds)
+    expect(watched).toEqual({ checks: 31, next_check_at: new Date(NOW.getTime() + 60 * 60_000) })
+    const after = new Date(linkEnds.getTime() + 1)
+    expect(watchAfterRead({ checks: 31, created_at: created }, "pending", after, undefined, linkEnds)).toEqual({
+      state: "closed",
+      next_check_at: null,
+      note: "Never paid; its payment link expired.",
+    })
+  })
 })

@@ -28,6 +28,7 @@ function orderWith(...operations: ReturnType<typeof op>[]): OrderDetails {
   return {
     orderStatus: { order: { orderId: ORDER_ID, amount: "1999", currency: "EUR" }, authorizedAmount: "1999" },
     operations,
+    paymentLinks: [],
   } as OrderDetails
 }
 

@@ -18,6 +18,7 @@ import {
   linkOutcomeOf,
   linkStateOf,
   linkViewsOf,
+  payableUntil,
 } from "../card/payment-links"
 
 const NOW = new Date("2026-11-27T15:30:00Z")
@@ -27,6 +28,15 @@ describe("a payment link's expiry and state", () => {
     expect(linkExpirationDate(7, NOW)).toBe("2026-12-04")
     expect(linkExpirationDate(90, NOW)).toBe("2027-02-25")
     expect(linkExpirationDate(1, new Date("2026-12-31T23:59:59Z"))).toBe("2027-01-01")
+  })
+
+  it("says until when an order's links can be paid: the latest expiry, a bare date to its day's end", () => {
+    const link = (expirationDate?: string) => ({ linkId: "L", link: "https://pay/x", amount: "500", expirationDate })
+    expect(payableUntil([link("2026-12-04"), link("2026-11-30T10:00:00Z")])).toEqual(
+      new Date("2026-12-04T23:59:59.999Z"),
+    )
+    expect(payableUntil([link(undefined)])).toBeUndefined()
+    expect(payableUntil([])).toBeUndefined()
   })
 
   it("reads paid, cancelled, expired and open, paid first", () => {

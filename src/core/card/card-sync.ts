@@ -32,6 +32,7 @@ import {
   sendCardWrite,
   settledWritesOf,
 } from "./card-writes"
+import { payableUntil } from "./payment-links"
 
 export interface CardOrderRead {
   details: OrderDetails
@@ -160,7 +161,8 @@ export class CardSync {
         return this.apply(orderId, await this.deps.ledger.findAttempt(orderId), session, read)
       // The watch moves once Medusa took the read in: a completion that failed, or that another
       // caller is making, leaves the attempt to be read again.
-      const watch = attempt && watchAfterRead(attempt, state.status, new Date(), state.reason)
+      const until = payableUntil(read.details.paymentLinks)
+      const watch = attempt && watchAfterRead(attempt, state.status, new Date(), state.reason, until)
       // The notification of a payment Medusa already holds finds the attempt paid: nothing to write.
       if (outcome !== "left_to_checkout" && attempt && watch && !changesNothing(attempt, watch))
         await this.deps.ledger.updateAttempt(orderId, watch)
@@ -176,7 +178,11 @@ export class CardSync {
     // Read again: a copy of the notification may have released it since this read (the void
     // this one then read as nothing paid); released, it stays released.
     if ((await this.deps.ledger.findAttempt(orderId))?.state === "released") return "unchanged"
-    await this.deps.ledger.updateAttempt(orderId, watchAfterRead(attempt, state.status, new Date(), state.reason))
+    const until = payableUntil(read.details.paymentLinks)
+    await this.deps.ledger.updateAttempt(
+      orderId,
+      watchAfterRead(attempt, state.status, new Date(), state.reason, until),
+    )
     return "unchanged"
   }
 

@@ -61,6 +61,16 @@ function endOf(expiration: string): number {
   return /^\d{4}-\d{2}-\d{2}$/.test(expiration) ? Date.parse(`${expiration}T23:59:59.999Z`) : Date.parse(expiration)
 }
 
+/**
+ * Until when a customer can still pay on the order's links (undefined for an order with none):
+ * the job watches a link's attempt as long as that, not a hosted page's day, so a payment no
+ * notification announced (a link whose token a lost answer took) is still recorded.
+ */
+export function payableUntil(links: readonly PaymentLink[]): Date | undefined {
+  const ends = links.map((link) => endOf(link.expirationDate ?? "")).filter(Number.isFinite)
+  return ends.length ? new Date(Math.max(...ends)) : undefined
+}
+
 /** Paid wins over everything: money the gateway took stands, whatever the ledger says. */
 export function linkStateOf(link: PaymentLink, cancelled: boolean, now: Date): LinkState {
   if (link.paidByOperationId) return "paid"
