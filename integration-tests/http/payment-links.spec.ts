@@ -381,6 +381,26 @@ medusaIntegrationTestRunner({
       expect((await gatewayOrder(link.gateway_order_id)).operations).toEqual([])
     })
 
+    it("makes a new link when staff ask again after the link expired, never handing out the expired one", async () => {
+      const orderId = await orderOwing()
+      const expired = await createLink({ order_id: orderId })
+      await simulator.control("POST", `/paybylink/${expired.link_id}/expire`)
+      expect(await linkState(orderId, expired.link_id)).toBe("expired")
+
+      const again = await call<NexiPaymentLinksResponse>("POST", "/admin/nexi/payment-links", { order_id: orderId })
+      expect(again.status).toBe(201)
+      const open = again.data.payment_links.filter((link) => link.state === "open")
+      expect(open).toEqual([expect.objectContaining({ amount: "19.99" })])
+      expect(open[0].link_id).not.toBe(expired.link_id)
+      expect(open[0].gateway_order_id).not.toBe(expired.gateway_order_id)
+      // The expired link's attempt records nothing from now on; the new link is paid and recorded.
+      expect((await ledger().findAttempt(expired.gateway_order_id))?.state).toBe("superseded")
+      await payLink(open[0].link_id)
+      await eventually(async () => ((await paymentsOf(orderId)).length === 2 ? true : undefined), {
+        timeoutMs: 60_000,
+      })
+    })
+
     it("pays a draft order by link and converts it into an order", async () => {
       const draftId = await draftOrder()
       const link = await createLink({ draft_order_id: draftId, expiry_days: 30 })

@@ -10,7 +10,7 @@ import type { RequestFaults } from "./faults"
 import { RequestFaultSchema } from "./faults"
 import { contractView } from "./gateway/contracts"
 import { RefundSettlementSchema, type RefundSettler } from "./gateway/refund-settlement"
-import type { GatewayStore, StoredOrder } from "./gateway/store"
+import type { GatewayStore, StoredOrder, StoredPaymentLink } from "./gateway/store"
 import { type HostedOutcome, type HostedPayments, walletOf } from "./hpp/flow"
 import { describeIssue, errorAnswer, errorsAnswer, jsonAnswer, readJsonBody, SIM_CODES } from "./http-helpers"
 import type { SimRequest, SimResponse } from "./http-types"
@@ -186,6 +186,15 @@ const ROUTES: readonly ControlRoute[] = [
       return payOnPage(deps, order.value, { ...card, ...pay })
     }),
   ),
+  route("POST", "/paybylink/:linkId/expire", (deps, [linkId]) => {
+    // The link's expiry moved to now: what a link left unpaid past its expirationDate looks like.
+    const order = findLinkOrder(deps, linkId)
+    if (!order.ok) return order.answer
+    const link = order.value.paymentLink as StoredPaymentLink
+    link.expiresAt = new Date(deps.clock.now().getTime() - 1).toISOString()
+    deps.store.changed()
+    return ok({ linkId, expirationDate: link.expiresAt })
+  }),
   route(
     "POST",
     "/hpp/:orderId/cancel",

@@ -44,6 +44,9 @@ export async function createPaymentLink(
   input: { orderId: string; field: OrderTargetField; expiryDays: number; amount?: string },
 ): Promise<NexiPaymentLinksResponse> {
   return withCollectionLock(container, input.orderId, "payment_link", async () => {
+    // An expired link's session waits for a payment that can no longer come: never resumed.
+    for (const link of await linksOfOrder(container, input.orderId))
+      if (link.state === "expired") await stopRecording(container, link, "The payment link expired.")
     const attempt = await startStaffAttempt(container, { ...input, channel: "payment_link" })
     const options = requireNexiOptions(container, attempt.providerId)
     const gatewayOrderId = attempt.data.order_id
@@ -260,11 +263,8 @@ async function cancelPaymentsRecordedMeanwhile(container: MedusaContainer, order
  * meanwhile stays paid: its payment, no longer owned, is released by the sync.
  */
 async function retire(container: MedusaContainer, link: NexiPaymentLink): Promise<void> {
+  await stopRecording(container, link, "The payment link was cancelled.")
   const ledger = ledgerOf(container)
-  await ledger.supersedeAttempts(link.session_id, undefined, SUPERSEDED)
-  const payments = container.resolve<IPaymentModuleService>(Modules.PAYMENT)
-  const waiting = (status: string) => status === "pending_authorization"
-  await markPaymentSession(payments, link.session_id, "canceled", "The payment link was cancelled.", waiting)
   const gateway = await merchantGateway(container)
   try {
     await cancelLinkOnce({ gateway, ledger }, link)
@@ -274,6 +274,14 @@ async function retire(container: MedusaContainer, link: NexiPaymentLink): Promis
       .resolve(ContainerRegistrationKeys.LOGGER)
       .warn(`nexi: payment link ${link.link_id} could not be cancelled (${error.message}); a payment on it is released`)
   }
+}
+
+/** The link's attempt superseded (a payment on it is released, not recorded), its waiting session cancelled with `reason`. */
+async function stopRecording(container: MedusaContainer, link: NexiPaymentLink, reason: string): Promise<void> {
+  await ledgerOf(container).supersedeAttempts(link.session_id, undefined, SUPERSEDED)
+  const payments = container.resolve<IPaymentModuleService>(Modules.PAYMENT)
+  const waiting = (status: string) => status === "pending_authorization"
+  await markPaymentSession(payments, link.session_id, "canceled", reason, waiting)
 }
 
 /** The order's links, newest first: each link's creation is recorded in the ledger under the Medusa order. */

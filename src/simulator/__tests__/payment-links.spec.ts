@@ -246,6 +246,17 @@ describe("cancelled and expired links", () => {
     expect((await harness.order(orderId)).body.operations).toEqual([])
   })
 
+  it("expires now through the control API: the lookup shows the expiry passed and the page takes nothing", async () => {
+    const { orderId, paymentLink } = await createLink()
+    const expired = (await harness.control("POST", `/paybylink/${paymentLink.linkId}/expire`)).body
+    expect(Date.parse(expired.expirationDate)).toBeLessThan(Date.now())
+    const lookup = await harness.order(orderId)
+    expect(lookup.body.paymentLinks[0].expirationDate).toBe(expired.expirationDate)
+    expect((await harness.call("GET", paymentLink.link)).status).toBe(410)
+    expect((await payLink(paymentLink.linkId, { outcome: "approve" })).status).toBe(409)
+    expect((await harness.control("POST", "/paybylink/L0000/expire")).status).toBe(404)
+  })
+
   it("cancel answers 404 for an unknown link and another merchant's", async () => {
     const { paymentLink } = await createLink()
     expect((await cancelLink("L0000")).status).toBe(404)
