@@ -46,6 +46,10 @@ import {
   type CollectionRow,
   type OrderTargetField,
   type OwingOrderRow,
+  owedByPlan,
+  owingOrderRow,
+  PLAN_COLLECTION_FIELDS,
+  PLAN_ORDER_FIELDS,
   planCollection,
   resumableSession,
   smallerAmountMinor,
@@ -54,7 +58,6 @@ import type { NexiCardPaymentView, NexiStaffChargeResponse } from "./contract"
 import { cardPaymentView } from "./payment-views"
 
 export interface OrderToCollect extends OwingOrderRow {
-  display_id?: number | null
   email?: string | null
   customer_id?: string | null
 }
@@ -86,11 +89,7 @@ export function staffGatewayOrder(attempt: StaffAttempt, description: string): O
 }
 
 const COLLECTION_FIELDS = [
-  "id",
-  "status",
-  "amount",
-  "raw_amount",
-  "currency_code",
+  ...PLAN_COLLECTION_FIELDS,
   "payment_sessions.id",
   "payment_sessions.provider_id",
   "payment_sessions.status",
@@ -107,7 +106,7 @@ export function withCollectionLock<T>(
   return withLock(
     container,
     `nexi-collect:${orderId}`,
-    `A ${STAFF_CHANNEL_NOUNS[channel]} or another payment by staff for order ${orderId} is already under way.`,
+    `A ${STAFF_CHANNEL_NOUNS[channel]} or another payment by staff for this order is already under way.`,
     job,
   )
 }
@@ -154,23 +153,6 @@ export async function startStaffAttempt(
   }
 }
 
-/**
- * What the collection the plan names owes, read from the order alone: the unpaid collection's
- * amount, or the pending difference Medusa's workflow would create or set the collection to.
- */
-function owedByPlan(order: OrderToCollect, plan: CollectionPlan): AmountInput {
-  if (plan.collection === "prepare") return order.pending_difference ?? 0
-  const unpaid = order.payment_collections.find((collection) => collection.id === plan.collectionId) as
-    | (CollectionRow & { raw_amount?: AmountInput })
-    | undefined
-  if (!unpaid)
-    throw new MedusaError(
-      MedusaError.Types.UNEXPECTED_STATE,
-      `Payment collection ${plan.collectionId} of order ${order.id} was not read with the order.`,
-    )
-  return unpaid.raw_amount ?? unpaid.amount
-}
-
 async function resizeCollection(
   container: MedusaContainer,
   collection: CollectionRow,
@@ -190,30 +172,12 @@ export async function loadOrderToCollect(
   const query = container.resolve(ContainerRegistrationKeys.QUERY)
   const { data } = await query.graph({
     entity: "order",
-    fields: [
-      "id",
-      "display_id",
-      "status",
-      "is_draft_order",
-      "currency_code",
-      "email",
-      "customer_id",
-      "summary.*",
-      ...COLLECTION_FIELDS.map((name) => `payment_collections.${name}`),
-    ],
+    fields: [...PLAN_ORDER_FIELDS, "email", "customer_id", ...COLLECTION_FIELDS.map((name) => `payment_collections.${name}`)],
     filters: { id: orderId },
   })
-  const row = data[0] as
-    | (Omit<OrderToCollect, "pending_difference" | "payment_collections"> & Record<string, unknown>)
-    | undefined
+  const row = data[0] as Record<string, unknown> | undefined
   if (!row) throw new MedusaError(MedusaError.Types.NOT_FOUND, `${field}: no order ${orderId}`)
-  const summary = row.summary as { raw_pending_difference?: unknown; pending_difference?: unknown } | undefined
-  return {
-    ...row,
-    pending_difference: (summary?.raw_pending_difference ??
-      summary?.pending_difference) as OrderToCollect["pending_difference"],
-    payment_collections: ((row.payment_collections as CollectionRow[] | undefined) ?? []).filter(Boolean),
-  }
+  return owingOrderRow<OrderToCollect>(row)
 }
 
 /** The collection the plan names, or the one Medusa's workflow creates (or sets to what is owed). */
