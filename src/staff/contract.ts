@@ -176,6 +176,19 @@ export interface NexiStaffChargeResponse extends NexiPaymentActionResponse {
   status: "authorized" | "captured"
 }
 
+/** GET /admin/nexi/moto/orders?q=: the newest orders that owe money staff may collect (what a MOTO payment would charge). */
+export interface NexiOwingOrdersResponse {
+  orders: Array<{
+    id: string
+    display_id: number
+    email: string | null
+    /** The names on the shipping address, as staff ask the customer on the phone. */
+    customer_name: string | null
+    /** What the order owes now: what a MOTO payment charges. */
+    owed: NexiMoney
+  }>
+}
+
 /** A saved card staff may charge for an order: active, the order customer's, with their consent. */
 export interface NexiChargeableCard {
   id: string

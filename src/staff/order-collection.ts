@@ -40,13 +40,14 @@ import type { GatewayClient } from "../gateway/gateway-client"
 import type { MotoRequest, OperationResponse, Order, OrderDetails } from "../gateway/schemas"
 import { InvalidRequestError } from "../http/errors"
 import type { WriteKind } from "../modules/nexi-ledger/types"
-import { type AmountInput, minorMoneyText, minorToMajorString, toMinorUnits } from "../money/amount"
+import { minorMoneyText, minorToMajorString, toMinorUnits } from "../money/amount"
 import {
   type CollectionPlan,
   type CollectionRow,
   type OrderTargetField,
   type OwingOrderRow,
   owedByPlan,
+  owedNow,
   owingOrderRow,
   PLAN_COLLECTION_FIELDS,
   PLAN_ORDER_FIELDS,
@@ -54,7 +55,7 @@ import {
   resumableSession,
   smallerAmountMinor,
 } from "./collection-plan"
-import type { NexiCardPaymentView, NexiStaffChargeResponse } from "./contract"
+import type { NexiCardPaymentView, NexiOwingOrdersResponse, NexiStaffChargeResponse } from "./contract"
 import { cardPaymentView } from "./payment-views"
 
 export interface OrderToCollect extends OwingOrderRow {
@@ -172,12 +173,65 @@ export async function loadOrderToCollect(
   const query = container.resolve(ContainerRegistrationKeys.QUERY)
   const { data } = await query.graph({
     entity: "order",
-    fields: [...PLAN_ORDER_FIELDS, "email", "customer_id", ...COLLECTION_FIELDS.map((name) => `payment_collections.${name}`)],
+    fields: [
+      ...PLAN_ORDER_FIELDS,
+      "email",
+      "customer_id",
+      ...COLLECTION_FIELDS.map((name) => `payment_collections.${name}`),
+    ],
     filters: { id: orderId },
   })
   const row = data[0] as Record<string, unknown> | undefined
   if (!row) throw new MedusaError(MedusaError.Types.NOT_FOUND, `${field}: no order ${orderId}`)
   return owingOrderRow<OrderToCollect>(row)
+}
+
+/**
+ * How many of the newest orders (matching the search) are read to find the ones that owe: an
+ * order owes for a short while, so those are among the newest; a search finds an older one.
+ */
+const OWING_SCAN = 100
+
+/**
+ * The newest orders, matching `search` (Medusa's order search: number, email, names on the
+ * addresses) when given, that owe money staff may collect now: what the MOTO form offers for an
+ * order with an unpaid balance. An order whose payment is authorized counts as paid.
+ */
+export async function ordersOwing(
+  container: MedusaContainer,
+  search: string,
+  limit: number,
+): Promise<NexiOwingOrdersResponse["orders"]> {
+  const query = container.resolve(ContainerRegistrationKeys.QUERY)
+  const { data } = await query.graph({
+    entity: "order",
+    fields: [
+      ...PLAN_ORDER_FIELDS,
+      ...PLAN_COLLECTION_FIELDS.map((name) => `payment_collections.${name}`),
+      "email",
+      "shipping_address.first_name",
+      "shipping_address.last_name",
+    ],
+    filters: { is_draft_order: false, ...(search ? { q: search } : {}) },
+    pagination: { take: OWING_SCAN, order: { created_at: "DESC" } },
+  })
+  const owing: NexiOwingOrdersResponse["orders"] = []
+  for (const row of data as Record<string, unknown>[]) {
+    const order = owingOrderRow<OrderToCollect>(row)
+    const { owed } = owedNow(order, STAFF_CHANNEL_NOUNS.moto)
+    if (!owed || !order.display_id) continue
+    const address = row.shipping_address as { first_name?: string | null; last_name?: string | null } | null
+    const name = [address?.first_name, address?.last_name].filter(Boolean).join(" ")
+    owing.push({
+      id: order.id,
+      display_id: order.display_id,
+      email: order.email ?? null,
+      customer_name: name || null,
+      owed,
+    })
+    if (owing.length === limit) break
+  }
+  return owing
 }
 
 /** The collection the plan names, or the one Medusa's workflow creates (or sets to what is owed). */

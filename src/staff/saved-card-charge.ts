@@ -27,7 +27,6 @@ import type { NexiSavedCardChargeOptions, NexiStaffChargeResponse } from "./cont
 import {
   chargeOnce,
   loadOrderToCollect,
-  type OrderToCollect,
   type StaffAttempt,
   staffGatewayOrder,
   startStaffAttempt,
