@@ -313,7 +313,8 @@ medusaIntegrationTestRunner({
 
       expect({ status: refused.status, message: refused.body.message }).toEqual({
         status: 400,
-        message: "A saved-card charge or another payment by staff for this order is already under way. Wait for it to finish, then look again.",
+        message:
+          "A saved-card charge or another payment by staff for this order is already under way. Wait for it to finish, then look again.",
       })
       expect(await gatewayRequests("POST", "/orders/mit")).toHaveLength(0)
       expect((await link).status).toBe(201)

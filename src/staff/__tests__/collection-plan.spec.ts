@@ -94,9 +94,7 @@ describe("planCollection", () => {
   })
 
   it("refuses an order that owes nothing, and a canceled one", () => {
-    expect(() => planMoto(order({ pending_difference: 0 }), "order_id")).toThrow(
-      "Order #12 has nothing left to pay",
-    )
+    expect(() => planMoto(order({ pending_difference: 0 }), "order_id")).toThrow("Order #12 has nothing left to pay")
     expect(() => planMoto(order({ status: "canceled" }), "order_id")).toThrow(
       "Order #12 is canceled: there is nothing to pay.",
     )
