@@ -5,7 +5,7 @@
  * form's state, which clears them after every submit.
  *
  * The CVV has its own show/hide button: Medusa's password input brings one labelled "Show
- * password", which is hidden here.
+ * password", in a box after the input, which is hidden here.
  */
 import { Button, Input, Label } from "@medusajs/ui"
 import { useId, useState } from "react"
@@ -71,7 +71,7 @@ export function CardFields(props: {
           </Button>
         </div>
         {/* Remounted on each toggle: Medusa's input keeps the type it was first given. */}
-        <div className="[&_button]:hidden" key={cvvShown ? "shown" : "masked"}>
+        <div className="[&_input+div]:hidden" key={cvvShown ? "shown" : "masked"}>
           <Input
             id={`${id}-cvv`}
             type={cvvShown ? "text" : "password"}

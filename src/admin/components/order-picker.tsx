@@ -114,7 +114,9 @@ export function OrderPicker(props: {
       >
         {picked
           ? `Charging ${noun} #${picked.display_id} (${customerOf(picked)}).`
-          : `Pick the ${noun} to charge from the list.`}
+          : list.data?.length
+            ? `Pick the ${noun} to charge from the list.`
+            : ""}
       </Text>
     </div>
   )
