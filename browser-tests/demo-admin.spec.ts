@@ -3,8 +3,9 @@
  * credentials the demo prints, open a card order, read the "Nexi payment" widget's timeline,
  * capture, refund part, cancel a capture, and check after every step that the gateway, Medusa
  * and the widget agree; then charge a draft order by MOTO, picked from Medusa's list (issue 22);
- * then collect what an edited order owes, by a payment link and by a saved card (issue 26,
- * browser-tests/staff/). They share this file's demo: a demo with its admin takes minutes to start.
+ * then edit an order whose payment is only authorized, after the widget's warning, and find it
+ * owing in the MOTO form (issue 41); then collect what an edited order owes, by a payment link
+ * and by a saved card (issue 26, browser-tests/staff/). They share this file's demo: a demo with its admin takes minutes to start.
  * Every step is saved as a screenshot under browser-tests/screenshots/<test>/.
  *
  * The order of steps follows the gateway's rules (src/simulator/gateway/ledger.ts): one capture
@@ -60,7 +61,7 @@ import {
   widgetPaymentId,
   widgetPlacement,
 } from "./support/admin-dashboard"
-import { createDraftOrder, type PlacedCardOrder, placeCardOrder } from "./support/admin-store-order"
+import { addOneOfFirstItem, createDraftOrder, type PlacedCardOrder, placeCardOrder } from "./support/admin-store-order"
 import { launchBrowser } from "./support/browser"
 import { type DemoForTests, demoForTests } from "./support/demo-shop"
 import { stepScreenshots } from "./support/step-screenshots"
@@ -154,7 +155,14 @@ it("captures with Medusa's button and refunds part with Medusa's refund; the gat
   await expect(authorization.getByTestId("nexi-operation-amount").textContent()).resolves.toBe(shownInEuro(ORDER_TOTAL))
   await expect(page.getByTestId("nexi-gateway-order-id").textContent()).resolves.toBe(order.gatewayOrderId)
   // In the side column, beside Medusa's Payments section, not below the page's Metadata and JSON.
-  await expect(widgetPlacement(page)).resolves.toEqual({ rightOfPayments: true, aboveJson: true })
+  await expect(widgetPlacement(page, "nexi-order-payment", "Payments")).resolves.toEqual({
+    besideMain: true,
+    aboveJson: true,
+  })
+  // The provider as staff read it, not Medusa's id (pp_nexi_nexi).
+  await expect(page.getByTestId("nexi-provider").textContent()).resolves.toBe("Nexi card")
+  // Nothing is owed: no payment link is offered.
+  await expect(page.getByTestId("nexi-link-new").count()).resolves.toBe(0)
   await shot(page, "order-with-authorization")
   await expectAgreement(
     order,
@@ -365,7 +373,22 @@ it("charges a draft order by MOTO, picked from Medusa's list by the customer's e
   const draft = await createDraftOrder(page.request, demo, "espresso-cups", email)
 
   await openNexiSettings(page, demo)
+  await expect(page.getByRole("heading", { level: 1, name: "Nexi" }).isVisible()).resolves.toBe(true)
   await page.getByTestId("nexi-moto").scrollIntoViewIfNeeded()
+  // The card holder lines up with the card number below it.
+  const holderBox = await page.getByTestId("nexi-moto-holder").boundingBox()
+  const panBox = await page.getByTestId("nexi-moto-pan").boundingBox()
+  expect([holderBox?.x, holderBox?.width]).toEqual([panBox?.x, panBox?.width])
+  // The CVV's toggle says what it shows; Medusa's "Show password" is not offered.
+  const moto = page.getByTestId("nexi-moto")
+  await expect(moto.getByRole("button", { name: "Show password" }).count()).resolves.toBe(0)
+  await page.getByTestId("nexi-moto-cvv").fill("663")
+  await expect(page.getByTestId("nexi-moto-cvv").getAttribute("type")).resolves.toBe("password")
+  await moto.getByRole("button", { name: "Show CVV" }).click()
+  await expect(page.getByTestId("nexi-moto-cvv").getAttribute("type")).resolves.toBe("text")
+  await expect(page.getByTestId("nexi-moto-cvv").inputValue()).resolves.toBe("663")
+  await moto.getByRole("button", { name: "Hide CVV" }).click()
+  await expect(page.getByTestId("nexi-moto-cvv").getAttribute("type")).resolves.toBe("password")
   // Nothing can be charged before an order is picked.
   await expect(page.getByTestId("nexi-moto-submit").isDisabled()).resolves.toBe(true)
   await expect(searchMotoOrders(page, email, draft.id)).resolves.toEqual([draft.id])
@@ -382,6 +405,8 @@ it("charges a draft order by MOTO, picked from Medusa's list by the customer's e
   expect(charged.message).toMatch(
     /^Charged 29\.89 EUR to VISA \*+7289 by MOTO \(gateway order \w+\): authorized; .*The draft order was converted into an order\./,
   )
+  // The order named as staff know it, by its number.
+  expect(charged.message).toMatch(new RegExp(`Open order #${draft.displayId}$`))
   await shot(page, "moto-charged")
   const gatewayOrderId = /gateway order (\w+)/.exec(charged.message)?.[1] ?? ""
   await expect(gateway.amounts(gatewayOrderId)).resolves.toEqual({
@@ -393,6 +418,47 @@ it("charges a draft order by MOTO, picked from Medusa's list by the customer's e
   await expect(page.getByTestId("nexi-moto-pan").inputValue()).resolves.toBe("")
   await page.getByTestId("nexi-moto-order-search").fill(email)
   await page.getByTestId("nexi-moto-order-none").waitFor()
+})
+
+it("warns staff to capture before editing an order whose payment is only authorized; after the edit the order owes its new total, Nexi's link is explained, and the MOTO form lists it among orders with an unpaid balance, not a paid one", async () => {
+  const shot = settledScreenshots("demo-admin-order-edit")
+  const paid = await placeCardOrder(demo, "espresso-cups")
+  const order = await placeCardOrder(demo, "espresso-cups")
+
+  await signInAndOpen(order, shot)
+  await expect(page.getByTestId("nexi-edit-warning").textContent()).resolves.toMatch(
+    /^Capture the payment before editing this order\. .*Medusa cancels the authorization/,
+  )
+  await shot(page, "uncaptured-warning")
+
+  // The edit the warning is about (M#14984): Medusa cancels the authorization, the plugin voids it.
+  await addOneOfFirstItem(page.request, demo, order.orderId)
+  await reloadOrder(page)
+  await page.getByTestId("nexi-link-new").waitFor()
+  await expect(page.getByTestId("nexi-edit-warning").count()).resolves.toBe(0)
+  await expect(page.getByTestId("nexi-link-advice").textContent()).resolves.toMatch(
+    /^The order owes €59\.78\. Send the customer a Nexi payment link: .*Medusa's own "Copy payment link"/,
+  )
+  await page.getByTestId("nexi-payment-links").scrollIntoViewIfNeeded()
+  await shot(page, "after-edit-owes")
+
+  await openNexiSettings(page, demo)
+  await page.getByTestId("nexi-moto-target-order_id").click()
+  await page.getByTestId("nexi-moto").scrollIntoViewIfNeeded()
+  const listed = page.locator(`[data-testid="nexi-moto-order-option"][data-order-id="${order.orderId}"]`)
+  await listed.waitFor({ timeout: 60_000 })
+  await expect(listed.getByTestId("nexi-moto-order-amount").textContent()).resolves.toBe("owes €59.78")
+  const offered = await page
+    .getByTestId("nexi-moto-order-option")
+    .evaluateAll((options) => options.map((option) => option.getAttribute("data-order-id")))
+  expect(offered).not.toContain(paid.orderId)
+  await shot(page, "moto-orders-owing")
+  await expect(searchMotoOrders(page, String(order.displayId), order.orderId)).resolves.toContain(order.orderId)
+  // The search is Medusa's own, applied before the plugin keeps the orders that owe.
+  await page.getByTestId("nexi-moto-order-search").fill("nobody@example.com")
+  await expect(page.getByTestId("nexi-moto-order-none").textContent()).resolves.toBe(
+    'No order with an unpaid balance matches "nobody@example.com".',
+  )
 })
 
 describe("collecting what an edited order owes", () => {

@@ -3,7 +3,8 @@
  * customer saved their card at checkout allowing the shop to charge it later, staff edited the
  * order to add a second unit, and the order's Nexi section offers to charge the card for what the
  * order owes. The charge goes through POST /orders/mit; the widget shows the result at once, the
- * gateway holds the authorization, and the order owes nothing more (the action is gone).
+ * gateway holds the authorization, and the order owes nothing more (the action is gone). The
+ * customer's page then shows the saved card in its side column (issue 41).
  * Every step is saved as a screenshot under browser-tests/screenshots/<test>/.
  *
  * Run by demo-admin.spec.ts, on its demo: a demo with its admin takes minutes to start.
@@ -12,7 +13,13 @@ import { randomUUID } from "node:crypto"
 import type { APIRequestContext } from "playwright-core"
 import { CARDS } from "../../integration-tests/support/checkout-kit"
 import { ADDRESS, NEXI_CARD_PROVIDER, storeHeaders } from "../../integration-tests/support/store"
-import { openSignInPage, type StaffSession, signIn, transitionsEnded } from "../support/admin-dashboard"
+import {
+  openSignInPage,
+  type StaffSession,
+  signIn,
+  transitionsEnded,
+  widgetPlacement,
+} from "../support/admin-dashboard"
 import { stepScreenshots } from "../support/step-screenshots"
 
 export function savedCardChargeTests(staff: () => StaffSession): void {
@@ -143,8 +150,25 @@ export function savedCardChargeTests(staff: () => StaffSession): void {
     await optionsRead
     await page.getByTestId("nexi-order-payment").waitFor()
     await expect(page.getByTestId("nexi-charge-saved-card").count()).resolves.toBe(0)
-    const { order } = await admin(page.request, "GET", `/admin/orders/${orderId}?fields=*payment_collections.payments`)
+    const { order } = await admin(
+      page.request,
+      "GET",
+      `/admin/orders/${orderId}?fields=customer_id,*payment_collections.payments`,
+    )
     const payments = order.payment_collections.flatMap((collection: { payments: unknown[] }) => collection.payments)
     expect(payments).toHaveLength(2)
+
+    // The customer's page shows the saved card high up, in the side column beside the orders,
+    // not at the very bottom under Metadata and JSON.
+    await page.goto(`${demo.urls.admin}/customers/${order.customer_id}`)
+    const savedCards = page.getByTestId("nexi-customer-saved-cards")
+    await savedCards.waitFor({ timeout: 60_000 })
+    await expect(savedCards.getByTestId("nexi-saved-card-row").count()).resolves.toBe(1)
+    await expect(widgetPlacement(page, "nexi-customer-saved-cards", "Orders")).resolves.toEqual({
+      besideMain: true,
+      aboveJson: true,
+    })
+    await transitionsEnded(page)
+    await shot(page, "customer-saved-cards")
   })
 }

@@ -98,17 +98,24 @@ async function widgetLoaded(page: Page): Promise<void> {
   await page.getByTestId("nexi-order-payment").scrollIntoViewIfNeeded()
 }
 
-/** Where the widget sits, against Medusa's own Payments and JSON sections of the order page. */
-export async function widgetPlacement(page: Page): Promise<{ rightOfPayments: boolean; aboveJson: boolean }> {
+/**
+ * Where a widget sits on a detail page, against one of Medusa's own sections of the main column
+ * (its heading, "Payments" on an order) and the JSON section that ends the page.
+ */
+export async function widgetPlacement(
+  page: Page,
+  widgetTestId: string,
+  mainHeading: string,
+): Promise<{ besideMain: boolean; aboveJson: boolean }> {
   const box = async (target: Locator) => {
     const found = await target.boundingBox()
-    if (!found) throw new Error("an element of the order page has no box")
+    if (!found) throw new Error("an element of the page has no box")
     return found
   }
-  const widget = await box(page.getByTestId("nexi-order-payment"))
-  const payments = await box(page.getByRole("heading", { name: "Payments", exact: true }))
+  const widget = await box(page.getByTestId(widgetTestId))
+  const main = await box(page.getByRole("heading", { name: mainHeading, exact: true }))
   const json = await box(page.getByRole("heading", { name: "JSON", exact: true }))
-  return { rightOfPayments: widget.x > payments.x + payments.width, aboveJson: widget.y < json.y }
+  return { besideMain: widget.x > main.x + main.width, aboveJson: widget.y < json.y }
 }
 
 /** Settings > Nexi, opened from its address once signed in. */

@@ -123,3 +123,23 @@ export async function createDraftOrder(
   const { draft_order } = (await answer.json()) as { draft_order: { id: string; display_id: number } }
   return { id: draft_order.id, displayId: draft_order.display_id, email }
 }
+
+/**
+ * An order edit as staff make one in the admin, through Medusa's admin API with the signed-in
+ * browser's session: one more unit of the order's first item, requested and confirmed.
+ */
+export async function addOneOfFirstItem(request: APIRequestContext, demo: RunningDemo, orderId: string): Promise<void> {
+  const admin = async (method: "GET" | "POST", path: string, data?: unknown) => {
+    const url = `${demo.urls.backend}${path}`
+    const answer = method === "GET" ? await request.get(url) : await request.post(url, { data: data ?? {} })
+    if (!answer.ok()) throw new Error(`${method} ${path} answered ${answer.status()}: ${await answer.text()}`)
+    return answer.json()
+  }
+  const { order } = await admin("GET", `/admin/orders/${orderId}?fields=items.variant_id`)
+  await admin("POST", "/admin/order-edits", { order_id: orderId })
+  await admin("POST", `/admin/order-edits/${orderId}/items`, {
+    items: [{ variant_id: order.items[0].variant_id, quantity: 1 }],
+  })
+  await admin("POST", `/admin/order-edits/${orderId}/request`)
+  await admin("POST", `/admin/order-edits/${orderId}/confirm`)
+}

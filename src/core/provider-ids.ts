@@ -87,6 +87,18 @@ export function apmSchemeName(method: ApmMethod, options: ApmOptions | undefined
 }
 
 /**
+ * How staff read a provider in the admin: "Nexi card", or the scheme's default name for a mobile
+ * provider; the entry id follows when it is not the default one ("Nexi card (eu)"), so two entries
+ * stay apart. Medusa's raw id (pp_nexi_nexi) means nothing to staff.
+ */
+export function nexiProviderName(providerId: string): string {
+  const method = apmMethodOfProvider(providerId)
+  const name = method ? apmSchemeName(method, undefined) : "Nexi card"
+  const entry = storeEntryIdOf(providerId)
+  return entry === DEFAULT_STORE_ENTRY_ID ? name : `${name} (${entry})`
+}
+
+/**
  * The one scheme whose requests carry `additionalProperties` lang and country (docs/contract/apm.md:
  * "for one provider they carry lang and country"). The e-commerce scheme is the one that
  * shows the shopper a web page, so it is the one that needs their language.

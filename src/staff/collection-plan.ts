@@ -21,8 +21,9 @@
 import { MedusaError } from "@medusajs/framework/utils"
 import BigNumber from "bignumber.js"
 import { type StaffChannel, staffChannelOfSession } from "../core/staff-sessions"
-import { type AmountInput, minorMoneyText, toDecimal, toMinorUnits } from "../money/amount"
+import { type AmountInput, minorMoneyText, minorToMajorString, toDecimal, toMinorUnits } from "../money/amount"
 import { currencyExponent } from "../money/currencies"
+import type { NexiMoney } from "./contract"
 
 export type OrderTargetField = "draft_order_id" | "order_id"
 
@@ -43,12 +44,28 @@ export interface CollectionRow {
 
 export interface OwingOrderRow {
   id: string
+  /** The number staff know the order by ("#12"); refusals name the order by it. */
+  display_id?: number | null
   status: string
   is_draft_order: boolean
   currency_code: string
   /** The order summary's pending_difference: what is still owed. */
   pending_difference: AmountInput | null | undefined
   payment_collections: CollectionRow[]
+}
+
+/** What the plan reads of an order, and of each of its collections, as Query names the fields. */
+export const PLAN_ORDER_FIELDS = ["id", "display_id", "status", "is_draft_order", "currency_code", "summary.*"]
+export const PLAN_COLLECTION_FIELDS = ["id", "status", "amount", "raw_amount", "currency_code"]
+
+/** An order as Query answers those fields (and maybe more), as the plan reads it: what it owes is the summary's exact amount. */
+export function owingOrderRow<T extends OwingOrderRow>(row: Record<string, unknown>): T {
+  const summary = row.summary as { raw_pending_difference?: unknown; pending_difference?: unknown } | undefined
+  return {
+    ...row,
+    pending_difference: summary?.raw_pending_difference ?? summary?.pending_difference,
+    payment_collections: ((row.payment_collections as CollectionRow[] | undefined) ?? []).filter(Boolean),
+  } as T
 }
 
 export type CollectionPlan =
@@ -61,6 +78,12 @@ const CLOSED_ORDER = new Set(["canceled", "archived"])
 
 function refuse(type: string, message: string): never {
   throw new MedusaError(type, message)
+}
+
+/** The order as staff know it, "Order #12" or "Draft order #12" (its id only when it has no number). */
+export function orderName(order: Pick<OwingOrderRow, "id" | "display_id" | "is_draft_order">): string {
+  const noun = order.is_draft_order ? "Draft order" : "Order"
+  return order.display_id ? `${noun} #${order.display_id}` : `${noun} ${order.id}`
 }
 
 /** `noun` names the payment in refusals ("a MOTO payment would charge the customer twice"). */
@@ -76,7 +99,7 @@ export function planCollection(order: OwingOrderRow, field: OrderTargetField, no
     refuse(MedusaError.Types.INVALID_DATA, `order_id: ${order.id} is a draft order; send it as draft_order_id`)
   }
   if (CLOSED_ORDER.has(order.status)) {
-    refuse(MedusaError.Types.NOT_ALLOWED, `Order ${order.id} is ${order.status}: there is nothing to pay.`)
+    refuse(MedusaError.Types.NOT_ALLOWED, `${orderName(order)} is ${order.status}: there is nothing to pay.`)
   }
   const open = order.payment_collections.filter((collection) => collection.currency_code === order.currency_code)
   const unpaid = open.find((collection) => UNPAID.has(collection.status))
@@ -84,7 +107,7 @@ export function planCollection(order: OwingOrderRow, field: OrderTargetField, no
   if (paid && (isDraft || !unpaid)) {
     refuse(
       MedusaError.Types.NOT_ALLOWED,
-      `Order ${order.id} is already paid (payment collection ${paid.id} is ${paid.status}); a ${noun} would charge the customer twice. Capture or refund the existing payment instead.`,
+      `${orderName(order)} is already paid (its payment is ${paid.status.replaceAll("_", " ")}); a ${noun} would charge the customer twice. Capture or refund the existing payment instead.`,
     )
   }
   if (unpaid && !isDraft) return { collection: "use", isDraft: false, collectionId: unpaid.id }
@@ -95,10 +118,43 @@ export function planCollection(order: OwingOrderRow, field: OrderTargetField, no
   if (owed.isLessThanOrEqualTo(0)) {
     refuse(
       MedusaError.Types.NOT_ALLOWED,
-      `Order ${order.id} has nothing left to pay (its pending difference is ${owed.toFixed()}).`,
+      `${orderName(order)} has nothing left to pay (its pending difference is ${owed.toFixed()}).`,
     )
   }
   return { collection: "prepare", isDraft }
+}
+
+/**
+ * What the collection the plan names owes, read from the order alone: the unpaid collection's
+ * amount, or the pending difference Medusa's workflow would create or set the collection to.
+ */
+export function owedByPlan(order: OwingOrderRow, plan: CollectionPlan): AmountInput {
+  if (plan.collection === "prepare") return order.pending_difference ?? 0
+  const unpaid = order.payment_collections.find((collection) => collection.id === plan.collectionId) as
+    | (CollectionRow & { raw_amount?: AmountInput })
+    | undefined
+  if (!unpaid)
+    throw new MedusaError(
+      MedusaError.Types.UNEXPECTED_STATE,
+      `Payment collection ${plan.collectionId} of order ${order.id} was not read with the order.`,
+    )
+  return unpaid.raw_amount ?? unpaid.amount
+}
+
+/**
+ * What staff may collect from an order now (by a payment link, a saved card, MOTO), or null with
+ * the plan's refusal saying why: the admin offers those actions only when something is owed.
+ */
+export function owedNow(order: OwingOrderRow, noun: string): { owed: NexiMoney | null; refusal: string | null } {
+  try {
+    const plan = planCollection(order, order.is_draft_order ? "draft_order_id" : "order_id", noun)
+    const currency = order.currency_code.toUpperCase()
+    const minor = toMinorUnits(owedByPlan(order, plan), currency)
+    return { owed: { amount: minorToMajorString(minor, currency), currency }, refusal: null }
+  } catch (error) {
+    if (error instanceof MedusaError) return { owed: null, refusal: error.message }
+    throw error
+  }
 }
 
 /** The session of an earlier attempt of this channel on this collection that may still be charged, if any. */

@@ -34,6 +34,8 @@ export interface NexiCardPaymentView {
   kind: "card"
   payment_id: string
   provider_id: string
+  /** The provider as staff read it: "Nexi card" (provider_id is Medusa's pp_nexi_nexi). */
+  provider_name: string
   gateway_order_id: string
   circuit: string | null
   /** As the gateway gives it (already masked), e.g. "************0004". */
@@ -61,6 +63,8 @@ export interface NexiMobilePaymentView {
   kind: "mobile"
   payment_id: string
   provider_id: string
+  /** The provider as staff read it: the scheme's name, "Mobile payment B". */
+  provider_name: string
   scheme: string
   transaction_id: string
   state: string | null
@@ -123,6 +127,14 @@ export interface NexiOrderPaymentsResponse {
   payments: NexiOrderPayment[]
   /** Payments of this order's cart the plugin released, newest first (empty for an order without a cart). */
   released_payments: NexiReleasedPayment[]
+  /** What the order owes that staff may collect now (a payment link, a saved card), or null: nothing is offered. */
+  owed: NexiMoney | null
+  /**
+   * True while a Nexi payment of the order is authorized and nothing of it captured: confirming an
+   * order edit that leaves money owed makes Medusa cancel that payment (the plugin voids it at
+   * Nexi), and the order then owes its whole new total. Staff should capture first.
+   */
+  edit_cancels_authorization: boolean
 }
 
 /** GET /admin/nexi/released-payments?limit= */
@@ -162,6 +174,19 @@ export interface NexiStaffChargeResponse extends NexiPaymentActionResponse {
   order_id: string
   /** As the provider's captureType says: captured at once (IMPLICIT) or authorized, for staff to capture. */
   status: "authorized" | "captured"
+}
+
+/** GET /admin/nexi/moto/orders?q=: the newest orders that owe money staff may collect (what a MOTO payment would charge). */
+export interface NexiOwingOrdersResponse {
+  orders: Array<{
+    id: string
+    display_id: number
+    email: string | null
+    /** The names on the shipping address, as staff ask the customer on the phone. */
+    customer_name: string | null
+    /** What the order owes now: what a MOTO payment charges. */
+    owed: NexiMoney
+  }>
 }
 
 /** A saved card staff may charge for an order: active, the order customer's, with their consent. */

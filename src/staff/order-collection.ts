@@ -42,21 +42,25 @@ import type { GatewayClient } from "../gateway/gateway-client"
 import type { MotoRequest, OperationResponse, Order, OrderDetails } from "../gateway/schemas"
 import { InvalidRequestError } from "../http/errors"
 import type { WriteKind } from "../modules/nexi-ledger/types"
-import { type AmountInput, minorMoneyText, minorToMajorString, toMinorUnits } from "../money/amount"
+import { minorMoneyText, minorToMajorString, toMinorUnits } from "../money/amount"
 import {
   type CollectionPlan,
   type CollectionRow,
   type OrderTargetField,
   type OwingOrderRow,
+  owedByPlan,
+  owedNow,
+  owingOrderRow,
+  PLAN_COLLECTION_FIELDS,
+  PLAN_ORDER_FIELDS,
   planCollection,
   resumableSession,
   smallerAmountMinor,
 } from "./collection-plan"
-import type { NexiCardPaymentView, NexiStaffChargeResponse } from "./contract"
+import type { NexiCardPaymentView, NexiOwingOrdersResponse, NexiStaffChargeResponse } from "./contract"
 import { cardPaymentView } from "./payment-views"
 
 export interface OrderToCollect extends OwingOrderRow {
-  display_id?: number | null
   email?: string | null
   customer_id?: string | null
 }
@@ -88,11 +92,7 @@ export function staffGatewayOrder(attempt: StaffAttempt, description: string): O
 }
 
 const COLLECTION_FIELDS = [
-  "id",
-  "status",
-  "amount",
-  "raw_amount",
-  "currency_code",
+  ...PLAN_COLLECTION_FIELDS,
   "payment_sessions.id",
   "payment_sessions.provider_id",
   "payment_sessions.status",
@@ -109,7 +109,7 @@ export function withCollectionLock<T>(
   return withLock(
     container,
     `nexi-collect:${orderId}`,
-    `A ${STAFF_CHANNEL_NOUNS[channel]} or another payment by staff for order ${orderId} is already under way.`,
+    `A ${STAFF_CHANNEL_NOUNS[channel]} or another payment by staff for this order is already under way.`,
     job,
   )
 }
@@ -156,23 +156,6 @@ export async function startStaffAttempt(
   }
 }
 
-/**
- * What the collection the plan names owes, read from the order alone: the unpaid collection's
- * amount, or the pending difference Medusa's workflow would create or set the collection to.
- */
-function owedByPlan(order: OrderToCollect, plan: CollectionPlan): AmountInput {
-  if (plan.collection === "prepare") return order.pending_difference ?? 0
-  const unpaid = order.payment_collections.find((collection) => collection.id === plan.collectionId) as
-    | (CollectionRow & { raw_amount?: AmountInput })
-    | undefined
-  if (!unpaid)
-    throw new MedusaError(
-      MedusaError.Types.UNEXPECTED_STATE,
-      `Payment collection ${plan.collectionId} of order ${order.id} was not read with the order.`,
-    )
-  return unpaid.raw_amount ?? unpaid.amount
-}
-
 async function resizeCollection(
   container: MedusaContainer,
   collection: CollectionRow,
@@ -193,29 +176,64 @@ export async function loadOrderToCollect(
   const { data } = await query.graph({
     entity: "order",
     fields: [
-      "id",
-      "display_id",
-      "status",
-      "is_draft_order",
-      "currency_code",
+      ...PLAN_ORDER_FIELDS,
       "email",
       "customer_id",
-      "summary.*",
       ...COLLECTION_FIELDS.map((name) => `payment_collections.${name}`),
     ],
     filters: { id: orderId },
   })
-  const row = data[0] as
-    | (Omit<OrderToCollect, "pending_difference" | "payment_collections"> & Record<string, unknown>)
-    | undefined
+  const row = data[0] as Record<string, unknown> | undefined
   if (!row) throw new MedusaError(MedusaError.Types.NOT_FOUND, `${field}: no order ${orderId}`)
-  const summary = row.summary as { raw_pending_difference?: unknown; pending_difference?: unknown } | undefined
-  return {
-    ...row,
-    pending_difference: (summary?.raw_pending_difference ??
-      summary?.pending_difference) as OrderToCollect["pending_difference"],
-    payment_collections: ((row.payment_collections as CollectionRow[] | undefined) ?? []).filter(Boolean),
+  return owingOrderRow<OrderToCollect>(row)
+}
+
+/**
+ * How many of the newest orders (matching the search) are read to find the ones that owe: an
+ * order owes for a short while, so those are among the newest; a search finds an older one.
+ */
+const OWING_SCAN = 100
+
+/**
+ * The newest orders, matching `search` (Medusa's order search: number, email, names on the
+ * addresses) when given, that owe money staff may collect now: what the MOTO form offers for an
+ * order with an unpaid balance. An order whose payment is authorized counts as paid.
+ */
+export async function ordersOwing(
+  container: MedusaContainer,
+  search: string,
+  limit: number,
+): Promise<NexiOwingOrdersResponse["orders"]> {
+  const query = container.resolve(ContainerRegistrationKeys.QUERY)
+  const { data } = await query.graph({
+    entity: "order",
+    fields: [
+      ...PLAN_ORDER_FIELDS,
+      ...PLAN_COLLECTION_FIELDS.map((name) => `payment_collections.${name}`),
+      "email",
+      "shipping_address.first_name",
+      "shipping_address.last_name",
+    ],
+    filters: { is_draft_order: false, ...(search ? { q: search } : {}) },
+    pagination: { take: OWING_SCAN, order: { created_at: "DESC" } },
+  })
+  const owing: NexiOwingOrdersResponse["orders"] = []
+  for (const row of data as Record<string, unknown>[]) {
+    const order = owingOrderRow<OrderToCollect>(row)
+    const { owed } = owedNow(order, STAFF_CHANNEL_NOUNS.moto)
+    if (!owed || !order.display_id) continue
+    const address = row.shipping_address as { first_name?: string | null; last_name?: string | null } | null
+    const name = [address?.first_name, address?.last_name].filter(Boolean).join(" ")
+    owing.push({
+      id: order.id,
+      display_id: order.display_id,
+      email: order.email ?? null,
+      customer_name: name || null,
+      owed,
+    })
+    if (owing.length === limit) break
   }
+  return owing
 }
 
 /** The collection the plan names, or the one Medusa's workflow creates (or sets to what is owed). */

@@ -26,12 +26,19 @@ import { MONEY_ROW_FIELDS, type MoneyRow, totalOfRows } from "../core/medusa-pay
 import { type ApmSessionData, readApmSessionData } from "../core/mobile/apm-session-data"
 import { AFTER_REJECTION, isApmWrite } from "../core/mobile/apm-writes"
 import { readMobileTransaction } from "../core/mobile/mobile-transaction"
-import { apmMethodOfProvider, isNexiProviderId } from "../core/provider-ids"
+import { apmMethodOfProvider, isNexiProviderId, nexiProviderName } from "../core/provider-ids"
 import { isUnsettled, orphanedWrites } from "../core/send-once"
 import { apmClientFor, gatewayClientFor, isNexiCardProviderId, ledgerOf } from "../core/store-entries"
 import type { OrderDetails } from "../gateway/schemas"
 import type { MoneyWrite, PaymentAttempt, WriteKind } from "../modules/nexi-ledger/types"
 import { minorToMajorString } from "../money/amount"
+import {
+  type OwingOrderRow,
+  owedNow,
+  owingOrderRow,
+  PLAN_COLLECTION_FIELDS,
+  PLAN_ORDER_FIELDS,
+} from "./collection-plan"
 import type {
   NexiCardPaymentView,
   NexiLedgerIssue,
@@ -90,20 +97,29 @@ export async function loadNexiPayment(container: MedusaContainer, paymentId: str
   return normalize(row)
 }
 
-/** Every Nexi payment of the order, oldest collection first; 404 for an unknown order. */
-async function nexiPaymentsOfOrder(container: MedusaContainer, orderId: string): Promise<NexiPaymentRecord[]> {
+/** The order as the collection plan reads it, with every Nexi payment of it, oldest collection first; 404 for an unknown order. */
+async function nexiPaymentsOfOrder(
+  container: MedusaContainer,
+  orderId: string,
+): Promise<{ order: OwingOrderRow; records: NexiPaymentRecord[] }> {
   const query = container.resolve(ContainerRegistrationKeys.QUERY)
   const { data } = await query.graph({
     entity: "order",
-    fields: ["id", ...PAYMENT_FIELDS.map((field) => `payment_collections.payments.${field}`)],
+    fields: [
+      ...PLAN_ORDER_FIELDS,
+      ...PLAN_COLLECTION_FIELDS.map((field) => `payment_collections.${field}`),
+      ...PAYMENT_FIELDS.map((field) => `payment_collections.payments.${field}`),
+    ],
     filters: { id: orderId },
   })
-  const order = data[0] as { payment_collections?: Array<{ payments?: Record<string, unknown>[] } | null> } | undefined
-  if (!order) throw new MedusaError(MedusaError.Types.NOT_FOUND, `id: no order ${orderId}`)
-  return (order.payment_collections ?? [])
-    .flatMap((collection) => collection?.payments ?? [])
+  const row = data[0] as Record<string, unknown> | undefined
+  if (!row) throw new MedusaError(MedusaError.Types.NOT_FOUND, `id: no order ${orderId}`)
+  const order = owingOrderRow(row)
+  const records = order.payment_collections
+    .flatMap((collection) => (collection as { payments?: Record<string, unknown>[] }).payments ?? [])
     .filter((payment) => payment && isNexiProviderId(payment.provider_id))
     .map(normalize)
+  return { order, records }
 }
 
 /** What Medusa has recorded as captured and refunded on the payment, in major units. */
@@ -164,6 +180,7 @@ export function cardPaymentView(identity: PaymentIdentity, details: OrderDetails
   return {
     kind: "card",
     ...identity,
+    provider_name: nexiProviderName(identity.provider_id),
     gateway_order_id: order.orderId,
     circuit: order.paymentInstrument?.circuit ?? null,
     masked_card: order.paymentInstrument?.maskedPan ?? null,
@@ -192,6 +209,7 @@ export function mobilePaymentView(
   return {
     kind: "mobile",
     ...identity,
+    provider_name: nexiProviderName(identity.provider_id),
     scheme: data.method ?? transaction.method ?? "unknown",
     transaction_id: transaction.transactionId ?? data.transaction_id ?? "",
     state: transaction.transactionState ?? null,
@@ -251,6 +269,13 @@ export async function readPaymentView(
 
 // The order page.
 
+/**
+ * The collections Medusa's createOrUpdateOrderPaymentCollectionWorkflow cancels, with their
+ * payments, when an order edit that leaves money owed is confirmed (M#14984): authorized and
+ * nothing captured yet. The plugin then voids the authorization at the gateway.
+ */
+const CANCELLED_BY_AN_EDIT = new Set(["authorized", "partially_authorized"])
+
 /** One cart is released at most a handful of times (once per extra payment); this bounds a pathological one. */
 const RELEASED_PER_ORDER = 50
 
@@ -263,7 +288,7 @@ export async function orderPaymentsView(
   container: MedusaContainer,
   orderId: string,
 ): Promise<NexiOrderPaymentsResponse> {
-  const records = await nexiPaymentsOfOrder(container, orderId)
+  const { order, records } = await nexiPaymentsOfOrder(container, orderId)
   const ledger = ledgerOf(container)
   const payments = await Promise.all(
     records.map(async (record): Promise<NexiOrderPayment> => {
@@ -277,7 +302,16 @@ export async function orderPaymentsView(
   const [cartRow] = await orderCartRows(container, { order_id: [orderId] })
   const cartId = cartRow?.cart_id
   const released = cartId ? await releasedPayments(container, { cartIds: [cartId], limit: RELEASED_PER_ORDER }) : []
-  return { order_id: orderId, payments, released_payments: released }
+  const withNexi = new Set(records.map((record) => record.payment_collection_id))
+  return {
+    order_id: orderId,
+    payments,
+    released_payments: released,
+    owed: owedNow(order, "payment by staff").owed,
+    edit_cancels_authorization: order.payment_collections.some(
+      (collection) => withNexi.has(collection.id) && CANCELLED_BY_AN_EDIT.has(collection.status),
+    ),
+  }
 }
 
 // Which Medusa order a cart became, and the reverse. Medusa 2 keeps no cart_id on the order:

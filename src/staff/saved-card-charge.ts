@@ -21,14 +21,12 @@ import { STAFF_CHANNEL_NOUNS } from "../core/staff-sessions"
 import { cardProviderIdOf, requireNexiOptions } from "../core/store-entries"
 import type { MitRequest } from "../gateway/schemas"
 import { NEXI_LEDGER_MODULE, type SavedCard, type SavedCardBook } from "../modules/nexi-ledger/types"
-import { minorToMajorString, toMinorUnits } from "../money/amount"
 import { cardRequestError } from "./card-entry"
-import { planCollection } from "./collection-plan"
-import type { NexiMoney, NexiSavedCardChargeOptions, NexiStaffChargeResponse } from "./contract"
+import { owedNow } from "./collection-plan"
+import type { NexiSavedCardChargeOptions, NexiStaffChargeResponse } from "./contract"
 import {
   chargeOnce,
   loadOrderToCollect,
-  type OrderToCollect,
   type StaffAttempt,
   staffGatewayOrder,
   startStaffAttempt,
@@ -148,20 +146,6 @@ function mitRequest(
  */
 const LISTED_CARDS = 50
 
-function owedOf(order: OrderToCollect): { owed: NexiMoney | null; refusal: string | null } {
-  try {
-    const plan = planCollection(order, "order_id", STAFF_CHANNEL_NOUNS.mit)
-    const collection =
-      plan.collection === "use" ? order.payment_collections.find((row) => row.id === plan.collectionId) : undefined
-    const currency = order.currency_code.toUpperCase()
-    const minor = toMinorUnits(collection?.amount ?? order.pending_difference ?? 0, currency)
-    return { owed: { amount: minorToMajorString(minor, currency), currency }, refusal: null }
-  } catch (error) {
-    if (error instanceof MedusaError) return { owed: null, refusal: error.message }
-    throw error
-  }
-}
-
 export async function savedCardChargeOptions(
   container: MedusaContainer,
   orderId: string,
@@ -173,7 +157,7 @@ export async function savedCardChargeOptions(
     ? await book.savedCards({ customerId: order.customer_id, states: ["active"], limit: LISTED_CARDS })
     : []
   return {
-    ...owedOf(order),
+    ...owedNow(order, STAFF_CHANNEL_NOUNS.mit),
     cards: cards
       .filter((card) => card.contract_type === "MIT_UNSCHEDULED" && card.provider_identifier === providerKey)
       .map((card) => ({ id: card.id, circuit: card.circuit, masked_pan: card.masked_pan, expiry: card.expiry })),

@@ -22,8 +22,9 @@ export function CardPaymentSection(props: { payment: NexiCardPaymentView; onDone
           <Text size="small" leading="compact" weight="plus">
             Card payment
           </Text>
-          <Badge size="2xsmall" className="font-mono">
-            {payment.provider_id}
+          {/* Medusa's id stays at hand for support, on hover. */}
+          <Badge size="2xsmall" title={payment.provider_id} data-testid="nexi-provider">
+            {payment.provider_name}
           </Badge>
         </div>
         <div className="flex flex-wrap items-center gap-2">

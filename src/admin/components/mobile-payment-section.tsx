@@ -20,8 +20,9 @@ export function MobilePaymentSection(props: { payment: NexiMobilePaymentView; on
           <Text size="small" leading="compact" weight="plus">
             Mobile payment
           </Text>
-          <Badge size="2xsmall" className="font-mono">
-            {payment.provider_id}
+          {/* Medusa's id stays at hand for support, on hover. */}
+          <Badge size="2xsmall" title={payment.provider_id} data-testid="nexi-provider">
+            {payment.provider_name}
           </Badge>
         </div>
         <div>

@@ -8,6 +8,7 @@
 import { Button, Container, Heading, Input, Label, RadioGroup, Text } from "@medusajs/ui"
 import { type FormEvent, useId, useState } from "react"
 import type { NexiStaffChargeResponse } from "../../staff/contract"
+import { orderPageUrl } from "../lib/admin-links"
 import { type CardFormValue, cardPayload, EMPTY_CARD } from "../lib/card-form"
 import { type MotoCandidate, type MotoTarget, nexiAdminApi } from "../lib/nexi-admin-api"
 import { CardFields } from "./card-fields"
@@ -26,7 +27,8 @@ export function MotoSection() {
   const [paidCount, setPaidCount] = useState(0)
   const [holder, setHolder] = useState("")
   const [card, setCard] = useState<CardFormValue>(EMPTY_CARD)
-  const [result, setResult] = useState<NexiStaffChargeResponse | null>(null)
+  // With the number staff know the order by, as the picker showed it.
+  const [result, setResult] = useState<{ answer: NexiStaffChargeResponse; displayId: number } | null>(null)
   const submission = useSubmission()
   const id = useId()
 
@@ -43,7 +45,7 @@ export function MotoSection() {
     setCard(EMPTY_CARD)
     const answer = await submission.submit(() => nexiAdminApi.moto(body))
     if (!answer) return
-    setResult(answer)
+    setResult({ answer, displayId: picked.display_id })
     setPicked(null)
     setPaidCount((count) => count + 1)
     setHolder("")
@@ -77,16 +79,20 @@ export function MotoSection() {
           ))}
         </RadioGroup>
         <OrderPicker key={`${target}:${paidCount}`} target={target} picked={picked} onPick={setPicked} />
-        <div className="flex flex-col gap-y-2 sm:w-1/2">
-          <Label htmlFor={`${id}-holder`} size="small" weight="plus">
-            Card holder (optional)
-          </Label>
-          <Input
-            id={`${id}-holder`}
-            autoComplete="off"
-            value={holder}
-            onChange={(event) => setHolder(event.target.value)}
-          />
+        {/* The card number's column of the card fields below, so the two line up. */}
+        <div className="grid grid-cols-1 gap-4 sm:grid-cols-[2fr_1fr_1fr]">
+          <div className="flex flex-col gap-y-2">
+            <Label htmlFor={`${id}-holder`} size="small" weight="plus">
+              Card holder (optional)
+            </Label>
+            <Input
+              id={`${id}-holder`}
+              autoComplete="off"
+              value={holder}
+              onChange={(event) => setHolder(event.target.value)}
+              data-testid="nexi-moto-holder"
+            />
+          </div>
         </div>
         <CardFields value={card} onChange={setCard} cvvOptional={false} testIdPrefix="nexi-moto" />
         {submission.error ? (
@@ -95,8 +101,11 @@ export function MotoSection() {
           </Text>
         ) : null}
         {result ? (
-          <Text size="small" role="status" data-testid="nexi-moto-result" data-order-id={result.order_id}>
-            {result.message} Order {result.order_id}.
+          <Text size="small" role="status" data-testid="nexi-moto-result" data-order-id={result.answer.order_id}>
+            {result.answer.message}{" "}
+            <a href={orderPageUrl(result.answer.order_id)} className="text-ui-fg-interactive hover:underline">
+              Open order #{result.displayId}
+            </a>
           </Text>
         ) : null}
         <div className="flex justify-end">

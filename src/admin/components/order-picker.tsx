@@ -1,15 +1,15 @@
 /**
- * The MOTO form's choice of what to charge: a search box over Medusa's own lists (draft orders,
- * or orders), answered by Medusa's `q` search (display id, email, customer name on the
- * addresses), newest first, and a list to pick one from. Nothing is typed by hand: staff see the
- * order's number, customer and total before the card is charged.
+ * The MOTO form's choice of what to charge: a search box over draft orders (Medusa's own list) or
+ * orders with an unpaid balance (the plugin's list of those that owe), both answered by Medusa's
+ * `q` search (display id, email, customer name on the addresses), newest first, and a list to pick
+ * one from. Nothing is typed by hand: staff see the order's number, customer and what will be
+ * charged before the card is.
  */
-import { Badge, Input, Label, Text } from "@medusajs/ui"
+import { Input, Label, Text } from "@medusajs/ui"
 import { useEffect, useId, useState } from "react"
 import { messageOf } from "../lib/api-errors"
 import { formatMoney } from "../lib/money"
 import { type MotoCandidate, type MotoTarget, nexiAdminApi } from "../lib/nexi-admin-api"
-import { humanizeCode } from "../lib/status"
 import { useAdminQuery } from "../lib/use-admin-query"
 
 /** What staff type settles for this long before Medusa is asked: one search per pause, not per key. */
@@ -17,9 +17,14 @@ const SEARCH_PAUSE_MS = 300
 
 const NOUNS: Record<MotoTarget, string> = { draft_order_id: "draft order", order_id: "order" }
 
+/** What the list says when it is empty and nothing was searched: there is nothing to charge. */
+const NOTHING_LISTED: Record<MotoTarget, string> = {
+  draft_order_id: "There is no draft order to charge. Create one under Draft Orders.",
+  order_id: "No order has an unpaid balance.",
+}
+
 function customerOf(candidate: MotoCandidate): string {
-  const name = [candidate.shipping_address?.first_name, candidate.shipping_address?.last_name].filter(Boolean).join(" ")
-  return [name, candidate.email].filter(Boolean).join(" · ") || "No customer"
+  return [candidate.customer_name, candidate.email].filter(Boolean).join(" · ") || "No customer"
 }
 
 export function OrderPicker(props: {
@@ -61,7 +66,9 @@ export function OrderPicker(props: {
       ) : null}
       {list.data && list.data.length === 0 ? (
         <Text size="small" className="text-ui-fg-subtle" data-testid="nexi-moto-order-none">
-          No {noun} matches{search ? ` "${search}"` : ""}.
+          {search
+            ? `No ${target === "order_id" ? "order with an unpaid balance" : noun} matches "${search}".`
+            : NOTHING_LISTED[target]}
         </Text>
       ) : null}
       {list.data?.length ? (
@@ -90,17 +97,9 @@ export function OrderPicker(props: {
                       {customerOf(candidate)}
                     </Text>
                   </span>
-                  <span className="flex items-center gap-x-2">
-                    {candidate.payment_status ? (
-                      <Badge size="2xsmall">{humanizeCode(candidate.payment_status)}</Badge>
-                    ) : null}
-                    <Text as="span" size="small">
-                      {formatMoney({
-                        amount: String(candidate.total),
-                        currency: candidate.currency_code.toUpperCase(),
-                      })}
-                    </Text>
-                  </span>
+                  <Text as="span" size="small" data-testid="nexi-moto-order-amount">
+                    {target === "order_id" ? `owes ${formatMoney(candidate.amount)}` : formatMoney(candidate.amount)}
+                  </Text>
                 </button>
               </li>
             )
@@ -115,7 +114,9 @@ export function OrderPicker(props: {
       >
         {picked
           ? `Charging ${noun} #${picked.display_id} (${customerOf(picked)}).`
-          : `Pick the ${noun} to charge from the list.`}
+          : list.data?.length
+            ? `Pick the ${noun} to charge from the list.`
+            : ""}
       </Text>
     </div>
   )

@@ -2,12 +2,15 @@
  * "Payment link" in the order's Nexi section: staff create a Nexi payment link for what the
  * order owes (an order edit, a claim, an exchange), copy it to send to the customer, and see
  * each link's state as the route reads it from the gateway and the ledger: open, paid, expired
- * or cancelled. An open link can be cancelled; a new link replaces the open one.
+ * or cancelled. An open link can be cancelled; a new link replaces the open one. "Payment link"
+ * is offered only while the order owes something (the order view's `owed`), with a word on
+ * Medusa's own "Copy payment link" beside it on the page.
  */
 import { Badge, Button, Input, Label, Text } from "@medusajs/ui"
 import { useState } from "react"
-import type { NexiPaymentLink } from "../../staff/contract"
+import type { NexiMoney, NexiPaymentLink } from "../../staff/contract"
 import { messageOf } from "../lib/api-errors"
+import { formatMoney } from "../lib/money"
 import { nexiAdminApi } from "../lib/nexi-admin-api"
 import type { BadgeColor } from "../lib/status"
 import { formatTime } from "../lib/time"
@@ -24,7 +27,11 @@ const STATE_COLORS: Record<NexiPaymentLink["state"], BadgeColor> = {
 
 const DEFAULT_DAYS = "7"
 
-export function PaymentLinksSection(props: { orderId: string; onDone: (message: string) => void }) {
+export function PaymentLinksSection(props: {
+  orderId: string
+  owed: NexiMoney | null
+  onDone: (message: string) => void
+}) {
   const links = useAdminQuery(props.orderId, () => nexiAdminApi.paymentLinks(props.orderId))
   const create = usePaymentAction((message) => {
     links.reload()
@@ -32,6 +39,9 @@ export function PaymentLinksSection(props: { orderId: string; onDone: (message: 
   })
   const [days, setDays] = useState(DEFAULT_DAYS)
   const [amount, setAmount] = useState("")
+  const { owed } = props
+  // Nothing owed and no link ever made: nothing to show.
+  if (!owed && !links.data?.payment_links.length && !links.error) return null
 
   return (
     <div className="flex flex-col gap-y-3 px-6 py-4" data-testid="nexi-payment-links">
@@ -39,10 +49,25 @@ export function PaymentLinksSection(props: { orderId: string; onDone: (message: 
         <Text size="small" weight="plus">
           Payment links
         </Text>
-        <Button size="small" variant="secondary" onClick={() => create.onOpenChange(true)} data-testid="nexi-link-new">
-          Payment link
-        </Button>
+        {owed ? (
+          <Button
+            size="small"
+            variant="secondary"
+            onClick={() => create.onOpenChange(true)}
+            data-testid="nexi-link-new"
+          >
+            Payment link
+          </Button>
+        ) : null}
       </div>
+      {owed ? (
+        <Text size="small" className="text-ui-fg-subtle" data-testid="nexi-link-advice">
+          The order owes {formatMoney(owed)}. Send the customer a Nexi payment link: they pay on Nexi's page and the
+          payment is recorded on this order. Medusa's own "Copy payment link" in the order summary points at a page of
+          your storefront (/payment-collection/…) that Medusa's starters do not have: use it only if your storefront
+          serves that page.
+        </Text>
+      ) : null}
       {links.error ? (
         <Text size="small" className="text-ui-fg-error" role="alert">
           Could not read the payment links: {messageOf(links.error)}

@@ -11,7 +11,9 @@ import type {
   NexiCustomerSavedCardsResponse,
   NexiDoctorResponse,
   NexiGatewayPaymentMethodsResponse,
+  NexiMoney,
   NexiOrderPaymentsResponse,
+  NexiOwingOrdersResponse,
   NexiPaymentActionResponse,
   NexiPaymentLinksResponse,
   NexiReleasedPaymentsResponse,
@@ -42,47 +44,76 @@ const id = (value: string) => encodeURIComponent(value)
 /** Which kind of order a MOTO payment is for: the MOTO route's body member naming it. */
 export type MotoTarget = "draft_order_id" | "order_id"
 
-/** A draft order or order as the MOTO form lists it, with only the fields it asks Medusa for. */
+/** A draft order or order as the MOTO form lists it. */
 export interface MotoCandidate {
   id: string
   display_id: number
   email: string | null
-  currency_code: string
-  /** Medusa's total, in major units (shown only; the MOTO route decides the amount). */
-  total: number
-  created_at: string
-  shipping_address?: { first_name?: string | null; last_name?: string | null } | null
-  /** Orders only: whether Medusa holds the order paid. */
-  payment_status?: string
+  customer_name: string | null
+  /** What the MOTO payment charges (shown only; the route decides): a draft's total, an order's unpaid balance. */
+  amount: NexiMoney
 }
 
-/** Medusa's order lists, newest first: `q` searches the display id, email and address names. */
-const MOTO_LISTS: Record<MotoTarget, { path: string; member: "draft_orders" | "orders"; fields: string }> = {
+/** A draft order as Medusa's list answers the fields asked for below. */
+interface DraftOrderRow {
+  id: string
+  display_id: number
+  email: string | null
+  currency_code: string
+  total: number
+  shipping_address?: { first_name?: string | null; last_name?: string | null } | null
+}
+
+/**
+ * Where the MOTO form's candidates come from: draft orders from Medusa's own list, newest first
+ * (`q` searches the display id, email and address names); orders from the plugin's list of those
+ * that owe money (the same search), since Medusa's list cannot tell an unpaid balance apart.
+ */
+const MOTO_LISTS: Record<
+  MotoTarget,
+  { path: string; member: "draft_orders" | "orders"; query: Record<string, string> }
+> = {
   draft_order_id: {
     path: "/admin/draft-orders",
     member: "draft_orders",
-    fields: "id,display_id,email,currency_code,total,created_at,shipping_address.first_name,shipping_address.last_name",
+    query: {
+      fields: "id,display_id,email,currency_code,total,shipping_address.first_name,shipping_address.last_name",
+      order: "-created_at",
+      limit: "10",
+    },
   },
-  order_id: {
-    path: "/admin/orders",
-    member: "orders",
-    fields:
-      "id,display_id,email,currency_code,total,created_at,payment_status,shipping_address.first_name,shipping_address.last_name",
-  },
+  order_id: { path: "/admin/nexi/moto/orders", member: "orders", query: {} },
 }
 
-/** How many candidates the MOTO form lists at once: enough to pick from, a search narrows the rest. */
-const MOTO_CANDIDATES = 10
-
-/** The Medusa request that lists MOTO candidates, and the answer's member holding them. */
+/** The request that lists MOTO candidates, and the answer's member holding them. */
 export function motoCandidatesRequest(
   target: MotoTarget,
   search: string,
 ): { path: string; member: "draft_orders" | "orders" } {
   const list = MOTO_LISTS[target]
-  const query = new URLSearchParams({ fields: list.fields, order: "-created_at", limit: String(MOTO_CANDIDATES) })
+  const query = new URLSearchParams(list.query)
   if (search) query.set("q", search)
   return { path: `${list.path}?${query}`, member: list.member }
+}
+
+/** One row of that answer as the form lists it. */
+export function motoCandidateOf(
+  target: MotoTarget,
+  row: DraftOrderRow | NexiOwingOrdersResponse["orders"][number],
+): MotoCandidate {
+  if (target === "order_id") {
+    const { owed, ...order } = row as NexiOwingOrdersResponse["orders"][number]
+    return { ...order, amount: owed }
+  }
+  const draft = row as DraftOrderRow
+  const name = [draft.shipping_address?.first_name, draft.shipping_address?.last_name].filter(Boolean).join(" ")
+  return {
+    id: draft.id,
+    display_id: draft.display_id,
+    email: draft.email,
+    customer_name: name || null,
+    amount: { amount: String(draft.total), currency: draft.currency_code.toUpperCase() },
+  }
 }
 
 export const nexiAdminApi = {
@@ -119,10 +150,11 @@ export const nexiAdminApi = {
   verifyCard: (body: { card: CardBody; customer_email?: string }) =>
     request<NexiCardVerificationResponse>("/admin/nexi/card-verifications", { method: "POST", body }),
 
-  /** Medusa's GET /admin/draft-orders or /admin/orders, searched with `q` (empty: the newest). */
+  /** Draft orders, or orders that owe money, searched with `q` (empty: the newest). */
   motoCandidates: async (target: MotoTarget, search: string): Promise<MotoCandidate[]> => {
     const { path, member } = motoCandidatesRequest(target, search)
-    return (await request<Record<string, MotoCandidate[]>>(path))[member] ?? []
+    const rows = (await request<Record<string, Array<Parameters<typeof motoCandidateOf>[1]>>>(path))[member] ?? []
+    return rows.map((row) => motoCandidateOf(target, row))
   },
 
   moto: (body: ({ draft_order_id: string } | { order_id: string }) & { card: CardBody; card_holder_name?: string }) =>

@@ -97,6 +97,12 @@ const NexiCustomerSavedCardsWidget = ({ data: customer }: DetailWidgetProps<Admi
   )
 }
 
-export const config = defineWidgetConfig({ zone: "customer.details.after" })
+export const config = defineWidgetConfig({
+  // The side column, under the addresses. Medusa 2.21's layout composer ignores the
+  // ".before"/".after" suffixes and puts a widget at the end of its column: in the main column
+  // that is below Metadata and JSON, at the very bottom of the page.
+  zone: "customer.details.side",
+  id: "medusa-payment-nexi:customer-saved-cards",
+})
 
 export default NexiCustomerSavedCardsWidget

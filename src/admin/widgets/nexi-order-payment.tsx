@@ -4,12 +4,14 @@
  * (through Medusa's own payment routes), "Cancel capture" and "Sync from gateway"; above each
  * payment the ledger's warnings on it, and at the end the payments of the order's cart the plugin
  * released by itself, "Charge saved card" when the order owes money, and the order's Nexi
- * payment links with "Payment link" to create one. Orders paid with another provider show
- * nothing and cost no gateway call.
+ * payment links with "Payment link" to create one when it does. While a payment is authorized and
+ * nothing of it captured, a warning says to capture before editing the order (an edit makes
+ * Medusa cancel the authorization). Orders paid with another provider show nothing and cost no
+ * gateway call.
  */
 import { defineWidgetConfig } from "@medusajs/admin-sdk"
 import type { AdminOrder, DetailWidgetProps } from "@medusajs/framework/types"
-import { Button, Container, Heading, Text, toast } from "@medusajs/ui"
+import { Alert, Button, Container, Heading, Text, toast } from "@medusajs/ui"
 import { useState } from "react"
 import { CardPaymentSection } from "../components/card-payment-section"
 import { LedgerIssues } from "../components/ledger-issues"
@@ -69,6 +71,15 @@ const NexiOrderPaymentWidget = ({ data: order }: DetailWidgetProps<AdminOrder>) 
           </Button>
         </div>
       ) : null}
+      {query.data?.edit_cancels_authorization ? (
+        <div className="px-6 py-4">
+          <Alert variant="warning" data-testid="nexi-edit-warning">
+            Capture the payment before editing this order. It is authorized and nothing of it is captured yet: when an
+            order edit is confirmed, Medusa cancels the authorization (the plugin voids it at Nexi), and the customer
+            then has to pay the whole new total again.
+          </Alert>
+        </div>
+      ) : null}
       {!query.data && query.loading ? (
         <Text size="small" className="text-ui-fg-subtle px-6 py-4" data-testid="nexi-loading">
           Reading the payment from Nexi...
@@ -86,7 +97,7 @@ const NexiOrderPaymentWidget = ({ data: order }: DetailWidgetProps<AdminOrder>) 
       ))}
       {query.data ? <OrderReleasedPayments payments={query.data.released_payments} /> : null}
       {query.data ? <SavedCardChargeSection orderId={order.id} onDone={onDone} /> : null}
-      {query.data ? <PaymentLinksSection orderId={order.id} onDone={onDone} /> : null}
+      {query.data ? <PaymentLinksSection orderId={order.id} owed={query.data.owed} onDone={onDone} /> : null}
     </Container>
   )
 }

@@ -1,6 +1,6 @@
 import { APM_METHODS } from "../../apm/schemas"
 import { parseNexiOptions } from "../options"
-import { apmIdentifier, apmMethodOfProvider, apmSchemeName } from "../provider-ids"
+import { apmIdentifier, apmMethodOfProvider, apmSchemeName, nexiProviderName } from "../provider-ids"
 
 const BASE = {
   apiKey: "key",
@@ -60,5 +60,13 @@ describe("apm options", () => {
 
   it("leaves the card provider's options valid without apm", () => {
     expect(parseNexiOptions(BASE).apm).toBeUndefined()
+  })
+})
+
+describe("nexiProviderName", () => {
+  it("names a provider as staff read it, with the entry only when it is not the default one", () => {
+    expect(nexiProviderName("pp_nexi_nexi")).toBe("Nexi card")
+    expect(nexiProviderName("pp_nexi-apm-psp-b_nexi")).toBe("Mobile payment B")
+    expect(nexiProviderName("pp_nexi_nexi_eu")).toBe("Nexi card (nexi_eu)")
   })
 })

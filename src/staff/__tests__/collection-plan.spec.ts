@@ -1,6 +1,7 @@
 import {
   type CollectionRow,
   type OwingOrderRow,
+  owedNow,
   planCollection,
   resumableSession,
   smallerAmountMinor,
@@ -12,6 +13,7 @@ const planMoto = (order: OwingOrderRow, field: "draft_order_id" | "order_id") =>
 function order(fields: Partial<OwingOrderRow> = {}): OwingOrderRow {
   return {
     id: "order_1",
+    display_id: 12,
     status: "pending",
     is_draft_order: false,
     currency_code: "eur",
@@ -24,6 +26,27 @@ function order(fields: Partial<OwingOrderRow> = {}): OwingOrderRow {
 function collection(status: string, fields: Partial<CollectionRow> = {}): CollectionRow {
   return { id: `paycol_${status}`, status, amount: 39.98, currency_code: "eur", payment_sessions: [], ...fields }
 }
+
+describe("owedNow", () => {
+  it("is what the plan would collect: the unpaid collection's amount, else the pending difference", () => {
+    const edited = order({ payment_collections: [collection("completed"), collection("not_paid", { amount: 12.5 })] })
+    expect(owedNow(edited, "payment link")).toEqual({ owed: { amount: "12.50", currency: "EUR" }, refusal: null })
+    expect(owedNow(order({ pending_difference: "7.1" }), "payment link")).toEqual({
+      owed: { amount: "7.10", currency: "EUR" },
+      refusal: null,
+    })
+    const draft = order({ is_draft_order: true, status: "draft" })
+    expect(owedNow(draft, "payment link").owed).toEqual({ amount: "39.98", currency: "EUR" })
+  })
+
+  it("is nothing for an order already paid (an authorization counts), with the plan's refusal naming it by number", () => {
+    expect(owedNow(order({ payment_collections: [collection("authorized")] }), "payment link")).toEqual({
+      owed: null,
+      refusal:
+        "Order #12 is already paid (its payment is authorized); a payment link would charge the customer twice. Capture or refund the existing payment instead.",
+    })
+  })
+})
 
 describe("planCollection", () => {
   it("pays a draft order's total through Medusa's collection workflow, even over an earlier unpaid collection", () => {
@@ -56,7 +79,7 @@ describe("planCollection", () => {
     "refuses an order already paid (%s)",
     (status) => {
       expect(() => planMoto(order({ payment_collections: [collection(status)] }), "order_id")).toThrow(
-        `Order order_1 is already paid (payment collection paycol_${status} is ${status}); a MOTO payment would charge the customer twice.`,
+        `Order #12 is already paid (its payment is ${status.replaceAll("_", " ")}); a MOTO payment would charge the customer twice.`,
       )
     },
   )
@@ -67,15 +90,17 @@ describe("planCollection", () => {
       status: "draft",
       payment_collections: [collection("authorized"), collection("not_paid")],
     })
-    expect(() => planMoto(paidDraft, "draft_order_id")).toThrow(/already paid/)
+    expect(() => planMoto(paidDraft, "draft_order_id")).toThrow(/^Draft order #12 is already paid/)
   })
 
   it("refuses an order that owes nothing, and a canceled one", () => {
-    expect(() => planMoto(order({ pending_difference: 0 }), "order_id")).toThrow(
-      "Order order_1 has nothing left to pay",
-    )
+    expect(() => planMoto(order({ pending_difference: 0 }), "order_id")).toThrow("Order #12 has nothing left to pay")
     expect(() => planMoto(order({ status: "canceled" }), "order_id")).toThrow(
-      "Order order_1 is canceled: there is nothing to pay.",
+      "Order #12 is canceled: there is nothing to pay.",
+    )
+    // An order without a number (none reaches staff in Medusa 2.21, but the type allows it) is named by its id.
+    expect(() => planMoto(order({ display_id: null, status: "archived" }), "order_id")).toThrow(
+      "Order order_1 is archived: there is nothing to pay.",
     )
   })
 

@@ -12,6 +12,7 @@ describe("cardPaymentView", () => {
       kind: "card",
       payment_id: "pay_1",
       provider_id: "pp_nexi_nexi",
+      provider_name: "Nexi card",
       gateway_order_id: "TESTMWPPU0HS",
       authorized: { amount: "39.98", currency: "EUR" },
       captured: { amount: "39.98", currency: "EUR" },

@@ -37,6 +37,7 @@ describe("mobilePaymentView", () => {
       kind: "mobile",
       payment_id: "pay_2",
       provider_id: "pp_nexi-apm-psp-b_nexi",
+      provider_name: "Mobile payment B",
       scheme: "PSP_B",
       transaction_id: "318274",
       state: "FINALIZED",

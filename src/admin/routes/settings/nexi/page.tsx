@@ -5,6 +5,7 @@
  */
 import { defineRouteConfig } from "@medusajs/admin-sdk"
 import { CreditCard } from "@medusajs/icons"
+import { Container, Heading, Text } from "@medusajs/ui"
 import { CardVerificationSection } from "../../../components/card-verification-section"
 import { DoctorSection } from "../../../components/doctor-section"
 import { MotoSection } from "../../../components/moto-section"
@@ -18,6 +19,13 @@ const NexiSettingsPage = () => {
   const released = useAdminQuery("released-payments", nexiAdminApi.releasedPayments)
   return (
     <div className="flex flex-col gap-y-3" data-testid="nexi-settings">
+      <Container className="px-6 py-4">
+        <Heading level="h1">Nexi</Heading>
+        <Text size="small" className="text-ui-fg-subtle">
+          The Nexi XPay gateway as this store uses it: the configuration check, the payment methods Nexi has enabled,
+          the payments the plugin gave back by itself, and card payments staff take by hand.
+        </Text>
+      </Container>
       <DoctorSection />
       <PaymentMethodsSection query={methods} />
       <ReleasedPaymentsSection query={released} />
