@@ -435,6 +435,16 @@ medusaIntegrationTestRunner({
       expect(writes.filter((write) => write.kind === "link_creation")).toMatchObject([{ outcome: "executed" }])
     })
 
+    it("cancels the open link when an order edit changes what the order owes: the old amount can no longer be paid", async () => {
+      const orderId = await orderOwing()
+      const link = await createLink({ order_id: orderId })
+      await addItemByEdit(orderId)
+      await eventually(async () => ((await linkState(orderId, link.link_id)) === "cancelled" ? true : undefined))
+      await expect(payLink(link.link_id)).rejects.toThrow(/answered 409/)
+      expect(Number((await medusaOrder(orderId)).summary.pending_difference)).toBeCloseTo(39.98)
+      expect(await createLink({ order_id: orderId })).toMatchObject({ amount: "39.98", state: "open" })
+    })
+
     it("answers the open link again when staff press twice, replaces it once the order owes another amount, and cancels", async () => {
       const orderId = await orderOwing()
       const first = await createLink({ order_id: orderId, expiry_days: 3 })

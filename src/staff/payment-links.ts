@@ -31,10 +31,10 @@ import { CANCELLED_ORDER_NOTE, staffChannelOfSession } from "../core/staff-sessi
 import { gatewayClientFor, ledgerOf, merchantGateway, requireNexiOptions } from "../core/store-entries"
 import { InvalidRequestError } from "../http/errors"
 import type { PaymentAttempt } from "../modules/nexi-ledger/types"
-import { minorMoneyText } from "../money/amount"
-import type { OrderTargetField } from "./collection-plan"
+import { minorMoneyText, toMinorUnits } from "../money/amount"
+import { type OrderTargetField, owedNow } from "./collection-plan"
 import type { NexiPaymentLink, NexiPaymentLinksResponse } from "./contract"
-import { startStaffAttempt, withCollectionLock } from "./order-collection"
+import { loadOrderToCollect, startStaffAttempt, withCollectionLock } from "./order-collection"
 
 const SUPERSEDED = "a payment link that was replaced or cancelled"
 
@@ -215,6 +215,22 @@ export async function cancelLinksOfOrder(container: MedusaContainer, orderId: st
   await cancelPaymentsRecordedMeanwhile(container, orderId)
   const open = (await linksOfOrder(container, orderId)).filter((link) => link.state === "open")
   for (const link of open) await retire(container, link)
+}
+
+/**
+ * An order edit confirmed (the order-edit subscriber): Medusa set what the order owes anew, so an
+ * open link for another amount would collect the wrong money (more than is owed, after an edit
+ * that lowered it). It is cancelled as staff cancel one; staff make a new link for what is owed.
+ */
+export async function cancelLinksOfEditedOrder(container: MedusaContainer, orderId: string): Promise<void> {
+  await withCollectionLock(container, orderId, "payment_link", async () => {
+    const { owed } = owedNow(await loadOrderToCollect(container, orderId, "order_id"), "payment link")
+    const owedMinor = owed ? toMinorUnits(owed.amount, owed.currency) : "0"
+    const stale = (await linksOfOrder(container, orderId)).filter(
+      (link) => link.state === "open" && link.amount_minor !== owedMinor,
+    )
+    for (const link of stale) await retire(container, link)
+  })
 }
 
 /**
