@@ -318,6 +318,12 @@ medusaIntegrationTestRunner({
       await eventually(async () =>
         (await ledger().findAttempt(link.gateway_order_id))?.state === "superseded" ? true : undefined,
       )
+      // The attempt is superseded before the gateway is asked: wait until the cancel was tried.
+      await eventually(async () => {
+        const writes = await ledger().writesOf(link.gateway_order_id)
+        const cancel = writes.find((write) => write.kind === "link_cancellation")
+        return cancel && cancel.outcome !== "requested" ? true : undefined
+      })
       return { orderId, link }
     }
 
