@@ -65,6 +65,10 @@ export class InMemoryLedger implements PaymentLedger, SavedCardBook {
     if (row) Object.assign(row, patch)
   }
 
+  async attemptsOfSession(sessionId: string): Promise<PaymentAttempt[]> {
+    return this.attempts.filter((row) => row.session_id === sessionId).map((row) => ({ ...row }))
+  }
+
   async supersedeAttempts(sessionId: string, keepRef: string | undefined, note: string): Promise<void> {
     for (const row of this.attempts) {
       if (row.session_id === sessionId && row.state === "open" && row.gateway_ref !== keepRef) {

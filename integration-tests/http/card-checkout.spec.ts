@@ -1,7 +1,9 @@
 /**
  * The card provider end to end: a real Medusa store on PostgreSQL, the storefront's calls
- * through the store API, the shopper's payment on the simulator over HTTP, notifications
- * through Medusa's own webhook route, and staff actions through Medusa's workflows.
+ * through the store API, the shopper's payment on the simulator over HTTP (the hosted page, or
+ * XPay Build's card fields filled through the fields' own endpoint, as the field pages send
+ * them), notifications through Medusa's own webhook route, and staff actions through Medusa's
+ * workflows.
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
@@ -55,7 +57,7 @@ medusaIntegrationTestRunner({
       ).variantId
     })
 
-    async function openCheckout(currency: "eur" | "jpy" | "kwd" = "eur", quantity = 1) {
+    async function openCheckout(currency: "eur" | "jpy" | "kwd" = "eur", quantity = 1, data?: Record<string, unknown>) {
       const countryCode = { eur: "it", jpy: "jp", kwd: "kw" }[currency]
       const cart = await createCart(api, publishableKey, {
         regionId: regions[currency],
@@ -63,7 +65,7 @@ medusaIntegrationTestRunner({
         quantity,
         countryCode,
       })
-      const { session } = await startPaymentSession(api, publishableKey, cart.id, NEXI_CARD_PROVIDER)
+      const { session } = await startPaymentSession(api, publishableKey, cart.id, NEXI_CARD_PROVIDER, data)
       return { cart, session }
     }
 
@@ -263,6 +265,100 @@ medusaIntegrationTestRunner({
       const summary = await reconcilePendingSessions(container, future)
       expect(summary.outcomes.completed).toBe(1)
       expect(await eventually(() => orderOfCart(cart.id))).toBeDefined()
+    })
+
+    describe("XPay Build: the card typed in the checkout's fields", () => {
+      /** What the field pages send once the SDK's confirmData() gathered them. */
+      async function fillFields(buildSessionId: string, card: typeof APPROVED) {
+        const answer = await fetch(`${simulator.url}/fields/confirm`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({
+            sid: buildSessionId,
+            values: {
+              CARD_NUMBER: card.pan,
+              EXPIRATION_DATE: `${card.expiryDate.slice(0, 2)}/${card.expiryDate.slice(2)}`,
+              SECURITY_CODE: card.cvv,
+              CARDHOLDER_NAME: "Giulia Rossi",
+            },
+          }),
+        })
+        expect(await answer.json()).toMatchObject({ state: "READY_FOR_PAYMENT" })
+      }
+
+      function finalize(sessionId: string, cartId: string) {
+        return api
+          .post(`/store/nexi/payment-sessions/${sessionId}/finalize`, { cart_id: cartId }, storeHeaders(publishableKey))
+          .catch((error: { response: { status: number; data: any } }) => error.response)
+      }
+
+      it("pays once, is settled by the notification, completes the cart and captures", async () => {
+        const { cart, session } = await openCheckout("eur", 1, { integration: "build" })
+        expect(session.data.hosted_page).toBeUndefined()
+        expect(session.data.build_fields.map((field: { id: string }) => field.id)).toContain("CARD_NUMBER")
+        expect(session.data.build_sdk).toBe(`${simulator.url}/monetaweb/resources/hfsdk.js`)
+        expect(session.data.security_token_hash).toMatch(/^[0-9a-f]{64}$/)
+        expect(JSON.stringify(session.data)).not.toMatch(/securityToken|security_token"/)
+
+        const early = await finalize(session.id, cart.id)
+        expect(early.status).toBe(400)
+        expect(early.data.message).toMatch(/READY_FOR_PAYMENT/)
+
+        await fillFields(session.data.build_session_id, APPROVED)
+        expect((await finalize(session.id, cart.id)).data).toEqual({ next: "complete_cart" })
+        // A second finalize sends nothing and answers the same.
+        expect((await finalize(session.id, cart.id)).data).toEqual({ next: "complete_cart" })
+        const paid = await gatewayOrder(session.data.order_id)
+        expect(paid.operations.map((operation) => operation.operationResult)).toEqual([
+          "THREEDS_VALIDATED",
+          "AUTHORIZED",
+        ])
+
+        // The notification alone completes the cart, as for a hosted payment; the page's completion finds the order.
+        const orderId = await eventually(() => orderOfCart(cart.id))
+        expect(((await completeCart(api, publishableKey, cart.id)) as { order: { id: string } }).order.id).toBe(orderId)
+        const afterCompletion = await finalize(session.id, cart.id)
+        expect(afterCompletion.status).toBe(409)
+        expect(afterCompletion.data.message).toMatch(/already completed/)
+
+        const payment = await paymentOfOrder(orderId)
+        await capturePaymentWorkflow(container).run({ input: { payment_id: payment.id } })
+        expect((await gatewayOrder(session.data.order_id)).orderStatus.capturedAmount).toBe("1999")
+      })
+
+      it("refuses another cart's session and a cart whose total changed, sending nothing", async () => {
+        const { cart, session } = await openCheckout("eur", 1, { integration: "build" })
+        const other = await openCheckout("eur", 1, { integration: "build" })
+        await fillFields(session.data.build_session_id, APPROVED)
+
+        const foreign = await finalize(session.id, other.cart.id)
+        expect(foreign.status).toBe(404)
+        const badBody = await finalize(session.id, "not-a-cart")
+        expect(badBody.status).toBe(400)
+        expect(badBody.data.message).toMatch(/cart_id: must be a cart id/)
+
+        await api.post(
+          `/store/carts/${cart.id}/line-items`,
+          { variant_id: variantId, quantity: 1 },
+          storeHeaders(publishableKey),
+        )
+        const changed = await finalize(session.id, cart.id)
+        expect(changed.status).toBe(409)
+        expect(changed.data.message).toMatch(/start a new payment session/)
+        expect((await gatewayOrder(session.data.order_id)).operations).toEqual([])
+      })
+
+      it("sends the shopper to the 3-D Secure challenge, and says why a declined card did not pay", async () => {
+        const challenged = await openCheckout("eur", 1, { integration: "build" })
+        await fillFields(challenged.session.data.build_session_id, CHALLENGE)
+        const redirect = (await finalize(challenged.session.id, challenged.cart.id)).data
+        expect(redirect).toEqual({ next: "redirect", url: expect.stringContaining("/challenge?token=") })
+
+        const declined = await openCheckout("eur", 1, { integration: "build" })
+        await fillFields(declined.session.data.build_session_id, DECLINED)
+        const answer = (await finalize(declined.session.id, declined.cart.id)).data
+        expect(answer).toEqual({ next: "declined", reason: expect.stringMatching(/declined/i) })
+      })
     })
   },
 })

@@ -4,6 +4,8 @@
  * the session's input data under `nexi_cart`; anything a storefront sends under that key is
  * overwritten, so the provider can trust it. The snapshot is not kept in the session data.
  */
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { z } from "zod"
 
 const money = z.union([z.number(), z.string()])
@@ -71,4 +73,15 @@ export function readCartContext(data: Record<string, unknown> | undefined): Cart
  */
 export function withoutCartContext(data: Record<string, unknown> | undefined): Record<string, unknown> {
   return { ...data, [CART_CONTEXT_KEY]: undefined }
+}
+
+/** The cart a payment collection pays for, if it is a cart's (an order's own collection is not). */
+export async function cartOfCollection(container: MedusaContainer, collectionId: string): Promise<string | undefined> {
+  const query = container.resolve(ContainerRegistrationKeys.QUERY)
+  const { data } = await query.graph({
+    entity: "cart_payment_collection",
+    fields: ["cart_id"],
+    filters: { payment_collection_id: collectionId },
+  })
+  return data[0]?.cart_id ?? undefined
 }

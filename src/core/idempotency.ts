@@ -37,3 +37,8 @@ export function linkCreationKey(gatewayOrderId: string): string {
 export function linkCancellationKey(linkId: string): string {
   return idempotencyUuid(`${linkId}:paybylink-cancel`)
 }
+
+/** The ledger's key of a Build session's payment (finalize): the gateway takes none, and a session pays once. */
+export function buildFinalizeKey(buildSessionId: string): string {
+  return idempotencyUuid(`${buildSessionId}:finalize`)
+}

@@ -90,11 +90,16 @@ function paymentLinkPageOption() {
  */
 export const DEFAULT_PAYMENT_LINK_PAGE = "/nexi/payment-link?order_id={order_id}&session_id={session_id}"
 
+/** The storefront's scheme and host: the origin of `resultUrl`, its placeholders aside. */
+export function storefrontOrigin(resultUrl: string): string {
+  return new URL(resultUrl.replaceAll(/\{\w+\}/g, "")).origin
+}
+
 /** The link's pages, defaulted: the cancel page is the result page, which asks the store what happened. */
 function withPaymentLinkPages<
   T extends { resultUrl: string; paymentLinkResultUrl?: string; paymentLinkCancelUrl?: string },
 >(options: T): T & { paymentLinkResultUrl: string; paymentLinkCancelUrl: string } {
-  const storefront = new URL(options.resultUrl.replaceAll(/\{\w+\}/g, "")).origin
+  const storefront = storefrontOrigin(options.resultUrl)
   const resultPage = options.paymentLinkResultUrl ?? `${storefront}${DEFAULT_PAYMENT_LINK_PAGE}`
   return {
     ...options,

@@ -4,6 +4,9 @@
  * interface, never on the HTTP implementation, so tests can point them anywhere.
  */
 import type {
+  BuildRequest,
+  BuildResponse,
+  BuildStateResponse,
   CancelRequest,
   CardVerificationRequest,
   CustomerContracts,
@@ -54,6 +57,14 @@ export interface GatewayClient {
   createPaymentLink(body: PayByLinkRequest): Promise<PayByLinkResponse>
   /** An unpaid link can no longer be paid; cancelling it again is harmless. */
   cancelPaymentLink(linkId: string): Promise<void>
+  /**
+   * XPay Build: a gateway order whose card is typed in the gateway's fields in the merchant's page.
+   * No key, as for a hosted order: a lost answer leaves an order nobody can pay.
+   */
+  createBuildSession(body: BuildRequest): Promise<BuildResponse>
+  /** Pays with the card the fields confirmed; refused a second time (read getBuildState after a lost answer). */
+  finalizeBuildPayment(sessionId: string): Promise<BuildStateResponse>
+  getBuildState(sessionId: string): Promise<BuildStateResponse>
   /** The contract can no longer be charged or used; deactivating it again is harmless. */
   deactivateContract(contractId: string): Promise<void>
   /** The customer's usable contracts; none is an empty list (the gateway answers 404). */

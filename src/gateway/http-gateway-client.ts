@@ -3,7 +3,7 @@
  * schema for the answer, and the shared transport. Headers follow docs/contract/gateway.md:
  * X-API-KEY always, a fresh Correlation-Id per attempt, Idempotency-Key on captures, refunds
  * and merchant-initiated charges, and on MOTO payments and card verifications when the caller
- * gives one (the gateway defines none for cancels, payment links or contracts).
+ * gives one (the gateway defines none for cancels, payment links, contracts or Build sessions).
  */
 import { randomUUID } from "node:crypto"
 import type http from "node:http"
@@ -17,6 +17,11 @@ import { HttpTransport, type TransportAnswer, type TransportRequest, type Transp
 import { type GatewayEnvironment, resolveGatewayBaseUrl } from "./environment"
 import type { GatewayClient } from "./gateway-client"
 import {
+  type BuildRequest,
+  type BuildResponse,
+  BuildResponseSchema,
+  type BuildStateResponse,
+  BuildStateResponseSchema,
   type CancelRequest,
   type CardVerificationRequest,
   type CustomerContracts,
@@ -159,6 +164,18 @@ export class HttpGatewayClient implements GatewayClient {
 
   async cancelPaymentLink(linkId: string): Promise<void> {
     await this.callForStatus(route("POST", "/paybylink/{linkId}/cancels", { linkId }))
+  }
+
+  async createBuildSession(body: BuildRequest): Promise<BuildResponse> {
+    return this.call(BuildResponseSchema, { ...route("POST", "/orders/build"), body })
+  }
+
+  async finalizeBuildPayment(sessionId: string): Promise<BuildStateResponse> {
+    return this.call(BuildStateResponseSchema, { ...route("POST", "/build/finalize_payment"), body: { sessionId } })
+  }
+
+  async getBuildState(sessionId: string): Promise<BuildStateResponse> {
+    return this.call(BuildStateResponseSchema, { ...route("GET", "/build/state"), query: { sessionId } })
   }
 
   async deactivateContract(contractId: string): Promise<void> {

@@ -409,6 +409,7 @@ const WORDS: Record<WriteKind, { noun: string; repeat: string }> = {
   link_creation: { noun: "Payment link", repeat: "create another link" },
   link_cancellation: { noun: "Cancellation of a payment link", repeat: "cancel the link" },
   apm_payment: { noun: "Mobile payment", repeat: "start the payment" },
+  build_finalize: { noun: "Card payment in the checkout's fields", repeat: "ask the shopper to pay" },
 }
 
 /** Held by none of the payment's own rows (`heldRows`: the payment and its refunds): Medusa dropped its holder. */

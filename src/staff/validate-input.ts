@@ -43,6 +43,7 @@ function medusaId(prefix: string, what: string) {
 }
 
 export const orderId = medusaId("order", "an order id")
+export const cartId = medusaId("cart", "a cart id")
 
 /**
  * The body of a staff collection (MOTO, a payment link): exactly one of `order_id` and

@@ -5,7 +5,8 @@
  *   in `data` (docs/storefront.md): the shopper's `consumer_id` for a mobile payment;
  *   `save_card` (with `allow_merchant_charges`, the customer's consent to later charges by the
  *   shop) or `payment_method_id` for cards (a saved card, which the provider checks is the
- *   customer's); and for both, `language`, the shopper's. A request the plugin refuses is
+ *   customer's), and `integration: "build"` for the card typed in the checkout's own fields
+ *   (XPay Build); and for both, `language`, the shopper's. A request the plugin refuses is
  *   refused here, before Medusa's workflow starts, so it changes nothing;
  * - it reads the cart behind the payment collection on the server and puts a snapshot
  *   (addresses, email, lines with their taxes, the language the shopper's Accept-Language
@@ -13,16 +14,22 @@
  *   finds it (src/core/cart-context.ts).
  */
 import type { MedusaNextFunction, MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
 import { MERCHANT_CHARGES_KEY, PAYMENT_METHOD_KEY, SAVE_CARD_KEY } from "../../core/card/card-on-file"
-import { CART_CONTEXT_KEY, type CartContext } from "../../core/cart-context"
+import { INTEGRATION_KEY } from "../../core/card/card-sessions"
+import { CART_CONTEXT_KEY, type CartContext, cartOfCollection } from "../../core/cart-context"
 import { CONSUMER_ID_KEY, readConsumerId } from "../../core/mobile/apm-session-data"
 import { apmMethodOfProvider, isNexiProviderId } from "../../core/provider-ids"
 import { LANGUAGE_KEY, preferredLanguageTag, requestedLanguage } from "../../i18n/page-language"
 
 /** The keys of `data` a storefront may set, by kind of provider. */
-const CARD_KEYS: readonly string[] = [SAVE_CARD_KEY, MERCHANT_CHARGES_KEY, PAYMENT_METHOD_KEY, LANGUAGE_KEY]
+const CARD_KEYS: readonly string[] = [
+  SAVE_CARD_KEY,
+  MERCHANT_CHARGES_KEY,
+  PAYMENT_METHOD_KEY,
+  INTEGRATION_KEY,
+  LANGUAGE_KEY,
+]
 const MOBILE_KEYS: readonly string[] = [CONSUMER_ID_KEY, LANGUAGE_KEY]
 
 /** The request's body as it arrives: nothing in it is trusted yet. */
@@ -154,17 +161,6 @@ function toSnapshot(cart: CartRow, locale: string | undefined): CartContext {
       }
     }),
   }
-}
-
-/** The cart a payment collection pays for, if it is a cart's (an order's own collection is not). */
-export async function cartOfCollection(container: MedusaContainer, collectionId: string): Promise<string | undefined> {
-  const query = container.resolve(ContainerRegistrationKeys.QUERY)
-  const { data } = await query.graph({
-    entity: "cart_payment_collection",
-    fields: ["cart_id"],
-    filters: { payment_collection_id: collectionId },
-  })
-  return data[0]?.cart_id ?? undefined
 }
 
 /** Runs last, on the documented data: the snapshot is the server's reading, never the storefront's. */

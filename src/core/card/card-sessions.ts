@@ -1,12 +1,13 @@
 /**
- * The card payment's sessions as Medusa opens, changes and reads them: a hosted order (or a MOTO
- * reservation) recorded in the ledger before Medusa hears of it, a new order when the amount
+ * The card payment's sessions as Medusa opens, changes and reads them: a hosted order (its
+ * hosted page, or its card fields in the storefront's checkout: XPay Build, which
+ * build-finalize.ts pays), or a MOTO reservation, recorded in the ledger before Medusa hears of it, a new order when the amount
  * changes, the saved card of a paid session, and the status of the order through the read
  * model (card-order.ts). The card provider hands Medusa's calls here.
  *
  * What a session keeps (its data) comes first: the storefront can read it, so it holds the
- * hosted page to redirect to and the outcome to show, never the securityToken itself (only its
- * hash).
+ * hosted page to redirect to (or the Build session's fields and SDK) and the outcome to show,
+ * never the securityToken itself (only its hash).
  */
 import { createHash, timingSafeEqual } from "node:crypto"
 import type {
@@ -20,6 +21,7 @@ import type {
 } from "@medusajs/framework/types"
 import { MedusaError } from "@medusajs/framework/utils"
 import { z } from "zod"
+import { buildSdkUrl } from "../../gateway/environment"
 import type { GatewayClient } from "../../gateway/gateway-client"
 import { newOrderId } from "../../gateway/order-id"
 import { LANGUAGE_KEY } from "../../i18n/page-language"
@@ -41,21 +43,37 @@ import {
   cardOnFileOfSession,
   customerRefOf,
   newContractId,
+  PAYMENT_METHOD_KEY,
   recurrenceOf,
   SAVE_CARD_KEY,
   saveCardOfPayment,
   sessionDataOf,
 } from "./card-on-file"
 import { type CardOrder, readCardOrder } from "./card-order"
-import { buildHostedOrderRequest } from "./hosted-order"
+import { buildBuildRequest, buildHostedOrderRequest, type HostedOrderInput } from "./hosted-order"
 import { cancelLinkOfAttempt } from "./payment-links"
+
+/** What the storefront sets in the session data to have the card typed in its own checkout (XPay Build). */
+export const INTEGRATION_KEY = "integration"
+
+/** One card field of a Build session: an `<iframe src>` in the element whose DOM id is `id`. */
+export interface BuildFieldData extends Record<string, unknown> {
+  id: string
+  src: string
+  type?: string
+  class?: string
+}
 
 export interface CardSessionData extends Record<string, unknown> {
   session_id: string
   /** The gateway order of the current payment attempt. */
   order_id: string
-  /** Where the storefront sends the shopper to pay. */
-  hosted_page: string
+  /** Where the storefront sends the shopper to pay (the hosted page). */
+  hosted_page?: string
+  /** XPay Build: the gateway's session (finalized by build-finalize.ts), its card fields and the SDK that runs them. */
+  build_session_id?: string
+  build_fields?: BuildFieldData[]
+  build_sdk?: string
   amount_minor: string
   currency: string
   security_token_hash: string
@@ -75,6 +93,12 @@ export const readCardSessionData: (data: Record<string, unknown> | undefined) =>
     session_id: optional(z.string()),
     order_id: optional(z.string()),
     hosted_page: optional(z.string()),
+    [INTEGRATION_KEY]: optional(
+      z.enum(["hosted", "build"], {
+        error: 'must be "build" (the card fields in the checkout) or "hosted" (the hosted page, the default)',
+      }),
+    ),
+    build_session_id: optional(z.string()),
     amount_minor: optional(minorAmount),
     currency: optional(z.string()),
     security_token_hash: optional(z.string()),
@@ -126,6 +150,13 @@ export interface CardDeps {
   /** The provider as the ledger records it (`nexi_nexi`). */
   providerKey: string
   logger?: Logger
+}
+
+/** A gateway order as the storefront shows it: the hosted page, or the Build session's fields. */
+interface OpenedOrder {
+  securityToken: string
+  language: string
+  page: Pick<CardSessionData, "hosted_page" | "build_session_id" | "build_fields" | "build_sdk">
 }
 
 export class CardSessions {
@@ -284,7 +315,7 @@ export class CardSessions {
     const amountMinor = minorUnitsFor(input.amount, currency, "start the payment")
     const orderId = newOrderId(this.deps.options.orderIdPrefix)
     const contractId = cardOnFile.kind === "save" ? newContractId() : undefined
-    const request = buildHostedOrderRequest({
+    const order: HostedOrderInput = {
       orderId,
       sessionId,
       amountMinor,
@@ -296,14 +327,21 @@ export class CardSessions {
       customerRef: this.customerRefOf(cardOnFile, input),
       recurrence: recurrenceOf(cardOnFile, contractId),
       requestedLanguage: input.data?.[LANGUAGE_KEY],
-    })
+    }
     const pollAfter = this.pollAfter()
     try {
-      const answer = await this.deps.gateway.createHostedOrder(request)
+      const build = readCardSessionData(input.data)[INTEGRATION_KEY] === "build"
+      if (build && cardOnFile.kind === "pay_with") {
+        throw new MedusaError(
+          MedusaError.Types.INVALID_DATA,
+          `data.${INTEGRATION_KEY}: "build" has a new card typed in the checkout's fields, and a saved card (data.${PAYMENT_METHOD_KEY}) pays on the hosted page: send one of the two.`,
+        )
+      }
+      const answer = build ? await this.openBuild(order) : await this.openHostedPage(order)
       const securityTokenHash = hashSecurityToken(answer.securityToken)
       // Recorded once the gateway answers, side by side, the token's hash with the attempt:
-      // nobody can pay on a hosted page before its address reaches the storefront, which it
-      // does only once both records exist. An order whose answer was lost, or whose records
+      // nobody can pay on a hosted page (or in a Build session's fields) before its address
+      // reaches the storefront, which it does only once both records exist. An order whose answer was lost, or whose records
       // failed, is one nobody can pay.
       const records: Promise<unknown>[] = [
         this.openAttempt(
@@ -333,10 +371,10 @@ export class CardSessions {
         ...sessionDataOf(cardOnFile),
         session_id: sessionId,
         order_id: orderId,
-        hosted_page: answer.hostedPage,
+        ...answer.page,
         // The page's language stays the session's: an update (a new amount) comes without the
         // request's headers and the cart snapshot that chose it.
-        [LANGUAGE_KEY]: request.paymentSession.language,
+        [LANGUAGE_KEY]: answer.language,
         amount_minor: amountMinor,
         currency,
         security_token_hash: securityTokenHash,
@@ -348,6 +386,35 @@ export class CardSessions {
       }
     } catch (error) {
       throw toMedusaError(error, "start the payment")
+    }
+  }
+
+  private async openHostedPage(order: HostedOrderInput): Promise<OpenedOrder> {
+    const request = buildHostedOrderRequest(order)
+    const answer = await this.deps.gateway.createHostedOrder(request)
+    const { securityToken, hostedPage } = answer
+    return { securityToken, language: request.paymentSession.language, page: { hosted_page: hostedPage } }
+  }
+
+  /** A Build session: its fields and the SDK's address go to the storefront; its sessionId is finalized later. */
+  private async openBuild(order: HostedOrderInput): Promise<OpenedOrder> {
+    const request = buildBuildRequest(order)
+    const answer = await this.deps.gateway.createBuildSession(request)
+    const fields = answer.fields.map(({ id, src, type, class: className }) => ({ id, src, type, class: className }))
+    if (!fields.length) {
+      throw new MedusaError(
+        MedusaError.Types.UNEXPECTED_STATE,
+        `The gateway opened Build session for order ${order.orderId} without card fields (state ${answer.state ?? "none"}).`,
+      )
+    }
+    return {
+      securityToken: answer.securityToken,
+      language: request.paymentSession.language,
+      page: {
+        build_session_id: answer.sessionId,
+        build_fields: fields,
+        build_sdk: buildSdkUrl(this.deps.options.environment, fields[0].src),
+      },
     }
   }
 

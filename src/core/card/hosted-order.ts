@@ -1,13 +1,15 @@
 /**
- * Builds the POST /orders/hpp body from what Medusa and the cart snapshot know. Pure, so
- * every field can be checked in a unit test without a gateway.
+ * Builds the POST /orders/hpp body from what Medusa and the cart snapshot know, and the POST
+ * /orders/build body (XPay Build), which is the same order and payment session with the
+ * address of the page that hosts the card fields. Pure, so every field can be checked in a
+ * unit test without a gateway.
  */
 import type { PaymentCustomerDTO } from "@medusajs/framework/types"
-import type { Address, CustomerInfo, HppRequest, Recurrence } from "../../gateway/schemas"
+import type { Address, BuildRequest, CustomerInfo, HppRequest, Recurrence } from "../../gateway/schemas"
 import { toAlpha3Country } from "../../i18n/countries"
 import { pageLanguage } from "../../i18n/page-language"
 import type { AddressSnapshot, CartContext } from "../cart-context"
-import type { NexiOptions } from "../options"
+import { type NexiOptions, storefrontOrigin } from "../options"
 import { cardWebhookProviderOf, DEFAULT_STORE_ENTRY_ID } from "../provider-ids"
 
 export interface HostedOrderInput {
@@ -200,4 +202,13 @@ export function buildHostedOrderRequest(input: HostedOrderInput): HppRequest {
       notificationUrl: `${notificationBase}${webhookPath}`,
     }) as HppRequest["paymentSession"],
   }
+}
+
+/**
+ * The Build variant: the fields are shown in the storefront's checkout, whose origin is that of
+ * `resultUrl` (where a 3-D Secure challenge sends the shopper back); the gateway posts the
+ * fields' events to that origin only.
+ */
+export function buildBuildRequest(input: HostedOrderInput): BuildRequest {
+  return { merchantUrl: storefrontOrigin(input.options.resultUrl), ...buildHostedOrderRequest(input) }
 }

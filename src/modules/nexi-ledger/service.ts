@@ -88,6 +88,10 @@ export class NexiLedgerService
     )
   }
 
+  async attemptsOfSession(sessionId: string): Promise<PaymentAttempt[]> {
+    return (await this.listNexiPaymentAttempts({ session_id: sessionId })) as unknown as PaymentAttempt[]
+  }
+
   async dueAttempts(now: Date, limit: number): Promise<PaymentAttempt[]> {
     const due = await this.listNexiPaymentAttempts(
       { state: ["open", "superseded"], next_check_at: { $lte: now } },

@@ -25,6 +25,7 @@ export const WRITE_KINDS = [
   "link_creation",
   "link_cancellation",
   "apm_payment",
+  "build_finalize",
 ] as const
 export type WriteKind = (typeof WRITE_KINDS)[number]
 
@@ -51,9 +52,20 @@ export const LINK_CANCELLATION_KIND = "link_cancellation" satisfies WriteKind
  */
 export const PAYMENT_START_KIND = "apm_payment" satisfies WriteKind
 
+/**
+ * The payment of an XPay Build session with the card its fields confirmed (POST
+ * /build/finalize_payment): like a link's creation, what it pays is read from its gateway order
+ * like any hosted payment, so no sync settles it; the shopper's next finalize finds a lost one again.
+ */
+const BUILD_FINALIZE_KIND = "build_finalize" satisfies WriteKind
+
 /** The kinds that move money, which the job settles through their order or transaction. */
 export const MONEY_KINDS: readonly WriteKind[] = WRITE_KINDS.filter(
-  (kind) => kind !== DEACTIVATION_KIND && kind !== PAYMENT_START_KIND && !LINK_KINDS.includes(kind),
+  (kind) =>
+    kind !== DEACTIVATION_KIND &&
+    kind !== PAYMENT_START_KIND &&
+    kind !== BUILD_FINALIZE_KIND &&
+    !LINK_KINDS.includes(kind),
 )
 export type WriteOrigin = "medusa" | "staff" | "release"
 export type WriteOutcome = "requested" | "executed" | "refused" | "unknown"
@@ -162,6 +174,8 @@ export interface PaymentLedger {
   updateAttempt(gatewayRef: string, patch: AttemptPatch): Promise<void>
   /** Every attempt of the session still open, but `keepRef`, becomes superseded and is watched again now. */
   supersedeAttempts(sessionId: string, keepRef: string | undefined, note: string): Promise<void>
+  /** The session's attempts, whatever their state: what a deleted session had opened. */
+  attemptsOfSession(sessionId: string): Promise<PaymentAttempt[]>
   /** Attempts the reconciliation job should read now: the least read first, then the longest due. */
   dueAttempts(now: Date, limit: number): Promise<PaymentAttempt[]>
   /** Attempts the plugin released, newest first; of the given carts only, when given. */

@@ -51,6 +51,37 @@ describe("NexiCardProviderService", () => {
     expect(await gateway.postCount("/orders/hpp")).toBe(2)
   })
 
+  it("opens an XPay Build session: its fields and SDK on the session, the token's hash with the attempt", async () => {
+    const card = provider()
+    const started = await card.initiatePayment({
+      amount: 10,
+      currency_code: "eur",
+      data: { session_id: "payses_b1", integration: "build" },
+    })
+    const data = started.data as Record<string, string> & { build_fields: Array<{ id: string; src: string }> }
+    expect(data.hosted_page).toBeUndefined()
+    expect(data.build_fields.map((field) => field.id)).toContain("CARD_NUMBER")
+    expect(data.build_fields[0].src).toContain(`sid=${encodeURIComponent(data.build_session_id)}`)
+    expect(data.build_sdk).toBe(`${gateway.simulator().publicUrl}/monetaweb/resources/hfsdk.js`)
+    expect(JSON.stringify(data)).not.toMatch(/securityToken/)
+    const attempt = await gateway.cradle().ledger.findAttempt(started.id)
+    expect(attempt?.security_token_hash).toBe(data.security_token_hash)
+    expect(await gateway.postCount("/orders/hpp")).toBe(0)
+    // A new amount is a new Build session under a new gateway order, as for a hosted page.
+    const changed = await card.updatePayment({ amount: 12, currency_code: "eur", data })
+    expect(changed.data?.build_session_id).not.toBe(data.build_session_id)
+    expect(await gateway.postCount("/orders/build")).toBe(2)
+  })
+
+  it("refuses an unknown integration, naming the field", async () => {
+    const started = provider().initiatePayment({
+      amount: 10,
+      currency_code: "eur",
+      data: { session_id: "payses_b2", integration: "iframe" },
+    })
+    await expect(started).rejects.toThrow(/integration: must be "build"/)
+  })
+
   it("answers not_supported to a notification whose token does not match, and its sync reads nothing from the gateway", async () => {
     const card = provider()
     const started = await card.initiatePayment({ amount: 10, currency_code: "eur", data: { session_id: "payses_3" } })

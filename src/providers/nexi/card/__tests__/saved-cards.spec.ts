@@ -176,6 +176,49 @@ describe("saving a card at checkout", () => {
   })
 })
 
+describe("a card typed in XPay Build's fields", () => {
+  /** What the field pages send on confirmData(), then the store's finalize, straight to the simulator. */
+  async function payInFields(data: Record<string, unknown>) {
+    const sim = gateway.simulator()
+    const post = (url: string, body: unknown, headers: Record<string, string> = {}) =>
+      fetch(url, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...headers },
+        body: JSON.stringify(body),
+      })
+    const values = {
+      CARD_NUMBER: APPROVED.pan,
+      EXPIRATION_DATE: "12/30",
+      SECURITY_CODE: APPROVED.cvv,
+      CARDHOLDER_NAME: "Ada",
+    }
+    await post(`${sim.url}/fields/confirm`, { sid: data.build_session_id, values })
+    const finalized = await post(
+      `${sim.gatewayUrl}/build/finalize_payment`,
+      { sessionId: data.build_session_id },
+      { "x-api-key": "5d952446-9004-4023-9eae-a527a152846b", "correlation-id": crypto.randomUUID() },
+    )
+    expect(finalized.status).toBe(200)
+  }
+
+  it("is saved once the payment is authorized, as on the hosted page", async () => {
+    const session = await startSession({ save_card: true, integration: "build" })
+    await payInFields(session.data as Record<string, unknown>)
+    expect((await provider().authorizePayment({ data: session.data } as never)).status).toBe("authorized")
+    const cards = await provider().listPaymentMethods({ context: { account_holder: holder("nxcada") } } as never)
+    expect(cards).toEqual([
+      { id: expect.stringMatching(/^nexcard_/), data: expect.objectContaining({ circuit: "VISA" }) },
+    ])
+  })
+
+  it("refuses a saved card with Build, naming the field: a saved card pays on the hosted page", async () => {
+    const cardId = await savedCard()
+    await expect(startSession({ payment_method_id: cardId, integration: "build" })).rejects.toThrow(
+      /data.integration: "build" has a new card typed/,
+    )
+  })
+})
+
 describe("paying with a saved card", () => {
   it("opens a one-click page on the same contract, which the shopper pays with the CVV only", async () => {
     const cardId = await savedCard()

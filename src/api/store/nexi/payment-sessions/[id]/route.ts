@@ -15,9 +15,9 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
+import { cartOfCollection } from "../../../../../core/cart-context"
 import { isNexiProviderId } from "../../../../../core/provider-ids"
 import { reconcileSession } from "../../../../../reconciliation/reconcile-pending-sessions"
-import { cartOfCollection } from "../../../../utils/payment-session-request"
 import { ReadThrottle } from "../../../../utils/read-throttle"
 
 interface SessionRow {
