@@ -5,7 +5,9 @@
  * starters' checkout: address, delivery (a shipping method chosen on the page), payment,
  * review, the hosted page, back to the result page through the country-code middleware with
  * the SameSite=strict cookies left behind, and the order's confirmation; and a payment link's
- * customer back on the starter's page for links.
+ * customer back on the starter's page for links. The storefront caches the cart as the starters
+ * do, so a retry after a decline or a cancel shows whether the cached cart was revalidated and a
+ * new session started.
  * Screenshots: browser-tests/screenshots/starter-<test>/.
  */
 import type { Browser, BrowserContext, Page } from "playwright-core"
@@ -91,15 +93,24 @@ async function checkoutToPayment(handle: string, shot: Shot): Promise<string> {
 async function chooseCardAndReview(shot: Shot): Promise<void> {
   await page.locator(`[data-provider="${CARD_PROVIDER}"] input`).check()
   await shot(page, "payment")
-  await Promise.all([page.waitForURL(/step=review$/), page.getByTestId("submit-payment").click()])
+  // The step keeps the query it had (after a cancel, the cart_id of the cancelUrl).
+  await Promise.all([page.waitForURL(/step=review(&|$)/), page.getByTestId("submit-payment").click()])
   await expect(textOf(page.getByTestId("review-shipping"))).resolves.toBe(SHIPPING_OPTION)
 }
 
-async function toHostedPage(): Promise<void> {
+/** "Pay with card" on the review step; answers the hosted page's address. */
+async function toHostedPage(): Promise<string> {
   await Promise.all([
     page.waitForURL((url) => url.href.startsWith(shop.demo.urls.simulator)),
     page.getByRole("button", { name: "Pay with card" }).click(),
   ])
+  return page.url()
+}
+
+/** The hosted page of a retry: a new one, open for a card (a finished page answers 409, without the form). */
+async function toNewHostedPage(finished: string): Promise<void> {
+  expect(await toHostedPage()).not.toBe(finished)
+  await page.locator("#pan").waitFor()
 }
 
 async function fillCard(card: typeof APPROVED_CARD): Promise<void> {
@@ -164,6 +175,10 @@ async function storeOrder(orderId: string) {
 it("pays by card on the hosted page, with a shipping method chosen on the delivery step", async () => {
   const shot = stepScreenshots("starter-card-approved")
   const total = await checkoutToPayment("espresso-cups", shot)
+  // Every provider the store enables has its title from the starter's paymentInfoMap, none its raw id.
+  const titles = await page.getByTestId("payment-method").allTextContents()
+  expect(titles.length).toBeGreaterThan(1)
+  expect(titles.filter((title) => title.includes("pp_"))).toEqual([])
   await chooseCardAndReview(shot)
   await shot(page, "review")
   // The cart and customer cookies are the starters' SameSite=strict ones.
@@ -180,6 +195,7 @@ it("pays by card on the hosted page, with a shipping method chosen on the delive
   await resultPage
   const orderId = await confirmedOrderId()
   await expect(textOf(page.getByTestId("order-total"))).resolves.toBe(total)
+  await expect(textOf(page.getByTestId("order-payment"))).resolves.toBe("Card (Nexi)")
   await shot(page, "order-confirmed")
 
   const order = await storeOrder(orderId)
@@ -194,7 +210,7 @@ it("shows a declined card's reason on the result page, and a retry with another 
   const before = await allOrderIds()
   const total = await checkoutToPayment("moka-pot", shot)
   await chooseCardAndReview(shot)
-  await toHostedPage()
+  const declinedPage = await toHostedPage()
   await fillCard(DECLINED_CARD)
   await page.click("#pay")
   await page.getByTestId("outcome").waitFor()
@@ -209,7 +225,7 @@ it("shows a declined card's reason on the result page, and a retry with another 
   // The same cart: its total is the one the shopper saw before.
   await expect(textOf(page.getByTestId("cart-total"))).resolves.toBe(total)
   await chooseCardAndReview(shot)
-  await toHostedPage()
+  await toNewHostedPage(declinedPage)
   await fillCard(APPROVED_CARD)
   await page.click("#pay")
   const orderId = await confirmedOrderId()
@@ -218,11 +234,12 @@ it("shows a declined card's reason on the result page, and a retry with another 
   expect(await allOrderIds()).toEqual([orderId, ...before])
 })
 
-it("goes back to the payment step with the cart when the shopper cancels on the hosted page", async () => {
+it("goes back to the payment step with the cart when the shopper cancels on the hosted page, and a retry pays", async () => {
   const shot = stepScreenshots("starter-cancelled")
+  const before = await allOrderIds()
   const total = await checkoutToPayment("coffee-beans", shot)
   await chooseCardAndReview(shot)
-  await toHostedPage()
+  const cancelledPage = await toHostedPage()
   await shot(page, "hosted-page")
   // The cancelUrl has no country code: the middleware adds it and keeps the query string.
   const arrival = page.waitForRequest(
@@ -235,10 +252,12 @@ it("goes back to the payment step with the cart when the shopper cancels on the 
   await expect(textOf(page.getByTestId("cart-total"))).resolves.toBe(total)
   await shot(page, "payment-step-after-cancel")
   await chooseCardAndReview(shot)
-  await toHostedPage()
+  await toNewHostedPage(cancelledPage)
   await fillCard(APPROVED_CARD)
   await page.click("#pay")
-  await confirmedOrderId()
+  const orderId = await confirmedOrderId()
+  await expect(textOf(page.getByTestId("order-total"))).resolves.toBe(total)
+  expect(await allOrderIds()).toEqual([orderId, ...before])
 })
 
 it("pays with a 3-D Secure challenge", async () => {
@@ -338,7 +357,7 @@ it("waits on a mobile payment until the shopper approves it in the app", async (
   await page.locator(`[data-provider="${MOBILE_PROVIDER}"] input`).check()
   await page.fill("#mobile_number", MOBILE_NUMBER)
   await shot(page, "payment-mobile")
-  await Promise.all([page.waitForURL(/step=review$/), page.getByTestId("submit-payment").click()])
+  await Promise.all([page.waitForURL(/step=review(&|$)/), page.getByTestId("submit-payment").click()])
   // No session before the final button: the payment request reaches the app only from there.
   const cart = await fetch(
     `${shop.demo.urls.backend}/store/carts/${await cartIdFromCookie()}?fields=*payment_collection.payment_sessions`,
@@ -368,6 +387,7 @@ it("waits on a mobile payment until the shopper approves it in the app", async (
 
   await confirmedOrderId()
   await expect(textOf(page.getByTestId("order-total"))).resolves.toBe(total)
+  await expect(textOf(page.getByTestId("order-payment"))).resolves.toBe("Mobile payment (Nexi)")
   await shot(page, "order-confirmed")
 })
 

@@ -22,6 +22,13 @@ const NOT_SOURCES = new Set(["node_modules", ".next", ".kit", "next-env.d.ts", "
 
 const nodeEnv = () => ({ ...process.env, NEXT_TELEMETRY_DISABLED: "1" })
 
+/** Without the storefront's NEXT_PUBLIC_ variables: a build that inlined them would serve one store only. */
+function buildEnv() {
+  const env = nodeEnv()
+  for (const name of Object.keys(env)) if (name.startsWith("NEXT_PUBLIC_")) delete env[name]
+  return env
+}
+
 function filesUnder(dir) {
   return fs
     .readdirSync(dir, { withFileTypes: true })
@@ -79,7 +86,7 @@ async function buildStarterStorefront({ quiet = true } = {}) {
   await runToEnd(process.execPath, [require.resolve("next/dist/bin/next", { paths: [APP_DIR] }), "build"], {
     name: "next build",
     cwd: APP_DIR,
-    env: nodeEnv(),
+    env: buildEnv(),
     quiet,
   })
   fs.writeFileSync(BUILD_MARK, key)
@@ -88,7 +95,8 @@ async function buildStarterStorefront({ quiet = true } = {}) {
 
 /**
  * `next start` of the built app on `port`, talking to the store at `backendUrl` with its
- * publishable key, both read when the server starts.
+ * publishable key, in the starters' NEXT_PUBLIC_ variables, read when the server starts (the
+ * build had none to inline).
  * @param {{ port: number, backendUrl: string, publishableKey: string, defaultCountry?: string, quiet?: boolean }} options
  */
 async function startStarterStorefront({ port, backendUrl, publishableKey, defaultCountry = "it", quiet = true }) {
@@ -99,9 +107,9 @@ async function startStarterStorefront({ port, backendUrl, publishableKey, defaul
     env: {
       ...nodeEnv(),
       NODE_ENV: "production",
-      MEDUSA_BACKEND_URL: backendUrl,
-      MEDUSA_PUBLISHABLE_KEY: publishableKey,
-      DEFAULT_COUNTRY: defaultCountry,
+      NEXT_PUBLIC_MEDUSA_BACKEND_URL: backendUrl,
+      NEXT_PUBLIC_MEDUSA_PUBLISHABLE_KEY: publishableKey,
+      NEXT_PUBLIC_DEFAULT_REGION: defaultCountry,
     },
     quiet,
   })

@@ -7,7 +7,8 @@
  *
  * Output: the demo's progress lines and the summary; every process's full output goes to
  * <data directory>/demo.log. `--verbose` (npm run demo -- --verbose) or DEMO_VERBOSE=1 shows
- * it on the terminal too; DEMO_QUIET=true shows only the summary.
+ * it on the terminal too; DEMO_QUIET=true shows only the summary. `--starter` serves a Medusa
+ * Next.js starter instead of the demo's storefront: its port left free, shipping seeded.
  *
  * Environment: DATABASE_URL, DEMO_DATA_DIR, DEMO_MEDUSA_PORT (9000), DEMO_STOREFRONT_PORT
  * (8000), DEMO_SIMULATOR_PORT (4010), DEMO_VERBOSE, DEMO_QUIET. See docs/demo.md.
@@ -15,6 +16,7 @@
 const path = require("node:path")
 const { DEFAULT_DATA_DIR, DEFAULT_PORTS } = require("./settings")
 const { startDemo } = require("./start-demo")
+const { seedStarterShipping } = require("./starter-shipping")
 
 /** A port from the environment, or the default; anything else stops the demo with the variable's name. */
 function portFromEnv(name, fallback) {
@@ -26,24 +28,28 @@ function portFromEnv(name, fallback) {
   return port
 }
 
-const USAGE = `Usage: npm run demo [-- --verbose]
+const USAGE = `Usage: npm run demo [-- --verbose] [-- --starter]
   --verbose   every process's output on the terminal (also DEMO_VERBOSE=1); by default only
               the progress lines, the full output in <data directory>/demo.log
+  --starter   for a Medusa Next.js starter (docs/storefront.md): no demo storefront, its port
+              left for the starter, a shipping option for Italy seeded for its delivery step
 See docs/demo.md for the environment variables.`
 
 const truthy = (value) => ["1", "true", "yes", "on"].includes(String(value ?? "").toLowerCase())
 
-/** --verbose, from the command line or the environment; --help prints the usage. */
+/** --verbose, from the command line or the environment; --starter; --help prints the usage. */
 function parseArguments(argv) {
   let verbose = truthy(process.env.DEMO_VERBOSE)
+  let starter = false
   for (const arg of argv) {
     if (arg === "--verbose" || arg === "-v") verbose = true
+    else if (arg === "--starter") starter = true
     else if (arg === "--help" || arg === "-h") return { help: true }
     else throw new Error(`unknown argument "${arg}"\n${USAGE}`)
   }
   // `npm run demo --verbose` (without the `--`) is npm's own flag: npm sets its log level instead.
   if (process.env.npm_config_loglevel === "verbose") verbose = true
-  return { verbose }
+  return { verbose, starter }
 }
 
 /** A path as the user would type it: relative to the current directory when inside it. */
@@ -52,12 +58,22 @@ function shownPath(file) {
   return relative && !relative.startsWith("..") && !path.isAbsolute(relative) ? relative : file
 }
 
-function summary(demo, logFile) {
+/** What a starter's .env.local needs to talk to this store, on the port the return URLs point at. */
+function starterLines(demo) {
+  return [
+    `  Starter storefront: start yours on ${demo.urls.storefront} (the return URLs point there), with`,
+    `    NEXT_PUBLIC_MEDUSA_BACKEND_URL=${demo.urls.backend}`,
+    `    NEXT_PUBLIC_MEDUSA_PUBLISHABLE_KEY=${demo.publishableKey}`,
+    "    NEXT_PUBLIC_DEFAULT_REGION=it",
+  ]
+}
+
+function summary(demo, logFile, starter) {
   const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`
   return [
     "",
     "Nexi payments demo is running",
-    `  Storefront:        ${demo.urls.storefront}`,
+    ...(starter ? starterLines(demo) : [`  Storefront:        ${demo.urls.storefront}`]),
     `    shopper email:   ${demo.shopperCredentials.email}`,
     `    password:        ${demo.shopperCredentials.password}`,
     `  Medusa admin:      ${demo.urls.admin}`,
@@ -121,7 +137,8 @@ async function main() {
   // SIGHUP: the terminal window was closed.
   for (const signalName of ["SIGINT", "SIGTERM", "SIGHUP"]) process.on(signalName, () => stop(signalName))
   try {
-    demo = await startDemo({ ...options, signal: starting.signal })
+    demo = await startDemo({ ...options, storefront: !args.starter, signal: starting.signal })
+    if (args.starter) await seedStarterShipping(demo)
   } catch (error) {
     if (starting.signal.aborted) {
       process.stdout.write("demo stopped before it had started\n")
@@ -129,7 +146,7 @@ async function main() {
     }
     throw error
   }
-  process.stdout.write(summary(demo, logFile))
+  process.stdout.write(summary(demo, logFile, args.starter))
 }
 
 /** Where to look after a failure, once the log file is known. */

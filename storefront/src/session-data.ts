@@ -53,7 +53,13 @@ export type CardSessionData = {
 }
 export type MobileSessionData = { consumer_id: string; language?: string }
 
-const LANGUAGE_TAG = /^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$/
+/**
+ * The store's rule for a language tag (src/i18n/page-language.ts, which the kit cannot import;
+ * test-support/language-tags.json holds the cases both test): "it", "it-IT", "pt_BR", "en-a-bbb",
+ * an ISO 639-2 code, spaces around allowed. Whether the gateway knows the language only the
+ * store says (400 naming data.language).
+ */
+const LANGUAGE_TAG = /^[a-z]{2,3}(?:[-_][a-z0-9]{1,8})*$/i
 const SAVED_CARD_ID = /^nexcard_[A-Za-z0-9]+$/
 // What people type between digits: spaces, dots, dashes, brackets.
 const NUMBER_PUNCTUATION = /[\s.\-()]/g
@@ -63,7 +69,7 @@ const MOBILE_NUMBER = /^\+?[0-9]{6,15}$/
 /** `{ language }` when one is given and is a language tag; shared by every builder that takes one. */
 export function languageData({ language }: LanguageChoice): { language?: string } {
   if (language === undefined) return {}
-  if (!LANGUAGE_TAG.test(language))
+  if (!LANGUAGE_TAG.test(language.trim()))
     throw new NexiInputError("language", 'must be a language tag such as "it" or "en-GB"')
   return { language }
 }

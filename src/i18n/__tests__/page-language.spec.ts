@@ -1,4 +1,11 @@
+import { readFileSync } from "node:fs"
+import { join } from "node:path"
 import { countryLanguage, pageLanguage, preferredLanguageTag, requestedLanguage } from "../page-language"
+
+/** The cases the storefront kit's builders are tested against too (storefront/src/__tests__/session-data.spec.ts). */
+const LANGUAGE_TAGS = JSON.parse(
+  readFileSync(join(__dirname, "..", "..", "..", "test-support", "language-tags.json"), "utf8"),
+) as { accepted: string[]; refused: string[]; unknownLanguage: string[] }
 
 describe("requestedLanguage", () => {
   it.each([
@@ -30,6 +37,14 @@ describe("requestedLanguage", () => {
     ["x-klingon"],
     ["it--IT"],
   ])("%p names no language the gateway knows", (value) => {
+    expect(requestedLanguage(value)).toBeUndefined()
+  })
+
+  it.each(LANGUAGE_TAGS.accepted)("reads %p, as the storefront kit does", (value) => {
+    expect(requestedLanguage(value)).toMatch(/^[a-z]{3}$/)
+  })
+
+  it.each([...LANGUAGE_TAGS.refused, ...LANGUAGE_TAGS.unknownLanguage])("refuses %p", (value) => {
     expect(requestedLanguage(value)).toBeUndefined()
   })
 })

@@ -29,6 +29,8 @@ describe("docs/storefront.md's starter snippets", () => {
     expect(new Set(snippets.map((snippet) => snippet.file))).toEqual(
       new Set([
         "src/lib/config.ts",
+        "src/lib/constants.tsx",
+        "src/lib/data/cart.ts",
         "src/lib/data/cookies.ts",
         "src/lib/data/nexi.ts",
         "src/lib/data/nexi-mobile.ts",

@@ -1,5 +1,12 @@
 /** Exactly the session data keys the plugin documents, and refusals that name the field. */
+import { readFileSync } from "node:fs"
+import { join } from "node:path"
 import { cardSessionData, mobileSessionData, NexiInputError } from "../session-data.js"
+
+/** The cases the store's rule is tested against too (src/i18n/__tests__/page-language.spec.ts). */
+const LANGUAGE_TAGS = JSON.parse(
+  readFileSync(join(__dirname, "..", "..", "..", "test-support", "language-tags.json"), "utf8"),
+) as { accepted: string[]; refused: string[]; unknownLanguage: string[] }
 
 function refusal(build: () => unknown): { field: string; message: string } {
   try {
@@ -69,14 +76,21 @@ describe("cardSessionData", () => {
     expect(refusal(() => cardSessionData({ saveCard: "on" as unknown as boolean })).field).toBe("save_card")
   })
 
-  it("refuses what is not a language tag", () => {
-    for (const language of ["", "italiano!", "i"]) {
-      expect(refusal(() => cardSessionData({ language }))).toEqual({
-        field: "language",
-        message: 'language: must be a language tag such as "it" or "en-GB"',
-      })
-    }
+  it.each(LANGUAGE_TAGS.refused)("refuses %p, as the store does", (language) => {
+    expect(refusal(() => cardSessionData({ language }))).toEqual({
+      field: "language",
+      message: 'language: must be a language tag such as "it" or "en-GB"',
+    })
   })
+
+  // A well-formed tag of a language the gateway does not know: the store answers 400, the kit cannot know.
+  it.each([...LANGUAGE_TAGS.accepted, ...LANGUAGE_TAGS.unknownLanguage])(
+    "carries %p, a tag the store reads",
+    (language) => {
+      expect(cardSessionData({ language })).toEqual({ language })
+      expect(mobileSessionData({ mobileNumber: "+393331234567", language }).language).toBe(language)
+    },
+  )
 })
 
 describe("mobileSessionData", () => {

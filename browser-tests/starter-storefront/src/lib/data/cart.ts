@@ -1,6 +1,6 @@
 "use server"
 import { sdk } from "@lib/config"
-import { getAuthHeaders, getCacheTag, getCartId, setCartId } from "@lib/data/cookies"
+import { getAuthHeaders, getCacheOptions, getCacheTag, getCartId, setCartId } from "@lib/data/cookies"
 import { getRegion } from "@lib/data/regions"
 import type { HttpTypes } from "@medusajs/types"
 import { revalidateTag } from "next/cache"
@@ -9,6 +9,12 @@ import { redirect } from "next/navigation"
 const CART_FIELDS =
   "*items,*region,*items.product,*items.variant,*shipping_address,*billing_address,*shipping_methods,*payment_collection,*payment_collection.payment_sessions,+total,+subtotal,+tax_total,+shipping_total"
 
+/**
+ * Cached as the starters cache it (force-cache, under the shopper's "carts" tag): what the page
+ * shows is the cart as the last write that revalidated the tag left it. A change the store
+ * makes on its own (a payment session declined or cancelled) shows only once something
+ * revalidates the tag (docs/storefront.md, step 3).
+ */
 export async function retrieveCart(cartId?: string): Promise<HttpTypes.StoreCart | null> {
   const id = cartId ?? (await getCartId())
   if (!id) return null
@@ -16,14 +22,25 @@ export async function retrieveCart(cartId?: string): Promise<HttpTypes.StoreCart
     .fetch<HttpTypes.StoreCartResponse>(`/store/carts/${id}`, {
       query: { fields: CART_FIELDS },
       headers: await getAuthHeaders(),
-      cache: "no-store",
+      next: await getCacheOptions("carts"),
+      cache: "force-cache",
     })
     .then(({ cart }) => cart)
     .catch(() => null)
 }
 
-async function revalidateCart(): Promise<void> {
+/** Every write to the cart ends here; a page that knows the store changed the cart on its own calls it too. */
+export async function revalidateCart(): Promise<void> {
   revalidateTag(await getCacheTag("carts"))
+}
+
+export async function initiatePaymentSession(
+  cart: HttpTypes.StoreCart,
+  data: HttpTypes.StoreInitializePaymentSession,
+): Promise<HttpTypes.StorePaymentCollectionResponse> {
+  const answer = await sdk.store.payment.initiatePaymentSession(cart, data, {}, await getAuthHeaders())
+  await revalidateCart()
+  return answer
 }
 
 /** The shopper's cart in the region of the country, created (and its cookie set) when there is none. */
@@ -94,13 +111,4 @@ export async function listCartShippingOptions(cartId: string): Promise<HttpTypes
 export async function setShippingMethod({ cartId, shippingMethodId }: { cartId: string; shippingMethodId: string }) {
   await sdk.store.cart.addShippingMethod(cartId, { option_id: shippingMethodId }, {}, await getAuthHeaders())
   await revalidateCart()
-}
-
-export async function initiatePaymentSession(
-  cart: HttpTypes.StoreCart,
-  data: HttpTypes.StoreInitializePaymentSession,
-): Promise<HttpTypes.StorePaymentCollectionResponse> {
-  const answer = await sdk.store.payment.initiatePaymentSession(cart, data, {}, await getAuthHeaders())
-  await revalidateCart()
-  return answer
 }

@@ -27,10 +27,16 @@ export async function nexiHostedPage(cartId: string): Promise<{ url: string } | 
   }
 }
 
-/** An order means the cart is gone: forget it, as the starter's placeOrder() does. */
+/**
+ * Any outcome changed the cart on the store's side: revalidate the starter's cached cart, or its
+ * payment step still sees a declined or cancelled session as pending, does not start a new
+ * one, and "Pay with card" reopens the finished hosted page. An order means the cart is gone:
+ * forget it, as the starter's placeOrder() does.
+ */
 async function settle(outcome: PaymentOutcome): Promise<PaymentOutcome> {
+  if (outcome.state === "pending") return outcome
+  revalidateTag(await getCacheTag("carts"))
   if (outcome.state === "order_placed") {
-    revalidateTag(await getCacheTag("carts"))
     revalidateTag(await getCacheTag("orders"))
     await removeCartId()
   }

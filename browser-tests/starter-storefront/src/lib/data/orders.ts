@@ -5,7 +5,7 @@ import type { HttpTypes } from "@medusajs/types"
 
 export async function retrieveOrder(id: string): Promise<HttpTypes.StoreOrder> {
   const { order } = await sdk.client.fetch<HttpTypes.StoreOrderResponse>(`/store/orders/${id}`, {
-    query: { fields: "+total" },
+    query: { fields: "+total,*payment_collections.payments" },
     headers: await getAuthHeaders(),
     cache: "no-store",
   })

@@ -17,12 +17,16 @@ export function Button({
   )
 }
 
-export function Heading({ children }: { children: ReactNode }) {
-  return <h1>{children}</h1>
+export function Heading({ children, className }: { children: ReactNode; level?: "h1" | "h2"; className?: string }) {
+  return <h1 className={className}>{children}</h1>
 }
 
-export function Text({ children }: { children: ReactNode }) {
-  return <p data-testid="text">{children}</p>
+export function Text({ children, className }: { children: ReactNode; className?: string }) {
+  return (
+    <p data-testid="text" className={className}>
+      {children}
+    </p>
+  )
 }
 
 export function Spinner() {

@@ -1,4 +1,5 @@
 "use client"
+import { revalidateCart } from "@lib/data/cart"
 import { Spinner } from "@modules/common/components"
 import { useRouter } from "next/navigation"
 import { useEffect } from "react"
@@ -7,9 +8,12 @@ import { useEffect } from "react"
  * Renders the page again once, from the page itself. The cancel page is reached by a
  * navigation from the gateway's site, which carries no SameSite=strict cookie, so its server
  * render finds no cart; the refresh is a request of the shop's own page, which carries them.
+ * The cached cart is revalidated first: the store has cancelled its session since.
  */
 export function RefreshWithCookies() {
   const router = useRouter()
-  useEffect(() => router.refresh(), [router])
+  useEffect(() => {
+    revalidateCart().then(() => router.refresh())
+  }, [router])
   return <Spinner />
 }

@@ -1,14 +1,13 @@
-import { sdk } from "@lib/config"
 import { listCartShippingOptions, retrieveCart } from "@lib/data/cart"
 import { retrieveCustomer } from "@lib/data/customer"
 import { listMyNexiCards } from "@lib/data/nexi"
+import { listCartPaymentMethods } from "@lib/data/payment"
 import { Addresses } from "@modules/checkout/components/addresses"
 import { Payment } from "@modules/checkout/components/payment"
 import { RefreshWithCookies } from "@modules/checkout/components/refresh-with-cookies"
 import { Review } from "@modules/checkout/components/review"
 import { Shipping } from "@modules/checkout/components/shipping"
 import { formatAmount } from "@modules/common/money"
-import { listPaymentMethods } from "medusa-payment-nexi-storefront"
 
 export const dynamic = "force-dynamic"
 
@@ -28,7 +27,7 @@ export default async function CheckoutPage(props: { searchParams: Promise<{ step
       {step === "payment" ? (
         <Payment
           cart={cart}
-          methods={await listPaymentMethods(sdk.client, cart.region_id ?? "")}
+          availablePaymentMethods={await listCartPaymentMethods(cart.region_id ?? "")}
           savedCards={customer ? await listMyNexiCards() : null}
         />
       ) : null}

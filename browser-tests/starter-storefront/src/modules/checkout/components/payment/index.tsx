@@ -1,69 +1,90 @@
 "use client"
+import { paymentInfoMap } from "@lib/constants"
 import { initiatePaymentSession } from "@lib/data/cart"
 import type { HttpTypes } from "@medusajs/types"
 import { rememberMobileChoice } from "@modules/checkout/mobile-choice"
 import { Button, ErrorMessage } from "@modules/common/components"
-import { cardSessionData, type NexiPaymentMethod, type SavedCard } from "medusa-payment-nexi-storefront"
-import { useRouter } from "next/navigation"
+import {
+  cardSessionData,
+  isNexiCardProvider,
+  isNexiMobileProvider,
+  type SavedCard,
+} from "medusa-payment-nexi-storefront"
+import { usePathname, useRouter, useSearchParams } from "next/navigation"
 import { useState } from "react"
 
 /** A new card, or the id of the saved card to pay with. */
 type CardChoice = "new" | string
 
+/** The starters' payment step (state and `handleSubmit` as theirs), with the Nexi cases of docs/storefront.md step 4. */
 export function Payment({
   cart,
-  methods,
+  availablePaymentMethods,
   savedCards,
 }: {
   cart: HttpTypes.StoreCart
-  methods: NexiPaymentMethod[]
+  availablePaymentMethods: { id: string }[]
   /** null for a guest: no saved cards, no "Save my card". */
   savedCards: SavedCard[] | null
 }) {
-  const router = useRouter()
-  const current = cart.payment_collection?.payment_sessions?.[0]?.provider_id
-  const [providerId, setProviderId] = useState(current ?? methods[0]?.provider_id)
+  const activeSession = cart.payment_collection?.payment_sessions?.find((session) => session.status === "pending")
+  const [isLoading, setIsLoading] = useState(false)
+  const [error, setError] = useState<string | null>(null)
+  const [selectedPaymentMethod, setSelectedPaymentMethod] = useState(activeSession?.provider_id ?? "")
   const [card, setCard] = useState<CardChoice>(savedCards?.[0]?.id ?? "new")
   const [saveCard, setSaveCard] = useState(false)
   const [mobileNumber, setMobileNumber] = useState("")
-  const [error, setError] = useState<string | null>(null)
-  const [submitting, setSubmitting] = useState(false)
-  const method = methods.find((candidate) => candidate.provider_id === providerId)
+  const searchParams = useSearchParams()
+  const router = useRouter()
+  const pathname = usePathname()
 
-  const toReview = async () => {
-    if (!method) return
-    setSubmitting(true)
-    setError(null)
+  const toStep = (step: string) => {
+    const params = new URLSearchParams(searchParams)
+    params.set("step", step)
+    return `${pathname}?${params.toString()}`
+  }
+
+  const handleSubmit = async () => {
+    setIsLoading(true)
     try {
-      if (method.kind === "mobile") {
-        rememberMobileChoice(cart.id, { providerId: method.provider_id, mobileNumber })
-      } else {
+      const checkActiveSession = activeSession?.provider_id === selectedPaymentMethod
+      if (isNexiMobileProvider(selectedPaymentMethod)) {
+        // No session: the review step's button creates it (docs/storefront.md, "Mobile payments").
+        rememberMobileChoice(cart.id, { providerId: selectedPaymentMethod, mobileNumber })
+      } else if (isNexiCardProvider(selectedPaymentMethod)) {
         rememberMobileChoice(cart.id, null)
+        // Always a new session: it carries the card chosen, and a declined or cancelled one cannot be paid again.
         const data = card === "new" ? cardSessionData({ saveCard }) : cardSessionData({ paymentMethodId: card })
-        await initiatePaymentSession(cart, { provider_id: method.provider_id, data })
+        await initiatePaymentSession(cart, { provider_id: selectedPaymentMethod, data })
+      } else if (!checkActiveSession) {
+        await initiatePaymentSession(cart, { provider_id: selectedPaymentMethod })
       }
-      router.push("?step=review")
-    } catch (failure) {
-      setError((failure as Error).message)
-      setSubmitting(false)
+      return router.push(toStep("review"), { scroll: false })
+    } catch (err) {
+      setError(err instanceof Error ? err.message : String(err))
+    } finally {
+      setIsLoading(false)
     }
   }
 
   return (
     <section data-testid="payment-step">
       <h2>Payment</h2>
-      {methods.map((candidate) => (
-        <label key={candidate.provider_id} data-testid="payment-method" data-provider={candidate.provider_id}>
+      {availablePaymentMethods.map((paymentMethod) => (
+        <label key={paymentMethod.id} data-testid="payment-method" data-provider={paymentMethod.id}>
           <input
             type="radio"
             name="method"
-            checked={candidate.provider_id === providerId}
-            onChange={() => setProviderId(candidate.provider_id)}
+            checked={paymentMethod.id === selectedPaymentMethod}
+            onChange={() => {
+              setError(null)
+              setSelectedPaymentMethod(paymentMethod.id)
+            }}
           />
-          {candidate.name}
+          {paymentInfoMap[paymentMethod.id]?.title || paymentMethod.id}
         </label>
       ))}
-      {method?.kind === "card" && savedCards ? (
+      {isNexiCardProvider(selectedPaymentMethod) && savedCards ? (
         <fieldset data-testid="card-choice">
           {savedCards.map((saved) => (
             <label key={saved.id} data-testid="saved-card-option" data-saved-card={saved.id}>
@@ -87,16 +108,21 @@ export function Payment({
           ) : null}
         </fieldset>
       ) : null}
-      {method?.kind === "mobile" ? (
+      {isNexiMobileProvider(selectedPaymentMethod) ? (
         <label>
           Mobile number{" "}
           <input id="mobile_number" value={mobileNumber} onChange={(event) => setMobileNumber(event.target.value)} />
         </label>
       ) : null}
-      <Button data-testid="submit-payment" disabled={!method} isLoading={submitting} onClick={toReview}>
+      <ErrorMessage error={error} />
+      <Button
+        data-testid="submit-payment"
+        disabled={!selectedPaymentMethod}
+        isLoading={isLoading}
+        onClick={handleSubmit}
+      >
         Continue to review
       </Button>
-      <ErrorMessage error={error} />
     </section>
   )
 }
