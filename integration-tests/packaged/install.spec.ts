@@ -120,8 +120,13 @@ beforeAll(async () => {
     MEDUSA_BACKEND_URL: backend,
     NEXI_SIMULATOR_URL: simulatorUrl,
   })
-  // create-medusa-app makes the database; the README starts after it.
+  // create-medusa-app makes the database; the README starts after it. Medusa's db:create reads
+  // the server from the .env file alone (not the environment): this run's server, for that call.
+  const dotEnv = path.join(storeDir, ".env")
+  const readmeEnv = fs.readFileSync(dotEnv, "utf8")
+  fs.writeFileSync(dotEnv, `DATABASE_URL=${databaseUrl}\n`)
   await storeBin(storeDir, "medusa", ["db:create", "--db", database, "--no-interactive"], env)
+  fs.writeFileSync(dotEnv, readmeEnv)
 
   for (const { bin, args } of START) {
     if (bin === "nexi-simulator") {
