@@ -27,7 +27,7 @@ import {
 } from "../core/card/payment-links"
 import { markPaymentSession } from "../core/medusa-payments"
 import { storeEntryIdOf } from "../core/provider-ids"
-import { CANCELLED_ORDER_NOTE, staffChannelOfSession } from "../core/staff-sessions"
+import { CANCELLED_ORDER_NOTE, STAFF_CHANNEL_NOUNS, staffChannelOfSession } from "../core/staff-sessions"
 import { gatewayClientFor, ledgerOf, merchantGateway, requireNexiOptions } from "../core/store-entries"
 import { InvalidRequestError } from "../http/errors"
 import type { PaymentAttempt } from "../modules/nexi-ledger/types"
@@ -224,12 +224,13 @@ export async function cancelLinksOfOrder(container: MedusaContainer, orderId: st
  */
 export async function cancelLinksOfEditedOrder(container: MedusaContainer, orderId: string): Promise<void> {
   await withCollectionLock(container, orderId, "payment_link", async () => {
-    const { owed } = owedNow(await loadOrderToCollect(container, orderId, "order_id"), "payment link")
+    // Most edited orders have no open link: the order is read only when one is.
+    const open = (await linksOfOrder(container, orderId)).filter((link) => link.state === "open")
+    if (!open.length) return
+    const order = await loadOrderToCollect(container, orderId, "order_id")
+    const { owed } = owedNow(order, STAFF_CHANNEL_NOUNS.payment_link)
     const owedMinor = owed ? toMinorUnits(owed.amount, owed.currency) : "0"
-    const stale = (await linksOfOrder(container, orderId)).filter(
-      (link) => link.state === "open" && link.amount_minor !== owedMinor,
-    )
-    for (const link of stale) await retire(container, link)
+    for (const link of open.filter((each) => each.amount_minor !== owedMinor)) await retire(container, link)
   })
 }
 
