@@ -24,7 +24,7 @@ import { minorToMajorString, toMinorUnits } from "../money/amount"
 import { MedusaBookkeeping } from "./medusa-bookkeeping"
 import { BUSY, isCartLocked, lockedOrBusy, withPaymentLock } from "./payment-lock"
 import type { PaymentStatus } from "./session-data"
-import { authorizeStaffSessionOnce, ORDER_CANCELLED, staffChannelOfSession } from "./staff-sessions"
+import { authorizeStaffSessionOnce, NO_LONGER_OWNED, staffChannelOfSession } from "./staff-sessions"
 
 interface RecordService {
   retrieve(id: string, config?: Record<string, unknown>): Promise<Record<string, unknown>>
@@ -201,8 +201,8 @@ export type SyncOutcome =
   | "capture_recorded"
   | "left_to_checkout"
   | "bookkeeping_finished"
-  /** A staff session's payment on an order cancelled meanwhile: its attempt superseded, to be released. */
-  | typeof ORDER_CANCELLED
+  /** A staff session's payment on an order cancelled, or a session deleted, meanwhile: its attempt superseded, to be released. */
+  | typeof NO_LONGER_OWNED
   | "unchanged"
 
 /** What one read says about a payment, in minor units of `currency`. */
@@ -236,7 +236,7 @@ export interface MedusaChangesDeps {
    * the staff pipeline's authorization, which adds the order's transactions. Such a session
    * has no cart for processPaymentWorkflow to complete.
    */
-  authorizeOrderSession(sessionId: string, gatewayOrderId: string): Promise<"recorded" | typeof ORDER_CANCELLED>
+  authorizeOrderSession(sessionId: string, gatewayOrderId: string): Promise<"recorded" | typeof NO_LONGER_OWNED>
   /** Whether someone (the shopper's checkout) holds Medusa's lock of the cart right now (payment-lock.ts). */
   isCartLocked(cartId: string): Promise<boolean>
   /** Finishes Medusa's bookkeeping of rows whose workflow died (medusa-bookkeeping.ts); how many rows. */
@@ -262,8 +262,8 @@ export function medusaChangesOf(container: MedusaContainer, ledger: PaymentLedge
       lockedOrBusy(container, `nexi-session-completion:${sessionId}`, job, COMPLETION_WAIT_SECONDS),
     authorizeOrderSession: async (sessionId, gatewayOrderId) =>
       (await authorizeStaffSessionOnce(container, sessionId, gatewayOrderId, "The payment link was paid")) ===
-      ORDER_CANCELLED
-        ? ORDER_CANCELLED
+      NO_LONGER_OWNED
+        ? NO_LONGER_OWNED
         : "recorded",
     isCartLocked: (cartId) => isCartLocked(container, cartId),
     finishBookkeeping: (sessionId, gatewayRef) => bookkeeping.finish(sessionId, gatewayRef),
@@ -327,7 +327,7 @@ export class MedusaChanges {
       case "captured":
         if (staffChannelOfSession(session.data) && payment.orderId) {
           const recorded = await this.deps.authorizeOrderSession(session.id, payment.orderId)
-          return recorded === ORDER_CANCELLED ? ORDER_CANCELLED : "completed"
+          return recorded === NO_LONGER_OWNED ? NO_LONGER_OWNED : "completed"
         }
         return this.completeOnce(session.id, payment)
       case "error":

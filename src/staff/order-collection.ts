@@ -31,7 +31,7 @@ import { withLock } from "../core/payment-lock"
 import { NotMadeError, sendOnce } from "../core/send-once"
 import {
   authorizeStaffSessionOnce,
-  ORDER_CANCELLED,
+  NO_LONGER_OWNED,
   STAFF_CHANNEL_CONTEXT_KEY,
   STAFF_CHANNEL_NOUNS,
   type StaffChannel,
@@ -363,12 +363,12 @@ export async function chargeOnce(
     )
   }
   const recorded = await authorizeStaffSessionOnce(container, attempt.sessionId, orderId)
-  if (recorded === ORDER_CANCELLED) {
+  if (recorded === NO_LONGER_OWNED) {
     // Its attempt superseded: the one sync reads it as owned by no session and releases it now.
     await cardSyncFor(container, attempt.providerId).attempt(orderId)
     throw new MedusaError(
       MedusaError.Types.NOT_ALLOWED,
-      `The card was charged (gateway order ${orderId}) but the order was cancelled meanwhile: the charge was released (voided, or refunded if captured). Nothing is owed on a cancelled order.`,
+      `The card was charged (gateway order ${orderId}) but the order was cancelled, or this payment replaced, meanwhile: the charge was released (voided, or refunded if captured). Look at the order's payments before charging again.`,
     )
   }
   if (!recorded) {
