@@ -27,6 +27,7 @@ import { readCardOrder } from "../core/card/card-order"
 import { cardSyncFor } from "../core/card/card-sync"
 import { isCharged, operationIdOf, staffChargeRecovery } from "../core/card/card-writes"
 import { idempotencyUuid } from "../core/idempotency"
+import { markPaymentSession } from "../core/medusa-payments"
 import { withLock } from "../core/payment-lock"
 import { NotMadeError, sendOnce } from "../core/send-once"
 import {
@@ -446,16 +447,11 @@ export async function chargeOnce(
  * set to a smaller amount owes what it owed before again.
  */
 async function markSessionFailed(container: MedusaContainer, attempt: StaffAttempt, reason: string) {
-  const payment = container.resolve<IPaymentModuleService>(Modules.PAYMENT)
+  const payments = container.resolve<IPaymentModuleService>(Modules.PAYMENT)
+  const unpaid = (status: string) => status !== "authorized" && status !== "captured"
   try {
-    await payment.updatePaymentSession({
-      id: attempt.sessionId,
-      amount: attempt.collection.amount as never,
-      currency_code: attempt.collection.currency_code,
-      data: { ...attempt.data, status: "error", reason },
-      status: "error",
-    })
-    await putBackOwed(container, attempt.sessionId)
+    if (await markPaymentSession(payments, attempt.sessionId, "error", reason, unpaid))
+      await putBackOwed(container, attempt.sessionId)
   } catch (error) {
     // The refusal is what staff must see; a session left waiting is only re-read next time.
     container
