@@ -14,14 +14,12 @@ import type { Browser, BrowserContext, Page } from "playwright-core"
 import { ADDRESS } from "../integration-tests/support/store"
 import { launchBrowser } from "./support/browser"
 import { textOf } from "./support/demo-storefront"
+import { APPROVED_CARD, allOrderIds, CHALLENGE_CARD, DECLINED_CARD, fillCard } from "./support/hosted-page-shopper"
 import { type AdminCall, adminApi, SHIPPING_OPTION, type StarterShop, startStarterShop } from "./support/starter-shop"
 import { stepScreenshots } from "./support/step-screenshots"
 
 jest.setTimeout(600_000)
 
-const APPROVED_CARD = { pan: "4999 3402 6197 7289", expiry: "12/30", cvv: "663" }
-const CHALLENGE_CARD = { pan: "4349 9401 9900 4549", expiry: "12/30", cvv: "396" }
-const DECLINED_CARD = { pan: "5515 9318 5585 8729", expiry: "12/30", cvv: "123" }
 const CARD_PROVIDER = "pp_nexi_nexi"
 const MOBILE_PROVIDER = "pp_nexi-apm-psp-b_nexi"
 /** Not one of the simulator's deterministic endings: the payment waits for the phone page. */
@@ -113,13 +111,6 @@ async function toNewHostedPage(finished: string): Promise<void> {
   await page.locator("#pan").waitFor()
 }
 
-async function fillCard(card: typeof APPROVED_CARD): Promise<void> {
-  await page.fill("#pan", card.pan)
-  await page.fill("#expiry", card.expiry)
-  await page.fill("#cvv", card.cvv)
-  await page.fill("#holder", "Giulia Rossi")
-}
-
 const CONFIRMED = /\/it\/order\/(order_[A-Z0-9]+)\/confirmed$/
 
 /** The order id of the confirmation page, once the result page has sent the shopper there. */
@@ -127,15 +118,6 @@ async function confirmedOrderId(): Promise<string> {
   await page.waitForURL(CONFIRMED, { timeout: 60_000 })
   await page.getByTestId("order-confirmed").waitFor()
   return CONFIRMED.exec(page.url())![1]
-}
-
-/** Every order of the store, newest first: a test that pays once must add exactly one. */
-async function allOrderIds(): Promise<string[]> {
-  const { orders } = await admin<{ orders: Array<{ id: string }> }>(
-    "GET",
-    "/admin/orders?fields=id&limit=100&order=-created_at",
-  )
-  return orders.map((order) => order.id)
 }
 
 /** The simulator's control API (notification faults, what was notified). */
@@ -188,7 +170,7 @@ it("pays by card on the hosted page, with a shipping method chosen on the delive
   await toHostedPage()
   // The hosted page charges what the starter showed: Medusa's total, shipping and VAT included.
   await expect(textOf(page.getByTestId("amount"))).resolves.toBe(`${total.replace(/^EUR /, "")} EUR`)
-  await fillCard(APPROVED_CARD)
+  await fillCard(page, APPROVED_CARD)
   await shot(page, "hosted-page")
   const resultPage = page.waitForURL(/\/it\/checkout\/nexi\/result\?cart_id=cart_/)
   await page.click("#pay")
@@ -207,11 +189,11 @@ it("pays by card on the hosted page, with a shipping method chosen on the delive
 
 it("shows a declined card's reason on the result page, and a retry with another card pays", async () => {
   const shot = stepScreenshots("starter-declined-then-retried")
-  const before = await allOrderIds()
+  const before = await allOrderIds(admin)
   const total = await checkoutToPayment("moka-pot", shot)
   await chooseCardAndReview(shot)
   const declinedPage = await toHostedPage()
-  await fillCard(DECLINED_CARD)
+  await fillCard(page, DECLINED_CARD)
   await page.click("#pay")
   await page.getByTestId("outcome").waitFor()
   await shot(page, "hosted-page-declined")
@@ -226,17 +208,17 @@ it("shows a declined card's reason on the result page, and a retry with another 
   await expect(textOf(page.getByTestId("cart-total"))).resolves.toBe(total)
   await chooseCardAndReview(shot)
   await toNewHostedPage(declinedPage)
-  await fillCard(APPROVED_CARD)
+  await fillCard(page, APPROVED_CARD)
   await page.click("#pay")
   const orderId = await confirmedOrderId()
   await expect(textOf(page.getByTestId("order-total"))).resolves.toBe(total)
   await shot(page, "order-confirmed")
-  expect(await allOrderIds()).toEqual([orderId, ...before])
+  expect(await allOrderIds(admin)).toEqual([orderId, ...before])
 })
 
 it("goes back to the payment step with the cart when the shopper cancels on the hosted page, and a retry pays", async () => {
   const shot = stepScreenshots("starter-cancelled")
-  const before = await allOrderIds()
+  const before = await allOrderIds(admin)
   const total = await checkoutToPayment("coffee-beans", shot)
   await chooseCardAndReview(shot)
   const cancelledPage = await toHostedPage()
@@ -253,11 +235,11 @@ it("goes back to the payment step with the cart when the shopper cancels on the 
   await shot(page, "payment-step-after-cancel")
   await chooseCardAndReview(shot)
   await toNewHostedPage(cancelledPage)
-  await fillCard(APPROVED_CARD)
+  await fillCard(page, APPROVED_CARD)
   await page.click("#pay")
   const orderId = await confirmedOrderId()
   await expect(textOf(page.getByTestId("order-total"))).resolves.toBe(total)
-  expect(await allOrderIds()).toEqual([orderId, ...before])
+  expect(await allOrderIds(admin)).toEqual([orderId, ...before])
 })
 
 it("pays with a 3-D Secure challenge", async () => {
@@ -265,7 +247,7 @@ it("pays with a 3-D Secure challenge", async () => {
   const total = await checkoutToPayment("espresso-cups", shot)
   await chooseCardAndReview(shot)
   await toHostedPage()
-  await fillCard(CHALLENGE_CARD)
+  await fillCard(page, CHALLENGE_CARD)
   await Promise.all([page.waitForURL(/\/challenge\?token=/), page.click("#pay")])
   await shot(page, "3ds-challenge")
   await Promise.all([page.waitForURL(RESULT_PAGE), page.click("#approve")])
@@ -281,14 +263,14 @@ describe("the shopper back on the result page", () => {
 
   it("before the notification: the return places the order, the late notification adds none", async () => {
     const shot = stepScreenshots("starter-back-before-notification")
-    const before = await allOrderIds()
+    const before = await allOrderIds(admin)
     await checkoutToPayment("espresso-cups", shot)
     await chooseCardAndReview(shot)
     await toHostedPage()
     // Held until two are collected: this payment's notification waits.
     await simulator("POST", "/faults/notifications", { reverseBatch: 2 })
     const notifiedBefore = (await sentNotifications()).length
-    await fillCard(APPROVED_CARD)
+    await fillCard(page, APPROVED_CARD)
     await page.click("#pay")
     const orderId = await confirmedOrderId()
     await shot(page, "order-confirmed")
@@ -297,12 +279,12 @@ describe("the shopper back on the result page", () => {
     await simulator("POST", "/notifications/flush")
     const late = (await sentNotifications()).slice(notifiedBefore)
     expect(late.map((sent) => sent.status)).toEqual([200])
-    expect(await allOrderIds()).toEqual([orderId, ...before])
+    expect(await allOrderIds(admin)).toEqual([orderId, ...before])
   })
 
   it("after the notification: the order the notification placed is the one shown", async () => {
     const shot = stepScreenshots("starter-back-after-notification")
-    const before = await allOrderIds()
+    const before = await allOrderIds(admin)
     await checkoutToPayment("moka-pot", shot)
     await chooseCardAndReview(shot)
     await toHostedPage()
@@ -313,7 +295,7 @@ describe("the shopper back on the result page", () => {
       const cartId = cartIdOf(route.request().url())
       for (let tries = 0; tries < 120 && !completedByNotification; tries += 1) {
         const notified = (await sentNotifications()).slice(notifiedBefore)
-        const orders = await allOrderIds()
+        const orders = await allOrderIds(admin)
         if (notified.some((sent) => sent.status === 200) && orders.length > before.length) {
           completedByNotification = orders[0]
           break
@@ -323,22 +305,22 @@ describe("the shopper back on the result page", () => {
       expect(cartId).toMatch(/^cart_/)
       await route.continue()
     })
-    await fillCard(APPROVED_CARD)
+    await fillCard(page, APPROVED_CARD)
     await page.click("#pay")
     const orderId = await confirmedOrderId()
     await shot(page, "order-confirmed")
     expect(completedByNotification).toBe(orderId)
-    expect(await allOrderIds()).toEqual([orderId, ...before])
+    expect(await allOrderIds(admin)).toEqual([orderId, ...before])
   })
 })
 
 it("opened twice, the result page shows the one order", async () => {
   const shot = stepScreenshots("starter-result-page-twice")
-  const before = await allOrderIds()
+  const before = await allOrderIds(admin)
   await checkoutToPayment("coffee-beans", shot)
   await chooseCardAndReview(shot)
   await toHostedPage()
-  await fillCard(APPROVED_CARD)
+  await fillCard(page, APPROVED_CARD)
   const returned = page.waitForURL(RESULT_PAGE)
   await page.click("#pay")
   await returned
@@ -348,7 +330,7 @@ it("opened twice, the result page shows the one order", async () => {
   await page.goto(resultUrl)
   await expect(confirmedOrderId()).resolves.toBe(orderId)
   await shot(page, "order-confirmed-again")
-  expect(await allOrderIds()).toEqual([orderId, ...before])
+  expect(await allOrderIds(admin)).toEqual([orderId, ...before])
 })
 
 it("waits on a mobile payment until the shopper approves it in the app", async () => {
@@ -414,7 +396,7 @@ it("saves a logged-in customer's card, then pays the next order with its CVV onl
   await expect(textOf(page.getByTestId("save-notice"))).resolves.toBe(
     "Questa carta verrà salvata per i prossimi acquisti.",
   )
-  await fillCard(APPROVED_CARD)
+  await fillCard(page, APPROVED_CARD)
   await page.click("#pay")
   const first = await confirmedOrderId()
 
@@ -478,7 +460,7 @@ it("lands the customer who pays a payment link on the starter's page for links, 
   const link = payment_links.find((candidate) => candidate.state === "open")!
 
   await page.goto(link.url)
-  await fillCard(APPROVED_CARD)
+  await fillCard(page, APPROVED_CARD)
   // Back through the country-code middleware, the query kept.
   await Promise.all([
     page.waitForURL(/\/it\/nexi\/payment-link\?order_id=order_\w+&session_id=payses_\w+$/),
