@@ -410,6 +410,8 @@ const WORDS: Record<WriteKind, { noun: string; repeat: string }> = {
   link_cancellation: { noun: "Cancellation of a payment link", repeat: "cancel the link" },
   apm_payment: { noun: "Mobile payment", repeat: "start the payment" },
   build_finalize: { noun: "Card payment in the checkout's fields", repeat: "ask the shopper to pay" },
+  // Belongs to no order, so it is never listed with a payment.
+  card_verification: { noun: "Card verification", repeat: "verify the card" },
 }
 
 /** Held by none of the payment's own rows (`heldRows`: the payment and its refunds): Medusa dropped its holder. */
