@@ -22,6 +22,7 @@ import { sendOnce } from "../send-once"
 import { gatewayClientFor, isNexiCardProviderId, ledgerOf } from "../store-entries"
 import { readCardOrder } from "./card-order"
 import { readCardSessionData } from "./card-sessions"
+import { WALLET_KEY } from "./wallet-choice"
 
 /** What the page does next. */
 export type BuildNextStep =
@@ -92,9 +93,12 @@ export async function finalizeBuildSession(
   const buildSessionId = data.build_session_id
   const orderId = data.order_id
   if (!buildSessionId || !orderId || !data.amount_minor || !data.currency) {
+    const wallet = session.data?.[WALLET_KEY]
     throw new MedusaError(
       MedusaError.Types.NOT_ALLOWED,
-      `Payment session ${sessionId} has no card fields to pay with: open it with data.integration "build".`,
+      wallet
+        ? `Payment session ${sessionId} pays with ${wallet} on the gateway's page: send the shopper to its data.hosted_page; there is nothing to finalize.`
+        : `Payment session ${sessionId} has no card fields to pay with: open it with data.integration "build".`,
     )
   }
   if (minorUnitsFor(cart.total, data.currency, ACTION) !== data.amount_minor) {
