@@ -41,6 +41,10 @@ function notFound(): MedusaError {
   return new MedusaError(MedusaError.Types.NOT_FOUND, "Payment session not found")
 }
 
+function alreadyCompleted(cartId: string): MedusaError {
+  return new MedusaError(MedusaError.Types.CONFLICT, `Cart ${cartId} is already completed: there is nothing to pay.`)
+}
+
 function startAgain(why: string): MedusaError {
   return new MedusaError(
     MedusaError.Types.CONFLICT,
@@ -75,20 +79,19 @@ export async function finalizeBuildSession(
     "data",
   ])
   if (!session) {
-    // Deleted: Medusa drops a cart's sessions when its total changes. The ledger still knows it was this cart's.
+    // Deleted: Medusa drops a cart's sessions when its total changes, or when another session
+    // replaces it (the cart may be paid and completed by now). The ledger still knows it was this cart's.
     const attempts = await ledgerOf(container).attemptsOfSession(sessionId)
-    if (attempts.some((attempt) => attempt.cart_id === cartId)) {
-      throw startAgain("This payment session ended: the cart changed after the card fields opened")
-    }
-    throw notFound()
+    if (!attempts.some((attempt) => attempt.cart_id === cartId)) throw notFound()
+    const cart = await readOne<CartRow>(container, "cart", cartId, ["completed_at"])
+    if (cart?.completed_at) throw alreadyCompleted(cartId)
+    throw startAgain("This payment session ended: the cart changed after the card fields opened")
   }
   if (!isNexiCardProviderId(session.provider_id)) throw notFound()
   if ((await cartOfCollection(container, session.payment_collection_id)) !== cartId) throw notFound()
   const cart = await readOne<CartRow>(container, "cart", cartId, ["completed_at", "total"])
   if (!cart) throw notFound()
-  if (cart.completed_at) {
-    throw new MedusaError(MedusaError.Types.CONFLICT, `Cart ${cartId} is already completed: there is nothing to pay.`)
-  }
+  if (cart.completed_at) throw alreadyCompleted(cartId)
   const data = readCardSessionData(session.data ?? undefined)
   const buildSessionId = data.build_session_id
   const orderId = data.order_id
