@@ -22,6 +22,7 @@ import { sendOnce } from "../send-once"
 import { gatewayClientFor, isNexiCardProviderId, ledgerOf } from "../store-entries"
 import { readCardOrder } from "./card-order"
 import { readCardSessionData } from "./card-sessions"
+import { ByBuildState } from "./card-writes"
 import { WALLET_KEY } from "./wallet-choice"
 
 /** What the page does next. */
@@ -123,12 +124,7 @@ export async function finalizeBuildSession(
       },
       label: `payment of gateway order ${orderId} with the card fields`,
       action: ACTION,
-      // A second finalize is refused (gateway-facts.md): a refusal may hide our own lost one.
-      recover: {
-        refusalMayMeanMade: true,
-        whenUnreadable: "repeat",
-        find: async () => (finalized(await gateway.getBuildState(buildSessionId)) ? buildSessionId : undefined),
-      },
+      recover: new ByBuildState(gateway, buildSessionId),
       send: async () => {
         answered = await gateway.finalizeBuildPayment(buildSessionId)
         return buildSessionId
@@ -138,11 +134,6 @@ export async function finalizeBuildSession(
   } catch (error) {
     throw toMedusaError(error, ACTION)
   }
-}
-
-/** The session moved past READY_FOR_PAYMENT: a finalize reached the gateway. */
-function finalized(state: BuildStateResponse): boolean {
-  return state.state === "REDIRECTED_TO_EXTERNAL_DOMAIN" || state.state === "PAYMENT_COMPLETE"
 }
 
 /** The outcome is read from the gateway order through the one read model, as every other reader does. */
