@@ -176,6 +176,31 @@ it("shows a declined card's reason, and a retry with another card succeeds", asy
   await placedOrderId()
 })
 
+it("pays with Google Pay, chosen in the checkout, on the hosted page's wallet button and sees the order", async () => {
+  const shot = stepScreenshots("demo-google-pay")
+  await addToCart("coffee-beans", "Europe (EUR)")
+  await page.locator("[data-handle=coffee-beans] [data-testid=add-to-cart]").click()
+  await page.waitForURL(/step=cart/)
+  await checkoutToPayment(shot)
+
+  await page.locator("[data-testid=wallet-method][data-wallet=GOOGLEPAY] input").check()
+  await Promise.all([
+    page.waitForURL((url) => url.href.startsWith(demo.urls.simulator)),
+    page.getByTestId("pay").click(),
+  ])
+  // The gateway's page of a Google Pay session: its button, no card form.
+  await expect(textOf(page.locator("#wallet-pay"))).resolves.toBe("Pay with Google Pay")
+  await expect(page.locator("#pan").count()).resolves.toBe(0)
+  await shot(page, "google-pay-button")
+
+  await Promise.all([page.waitForURL(/\/order\?id=/, { timeout: 60_000 }), page.click("#wallet-pay")])
+  await page.waitForSelector("[data-testid=order-confirmation]")
+  await shot(page, "order-confirmation")
+  await expect(textOf(page.getByTestId("order-total"))).resolves.toBe("EUR 24.39")
+  await expect(textOf(page.getByTestId("payment-status"))).resolves.toBe("Payment: authorized")
+  await placedOrderId()
+})
+
 it("shows a shopper in Italy whose request names no language the hosted page in Italian", async () => {
   const shot = stepScreenshots("demo-hosted-page-in-italian")
   // As Node's fetch in a storefront's server action sends it: `*` names no language, so the

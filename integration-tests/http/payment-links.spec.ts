@@ -485,15 +485,18 @@ medusaIntegrationTestRunner({
       expect((await ledger().findAttempt(link.gateway_order_id))?.state).toBe("superseded")
     })
 
-    it("collects a smaller amount staff type, never more than the order owes", async () => {
+    it("collects a smaller amount staff type, never more than the order owes, by a Google Pay link", async () => {
       const orderId = await orderOwing()
       const tooMuch = await call("POST", "/admin/nexi/payment-links", { order_id: orderId, amount: "25.00" })
       expect([tooMuch.status, tooMuch.data.message]).toEqual([
         400,
         "amount: 25.00 EUR is more than the order owes (19.99 EUR)",
       ])
-      const link = await createLink({ order_id: orderId, amount: "5.00" })
+      const link = await createLink({ order_id: orderId, amount: "5.00", wallet: "GOOGLEPAY" })
       expect(link).toMatchObject({ amount: "5.00", amount_minor: "500" })
+      // The link's page shows only the wallet's button, which the customer presses.
+      const page = await (await fetch(link.url)).text()
+      expect([page.includes('data-wallet="GOOGLEPAY"'), page.includes('id="pan"')]).toEqual([true, false])
       await payLink(link.link_id)
       const payment = await eventually(
         async () =>
@@ -573,6 +576,10 @@ medusaIntegrationTestRunner({
           'amount: must be a decimal number in the order\'s currency, as a string like "12.50"',
         ],
         [{ order_id: "order_01ABC", link: "x" }, "link: is not accepted here"],
+        [
+          { order_id: "order_01ABC", wallet: "PAYPAL" },
+          'wallet: must be "GOOGLEPAY" or "APPLEPAY", or left out to pay by card',
+        ],
       ]
       for (const [body, message] of cases) {
         const answer = await call("POST", "/admin/nexi/payment-links", body)

@@ -203,6 +203,23 @@ function methodOption(method, checked) {
   )
 }
 
+/** Google Pay or Apple Pay, offered with a card method: a card session whose page shows only that wallet's button. */
+function walletOption(method, { wallet, name }) {
+  return h(
+    "label",
+    { class: "method", "data-testid": "wallet-method", "data-wallet": wallet },
+    h("input", {
+      type: "radio",
+      name: "provider_id",
+      value: method.provider_id,
+      "data-kind": "wallet",
+      "data-wallet": wallet,
+    }),
+    h("span", {}, name),
+    h("span", { class: "kind" }, "on the gateway's page"),
+  )
+}
+
 /** Why the last attempt ended, when the shopper is back on this step after one. */
 async function lastAttemptNotice(context, cart) {
   const session = nexiSessionOf(cart)
@@ -232,7 +249,10 @@ async function paymentStep(context, cart) {
   const savedCards = await usableSavedCards(api, methods)
   const options = [
     ...savedCards.map((card, index) => savedCardOption(card, index === 0)),
-    ...methods.map((method, index) => methodOption(method, !savedCards.length && index === 0)),
+    ...methods.flatMap((method, index) => [
+      methodOption(method, !savedCards.length && index === 0),
+      ...(method.wallets ?? []).map((wallet) => walletOption(method, wallet)),
+    ]),
   ]
   const saveCard = saveCardField()
   const phone = h(
