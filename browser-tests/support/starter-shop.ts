@@ -3,7 +3,8 @@
  * simulator, Medusa with the plugin, the seeded regions, products and shopper) without the
  * demo's own storefront, with the shipping a starter's checkout needs, as `npm run demo --
  * --starter` seeds it (scripts/demo/starter-shipping.js). Then the starter-shaped storefront, built once (cached) and started on the
- * port the store's resultUrl and cancelUrl point at.
+ * port the store's resultUrl and cancelUrl point at; with `cardFields`, as a store that takes new
+ * cards in the gateway's fields (docs/storefront.md, step 10).
  */
 import type { RunningDemo } from "../../scripts/demo/start-demo"
 import { seedStarterShipping } from "../../scripts/demo/starter-shipping"
@@ -20,7 +21,16 @@ export interface StarterShop {
   cleanUp(): Promise<void>
 }
 
-export async function startStarterShop(): Promise<StarterShop> {
+export interface StarterShopOptions {
+  /**
+   * The store takes new cards in the gateway's fields on the review step (XPay Build): the
+   * storefront's NEXI_CARD_FIELDS, with the SDK's integrity the demo read from the gateway
+   * (GET /build/integrity) in NEXI_SDK_INTEGRITY.
+   */
+  cardFields?: boolean
+}
+
+export async function startStarterShop({ cardFields = false }: StarterShopOptions = {}): Promise<StarterShop> {
   const fixture: DemoForTests = demoForTests()
   try {
     // Built while the store boots: both take a minute or more on a first run.
@@ -40,6 +50,7 @@ export async function startStarterShop(): Promise<StarterShop> {
       port: demo.ports.storefront,
       backendUrl: demo.urls.backend,
       publishableKey: demo.publishableKey,
+      env: cardFields ? { NEXI_CARD_FIELDS: "true", NEXI_SDK_INTEGRITY: demo.sdkIntegrity } : {},
     })
     return {
       demo,

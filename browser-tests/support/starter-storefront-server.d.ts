@@ -11,5 +11,7 @@ export function startStarterStorefront(options: {
   backendUrl: string
   publishableKey: string
   defaultCountry?: string
+  /** The app's own server settings: NEXI_CARD_FIELDS, NEXI_SDK_INTEGRITY. */
+  env?: Record<string, string>
   quiet?: boolean
 }): Promise<{ url: string; stop(): Promise<void> }>

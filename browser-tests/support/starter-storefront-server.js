@@ -97,9 +97,17 @@ async function buildStarterStorefront({ quiet = true } = {}) {
  * `next start` of the built app on `port`, talking to the store at `backendUrl` with its
  * publishable key, in the starters' NEXT_PUBLIC_ variables, read when the server starts (the
  * build had none to inline).
- * @param {{ port: number, backendUrl: string, publishableKey: string, defaultCountry?: string, quiet?: boolean }} options
+ * `env` adds the app's own server settings (NEXI_CARD_FIELDS, NEXI_SDK_INTEGRITY).
+ * @param {{ port: number, backendUrl: string, publishableKey: string, defaultCountry?: string, env?: Record<string, string>, quiet?: boolean }} options
  */
-async function startStarterStorefront({ port, backendUrl, publishableKey, defaultCountry = "it", quiet = true }) {
+async function startStarterStorefront({
+  port,
+  backendUrl,
+  publishableKey,
+  defaultCountry = "it",
+  env = {},
+  quiet = true,
+}) {
   const next = require.resolve("next/dist/bin/next", { paths: [APP_DIR] })
   const handle = startChild(process.execPath, [next, "start", "--port", String(port), "--hostname", "localhost"], {
     name: "starter storefront",
@@ -110,6 +118,7 @@ async function startStarterStorefront({ port, backendUrl, publishableKey, defaul
       NEXT_PUBLIC_MEDUSA_BACKEND_URL: backendUrl,
       NEXT_PUBLIC_MEDUSA_PUBLISHABLE_KEY: publishableKey,
       NEXT_PUBLIC_DEFAULT_REGION: defaultCountry,
+      ...env,
     },
     quiet,
   })
