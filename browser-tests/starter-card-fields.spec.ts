@@ -10,17 +10,8 @@
 import type { Browser, BrowserContext, Frame, Page } from "playwright-core"
 import { launchBrowser } from "./support/browser"
 import { textOf } from "./support/demo-storefront"
-import {
-  APPROVED_CARD,
-  allOrderIds,
-  CHALLENGE_CARD,
-  checkoutToPayment,
-  chooseCardAndReview,
-  confirmedOrderId,
-  DECLINED_CARD,
-  RESULT_PAGE,
-  type TestCard,
-} from "./support/starter-checkout"
+import { APPROVED_CARD, allOrderIds, CHALLENGE_CARD, DECLINED_CARD, type TestCard } from "./support/hosted-page-shopper"
+import { checkoutToPayment, chooseCardAndReview, confirmedOrderId, RESULT_PAGE } from "./support/starter-checkout"
 import { type AdminCall, adminApi, type StarterShop, startStarterShop } from "./support/starter-shop"
 import { stepScreenshots } from "./support/step-screenshots"
 

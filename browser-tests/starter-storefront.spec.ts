@@ -14,15 +14,12 @@ import type { Browser, BrowserContext, Page } from "playwright-core"
 import { ADDRESS } from "../integration-tests/support/store"
 import { launchBrowser } from "./support/browser"
 import { textOf } from "./support/demo-storefront"
+import { APPROVED_CARD, allOrderIds, CHALLENGE_CARD, DECLINED_CARD, fillCard } from "./support/hosted-page-shopper"
 import {
-  APPROVED_CARD,
-  allOrderIds,
   CARD_PROVIDER,
-  CHALLENGE_CARD,
   checkoutToPayment,
   chooseCardAndReview,
   confirmedOrderId,
-  DECLINED_CARD,
   RESULT_PAGE,
 } from "./support/starter-checkout"
 import { type AdminCall, adminApi, SHIPPING_OPTION, type StarterShop, startStarterShop } from "./support/starter-shop"
@@ -78,13 +75,6 @@ async function toNewHostedPage(finished: string): Promise<void> {
   await page.locator("#pan").waitFor()
 }
 
-async function fillCard(card: typeof APPROVED_CARD): Promise<void> {
-  await page.fill("#pan", card.pan)
-  await page.fill("#expiry", card.expiry)
-  await page.fill("#cvv", card.cvv)
-  await page.fill("#holder", "Giulia Rossi")
-}
-
 /** The simulator's control API (notification faults, what was notified). */
 async function simulator<T>(method: "GET" | "POST" | "DELETE", path: string, body?: unknown): Promise<T> {
   const answer = await fetch(`${shop.demo.urls.simulatorControl}${path}`, {
@@ -135,7 +125,7 @@ it("pays by card on the hosted page, with a shipping method chosen on the delive
   await toHostedPage()
   // The hosted page charges what the starter showed: Medusa's total, shipping and VAT included.
   await expect(textOf(page.getByTestId("amount"))).resolves.toBe(`${total.replace(/^EUR /, "")} EUR`)
-  await fillCard(APPROVED_CARD)
+  await fillCard(page, APPROVED_CARD)
   await shot(page, "hosted-page")
   const resultPage = page.waitForURL(/\/it\/checkout\/nexi\/result\?cart_id=cart_/)
   await page.click("#pay")
@@ -158,7 +148,7 @@ it("shows a declined card's reason on the result page, and a retry with another 
   const total = await checkoutToPayment(page, shop, "moka-pot", shot)
   await chooseCardAndReview(page, shot)
   const declinedPage = await toHostedPage()
-  await fillCard(DECLINED_CARD)
+  await fillCard(page, DECLINED_CARD)
   await page.click("#pay")
   await page.getByTestId("outcome").waitFor()
   await shot(page, "hosted-page-declined")
@@ -173,7 +163,7 @@ it("shows a declined card's reason on the result page, and a retry with another 
   await expect(textOf(page.getByTestId("cart-total"))).resolves.toBe(total)
   await chooseCardAndReview(page, shot)
   await toNewHostedPage(declinedPage)
-  await fillCard(APPROVED_CARD)
+  await fillCard(page, APPROVED_CARD)
   await page.click("#pay")
   const orderId = await confirmedOrderId(page)
   await expect(textOf(page.getByTestId("order-total"))).resolves.toBe(total)
@@ -200,7 +190,7 @@ it("goes back to the payment step with the cart when the shopper cancels on the 
   await shot(page, "payment-step-after-cancel")
   await chooseCardAndReview(page, shot)
   await toNewHostedPage(cancelledPage)
-  await fillCard(APPROVED_CARD)
+  await fillCard(page, APPROVED_CARD)
   await page.click("#pay")
   const orderId = await confirmedOrderId(page)
   await expect(textOf(page.getByTestId("order-total"))).resolves.toBe(total)
@@ -212,7 +202,7 @@ it("pays with a 3-D Secure challenge", async () => {
   const total = await checkoutToPayment(page, shop, "espresso-cups", shot)
   await chooseCardAndReview(page, shot)
   await toHostedPage()
-  await fillCard(CHALLENGE_CARD)
+  await fillCard(page, CHALLENGE_CARD)
   await Promise.all([page.waitForURL(/\/challenge\?token=/), page.click("#pay")])
   await shot(page, "3ds-challenge")
   await Promise.all([page.waitForURL(RESULT_PAGE), page.click("#approve")])
@@ -235,7 +225,7 @@ describe("the shopper back on the result page", () => {
     // Held until two are collected: this payment's notification waits.
     await simulator("POST", "/faults/notifications", { reverseBatch: 2 })
     const notifiedBefore = (await sentNotifications()).length
-    await fillCard(APPROVED_CARD)
+    await fillCard(page, APPROVED_CARD)
     await page.click("#pay")
     const orderId = await confirmedOrderId(page)
     await shot(page, "order-confirmed")
@@ -270,7 +260,7 @@ describe("the shopper back on the result page", () => {
       expect(cartId).toMatch(/^cart_/)
       await route.continue()
     })
-    await fillCard(APPROVED_CARD)
+    await fillCard(page, APPROVED_CARD)
     await page.click("#pay")
     const orderId = await confirmedOrderId(page)
     await shot(page, "order-confirmed")
@@ -285,7 +275,7 @@ it("opened twice, the result page shows the one order", async () => {
   await checkoutToPayment(page, shop, "coffee-beans", shot)
   await chooseCardAndReview(page, shot)
   await toHostedPage()
-  await fillCard(APPROVED_CARD)
+  await fillCard(page, APPROVED_CARD)
   const returned = page.waitForURL(RESULT_PAGE)
   await page.click("#pay")
   await returned
@@ -361,7 +351,7 @@ it("saves a logged-in customer's card, then pays the next order with its CVV onl
   await expect(textOf(page.getByTestId("save-notice"))).resolves.toBe(
     "Questa carta verrà salvata per i prossimi acquisti.",
   )
-  await fillCard(APPROVED_CARD)
+  await fillCard(page, APPROVED_CARD)
   await page.click("#pay")
   const first = await confirmedOrderId(page)
 
@@ -425,7 +415,7 @@ it("lands the customer who pays a payment link on the starter's page for links, 
   const link = payment_links.find((candidate) => candidate.state === "open")!
 
   await page.goto(link.url)
-  await fillCard(APPROVED_CARD)
+  await fillCard(page, APPROVED_CARD)
   // Back through the country-code middleware, the query kept.
   await Promise.all([
     page.waitForURL(/\/it\/nexi\/payment-link\?order_id=order_\w+&session_id=payses_\w+$/),

@@ -48,15 +48,16 @@ function jestProcess(file) {
 }
 
 /** At most this many of the store's error lines go into a failure report, each cut to this length. */
-const STORE_ERRORS_SHOWN = 20
-const STORE_ERROR_LENGTH = 2_000
+const STORE_ERRORS_SHOWN = 8
+const STORE_ERROR_LENGTH = 600
 
 /**
- * The part of a failed suite's output that says why: jest's failure reports ("● test name"
- * and the assertion after it), then the store's error log lines, the first of them: an
- * answer of 500 is only explained there (the other JSON log lines are left out). Printed
- * again at the end of the run, since a long suite's own output scrolls far above the run's
- * last lines, and CI keeps only the end of the run's output.
+ * The part of a failed suite's output that says why: the store's error log lines, the first
+ * of them (an answer of 500 is only explained there; the other JSON log lines are left out),
+ * then jest's failure reports ("● test name" and the assertion after it). Printed again at the
+ * end of the run, since a long suite's own output scrolls far above the run's last lines, and
+ * CI keeps only the last few thousand characters of the run's output: the assertion comes last
+ * so that it is among them, and the store's lines are cut short so that they do not push it out.
  */
 function failureReport(text) {
   const lines = text.split("\n")
@@ -67,7 +68,7 @@ function failureReport(text) {
   const errorsPart = storeErrors.length
     ? [`  the store logged ${storeErrors.length} error(s); the first ${shownErrors.length}:`, ...shownErrors]
     : []
-  return [...report.slice(0, 200), ...errorsPart].join("\n")
+  return [...errorsPart, ...report.slice(0, 80)].join("\n")
 }
 
 /** Runs one suite; resolves to its failure report, or undefined if it passed. Buffered output is printed once, whole. */

@@ -1,17 +1,12 @@
 /**
  * A shopper's moves through the starter-shaped storefront's checkout (browser-tests/starter-storefront),
  * for the suites that drive it in Chromium: from the shop to the payment step, the card chosen
- * and the review step, and the order's confirmation at the end.
+ * and the review step, and the order's confirmation at the end. The test cards, the hosted page's
+ * form and the store's order list are in hosted-page-shopper.ts.
  */
 import type { Page } from "playwright-core"
 import { textOf } from "./demo-storefront"
-import { type AdminCall, SHIPPING_OPTION, type StarterShop } from "./starter-shop"
-
-/** The simulator's test cards (docs/simulator.md): approved without, and with, a 3-D Secure challenge; declined. */
-export const APPROVED_CARD = { pan: "4999 3402 6197 7289", expiry: "12/30", cvv: "663" }
-export const CHALLENGE_CARD = { pan: "4349 9401 9900 4549", expiry: "12/30", cvv: "396" }
-export const DECLINED_CARD = { pan: "5515 9318 5585 8729", expiry: "12/30", cvv: "123" }
-export type TestCard = typeof APPROVED_CARD
+import { SHIPPING_OPTION, type StarterShop } from "./starter-shop"
 
 export const CARD_PROVIDER = "pp_nexi_nexi"
 export const RESULT_PAGE = /\/it\/checkout\/nexi\/result\?cart_id=cart_/
@@ -64,13 +59,4 @@ export async function confirmedOrderId(page: Page): Promise<string> {
   await page.waitForURL(CONFIRMED, { timeout: 60_000 })
   await page.getByTestId("order-confirmed").waitFor()
   return CONFIRMED.exec(page.url())![1]
-}
-
-/** Every order of the store, newest first: a test that pays once must add exactly one. */
-export async function allOrderIds(admin: AdminCall): Promise<string[]> {
-  const { orders } = await admin<{ orders: Array<{ id: string }> }>(
-    "GET",
-    "/admin/orders?fields=id&limit=100&order=-created_at",
-  )
-  return orders.map((order) => order.id)
 }

@@ -503,6 +503,18 @@ medusaIntegrationTestRunner({
       expect(Number(payment.amount)).toBe(5)
     })
 
+    it("asks for all the order owes again once a link for a smaller amount was cancelled unpaid", async () => {
+      const orderId = await orderOwing()
+      const part = await createLink({ order_id: orderId, amount: "5.00" })
+      const cancelled = await call("POST", `/admin/nexi/medusa-orders/${orderId}/payment-links/${part.link_id}/cancel`)
+      expect(cancelled.status).toBe(200)
+      expect(await createLink({ order_id: orderId })).toMatchObject({ amount: "19.99", amount_minor: "1999" })
+      const collection = (await medusaOrder(orderId)).payment_collections.find(
+        (each: { status: string }) => each.status === "not_paid",
+      )
+      expect(Number(collection.amount)).toBe(19.99)
+    })
+
     it("refuses a bad amount before Medusa's workflow creates or resizes a payment collection: the order's stay as they were", async () => {
       const collectionsOf = async (id: string) =>
         (await medusaOrder(id)).payment_collections.map(({ id, status, amount }: Record<string, unknown>) => ({

@@ -66,11 +66,17 @@ export interface RecordedStaffPayment {
   draftConversion: string
 }
 
-/** The session's payment collection was cancelled (its order cancelled): the payment is not Medusa's to record. */
-export const ORDER_CANCELLED = "order_cancelled"
+/**
+ * The session no longer owns its payment: its order was cancelled, or the session was deleted
+ * while its payment was being recorded (staff took another payment for the order). Its attempts
+ * are superseded, so the sync releases the payment instead of recording it.
+ */
+export const NO_LONGER_OWNED = "no_longer_owned"
 
 /** Why a payment on a session whose order was cancelled is released (the ledger's note, staff's list). */
 export const CANCELLED_ORDER_NOTE = "an order cancelled meanwhile"
+/** Why a payment on a session deleted meanwhile is released. */
+const DELETED_SESSION_NOTE = "a payment session replaced meanwhile"
 
 /**
  * Step 4: Medusa records the payment the gateway holds under the session's order id, once,
@@ -85,15 +91,17 @@ export const CANCELLED_ORDER_NOTE = "an order cancelled meanwhile"
  *
  * A session whose collection Medusa cancelled with its order (a customer paid a link while staff
  * cancelled the order) is never authorized: Medusa would turn the cancelled collection back into
- * an authorized one and hold the money on a cancelled order. Its attempts are superseded instead
- * (ORDER_CANCELLED), so the sync releases the payment.
+ * an authorized one and hold the money on a cancelled order. A session deleted meanwhile (staff
+ * took a MOTO payment while a link's notification was handled) can no longer be authorized, and
+ * the gateway would hold a second payment Medusa never shows. Either way its attempts are
+ * superseded instead (NO_LONGER_OWNED), so the sync releases the payment.
  */
 export async function authorizeStaffSessionOnce(
   container: MedusaContainer,
   sessionId: string,
   gatewayOrderId: string,
   paid = "The card was charged",
-): Promise<RecordedStaffPayment | typeof ORDER_CANCELLED | undefined> {
+): Promise<RecordedStaffPayment | typeof NO_LONGER_OWNED | undefined> {
   const recorded = await withLock(
     container,
     `nexi-order-session:${sessionId}`,
@@ -107,16 +115,18 @@ export async function authorizeStaffSessionOnce(
           relations: ["payment", "payment_collection"],
         },
       )
-      if (!session) return undefined
+      const ledger = container.resolve<PaymentLedger>(NEXI_LEDGER_MODULE)
+      if (!session) {
+        await ledger.supersedeAttempts(sessionId, undefined, DELETED_SESSION_NOTE)
+        return NO_LONGER_OWNED
+      }
       const collectionId = session.payment_collection_id
       const recordedId = (session as { payment?: { id?: string } | null }).payment?.id
       if (recordedId) return { paymentId: recordedId, authorizedNow: false, collectionId }
       if (session.status !== "pending_authorization") return undefined
       if ((session as { payment_collection?: { status?: string } }).payment_collection?.status === "canceled") {
-        await container
-          .resolve<PaymentLedger>(NEXI_LEDGER_MODULE)
-          .supersedeAttempts(sessionId, undefined, CANCELLED_ORDER_NOTE)
-        return ORDER_CANCELLED
+        await ledger.supersedeAttempts(sessionId, undefined, CANCELLED_ORDER_NOTE)
+        return NO_LONGER_OWNED
       }
       try {
         const { result } = await authorizePaymentSessionForOrderWorkflow(container).run({
@@ -134,7 +144,7 @@ export async function authorizeStaffSessionOnce(
     },
     60,
   )
-  if (!recorded || recorded === ORDER_CANCELLED) return recorded
+  if (!recorded || recorded === NO_LONGER_OWNED) return recorded
   const { paymentId, authorizedNow, collectionId } = recorded
   return { paymentId, draftConversion: authorizedNow ? await convertPaidDraft(container, collectionId) : "" }
 }

@@ -34,7 +34,7 @@ import type { PaymentAttempt } from "../modules/nexi-ledger/types"
 import { minorMoneyText, toMinorUnits } from "../money/amount"
 import { type OrderTargetField, owedNow } from "./collection-plan"
 import type { NexiPaymentLink, NexiPaymentLinksResponse } from "./contract"
-import { loadOrderToCollect, startStaffAttempt, withCollectionLock } from "./order-collection"
+import { loadOrderToCollect, putBackOwed, startStaffAttempt, withCollectionLock } from "./order-collection"
 
 const SUPERSEDED = "a payment link that was replaced or cancelled"
 
@@ -293,12 +293,16 @@ async function retire(container: MedusaContainer, link: NexiPaymentLink): Promis
   }
 }
 
-/** The link's attempt superseded (a payment on it is released, not recorded), its waiting session cancelled with `reason`. */
+/**
+ * The link's attempt superseded (a payment on it is released, not recorded), its waiting session
+ * cancelled with `reason`, and a collection set to the link's smaller amount owing all again.
+ */
 async function stopRecording(container: MedusaContainer, link: NexiPaymentLink, reason: string): Promise<void> {
   await ledgerOf(container).supersedeAttempts(link.session_id, undefined, SUPERSEDED)
   const payments = container.resolve<IPaymentModuleService>(Modules.PAYMENT)
   const waiting = (status: string) => status === "pending_authorization"
-  await markPaymentSession(payments, link.session_id, "canceled", reason, waiting)
+  if (await markPaymentSession(payments, link.session_id, "canceled", reason, waiting))
+    await putBackOwed(container, link.session_id)
 }
 
 /** The order's links, newest first: each link's creation is recorded in the ledger under the Medusa order. */

@@ -10,7 +10,8 @@ import type { OrderDetails } from "../../gateway/schemas"
 import { readCardOrder } from "../card/card-order"
 import { hashSecurityToken } from "../card/card-sessions"
 import { type CardGatewayPort, CardSync } from "../card/card-sync"
-import type { GatewayPayment, SessionRecord, SyncOutcome } from "../medusa-payments"
+import type { GatewayPayment, SyncOutcome } from "../medusa-payments"
+import type { SessionRecord } from "../medusa-records"
 import { op } from "./operation-builder"
 
 const ORDER_ID = "ORD1"
@@ -175,7 +176,7 @@ describe("CardSync: a payment no live session owns", () => {
       // As authorizeStaffSessionOnce answers for a collection Medusa cancelled with its order.
       medusaAnswers: async (book) => {
         await book.supersedeAttempts(session.id, undefined, "an order cancelled meanwhile")
-        return "order_cancelled"
+        return "no_longer_owned"
       },
       release: async (book) => {
         await book.updateAttempt(ORDER_ID, { state: "released", next_check_at: null })
@@ -184,6 +185,25 @@ describe("CardSync: a payment no live session owns", () => {
     })
     await sync.attempt(ORDER_ID)
     expect(calls).toEqual(["read the order", "settle the writes", "apply to Medusa", "settle the writes", "release"])
+    expect(await ledger.findAttempt(ORDER_ID)).toMatchObject({ state: "released" })
+  })
+
+  it("releases a link's payment whose session staff replaced while its notification was handled", async () => {
+    const { sync, calls, ledger } = await syncOf(AUTHORIZED, {
+      state: "open",
+      sessionStatus: "pending_authorization",
+      // As authorizeStaffSessionOnce answers when the session was deleted (a MOTO payment took its place).
+      medusaAnswers: async (book) => {
+        await book.supersedeAttempts(session.id, undefined, "a payment session replaced meanwhile")
+        return "no_longer_owned"
+      },
+      release: async (book) => {
+        await book.updateAttempt(ORDER_ID, { state: "released", next_check_at: null })
+        return "voided"
+      },
+    })
+    await expect(sync.notification(notification())).resolves.toBe("unchanged")
+    expect(calls).toEqual(["read the order", "apply to Medusa", "settle the writes", "release"])
     expect(await ledger.findAttempt(ORDER_ID)).toMatchObject({ state: "released" })
   })
 

@@ -15,10 +15,11 @@ import type { PaymentAttempt, PaymentLedger, SavedCardBook } from "../../modules
 import { minorMoneyText } from "../../money/amount"
 import { changesNothing, watchAfterRead } from "../attempt-watch"
 import { idempotencyUuid } from "../idempotency"
-import { type MedusaChanges, medusaChangesOf, type SessionRecord, type SyncOutcome } from "../medusa-payments"
+import { type MedusaChanges, medusaChangesOf, type SyncOutcome } from "../medusa-payments"
+import type { SessionRecord } from "../medusa-records"
 import { notificationProblem, parseNotificationBody } from "../notification-body"
 import type { MedusaRows } from "../send-once"
-import { ORDER_CANCELLED } from "../staff-sessions"
+import { NO_LONGER_OWNED } from "../staff-sessions"
 import { gatewayClientFor, ledgerOf, loggerOf, paymentRecordsOf } from "../store-entries"
 import { SAVE_CARD_KEY, saveCardOfPayment } from "./card-on-file"
 import { type CardOrder, holdsOnlyItsAuthorization, readCardOrder } from "./card-order"
@@ -157,8 +158,8 @@ export class CardSync {
         currency: this.currencyOf(read, session),
       })
       // Superseded now: read as an order no live session owns, the payment is released.
-      if (outcome === ORDER_CANCELLED)
-        return this.apply(orderId, await this.deps.ledger.findAttempt(orderId), session, read)
+      if (outcome === NO_LONGER_OWNED)
+        return this.releaseUnowned(orderId, await this.deps.ledger.findAttempt(orderId), session, read)
       // The watch moves once Medusa took the read in: a completion that failed, or that another
       // caller is making, leaves the attempt to be read again.
       const until = payableUntil(read.details.paymentLinks)
@@ -168,6 +169,17 @@ export class CardSync {
         await this.deps.ledger.updateAttempt(orderId, watch)
       return outcome
     }
+    return this.releaseUnowned(orderId, attempt, session, read)
+  }
+
+  /** Gives back the money of an order no live session owns, once its writes are settled. */
+  private async releaseUnowned(
+    orderId: string,
+    attempt: PaymentAttempt | undefined,
+    session: SessionRecord | undefined,
+    read: CardOrderRead,
+  ): Promise<SyncOutcome> {
+    const { state } = read
     await this.deps.gateway.settleWrites(orderId, state)
     // A released attempt is done: its writes are settled now. A later read (the void's own
     // notification) must not turn it into a closed one, which staff no longer see as released.

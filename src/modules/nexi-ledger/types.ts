@@ -26,6 +26,7 @@ export const WRITE_KINDS = [
   "link_cancellation",
   "apm_payment",
   "build_finalize",
+  "card_verification",
 ] as const
 export type WriteKind = (typeof WRITE_KINDS)[number]
 
@@ -59,12 +60,19 @@ export const PAYMENT_START_KIND = "apm_payment" satisfies WriteKind
  */
 const BUILD_FINALIZE_KIND = "build_finalize" satisfies WriteKind
 
+/**
+ * A staff card verification (POST /orders/card_verification): it moves no money and belongs to
+ * no Medusa order; recorded so that every write to the gateway goes through the one sender.
+ */
+export const CARD_VERIFICATION_KIND: WriteKind = "card_verification"
+
 /** The kinds that move money, which the job settles through their order or transaction. */
 export const MONEY_KINDS: readonly WriteKind[] = WRITE_KINDS.filter(
   (kind) =>
     kind !== DEACTIVATION_KIND &&
     kind !== PAYMENT_START_KIND &&
     kind !== BUILD_FINALIZE_KIND &&
+    kind !== CARD_VERIFICATION_KIND &&
     !LINK_KINDS.includes(kind),
 )
 export type WriteOrigin = "medusa" | "staff" | "release"
