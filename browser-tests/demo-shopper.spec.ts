@@ -136,6 +136,42 @@ it("buys with a 3-D Secure challenge card and sees the order", async () => {
   })
 })
 
+it("pays by card in the gateway's fields inside the shop's page, never leaving it (XPay Build, through the kit)", async () => {
+  const shot = stepScreenshots("demo-card-fields")
+  const visited: string[] = []
+  page.on("framenavigated", (frame) => {
+    if (frame === page.mainFrame()) visited.push(frame.url())
+  })
+  await addToCart("espresso-cups", "Europe (EUR)")
+  await page.locator("[data-handle=espresso-cups] [data-testid=add-to-cart]").click()
+  await page.waitForURL(/step=cart/)
+  await checkoutToPayment(shot)
+  await page.locator("[data-testid=card-fields-method] input").check()
+  await Promise.all([page.waitForURL(/step=card&/), page.getByTestId("pay").click()])
+  const payment = page.getByTestId("card-payment")
+  await page.locator('[data-testid=card-payment][data-state="ready"]').waitFor()
+  // Loaded with the integrity the demo read from the gateway, under the page's Content Security Policy.
+  await expect(page.locator('script[src$="/hfsdk.js"]').getAttribute("integrity")).resolves.toMatch(/^sha384-/)
+  for (const [id, value] of Object.entries({
+    CARD_NUMBER: APPROVED_CARD.pan,
+    EXPIRATION_DATE: APPROVED_CARD.expiry,
+    SECURITY_CODE: APPROVED_CARD.cvv,
+    CARDHOLDER_NAME: "Giulia Rossi",
+  })) {
+    const input = page.frameLocator(`#${id} iframe`).locator("#field")
+    await input.fill(value)
+    await input.blur()
+  }
+  await expect(payment.getAttribute("data-state")).resolves.toBe("ready")
+  await shot(page, "card-fields")
+  await Promise.all([page.waitForURL(/\/order\?id=/, { timeout: 60_000 }), page.getByTestId("pay").click()])
+  await page.waitForSelector("[data-testid=order-confirmation]")
+  await shot(page, "order-confirmation")
+  await expect(textOf(page.getByTestId("order-total"))).resolves.toBe("EUR 29.89")
+  await placedOrderId()
+  expect(visited.filter((url) => url.startsWith(demo.urls.simulator))).toEqual([])
+})
+
 it("shows a declined card's reason, and a retry with another card succeeds", async () => {
   const shot = stepScreenshots("demo-declined-then-retry")
   await addToCart("moka-pot", "Japan (JPY)")

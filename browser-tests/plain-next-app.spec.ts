@@ -33,7 +33,7 @@ let page: Page
 
 beforeAll(async () => {
   browser = await launchBrowser()
-  shop = await startStarterShop("plain")
+  shop = await startStarterShop({ app: "plain" })
   admin = await adminApi(shop.demo)
   // What the app adds to a run: its build (0 when the cached one served; the install is the starter's) and its start.
   process.stdout.write(`plain Next.js app: build ${shop.timings.build} ms, start ${shop.timings.start} ms\n`)

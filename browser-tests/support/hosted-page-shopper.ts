@@ -1,7 +1,8 @@
 /**
  * The shopper on the simulator's hosted page, for the Next.js storefronts' tests: the
- * simulator's test cards (an approved one, one with a 3-D Secure challenge, a declined one),
- * the card form, and the store's orders a payment must add exactly one to.
+ * simulator's test cards (an approved one, one with a 3-D Secure challenge, a declined one;
+ * typed on the hosted page or in the gateway's fields), the hosted page's card form, and the
+ * store's orders a payment must add exactly one to.
  */
 import type { Page } from "playwright-core"
 import type { AdminCall } from "./starter-shop"

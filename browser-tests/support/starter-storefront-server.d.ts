@@ -16,6 +16,8 @@ export function startStorefront(
     backendUrl: string
     publishableKey: string
     defaultCountry?: string
+    /** The app's own server settings: the starter's NEXI_CARD_FIELDS, NEXI_SDK_INTEGRITY. */
+    env?: Record<string, string>
     quiet?: boolean
   },
 ): Promise<{ url: string; stop(): Promise<void> }>

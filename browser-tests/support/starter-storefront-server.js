@@ -137,10 +137,14 @@ async function buildStorefront(app, { quiet = true } = {}) {
  * `next start` of the built app on `port`, talking to the store at `backendUrl` with its
  * publishable key, in the starters' NEXT_PUBLIC_ variables, read when the server starts (the
  * build had none to inline).
+ * `env` adds the app's own server settings (the starter's NEXI_CARD_FIELDS, NEXI_SDK_INTEGRITY).
  * @param {"starter" | "plain"} app
- * @param {{ port: number, backendUrl: string, publishableKey: string, defaultCountry?: string, quiet?: boolean }} options
+ * @param {{ port: number, backendUrl: string, publishableKey: string, defaultCountry?: string, env?: Record<string, string>, quiet?: boolean }} options
  */
-async function startStorefront(app, { port, backendUrl, publishableKey, defaultCountry = "it", quiet = true }) {
+async function startStorefront(
+  app,
+  { port, backendUrl, publishableKey, defaultCountry = "it", env = {}, quiet = true },
+) {
   const { dir, readyPath } = APPS[app]
   const next = require.resolve("next/dist/bin/next", { paths: [dir] })
   const handle = startChild(process.execPath, [next, "start", "--port", String(port), "--hostname", "localhost"], {
@@ -152,6 +156,7 @@ async function startStorefront(app, { port, backendUrl, publishableKey, defaultC
       NEXT_PUBLIC_MEDUSA_BACKEND_URL: backendUrl,
       NEXT_PUBLIC_MEDUSA_PUBLISHABLE_KEY: publishableKey,
       NEXT_PUBLIC_DEFAULT_REGION: defaultCountry,
+      ...env,
     },
     quiet,
   })

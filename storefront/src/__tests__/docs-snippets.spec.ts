@@ -59,6 +59,9 @@ describe("docs/storefront.md's starter snippets", () => {
         "src/app/[countryCode]/(checkout)/checkout/nexi/mobile/nexi-mobile-wait.tsx",
         "src/modules/account/components/nexi-saved-cards.tsx",
         "src/app/[countryCode]/(main)/nexi/payment-link/page.tsx",
+        "src/lib/nexi-card-fields.ts",
+        "src/modules/checkout/components/nexi-card-fields/index.tsx",
+        "src/middleware.ts",
       ]),
     )
   })
