@@ -57,7 +57,7 @@ export {
   type PaymentLinkReturn,
   type PaymentLinkStatus,
 } from "./payment-link.js"
-export { listPaymentMethods, type NexiPaymentMethod } from "./payment-methods.js"
+export { listPaymentMethods, type NexiPaymentMethod, type NexiWallet } from "./payment-methods.js"
 export {
   getSessionStatus,
   type NexiSessionStatus,

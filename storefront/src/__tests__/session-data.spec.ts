@@ -94,6 +94,26 @@ describe("cardSessionData", () => {
     })
   })
 
+  it("pays with a wallet the store offers, on the hosted page or from the fields' session", () => {
+    expect(cardSessionData({ wallet: "GOOGLEPAY" })).toEqual({ wallet: "GOOGLEPAY" })
+    expect(cardSessionData({ wallet: "APPLEPAY", integration: "build" })).toEqual({
+      wallet: "APPLEPAY",
+      integration: "build",
+    })
+  })
+
+  it("refuses a wallet it does not know, and one with a card saved or to save", () => {
+    expect(refusal(() => cardSessionData({ wallet: "PAYPAL" as "GOOGLEPAY" }))).toEqual({
+      field: "wallet",
+      message: 'wallet: must be "GOOGLEPAY" or "APPLEPAY", or left out to pay by card',
+    })
+    expect(refusal(() => cardSessionData({ wallet: "GOOGLEPAY", saveCard: true }))).toEqual({
+      field: "wallet",
+      message: "wallet: pays with the card it holds, so it does not go with save_card: send one of the two",
+    })
+    expect(refusal(() => cardSessionData({ wallet: "APPLEPAY", paymentMethodId: "nexcard_1" })).field).toBe("wallet")
+  })
+
   it("refuses a save_card that is not a boolean (a form's string)", () => {
     expect(refusal(() => cardSessionData({ saveCard: "on" as unknown as boolean })).field).toBe("save_card")
   })
