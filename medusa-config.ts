@@ -78,6 +78,8 @@ module.exports = defineConfig({
               notificationUrl: process.env.NEXI_NOTIFICATION_URL ?? backendUrl,
               resultUrl,
               cancelUrl,
+              // The simulator offers both; with Nexi, only what the contract enables.
+              wallets: ["GOOGLEPAY", "APPLEPAY"],
               apm: {
                 consumerKey: process.env.NEXI_APM_CONSUMER_KEY ?? "sim-key",
                 consumerSecret: process.env.NEXI_APM_CONSUMER_SECRET ?? "sim-secret",

@@ -136,6 +136,42 @@ it("buys with a 3-D Secure challenge card and sees the order", async () => {
   })
 })
 
+it("pays by card in the gateway's fields inside the shop's page, never leaving it (XPay Build, through the kit)", async () => {
+  const shot = stepScreenshots("demo-card-fields")
+  const visited: string[] = []
+  page.on("framenavigated", (frame) => {
+    if (frame === page.mainFrame()) visited.push(frame.url())
+  })
+  await addToCart("espresso-cups", "Europe (EUR)")
+  await page.locator("[data-handle=espresso-cups] [data-testid=add-to-cart]").click()
+  await page.waitForURL(/step=cart/)
+  await checkoutToPayment(shot)
+  await page.locator("[data-testid=card-fields-method] input").check()
+  await Promise.all([page.waitForURL(/step=card&/), page.getByTestId("pay").click()])
+  const payment = page.getByTestId("card-payment")
+  await page.locator('[data-testid=card-payment][data-state="ready"]').waitFor()
+  // Loaded with the integrity the demo read from the gateway, under the page's Content Security Policy.
+  await expect(page.locator('script[src$="/hfsdk.js"]').getAttribute("integrity")).resolves.toMatch(/^sha384-/)
+  for (const [id, value] of Object.entries({
+    CARD_NUMBER: APPROVED_CARD.pan,
+    EXPIRATION_DATE: APPROVED_CARD.expiry,
+    SECURITY_CODE: APPROVED_CARD.cvv,
+    CARDHOLDER_NAME: "Giulia Rossi",
+  })) {
+    const input = page.frameLocator(`#${id} iframe`).locator("#field")
+    await input.fill(value)
+    await input.blur()
+  }
+  await expect(payment.getAttribute("data-state")).resolves.toBe("ready")
+  await shot(page, "card-fields")
+  await Promise.all([page.waitForURL(/\/order\?id=/, { timeout: 60_000 }), page.getByTestId("pay").click()])
+  await page.waitForSelector("[data-testid=order-confirmation]")
+  await shot(page, "order-confirmation")
+  await expect(textOf(page.getByTestId("order-total"))).resolves.toBe("EUR 29.89")
+  await placedOrderId()
+  expect(visited.filter((url) => url.startsWith(demo.urls.simulator))).toEqual([])
+})
+
 it("shows a declined card's reason, and a retry with another card succeeds", async () => {
   const shot = stepScreenshots("demo-declined-then-retry")
   await addToCart("moka-pot", "Japan (JPY)")
@@ -173,6 +209,31 @@ it("shows a declined card's reason, and a retry with another card succeeds", asy
   await page.waitForSelector("[data-testid=order-confirmation]")
   await shot(page, "order-confirmation")
   await expect(textOf(page.getByTestId("order-total"))).resolves.toBe("JPY 6,820")
+  await placedOrderId()
+})
+
+it("pays with Google Pay, chosen in the checkout, on the hosted page's wallet button and sees the order", async () => {
+  const shot = stepScreenshots("demo-google-pay")
+  await addToCart("coffee-beans", "Europe (EUR)")
+  await page.locator("[data-handle=coffee-beans] [data-testid=add-to-cart]").click()
+  await page.waitForURL(/step=cart/)
+  await checkoutToPayment(shot)
+
+  await page.locator("[data-testid=wallet-method][data-wallet=GOOGLEPAY] input").check()
+  await Promise.all([
+    page.waitForURL((url) => url.href.startsWith(demo.urls.simulator)),
+    page.getByTestId("pay").click(),
+  ])
+  // The gateway's page of a Google Pay session: its button, no card form.
+  await expect(textOf(page.locator("#wallet-pay"))).resolves.toBe("Pay with Google Pay")
+  await expect(page.locator("#pan").count()).resolves.toBe(0)
+  await shot(page, "google-pay-button")
+
+  await Promise.all([page.waitForURL(/\/order\?id=/, { timeout: 60_000 }), page.click("#wallet-pay")])
+  await page.waitForSelector("[data-testid=order-confirmation]")
+  await shot(page, "order-confirmation")
+  await expect(textOf(page.getByTestId("order-total"))).resolves.toBe("EUR 24.39")
+  await expect(textOf(page.getByTestId("payment-status"))).resolves.toBe("Payment: authorized")
   await placedOrderId()
 })
 

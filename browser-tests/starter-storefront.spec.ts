@@ -14,19 +14,22 @@ import type { Browser, BrowserContext, Page } from "playwright-core"
 import { ADDRESS } from "../integration-tests/support/store"
 import { launchBrowser } from "./support/browser"
 import { textOf } from "./support/demo-storefront"
+import { APPROVED_CARD, allOrderIds, CHALLENGE_CARD, DECLINED_CARD, fillCard } from "./support/hosted-page-shopper"
+import {
+  CARD_PROVIDER,
+  checkoutToPayment,
+  chooseCardAndReview,
+  confirmedOrderId,
+  RESULT_PAGE,
+} from "./support/starter-checkout"
 import { type AdminCall, adminApi, SHIPPING_OPTION, type StarterShop, startStarterShop } from "./support/starter-shop"
 import { stepScreenshots } from "./support/step-screenshots"
 
 jest.setTimeout(600_000)
 
-const APPROVED_CARD = { pan: "4999 3402 6197 7289", expiry: "12/30", cvv: "663" }
-const CHALLENGE_CARD = { pan: "4349 9401 9900 4549", expiry: "12/30", cvv: "396" }
-const DECLINED_CARD = { pan: "5515 9318 5585 8729", expiry: "12/30", cvv: "123" }
-const CARD_PROVIDER = "pp_nexi_nexi"
 const MOBILE_PROVIDER = "pp_nexi-apm-psp-b_nexi"
 /** Not one of the simulator's deterministic endings: the payment waits for the phone page. */
 const MOBILE_NUMBER = "+39 333 123 4567"
-const RESULT_PAGE = /\/it\/checkout\/nexi\/result\?cart_id=cart_/
 
 let shop: StarterShop
 let admin: AdminCall
@@ -57,47 +60,6 @@ afterEach(async () => {
   await context?.close()
 })
 
-type Shot = (page: Page, step: string) => Promise<void>
-
-/** From the shop to the payment step, as a shopper clicks through the starter's checkout; answers the cart total shown. */
-async function checkoutToPayment(handle: string, shot: Shot): Promise<string> {
-  await page.goto(shop.storefrontUrl)
-  // The middleware sends the bare address to the default country's shop.
-  await page.waitForURL(`${shop.storefrontUrl}/it`)
-  await Promise.all([
-    page.waitForURL(/\/it\/cart$/),
-    page.locator(`[data-handle=${handle}] [data-testid=add-to-cart]`).click(),
-  ])
-  await page.getByTestId("cart-line").waitFor()
-  await Promise.all([page.waitForURL(/\/it\/checkout\?step=address$/), page.getByText("Go to checkout").click()])
-  // A logged-in customer's e-mail is there already.
-  if (!(await page.inputValue("#email"))) await page.fill("#email", "giulia.rossi@example.com")
-  await page.fill("#first_name", "Giulia")
-  await page.fill("#last_name", "Rossi")
-  await page.fill("#address_1", "Via Roma 1")
-  await page.fill("#postal_code", "20121")
-  await page.fill("#city", "Milano")
-  await shot(page, "address")
-  await Promise.all([page.waitForURL(/step=delivery$/), page.getByTestId("submit-address").click()])
-  const option = page.getByTestId("delivery-option").filter({ hasText: SHIPPING_OPTION })
-  await option.locator("input").check()
-  await page.waitForFunction(
-    () => !document.querySelector("[data-testid=submit-delivery-option]")?.hasAttribute("disabled"),
-  )
-  await shot(page, "delivery")
-  await Promise.all([page.waitForURL(/step=payment$/), page.getByTestId("submit-delivery-option").click()])
-  await page.getByTestId("payment-method").first().waitFor()
-  return textOf(page.getByTestId("cart-total"))
-}
-
-async function chooseCardAndReview(shot: Shot): Promise<void> {
-  await page.locator(`[data-provider="${CARD_PROVIDER}"] input`).check()
-  await shot(page, "payment")
-  // The step keeps the query it had (after a cancel, the cart_id of the cancelUrl).
-  await Promise.all([page.waitForURL(/step=review(&|$)/), page.getByTestId("submit-payment").click()])
-  await expect(textOf(page.getByTestId("review-shipping"))).resolves.toBe(SHIPPING_OPTION)
-}
-
 /** "Pay with card" on the review step; answers the hosted page's address. */
 async function toHostedPage(): Promise<string> {
   await Promise.all([
@@ -111,31 +73,6 @@ async function toHostedPage(): Promise<string> {
 async function toNewHostedPage(finished: string): Promise<void> {
   expect(await toHostedPage()).not.toBe(finished)
   await page.locator("#pan").waitFor()
-}
-
-async function fillCard(card: typeof APPROVED_CARD): Promise<void> {
-  await page.fill("#pan", card.pan)
-  await page.fill("#expiry", card.expiry)
-  await page.fill("#cvv", card.cvv)
-  await page.fill("#holder", "Giulia Rossi")
-}
-
-const CONFIRMED = /\/it\/order\/(order_[A-Z0-9]+)\/confirmed$/
-
-/** The order id of the confirmation page, once the result page has sent the shopper there. */
-async function confirmedOrderId(): Promise<string> {
-  await page.waitForURL(CONFIRMED, { timeout: 60_000 })
-  await page.getByTestId("order-confirmed").waitFor()
-  return CONFIRMED.exec(page.url())![1]
-}
-
-/** Every order of the store, newest first: a test that pays once must add exactly one. */
-async function allOrderIds(): Promise<string[]> {
-  const { orders } = await admin<{ orders: Array<{ id: string }> }>(
-    "GET",
-    "/admin/orders?fields=id&limit=100&order=-created_at",
-  )
-  return orders.map((order) => order.id)
 }
 
 /** The simulator's control API (notification faults, what was notified). */
@@ -174,12 +111,12 @@ async function storeOrder(orderId: string) {
 
 it("pays by card on the hosted page, with a shipping method chosen on the delivery step", async () => {
   const shot = stepScreenshots("starter-card-approved")
-  const total = await checkoutToPayment("espresso-cups", shot)
+  const total = await checkoutToPayment(page, shop, "espresso-cups", shot)
   // Every provider the store enables has its title from the starter's paymentInfoMap, none its raw id.
   const titles = await page.getByTestId("payment-method").allTextContents()
   expect(titles.length).toBeGreaterThan(1)
   expect(titles.filter((title) => title.includes("pp_"))).toEqual([])
-  await chooseCardAndReview(shot)
+  await chooseCardAndReview(page, shot)
   await shot(page, "review")
   // The cart and customer cookies are the starters' SameSite=strict ones.
   const cartCookie = (await context.cookies()).find((cookie) => cookie.name === "_medusa_cart_id")
@@ -188,12 +125,12 @@ it("pays by card on the hosted page, with a shipping method chosen on the delive
   await toHostedPage()
   // The hosted page charges what the starter showed: Medusa's total, shipping and VAT included.
   await expect(textOf(page.getByTestId("amount"))).resolves.toBe(`${total.replace(/^EUR /, "")} EUR`)
-  await fillCard(APPROVED_CARD)
+  await fillCard(page, APPROVED_CARD)
   await shot(page, "hosted-page")
   const resultPage = page.waitForURL(/\/it\/checkout\/nexi\/result\?cart_id=cart_/)
   await page.click("#pay")
   await resultPage
-  const orderId = await confirmedOrderId()
+  const orderId = await confirmedOrderId(page)
   await expect(textOf(page.getByTestId("order-total"))).resolves.toBe(total)
   await expect(textOf(page.getByTestId("order-payment"))).resolves.toBe("Card (Nexi)")
   await shot(page, "order-confirmed")
@@ -207,11 +144,11 @@ it("pays by card on the hosted page, with a shipping method chosen on the delive
 
 it("shows a declined card's reason on the result page, and a retry with another card pays", async () => {
   const shot = stepScreenshots("starter-declined-then-retried")
-  const before = await allOrderIds()
-  const total = await checkoutToPayment("moka-pot", shot)
-  await chooseCardAndReview(shot)
+  const before = await allOrderIds(admin)
+  const total = await checkoutToPayment(page, shop, "moka-pot", shot)
+  await chooseCardAndReview(page, shot)
   const declinedPage = await toHostedPage()
-  await fillCard(DECLINED_CARD)
+  await fillCard(page, DECLINED_CARD)
   await page.click("#pay")
   await page.getByTestId("outcome").waitFor()
   await shot(page, "hosted-page-declined")
@@ -224,21 +161,21 @@ it("shows a declined card's reason on the result page, and a retry with another 
   await page.getByTestId("payment-method").first().waitFor()
   // The same cart: its total is the one the shopper saw before.
   await expect(textOf(page.getByTestId("cart-total"))).resolves.toBe(total)
-  await chooseCardAndReview(shot)
+  await chooseCardAndReview(page, shot)
   await toNewHostedPage(declinedPage)
-  await fillCard(APPROVED_CARD)
+  await fillCard(page, APPROVED_CARD)
   await page.click("#pay")
-  const orderId = await confirmedOrderId()
+  const orderId = await confirmedOrderId(page)
   await expect(textOf(page.getByTestId("order-total"))).resolves.toBe(total)
   await shot(page, "order-confirmed")
-  expect(await allOrderIds()).toEqual([orderId, ...before])
+  expect(await allOrderIds(admin)).toEqual([orderId, ...before])
 })
 
 it("goes back to the payment step with the cart when the shopper cancels on the hosted page, and a retry pays", async () => {
   const shot = stepScreenshots("starter-cancelled")
-  const before = await allOrderIds()
-  const total = await checkoutToPayment("coffee-beans", shot)
-  await chooseCardAndReview(shot)
+  const before = await allOrderIds(admin)
+  const total = await checkoutToPayment(page, shop, "coffee-beans", shot)
+  await chooseCardAndReview(page, shot)
   const cancelledPage = await toHostedPage()
   await shot(page, "hosted-page")
   // The cancelUrl has no country code: the middleware adds it and keeps the query string.
@@ -251,25 +188,25 @@ it("goes back to the payment step with the cart when the shopper cancels on the 
   await page.getByTestId("payment-method").first().waitFor()
   await expect(textOf(page.getByTestId("cart-total"))).resolves.toBe(total)
   await shot(page, "payment-step-after-cancel")
-  await chooseCardAndReview(shot)
+  await chooseCardAndReview(page, shot)
   await toNewHostedPage(cancelledPage)
-  await fillCard(APPROVED_CARD)
+  await fillCard(page, APPROVED_CARD)
   await page.click("#pay")
-  const orderId = await confirmedOrderId()
+  const orderId = await confirmedOrderId(page)
   await expect(textOf(page.getByTestId("order-total"))).resolves.toBe(total)
-  expect(await allOrderIds()).toEqual([orderId, ...before])
+  expect(await allOrderIds(admin)).toEqual([orderId, ...before])
 })
 
 it("pays with a 3-D Secure challenge", async () => {
   const shot = stepScreenshots("starter-3ds-challenge")
-  const total = await checkoutToPayment("espresso-cups", shot)
-  await chooseCardAndReview(shot)
+  const total = await checkoutToPayment(page, shop, "espresso-cups", shot)
+  await chooseCardAndReview(page, shot)
   await toHostedPage()
-  await fillCard(CHALLENGE_CARD)
+  await fillCard(page, CHALLENGE_CARD)
   await Promise.all([page.waitForURL(/\/challenge\?token=/), page.click("#pay")])
   await shot(page, "3ds-challenge")
   await Promise.all([page.waitForURL(RESULT_PAGE), page.click("#approve")])
-  await confirmedOrderId()
+  await confirmedOrderId(page)
   await expect(textOf(page.getByTestId("order-total"))).resolves.toBe(total)
   await shot(page, "order-confirmed")
 })
@@ -281,30 +218,30 @@ describe("the shopper back on the result page", () => {
 
   it("before the notification: the return places the order, the late notification adds none", async () => {
     const shot = stepScreenshots("starter-back-before-notification")
-    const before = await allOrderIds()
-    await checkoutToPayment("espresso-cups", shot)
-    await chooseCardAndReview(shot)
+    const before = await allOrderIds(admin)
+    await checkoutToPayment(page, shop, "espresso-cups", shot)
+    await chooseCardAndReview(page, shot)
     await toHostedPage()
     // Held until two are collected: this payment's notification waits.
     await simulator("POST", "/faults/notifications", { reverseBatch: 2 })
     const notifiedBefore = (await sentNotifications()).length
-    await fillCard(APPROVED_CARD)
+    await fillCard(page, APPROVED_CARD)
     await page.click("#pay")
-    const orderId = await confirmedOrderId()
+    const orderId = await confirmedOrderId(page)
     await shot(page, "order-confirmed")
     expect(await sentNotifications()).toHaveLength(notifiedBefore)
 
     await simulator("POST", "/notifications/flush")
     const late = (await sentNotifications()).slice(notifiedBefore)
     expect(late.map((sent) => sent.status)).toEqual([200])
-    expect(await allOrderIds()).toEqual([orderId, ...before])
+    expect(await allOrderIds(admin)).toEqual([orderId, ...before])
   })
 
   it("after the notification: the order the notification placed is the one shown", async () => {
     const shot = stepScreenshots("starter-back-after-notification")
-    const before = await allOrderIds()
-    await checkoutToPayment("moka-pot", shot)
-    await chooseCardAndReview(shot)
+    const before = await allOrderIds(admin)
+    await checkoutToPayment(page, shop, "moka-pot", shot)
+    await chooseCardAndReview(page, shot)
     await toHostedPage()
     const notifiedBefore = (await sentNotifications()).length
     // The browser's way back waits until the notification was answered and the cart is an order.
@@ -313,7 +250,7 @@ describe("the shopper back on the result page", () => {
       const cartId = cartIdOf(route.request().url())
       for (let tries = 0; tries < 120 && !completedByNotification; tries += 1) {
         const notified = (await sentNotifications()).slice(notifiedBefore)
-        const orders = await allOrderIds()
+        const orders = await allOrderIds(admin)
         if (notified.some((sent) => sent.status === 200) && orders.length > before.length) {
           completedByNotification = orders[0]
           break
@@ -323,37 +260,37 @@ describe("the shopper back on the result page", () => {
       expect(cartId).toMatch(/^cart_/)
       await route.continue()
     })
-    await fillCard(APPROVED_CARD)
+    await fillCard(page, APPROVED_CARD)
     await page.click("#pay")
-    const orderId = await confirmedOrderId()
+    const orderId = await confirmedOrderId(page)
     await shot(page, "order-confirmed")
     expect(completedByNotification).toBe(orderId)
-    expect(await allOrderIds()).toEqual([orderId, ...before])
+    expect(await allOrderIds(admin)).toEqual([orderId, ...before])
   })
 })
 
 it("opened twice, the result page shows the one order", async () => {
   const shot = stepScreenshots("starter-result-page-twice")
-  const before = await allOrderIds()
-  await checkoutToPayment("coffee-beans", shot)
-  await chooseCardAndReview(shot)
+  const before = await allOrderIds(admin)
+  await checkoutToPayment(page, shop, "coffee-beans", shot)
+  await chooseCardAndReview(page, shot)
   await toHostedPage()
-  await fillCard(APPROVED_CARD)
+  await fillCard(page, APPROVED_CARD)
   const returned = page.waitForURL(RESULT_PAGE)
   await page.click("#pay")
   await returned
   const resultUrl = page.url()
-  const orderId = await confirmedOrderId()
+  const orderId = await confirmedOrderId(page)
   // Again, as from a bookmark or the back button: the completed cart answers its order.
   await page.goto(resultUrl)
-  await expect(confirmedOrderId()).resolves.toBe(orderId)
+  await expect(confirmedOrderId(page)).resolves.toBe(orderId)
   await shot(page, "order-confirmed-again")
-  expect(await allOrderIds()).toEqual([orderId, ...before])
+  expect(await allOrderIds(admin)).toEqual([orderId, ...before])
 })
 
 it("waits on a mobile payment until the shopper approves it in the app", async () => {
   const shot = stepScreenshots("starter-mobile-wait")
-  const total = await checkoutToPayment("coffee-beans", shot)
+  const total = await checkoutToPayment(page, shop, "coffee-beans", shot)
   await page.locator(`[data-provider="${MOBILE_PROVIDER}"] input`).check()
   await page.fill("#mobile_number", MOBILE_NUMBER)
   await shot(page, "payment-mobile")
@@ -385,7 +322,7 @@ it("waits on a mobile payment until the shopper approves it in the app", async (
   await phone.getByRole("button", { name: "Approve" }).click()
   await expect(textOf(phone.getByTestId("notice"))).resolves.toMatch(/approved/i)
 
-  await confirmedOrderId()
+  await confirmedOrderId(page)
   await expect(textOf(page.getByTestId("order-total"))).resolves.toBe(total)
   await expect(textOf(page.getByTestId("order-payment"))).resolves.toBe("Mobile payment (Nexi)")
   await shot(page, "order-confirmed")
@@ -403,7 +340,7 @@ it("saves a logged-in customer's card, then pays the next order with its CVV onl
     httpOnly: true,
   })
 
-  await checkoutToPayment("espresso-cups", shot)
+  await checkoutToPayment(page, shop, "espresso-cups", shot)
   await page.locator(`[data-provider="${CARD_PROVIDER}"] input`).check()
   await expect(page.getByTestId("saved-card-option").count()).resolves.toBe(0)
   await page.getByTestId("save-card").check()
@@ -414,16 +351,16 @@ it("saves a logged-in customer's card, then pays the next order with its CVV onl
   await expect(textOf(page.getByTestId("save-notice"))).resolves.toBe(
     "Questa carta verrà salvata per i prossimi acquisti.",
   )
-  await fillCard(APPROVED_CARD)
+  await fillCard(page, APPROVED_CARD)
   await page.click("#pay")
-  const first = await confirmedOrderId()
+  const first = await confirmedOrderId(page)
 
   // The return came without the customer's cookie; the card is saved to their account all the same.
   await page.goto(`${shop.storefrontUrl}/it/account`)
   await page.locator("li", { hasText: "7289" }).waitFor()
   await shot(page, "account-card-saved")
 
-  await checkoutToPayment("moka-pot", shot)
+  await checkoutToPayment(page, shop, "moka-pot", shot)
   await page.locator(`[data-provider="${CARD_PROVIDER}"] input`).check()
   const saved = page.getByTestId("saved-card-option")
   await expect(saved.count()).resolves.toBe(1)
@@ -436,7 +373,7 @@ it("saves a logged-in customer's card, then pays the next order with its CVV onl
   await page.fill("#cvv", APPROVED_CARD.cvv)
   await shot(page, "hosted-page-cvv-only")
   await page.click("#pay")
-  const second = await confirmedOrderId()
+  const second = await confirmedOrderId(page)
   expect(second).not.toBe(first)
 })
 
@@ -445,8 +382,8 @@ it("opens the hosted page in Italian for a shopper in Italy, though no Accept-La
   // The browser says en-GB, but the payment session is created in a server action, whose fetch
   // sends `Accept-Language: *`; the storefront passes no language of its own either. The cart's
   // Italian shipping address decides.
-  await checkoutToPayment("coffee-beans", shot)
-  await chooseCardAndReview(shot)
+  await checkoutToPayment(page, shop, "coffee-beans", shot)
+  await chooseCardAndReview(page, shot)
   await toHostedPage()
   await expect(page.locator("html").getAttribute("lang")).resolves.toBe("it")
   await expect(page.locator("html").getAttribute("data-language")).resolves.toBe("ita")
@@ -478,7 +415,7 @@ it("lands the customer who pays a payment link on the starter's page for links, 
   const link = payment_links.find((candidate) => candidate.state === "open")!
 
   await page.goto(link.url)
-  await fillCard(APPROVED_CARD)
+  await fillCard(page, APPROVED_CARD)
   // Back through the country-code middleware, the query kept.
   await Promise.all([
     page.waitForURL(/\/it\/nexi\/payment-link\?order_id=order_\w+&session_id=payses_\w+$/),

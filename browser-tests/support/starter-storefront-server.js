@@ -1,9 +1,14 @@
 /**
- * The starter-shaped storefront (browser-tests/starter-storefront): installed, built and started
- * for the browser tests. Installing and `next build` take a minute or two, so both are done
- * once and kept: the install is keyed by the app's lockfile and the kit's sources, the build by
- * those and the app's sources. Every suite of a run, and the next run if nothing changed,
- * reuses them. The kit comes in as a real store gets it: the tarball `npm pack` makes.
+ * The browser tests' Next.js storefronts, installed, built and started: the starter-shaped one
+ * (browser-tests/starter-storefront) and a plain Next.js app (browser-tests/plain-next-app).
+ * Installing and `next build` take a minute or two, so both are done once and kept: the install
+ * is keyed by the starter's lockfile and the kit's sources, a build by those and the app's
+ * sources. Every suite of a run, and the next run if nothing changed, reuses them. The kit comes
+ * in as a real store gets it: the tarball `npm pack` makes.
+ *
+ * The two apps have the same dependencies, so one install serves both: the plain app's
+ * node_modules is a link to the starter's (its package.json must list the same, or the build
+ * stops saying which differ).
  */
 const crypto = require("node:crypto")
 const fs = require("node:fs")
@@ -12,13 +17,22 @@ const { runToEnd, startChild, stopChild } = require("../../scripts/demo/child-pr
 const { waitForHttp } = require("../../scripts/demo/wait-for-http")
 
 const REPO_ROOT = path.resolve(__dirname, "..", "..")
-const APP_DIR = path.join(REPO_ROOT, "browser-tests", "starter-storefront")
+const INSTALL_DIR = path.join(REPO_ROOT, "browser-tests", "starter-storefront")
 const KIT_DIR = path.join(REPO_ROOT, "storefront")
-const KIT_TARBALL_DIR = path.join(APP_DIR, ".kit")
-const INSTALL_MARK = path.join(APP_DIR, "node_modules", ".nexi-install-key")
-const BUILD_MARK = path.join(APP_DIR, ".next", "nexi-build-key")
+const KIT_TARBALL_DIR = path.join(INSTALL_DIR, ".kit")
+const INSTALL_MARK = path.join(INSTALL_DIR, "node_modules", ".nexi-install-key")
+const INSTALL_INPUTS = [path.join(INSTALL_DIR, "package.json"), path.join(INSTALL_DIR, "package-lock.json")]
 /** What neither the install nor the build reads: outputs, and the kit's tests. */
 const NOT_SOURCES = new Set(["node_modules", ".next", ".kit", "next-env.d.ts", "dist", "__tests__"])
+
+/**
+ * Each app's folder, and the page `next start` answers once ready: the starter's middleware
+ * sends every other path to a country's shop.
+ */
+const APPS = {
+  starter: { dir: INSTALL_DIR, readyPath: (country) => `/${country}` },
+  plain: { dir: path.join(REPO_ROOT, "browser-tests", "plain-next-app"), readyPath: () => "/" },
+}
 
 const nodeEnv = () => ({ ...process.env, NEXT_TELEMETRY_DISABLED: "1" })
 
@@ -58,7 +72,7 @@ const markSays = (mark, key) => fs.existsSync(mark) && fs.readFileSync(mark, "ut
  */
 async function installStarterStorefront({ quiet = true } = {}) {
   const kitFiles = filesUnder(KIT_DIR)
-  const key = keyOf([...kitFiles, path.join(APP_DIR, "package.json"), path.join(APP_DIR, "package-lock.json")])
+  const key = keyOf([...kitFiles, ...INSTALL_INPUTS])
   if (markSays(INSTALL_MARK, key)) return false
   fs.rmSync(KIT_TARBALL_DIR, { recursive: true, force: true })
   fs.mkdirSync(KIT_TARBALL_DIR)
@@ -70,7 +84,7 @@ async function installStarterStorefront({ quiet = true } = {}) {
   })
   await runToEnd("npm", ["ci", "--no-fund", "--no-audit"], {
     name: "npm ci (starter)",
-    cwd: APP_DIR,
+    cwd: INSTALL_DIR,
     env: nodeEnv(),
     quiet,
   })
@@ -78,18 +92,44 @@ async function installStarterStorefront({ quiet = true } = {}) {
   return true
 }
 
-/** `next build`, unless the build in .next was made from the same sources, lockfile and kit. */
-async function buildStarterStorefront({ quiet = true } = {}) {
+/** The plain app uses the starter's install: a link to it, once the two list the same dependencies. */
+function linkSharedInstall(appDir) {
+  const read = (dir) => JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8"))
+  const [installed, app] = [read(INSTALL_DIR), read(appDir)]
+  const differing = ["dependencies", "devDependencies"].filter(
+    (field) => JSON.stringify(installed[field]) !== JSON.stringify(app[field]),
+  )
+  if (differing.length) {
+    throw new Error(
+      `${path.relative(REPO_ROOT, appDir)}/package.json must list the ${differing.join(" and ")} of ` +
+        `${path.relative(REPO_ROOT, INSTALL_DIR)}/package.json, whose install it shares`,
+    )
+  }
+  const link = path.join(appDir, "node_modules")
+  const target = path.relative(appDir, path.join(INSTALL_DIR, "node_modules"))
+  if (fs.lstatSync(link, { throwIfNoEntry: false })?.isSymbolicLink() && fs.readlinkSync(link) === target) return
+  fs.rmSync(link, { recursive: true, force: true })
+  fs.symlinkSync(target, link)
+}
+
+/**
+ * `next build` of the app ("starter" or "plain"), unless the build in its .next was made from
+ * the same sources, install and kit.
+ */
+async function buildStorefront(app, { quiet = true } = {}) {
+  const { dir } = APPS[app]
   const installed = await installStarterStorefront({ quiet })
-  const key = keyOf([...filesUnder(APP_DIR), ...filesUnder(KIT_DIR)])
-  if (!installed && markSays(BUILD_MARK, key)) return false
-  await runToEnd(process.execPath, [require.resolve("next/dist/bin/next", { paths: [APP_DIR] }), "build"], {
-    name: "next build",
-    cwd: APP_DIR,
+  if (dir !== INSTALL_DIR) linkSharedInstall(dir)
+  const key = keyOf(new Set([...filesUnder(dir), ...INSTALL_INPUTS, ...filesUnder(KIT_DIR)]))
+  const buildMark = path.join(dir, ".next", "nexi-build-key")
+  if (!installed && markSays(buildMark, key)) return false
+  await runToEnd(process.execPath, [require.resolve("next/dist/bin/next", { paths: [dir] }), "build"], {
+    name: `next build (${app})`,
+    cwd: dir,
     env: buildEnv(),
     quiet,
   })
-  fs.writeFileSync(BUILD_MARK, key)
+  fs.writeFileSync(buildMark, key)
   return true
 }
 
@@ -97,25 +137,32 @@ async function buildStarterStorefront({ quiet = true } = {}) {
  * `next start` of the built app on `port`, talking to the store at `backendUrl` with its
  * publishable key, in the starters' NEXT_PUBLIC_ variables, read when the server starts (the
  * build had none to inline).
- * @param {{ port: number, backendUrl: string, publishableKey: string, defaultCountry?: string, quiet?: boolean }} options
+ * `env` adds the app's own server settings (the starter's NEXI_CARD_FIELDS, NEXI_SDK_INTEGRITY).
+ * @param {"starter" | "plain"} app
+ * @param {{ port: number, backendUrl: string, publishableKey: string, defaultCountry?: string, env?: Record<string, string>, quiet?: boolean }} options
  */
-async function startStarterStorefront({ port, backendUrl, publishableKey, defaultCountry = "it", quiet = true }) {
-  const next = require.resolve("next/dist/bin/next", { paths: [APP_DIR] })
+async function startStorefront(
+  app,
+  { port, backendUrl, publishableKey, defaultCountry = "it", env = {}, quiet = true },
+) {
+  const { dir, readyPath } = APPS[app]
+  const next = require.resolve("next/dist/bin/next", { paths: [dir] })
   const handle = startChild(process.execPath, [next, "start", "--port", String(port), "--hostname", "localhost"], {
-    name: "starter storefront",
-    cwd: APP_DIR,
+    name: `${app} storefront`,
+    cwd: dir,
     env: {
       ...nodeEnv(),
       NODE_ENV: "production",
       NEXT_PUBLIC_MEDUSA_BACKEND_URL: backendUrl,
       NEXT_PUBLIC_MEDUSA_PUBLISHABLE_KEY: publishableKey,
       NEXT_PUBLIC_DEFAULT_REGION: defaultCountry,
+      ...env,
     },
     quiet,
   })
   const url = `http://localhost:${port}`
   try {
-    await waitForHttp(`${url}/${defaultCountry}`, { handle, timeoutMs: 60_000 })
+    await waitForHttp(`${url}${readyPath(defaultCountry)}`, { handle, timeoutMs: 60_000 })
   } catch (error) {
     await stopChild(handle)
     throw error
@@ -123,4 +170,7 @@ async function startStarterStorefront({ port, backendUrl, publishableKey, defaul
   return { url, stop: () => stopChild(handle) }
 }
 
-module.exports = { buildStarterStorefront, installStarterStorefront, startStarterStorefront }
+/** Where an app's build is ("starter" or "plain"): its client bundle is read by a test. */
+const buildDirOf = (app) => path.join(APPS[app].dir, ".next")
+
+module.exports = { buildDirOf, buildStorefront, installStarterStorefront, startStorefront }

@@ -10,7 +10,9 @@
  * charged once. A payment link's creation (POST /orders/paybylink) killed so is found again:
  * one link at the gateway. A mobile payment's start killed so (Medusa's session survives,
  * without the transaction) is found by the job under its key and reversed while it waits in
- * the shopper's app.
+ * the shopper's app. An XPay Build payment whose finalize (POST /build/finalize_payment) the
+ * store was killed in is recorded by the job, which settles the finalize from the Build
+ * session's state; the shopper's finalize afterwards sends nothing.
  *
  * The store that is killed is `medusa start` in integration-tests/crash-store, a child
  * process; the jest process boots the same store (medusaIntegrationTestRunner) to seed the
@@ -41,7 +43,10 @@ import { createCart, eventually, storeHeaders } from "../support/store"
 const { freePort } = require("../../scripts/lib/free-port") as { freePort: () => Promise<number> }
 /** The job of the built plugin, the one the store loaded. */
 const { reconcilePendingSessions } = require("../../.medusa/server/src/reconciliation/reconcile-pending-sessions") as {
-  reconcilePendingSessions: (container: unknown) => Promise<{
+  reconcilePendingSessions: (
+    container: unknown,
+    now?: Date,
+  ) => Promise<{
     checked: number
     outcomes: Record<string, number>
     paymentStarts?: Record<string, number>
@@ -57,6 +62,7 @@ const REFUNDS = `${GATEWAY}/operations/*/refunds`
 const CAPTURES = `${GATEWAY}/operations/*/captures`
 const MIT = `${GATEWAY}/orders/mit`
 const PAY_BY_LINK = `${GATEWAY}/orders/paybylink`
+const FINALIZE = `${GATEWAY}/build/finalize_payment`
 const MOBILE_REFUND = "/apm/ms/aapay/v2/transaction/refund/initializeWithIdempotency"
 const RECONCILE_LOCK = "nexi:reconcile-pending-sessions"
 
@@ -493,6 +499,46 @@ medusaIntegrationTestRunner({
       expect(
         (await ledger().writesOf(cutOff.gateway_ref)).filter((write) => write.kind === "link_creation"),
       ).toMatchObject([{ outcome: "executed" }])
+    })
+
+    it("records a Build payment whose finalize the store was killed in, by the job, which settles the finalize: paid once", async () => {
+      const checkout = await kit.openBuildCheckoutReady()
+      await startStore()
+
+      await killedDuring(
+        `/store/nexi/payment-sessions/${checkout.sessionId}/finalize`,
+        { cart_id: checkout.cartId },
+        FINALIZE,
+        "after",
+        storeHeaders(kit.publishableKey).headers,
+      )
+
+      // The gateway made the payment; the finalize's write was cut off; nobody completed the cart.
+      expect(await gatewayAmounts(checkout.orderId, "AUTHORIZATION", "AUTHORIZED")).toEqual(["1999"])
+      expect(await ledger().writesOf(checkout.orderId)).toEqual([
+        expect.objectContaining({ kind: "build_finalize", outcome: "requested" }),
+      ])
+      expect(await kit.ordersOfCart(checkout.cartId)).toEqual([])
+
+      // Nobody acting: the job's run once the payment is due records it and completes the cart.
+      await cutOffLongAgo(checkout.orderId)
+      await reconcilePendingSessions(getContainer(), new Date(Date.now() + 10 * 60_000))
+      const [orderId] = await kit.ordersOfCart(checkout.cartId)
+      const payments = await kit.paymentsOfOrder(orderId)
+      expect(payments.map((payment) => [Number(payment.amount), payment.captured_at])).toEqual([[19.99, null]])
+      // The finalize is settled from the Build session's state: no ledger issue is left for staff.
+      expect(await ledger().writesOf(checkout.orderId)).toEqual([
+        expect.objectContaining({ kind: "build_finalize", outcome: "executed" }),
+      ])
+
+      // The shopper's page, finalizing again, finds the cart completed; nothing is sent.
+      const again = await kit.finalizeBuild(checkout)
+      expect([again.status, again.body.message]).toEqual([
+        409,
+        `Cart ${checkout.cartId} is already completed: there is nothing to pay.`,
+      ])
+      expect(await kit.requests("POST", FINALIZE)).toHaveLength(1)
+      expect(await gatewayAmounts(checkout.orderId, "AUTHORIZATION", "AUTHORIZED")).toEqual(["1999"])
     })
   },
 })

@@ -12,6 +12,10 @@
  * A notification that finds the cart's lock held (the shopper's checkout completing it) leaves
  * the cart to that checkout instead of queueing Medusa's workflow behind it to complete it a
  * second time; a checkout that never finishes leaves the attempt to the job, which completes it.
+ *
+ * An XPay Build payment (the card typed in the checkout's fields, finalized by the store) is
+ * settled as a hosted one: its notification three times, the job and the shopper's completion
+ * at once still make one order with one payment.
  */
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
@@ -146,6 +150,54 @@ medusaIntegrationTestRunner({
           [UNIT_PRICE.major, null],
         ])
         expect(await attemptOf(checkout.orderId)).toMatchObject({ state: "paid" })
+      })
+    })
+
+    describe("an XPay Build payment", () => {
+      let kit: CheckoutKit
+
+      beforeAll(async () => {
+        await holdReconcileLock(getContainer(), "checkout-races-suite")
+      })
+
+      beforeEach(async () => {
+        await simulator.control("POST", "/reset")
+        kit = new CheckoutKit(api, getContainer, simulator)
+        await kit.seed()
+      })
+
+      it("is recorded once when its notification comes three times while the job and the shopper complete the cart", async () => {
+        const webhookEvents = countWebhookEvents(getContainer())
+        const checkout = await kit.openBuildCheckoutReady()
+        // The three copies wait until the shopper's page and the job are let loose.
+        await simulator.control("POST", "/faults/notifications", { copies: 3, reverseBatch: 10 })
+        expect(await kit.finalizeBuild(checkout)).toEqual({ status: 200, body: { next: "complete_cart" } })
+
+        const released = simulator.control("POST", "/notifications/flush")
+        await new Promise((resolve) => setTimeout(resolve, MEDUSA_WEBHOOK_DELAY_MS))
+        const [shopper] = await Promise.all([
+          kit.completeAsShopper(checkout.cartId),
+          reconcilePendingSessions(getContainer(), new Date(Date.now() + 10 * 60_000)),
+        ])
+        await released
+        await eventually(async () => (webhookEvents.count() >= 3 ? true : undefined), { timeoutMs: 60_000 })
+        // The copies that lost the race get their chance to do harm.
+        await new Promise((resolve) => setTimeout(resolve, MEDUSA_WEBHOOK_DELAY_MS))
+
+        expect(shopper.body.type).toBe("order")
+        expect(await kit.ordersOfCart(checkout.cartId)).toEqual([shopper.body.order.id])
+        const payments = await kit.paymentsOfOrder(shopper.body.order.id)
+        expect(payments.map((payment) => [Number(payment.amount), payment.captured_at])).toEqual([
+          [UNIT_PRICE.major, null],
+        ])
+        expect((await kit.session(checkout.sessionId)).status).toBe("authorized")
+        const { operations } = await kit.gatewayOrder(checkout.orderId)
+        expect(operations.map((operation) => `${operation.operationType}/${operation.operationResult}`)).toEqual([
+          "AUTHORIZATION/THREEDS_VALIDATED",
+          "AUTHORIZATION/AUTHORIZED",
+        ])
+        expect(await kit.requests("POST", "/api/phoenix-0.0/psp/api/v1/build/finalize_payment")).toHaveLength(1)
+        expect(await kit.requests("POST", "/api/phoenix-0.0/psp/api/v1/operations/*/captures")).toEqual([])
       })
     })
   },

@@ -26,6 +26,8 @@ const GATEWAY = "/api/phoenix-0.0/psp/api/v1"
 const REFUNDS = `${GATEWAY}/operations/*/refunds`
 const CAPTURES = `${GATEWAY}/operations/*/captures`
 const ORDER_READS = `${GATEWAY}/orders/*`
+const FINALIZE = `${GATEWAY}/build/finalize_payment`
+const BUILD_STATE = `${GATEWAY}/build/state`
 const UNKNOWN_OUTCOME = /Do not try again/
 
 /** Every transport attempt of the write executes and loses its answer (the transport makes 3). */
@@ -342,6 +344,45 @@ medusaIntegrationTestRunner({
         capturedMinor: 1999,
         refundedMinor: 1999,
       })
+    })
+
+    it("pays a Build session once when the finalize's answer is lost and the gateway cannot be read: the shopper's retry answers it", async () => {
+      // Only the shopper completes this cart.
+      await simulator.control("POST", "/faults/notifications", { drop: 1 })
+      const checkout = await kit.openBuildCheckoutReady()
+      await loseEveryAnswer(FINALIZE)
+      await simulator.control("POST", "/faults", {
+        match: { method: "GET", path: BUILD_STATE },
+        times: 500,
+        action: { type: "status", status: 503 },
+      })
+
+      const lost = await kit.finalizeBuild(checkout)
+      expect(lost.status).toBe(500)
+      expect(lost.body.message).toBe(
+        `Could not pay with the card fields: the outcome of the payment of gateway order ${checkout.orderId} with the card fields is unknown: the gateway could not be read. Send the same request again: it reads the gateway first and never acts twice.`,
+      )
+      expect(await ledger().writesOf(checkout.orderId)).toEqual([
+        expect.objectContaining({ kind: "build_finalize", outcome: "unknown" }),
+      ])
+
+      await clearFaults()
+      expect(await kit.finalizeBuild(checkout)).toEqual({ status: 200, body: { next: "complete_cart" } })
+      // The retry read the session's state and sent nothing: one finalize, one authorization.
+      expect((await kit.requests("POST", FINALIZE)).map((request) => request.status)).toEqual([0])
+      expect(await kit.gatewayOperations(checkout.orderId, "AUTHORIZATION", "AUTHORIZED")).toHaveLength(1)
+      expect(await ledger().writesOf(checkout.orderId)).toEqual([
+        expect.objectContaining({ kind: "build_finalize", outcome: "executed" }),
+      ])
+
+      const completed = await kit.completeAsShopper(checkout.cartId)
+      expect(completed.body.type).toBe("order")
+      const payments = await kit.paymentsOfOrder(completed.body.order.id)
+      expect(payments.map((payment) => [Number(payment.amount), payment.captured_at])).toEqual([
+        [UNIT_PRICE.major, null],
+      ])
+      expect((await kit.finalizeBuild(checkout)).status).toBe(409)
+      expect(await kit.requests("POST", FINALIZE)).toHaveLength(1)
     })
 
     it("refuses a capture whose Medusa capture record cannot be read, and sends nothing to the gateway", async () => {

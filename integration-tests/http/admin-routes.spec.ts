@@ -985,6 +985,17 @@ medusaIntegrationTestRunner({
           amount: "0",
           customerInfo: { cardHolderEmail: "giulia@example.com" },
         })
+        // Sent through the one sender: recorded before it was sent, settled with its operation.
+        const ledger = container.resolve<{ writesOf(ref: string): Promise<Array<Record<string, unknown>>> }>(
+          "nexi_ledger",
+        )
+        expect(await ledger.writesOf(checked.orderId)).toEqual([
+          expect.objectContaining({
+            kind: "card_verification",
+            outcome: "executed",
+            gateway_operation_id: valid.data.operation_id,
+          }),
+        ])
 
         const declined = await post<NexiCardVerificationResponse>("/admin/nexi/card-verifications", {
           card: { ...CARDS.declined, cvv: undefined },

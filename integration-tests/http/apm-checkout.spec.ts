@@ -444,6 +444,11 @@ medusaIntegrationTestRunner({
             provider_id: "pp_nexi_nexi",
             kind: "card",
             name: "Card (Visa, Mastercard, Maestro, Amex)",
+            // The wallets medusa-config.ts offers, each started as a card session with data.wallet.
+            wallets: [
+              { wallet: "GOOGLEPAY", name: "Google Pay" },
+              { wallet: "APPLEPAY", name: "Apple Pay" },
+            ],
           }),
         ])
         for (const method of data.payment_methods) expect(method.logo_url).toMatch(/^data:image\/svg\+xml/)

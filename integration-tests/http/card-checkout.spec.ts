@@ -10,6 +10,7 @@ import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { cancelOrderWorkflow, capturePaymentWorkflow, refundPaymentWorkflow } from "@medusajs/medusa/core-flows"
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import { reconcilePendingSessions } from "../../src/reconciliation/reconcile-pending-sessions"
+import { confirmBuildCard } from "../support/checkout-kit"
 import { simulatorForSuite } from "../support/simulator"
 import {
   completeCart,
@@ -268,23 +269,8 @@ medusaIntegrationTestRunner({
     })
 
     describe("XPay Build: the card typed in the checkout's fields", () => {
-      /** What the field pages send once the SDK's confirmData() gathered them. */
-      async function fillFields(buildSessionId: string, card: typeof APPROVED) {
-        const answer = await fetch(`${simulator.url}/fields/confirm`, {
-          method: "POST",
-          headers: { "content-type": "application/json" },
-          body: JSON.stringify({
-            sid: buildSessionId,
-            values: {
-              CARD_NUMBER: card.pan,
-              EXPIRATION_DATE: `${card.expiryDate.slice(0, 2)}/${card.expiryDate.slice(2)}`,
-              SECURITY_CODE: card.cvv,
-              CARDHOLDER_NAME: "Giulia Rossi",
-            },
-          }),
-        })
-        expect(await answer.json()).toMatchObject({ state: "READY_FOR_PAYMENT" })
-      }
+      const fillFields = (buildSessionId: string, card: typeof APPROVED) =>
+        confirmBuildCard(simulator.url, buildSessionId, card)
 
       function finalize(sessionId: string, cartId: string) {
         return api
@@ -346,6 +332,24 @@ medusaIntegrationTestRunner({
         expect(changed.status).toBe(409)
         expect(changed.data.message).toMatch(/start a new payment session/)
         expect((await gatewayOrder(session.data.order_id)).operations).toEqual([])
+      })
+
+      it("refuses a finalize after the cart was completed by another session: the card confirmed in the fields is never charged", async () => {
+        const { cart, session } = await openCheckout("eur", 1, { integration: "build" })
+        await fillFields(session.data.build_session_id, APPROVED)
+        // The shopper turned to the hosted page instead (Medusa deletes the Build session) and paid there.
+        const hosted = await startPaymentSession(api, publishableKey, cart.id, NEXI_CARD_PROVIDER)
+        await pay(hosted.session.data.order_id, APPROVED)
+        expect((await completeCart(api, publishableKey, cart.id)).type).toBe("order")
+
+        const late = await finalize(session.id, cart.id)
+        expect(late.status).toBe(409)
+        expect(late.data.message).toBe(`Cart ${cart.id} is already completed: there is nothing to pay.`)
+        expect((await gatewayOrder(session.data.order_id)).operations).toEqual([])
+        const state = await simulator.gateway<{ state: string }>(
+          `/build/state?sessionId=${encodeURIComponent(session.data.build_session_id)}`,
+        )
+        expect(state.state).toBe("READY_FOR_PAYMENT")
       })
 
       it("sends the shopper to the 3-D Secure challenge, and says why a declined card did not pay", async () => {

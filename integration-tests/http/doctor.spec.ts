@@ -51,6 +51,7 @@ medusaIntegrationTestRunner({
           "apm-credentials",
           "clock",
           "capture-type",
+          "wallets",
         ])
         for (const check of report.checks) {
           expect(check).toEqual({
@@ -81,6 +82,10 @@ medusaIntegrationTestRunner({
         })
         expect(byId["apm-credentials"].status).toBe("pass")
         expect(byId["capture-type"].detail).toMatch(/^EXPLICIT: /)
+        expect(byId.wallets).toMatchObject({
+          status: "pass",
+          detail: expect.stringMatching(/, which the gateway lists/),
+        })
         expect(JSON.stringify(report)).not.toContain(SANDBOX_API_KEY)
         expect(JSON.stringify(report)).not.toContain("sim-secret")
       })

@@ -485,15 +485,18 @@ medusaIntegrationTestRunner({
       expect((await ledger().findAttempt(link.gateway_order_id))?.state).toBe("superseded")
     })
 
-    it("collects a smaller amount staff type, never more than the order owes", async () => {
+    it("collects a smaller amount staff type, never more than the order owes, by a Google Pay link", async () => {
       const orderId = await orderOwing()
       const tooMuch = await call("POST", "/admin/nexi/payment-links", { order_id: orderId, amount: "25.00" })
       expect([tooMuch.status, tooMuch.data.message]).toEqual([
         400,
         "amount: 25.00 EUR is more than the order owes (19.99 EUR)",
       ])
-      const link = await createLink({ order_id: orderId, amount: "5.00" })
+      const link = await createLink({ order_id: orderId, amount: "5.00", wallet: "GOOGLEPAY" })
       expect(link).toMatchObject({ amount: "5.00", amount_minor: "500" })
+      // The link's page shows only the wallet's button, which the customer presses.
+      const page = await (await fetch(link.url)).text()
+      expect([page.includes('data-wallet="GOOGLEPAY"'), page.includes('id="pan"')]).toEqual([true, false])
       await payLink(link.link_id)
       const payment = await eventually(
         async () =>
@@ -501,6 +504,18 @@ medusaIntegrationTestRunner({
         { timeoutMs: 60_000 },
       )
       expect(Number(payment.amount)).toBe(5)
+    })
+
+    it("asks for all the order owes again once a link for a smaller amount was cancelled unpaid", async () => {
+      const orderId = await orderOwing()
+      const part = await createLink({ order_id: orderId, amount: "5.00" })
+      const cancelled = await call("POST", `/admin/nexi/medusa-orders/${orderId}/payment-links/${part.link_id}/cancel`)
+      expect(cancelled.status).toBe(200)
+      expect(await createLink({ order_id: orderId })).toMatchObject({ amount: "19.99", amount_minor: "1999" })
+      const collection = (await medusaOrder(orderId)).payment_collections.find(
+        (each: { status: string }) => each.status === "not_paid",
+      )
+      expect(Number(collection.amount)).toBe(19.99)
     })
 
     it("refuses a bad amount before Medusa's workflow creates or resizes a payment collection: the order's stay as they were", async () => {
@@ -561,6 +576,10 @@ medusaIntegrationTestRunner({
           'amount: must be a decimal number in the order\'s currency, as a string like "12.50"',
         ],
         [{ order_id: "order_01ABC", link: "x" }, "link: is not accepted here"],
+        [
+          { order_id: "order_01ABC", wallet: "PAYPAL" },
+          'wallet: must be "GOOGLEPAY" or "APPLEPAY", or left out to pay by card',
+        ],
       ]
       for (const [body, message] of cases) {
         const answer = await call("POST", "/admin/nexi/payment-links", body)

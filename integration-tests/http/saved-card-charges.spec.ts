@@ -169,13 +169,14 @@ medusaIntegrationTestRunner({
       expect(after.payment_collections).toHaveLength(before.payment_collections.length)
     })
 
-    it("says why a charge was declined and changes nothing in Medusa but the failed session", async () => {
+    it("says why a charge was declined and changes nothing in Medusa but the failed session, for a smaller amount too", async () => {
       const { orderId, card } = await orders.orderWithSavedCard({ save_card: true, allow_merchant_charges: true })
       await orders.editAddingAnItem(orderId)
       await simulator.control("POST", "/clock", { offsetMs: AFTER_CARD_EXPIRY_MS })
       const before = await adminOrder(orderId)
 
-      const declined = await charge(orderId, { payment_method_id: card.id })
+      // The collection, set to the 5.00 typed, owes all of the 19.99 again after the decline.
+      const declined = await charge(orderId, { payment_method_id: card.id, amount: "5.00" })
       expect(declined.status).toBe(422)
       expect(declined.body.message).toBe("The card was not accepted: The card issuer declined the payment.")
       const after = await orders.orderView(orderId)

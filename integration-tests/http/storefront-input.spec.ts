@@ -112,6 +112,29 @@ medusaIntegrationTestRunner({
         expect(orders).toHaveLength(1)
       })
 
+      it("refuses a wallet the store does not offer, naming data.wallet, and leaves the cart's card session as it was", async () => {
+        const cart = await newCart()
+        const { collectionId, session } = await startPaymentSession(
+          api,
+          kit.publishableKey,
+          cart.id,
+          NEXI_CARD_PROVIDER,
+        )
+        const refused = await api
+          .post(
+            `/store/payment-collections/${collectionId}/payment-sessions`,
+            { provider_id: NEXI_CARD_PROVIDER, data: { wallet: "PAYPAL" } },
+            storeHeaders(kit.publishableKey),
+          )
+          .catch((error: { response: { status: number; data: { message: string } } }) => error.response)
+        expect(refused.status).toBe(400)
+        expect(refused.data.message).toMatch(/^data\.wallet: must be "GOOGLEPAY" or "APPLEPAY"/)
+        const [kept] = await kit.sessionsOfCart(cart.id)
+        expect(kept.id).toBe(session.id)
+        expect((await kit.session(session.id)).data.order_id).toBe(session.data.order_id)
+        expect(await kit.requests("POST", `${GATEWAY}/orders/hpp`)).toHaveLength(1)
+      })
+
       it("keeps only consumer_id for a mobile payment", async () => {
         const cart = await newCart()
         const { session } = await startPaymentSession(api, kit.publishableKey, cart.id, APM_PROVIDER, {

@@ -1,8 +1,9 @@
 /**
  * What the fault and load suites do to and read from a store: a one-region shop, card
- * checkouts opened and paid many at a time, and the records that tell whether a fault left
- * a trace (orders per cart, the Medusa payment and its captures, the gateway's operations,
- * the requests the simulator received, the webhook events Medusa dispatched).
+ * checkouts opened and paid many at a time (on the hosted page, or in XPay Build's fields), and
+ * the records that tell whether a fault left a trace (orders per cart, the Medusa payment and
+ * its captures, the gateway's operations, the requests the simulator received, the webhook
+ * events Medusa dispatched).
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules, PaymentWebhookEvents } from "@medusajs/framework/utils"
@@ -25,6 +26,31 @@ export interface CardCheckout {
   sessionId: string
   /** The gateway order id of the hosted page. */
   orderId: string
+}
+
+export interface BuildCheckout extends CardCheckout {
+  /** The gateway's Build session, whose fields the shopper fills and the store finalizes. */
+  buildSessionId: string
+}
+
+type Card = { pan: string; expiryDate: string; cvv: string }
+
+/** The card typed in a Build session's fields and confirmed (the SDK's confirmData()), as the field pages send it. */
+export async function confirmBuildCard(simulatorUrl: string, buildSessionId: string, card: Card = CARDS.approved) {
+  const answer = await fetch(`${simulatorUrl}/fields/confirm`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({
+      sid: buildSessionId,
+      values: {
+        CARD_NUMBER: card.pan,
+        EXPIRATION_DATE: `${card.expiryDate.slice(0, 2)}/${card.expiryDate.slice(2)}`,
+        SECURITY_CODE: card.cvv,
+        CARDHOLDER_NAME: "Giulia Rossi",
+      },
+    }),
+  })
+  expect(await answer.json()).toMatchObject({ state: "READY_FOR_PAYMENT" })
 }
 
 export interface RecordedPayment {
@@ -77,7 +103,7 @@ export class CheckoutKit {
     this.variantId = shop.variantId
   }
 
-  async openCardCheckout(): Promise<CardCheckout> {
+  async openCardCheckout(data?: Record<string, unknown>): Promise<CardCheckout> {
     this.shoppers += 1
     const email = `shopper-${this.shoppers}@example.com`
     const cart = await createCart(this.api, this.publishableKey, {
@@ -85,8 +111,28 @@ export class CheckoutKit {
       variantId: this.variantId,
       email,
     })
-    const { session } = await startPaymentSession(this.api, this.publishableKey, cart.id, NEXI_CARD_PROVIDER)
+    const { session } = await startPaymentSession(this.api, this.publishableKey, cart.id, NEXI_CARD_PROVIDER, data)
     return { cartId: cart.id, sessionId: session.id, orderId: session.data.order_id }
+  }
+
+  /** A Build checkout whose card the shopper typed and confirmed: the store's finalize is next. */
+  async openBuildCheckoutReady(card: Card = CARDS.approved): Promise<BuildCheckout> {
+    const checkout = await this.openCardCheckout({ integration: "build" })
+    const { data } = await this.session(checkout.sessionId)
+    const buildSessionId = String(data?.build_session_id)
+    await confirmBuildCard(this.simulator.url, buildSessionId, card)
+    return { ...checkout, buildSessionId }
+  }
+
+  /** POST /store/nexi/payment-sessions/:id/finalize as the checkout page sends it; a refusal is returned, not thrown. */
+  finalizeBuild(checkout: CardCheckout): Promise<{ status: number; body: any }> {
+    return this.answerOf(
+      this.api.post(
+        `/store/nexi/payment-sessions/${checkout.sessionId}/finalize`,
+        { cart_id: checkout.cartId },
+        storeHeaders(this.publishableKey),
+      ),
+    )
   }
 
   /**
@@ -120,11 +166,7 @@ export class CheckoutKit {
   }
 
   /** The shopper pays on the hosted page (the simulator's control API runs the page's code). */
-  pay(
-    orderId: string,
-    card: { pan: string; expiryDate: string; cvv: string } = CARDS.approved,
-    awaitNotification = false,
-  ) {
+  pay(orderId: string, card: Card = CARDS.approved, awaitNotification = false) {
     return this.simulator.control<{ result: string; notification: unknown }>("POST", `/hpp/${orderId}/pay`, {
       ...card,
       awaitNotification,
@@ -132,8 +174,12 @@ export class CheckoutKit {
   }
 
   /** POST /store/carts/:id/complete as the storefront sends it; a refusal is returned, not thrown. */
-  async completeAsShopper(cartId: string): Promise<{ status: number; body: any }> {
-    return this.api.post(`/store/carts/${cartId}/complete`, {}, storeHeaders(this.publishableKey)).then(
+  completeAsShopper(cartId: string): Promise<{ status: number; body: any }> {
+    return this.answerOf(this.api.post(`/store/carts/${cartId}/complete`, {}, storeHeaders(this.publishableKey)))
+  }
+
+  private answerOf(request: Promise<{ status: number; data: unknown }>): Promise<{ status: number; body: any }> {
+    return request.then(
       (answer) => ({ status: answer.status, body: answer.data }),
       (error: { response?: { status: number; data: unknown }; message: string }) =>
         error.response

@@ -65,6 +65,9 @@ function starterLines(demo) {
     `    NEXT_PUBLIC_MEDUSA_BACKEND_URL=${demo.urls.backend}`,
     `    NEXT_PUBLIC_MEDUSA_PUBLISHABLE_KEY=${demo.publishableKey}`,
     "    NEXT_PUBLIC_DEFAULT_REGION=it",
+    "    and for the card fields in the checkout (docs/storefront.md, step 10):",
+    "    NEXI_CARD_FIELDS=true",
+    `    NEXI_SDK_INTEGRITY=${demo.sdkIntegrity}`,
   ]
 }
 

@@ -4,6 +4,7 @@
  * browser tests use it) and a state file in the data directory, so orders of the previous run
  * are still known to it. Credentials are the demo's own (secrets.js); the store gets the same.
  */
+const crypto = require("node:crypto")
 const fs = require("node:fs")
 const path = require("node:path")
 const { startChild, stopChild } = require("./child-process")
@@ -56,6 +57,21 @@ async function startDemoSimulator({ port, stateFile, secrets, quiet = false, sig
   return { ...started, stop: () => stopChild(handle) }
 }
 
+/**
+ * The Subresource Integrity of the gateway's card fields SDK (hfsdk.js), read as a shop's
+ * operator reads it: GET /build/integrity with the store's API key. A page that hosts the card
+ * fields loads the SDK with it (docs/storefront.md, "PCI DSS").
+ * @param {{ gatewayUrl: string }} simulator
+ * @param {{ gatewayApiKey: string }} secrets
+ */
+async function readSdkIntegrity(simulator, secrets) {
+  const answer = await fetch(`${simulator.gatewayUrl}/build/integrity`, {
+    headers: { "X-API-KEY": secrets.gatewayApiKey, "Correlation-Id": crypto.randomUUID() },
+  })
+  if (!answer.ok) throw new Error(`GET /build/integrity answered ${answer.status}: ${await answer.text()}`)
+  return (await answer.json()).integrity
+}
+
 /** What medusa-config.ts reads to point the Nexi providers at this simulator. */
 function simulatorProviderEnvironment(simulator, secrets) {
   return {
@@ -67,4 +83,4 @@ function simulatorProviderEnvironment(simulator, secrets) {
   }
 }
 
-module.exports = { simulatorProviderEnvironment, startDemoSimulator }
+module.exports = { readSdkIntegrity, simulatorProviderEnvironment, startDemoSimulator }

@@ -30,6 +30,8 @@ export interface RunningDemo {
   publishableKey: string
   regions: DemoRegion[]
   products: Array<{ id: string; handle: string; title: string }>
+  /** The card fields SDK's Subresource Integrity, as GET /build/integrity answers it (docs/storefront.md, "PCI DSS"). */
+  sdkIntegrity: string
   /** false when the database schema was already up to date (a second run). */
   migrated: boolean
   /** Milliseconds per step: database, simulator, migrate, seed?, adminUser?, medusa, storeCheck?, storefront, total. */

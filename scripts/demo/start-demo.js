@@ -16,7 +16,7 @@ const { choosePorts } = require("./ports")
 const { loadOrCreateSecrets } = require("./secrets")
 const { rememberSeededStore, seedStore, seededStoreOfLastRun } = require("./seed-store")
 const { DEFAULT_DATA_DIR, DEMO_ADMIN_EMAIL, DEMO_SHOPPER_EMAIL, urlsFor } = require("./settings")
-const { simulatorProviderEnvironment, startDemoSimulator } = require("./simulator")
+const { readSdkIntegrity, simulatorProviderEnvironment, startDemoSimulator } = require("./simulator")
 const { seededStoreAnswers } = require("./store-check")
 const { startStorefront } = require("./storefront-server")
 
@@ -149,6 +149,7 @@ async function startDemo({
       )
     }
     log(`database and gateway simulator ready (${seconds(Math.max(timings.database, timings.simulator))})`)
+    const sdkIntegrity = await readSdkIntegrity(simulator.value, secrets)
 
     const env = medusaEnvironment({
       databaseUrl: database.value.url,
@@ -206,6 +207,7 @@ async function startDemo({
           publishableKey: store.publishableKey,
           adminUrl: admin ? urls.admin : null,
           simulatorUrl: urls.simulator,
+          sdkIntegrity,
         }
         return started.add("the storefront", await startStorefront({ port: chosenPorts.storefront, config }))
       })
@@ -219,6 +221,7 @@ async function startDemo({
       regions: store.regions,
       products: store.products,
       migrated: migration.ran,
+      sdkIntegrity,
       timings,
       stop: started.stopAll,
     }

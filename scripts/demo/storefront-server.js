@@ -1,12 +1,14 @@
 /**
  * The demo storefront's web server: the static page in storefront/public (plain HTML and
- * JavaScript modules, no build step) and /config.json, which tells the page where the store
- * API is and which publishable key to send. Every page path of the checkout answers the same
- * index.html; the page picks its view from the path.
+ * JavaScript modules, no build step), the storefront kit's modules under /kit/ (compiled from
+ * storefront/src when it changed) and /config.json, which tells the page where the store API
+ * is, which publishable key to send and the card fields SDK's integrity. Every page path of
+ * the checkout answers the same index.html; the page picks its view from the path.
  */
 const fs = require("node:fs")
 const http = require("node:http")
 const path = require("node:path")
+const { compileStorefrontKit, KIT_DIST } = require("./storefront-kit")
 
 const PUBLIC_DIR = path.join(__dirname, "storefront", "public")
 
@@ -28,29 +30,38 @@ const CONTENT_TYPES = {
   ".css": "text/css; charset=utf-8",
 }
 
-function securityHeaders(backendUrl) {
+function securityHeaders(backendUrl, gatewayOrigin) {
   return {
     // The page talks to the store API only; logos may come from anywhere a store configures.
-    "content-security-policy": `default-src 'self'; connect-src 'self' ${backendUrl}; img-src 'self' data: https: http:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'`,
+    // Scripts and frames: its own, and the gateway's card fields SDK and fields (XPay Build), nothing else.
+    "content-security-policy": `default-src 'self'; script-src 'self' ${gatewayOrigin}; frame-src ${gatewayOrigin}; connect-src 'self' ${backendUrl}; img-src 'self' data: https: http:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'`,
     "x-content-type-options": "nosniff",
     "referrer-policy": "same-origin",
     "cache-control": "no-store",
   }
 }
 
-/** A file under PUBLIC_DIR for a URL path, or undefined (no escaping the folder). */
-function publicFile(urlPath) {
-  const file = path.join(PUBLIC_DIR, path.normalize(urlPath))
-  if (!file.startsWith(PUBLIC_DIR + path.sep)) return undefined
+/** A file under `dir` for a URL path, or undefined (no escaping the folder). */
+function fileUnder(dir, urlPath) {
+  const file = path.join(dir, path.normalize(urlPath))
+  if (!file.startsWith(dir + path.sep)) return undefined
   return fs.existsSync(file) && fs.statSync(file).isFile() ? file : undefined
 }
 
+/** The page's own files, and the storefront kit's compiled modules under /kit/. */
+function staticFile(urlPath) {
+  return urlPath.startsWith("/kit/")
+    ? fileUnder(KIT_DIST, urlPath.slice("/kit".length))
+    : fileUnder(PUBLIC_DIR, urlPath)
+}
+
 /**
- * @param {{ port: number, config: { backendUrl: string, publishableKey: string, adminUrl: string, simulatorUrl: string } }} options
+ * @param {{ port: number, config: { backendUrl: string, publishableKey: string, adminUrl: string, simulatorUrl: string, sdkIntegrity: string } }} options
  * @returns {Promise<{ url: string, stop: () => Promise<void> }>}
  */
 async function startStorefront({ port, config }) {
-  const headers = securityHeaders(config.backendUrl)
+  await compileStorefrontKit()
+  const headers = securityHeaders(config.backendUrl, new URL(config.simulatorUrl).origin)
   const server = http.createServer((req, res) => {
     let urlPath
     try {
@@ -69,7 +80,7 @@ async function startStorefront({ port, config }) {
     }
     const file = PAGE_PATHS.has(urlPath.replace(/(.)\/+$/, "$1"))
       ? path.join(PUBLIC_DIR, "index.html")
-      : publicFile(urlPath)
+      : staticFile(urlPath)
     if (!file) {
       res.writeHead(404, { ...headers, "content-type": "text/plain; charset=utf-8" }).end("Not found")
       return

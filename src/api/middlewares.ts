@@ -3,6 +3,7 @@ import {
   attachCartContext,
   keepDocumentedSessionData,
   refuseUnknownLanguage,
+  refuseUnofferedWallet,
   requireConsumerId,
 } from "./utils/payment-session-request"
 
@@ -12,7 +13,13 @@ export default defineMiddlewares({
       matcher: "/store/payment-collections/:id/payment-sessions",
       method: "POST",
       // In this order: what the storefront may not set is gone before anything reads `data`.
-      middlewares: [keepDocumentedSessionData, requireConsumerId, refuseUnknownLanguage, attachCartContext],
+      middlewares: [
+        keepDocumentedSessionData,
+        requireConsumerId,
+        refuseUnknownLanguage,
+        refuseUnofferedWallet,
+        attachCartContext,
+      ],
     },
     {
       // A customer's saved cards: only their own, only logged in.

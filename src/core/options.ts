@@ -5,7 +5,7 @@
  */
 import { z } from "zod"
 import { APM_METHODS, ApmMethodSchema } from "../apm/schemas"
-import { CAPTURE_TYPES } from "../gateway/schemas"
+import { CAPTURE_TYPES, WALLETS } from "../gateway/schemas"
 
 /** Hosts that never leave the machine, where plain http carries nothing over a network. */
 export function isLoopbackHost(hostname: string): boolean {
@@ -126,6 +126,20 @@ const environmentOption = z
 
 const positiveInt = z.number().int().positive()
 
+const WALLET_HINT = `must be ${WALLETS.map((wallet) => `"${wallet}"`).join(" or ")}`
+
+/** The wallets the merchant's Nexi contract enables, each once; none by default (cards only). */
+const walletsOption = z
+  .array(z.enum(WALLETS, { error: WALLET_HINT }), {
+    error: `must be a list of the wallets Nexi enabled on the terminal, such as ["GOOGLEPAY", "APPLEPAY"]`,
+  })
+  .superRefine((wallets, context) => {
+    for (const [index, wallet] of wallets.entries())
+      if (wallets.indexOf(wallet) !== index)
+        context.addIssue({ code: "custom", path: [index], message: `lists ${wallet} a second time` })
+  })
+  .default([])
+
 /**
  * The longest one gateway call may take with all its retries. The ledger tells a write cut off
  * mid-call from one still waiting for its answer by its age (send-once.ts, STALE_REQUEST_MS:
@@ -220,6 +234,13 @@ export const NexiOptionsSchema = z
     retries: z.number().int().min(0).max(5).default(2),
     /** Sessions still pending this long after creation are re-read from the gateway by the job. */
     pollPendingAfterSeconds: positiveInt.default(120),
+    /**
+     * The wallets shoppers may pay with instead of a card typed in, as the merchant's Nexi
+     * contract enables them (Nexi's back office): "GOOGLEPAY", "APPLEPAY". The storefront asks
+     * for one in the session data (`wallet`), staff for a payment link; the gateway's page then
+     * shows that wallet's button (paymentSession.paymentService).
+     */
+    wallets: walletsOption,
     apm: ApmOptionsSchema.optional(),
   })
   .superRefine(refuseCallsTooLong)

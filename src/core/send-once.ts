@@ -163,24 +163,6 @@ async function sendThenFind(
   }
 }
 
-/**
- * Sends a write the ledger does not hold because it moves no money (a card verification),
- * with the same rules for a lost answer; the operation id. Its recovery needs no ledger record.
- */
-export async function sendUnrecorded(
-  send: () => Promise<string>,
-  recover: Omit<Recovery, "find"> & { find(): Promise<string | undefined> },
-  words: Words,
-): Promise<string> {
-  const find = () =>
-    recover.find().catch(() => {
-      throw outcomeUnknownError(words.action, words.label, recover.whenUnreadable)
-    })
-  const sent = await sendThenFind(send, recover.refusalMayMeanMade, find, words)
-  if ("made" in sent) return sent.made
-  throw sent.notMade
-}
-
 async function recordOrRefuse(plan: OnceWrite): Promise<MoneyWrite> {
   try {
     return await plan.ledger.requestWrite(plan.write)

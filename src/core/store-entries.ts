@@ -10,7 +10,7 @@ import type { ApmClient } from "../apm/apm-client"
 import type { GatewayClient } from "../gateway/gateway-client"
 import { NEXI_LEDGER_MODULE, type PaymentLedger, type SavedCardBook } from "../modules/nexi-ledger/types"
 import { clientsFor } from "./clients"
-import { PaymentRecords } from "./medusa-payments"
+import { PaymentRecords } from "./medusa-records"
 import { type NexiOptions, parseNexiOptions } from "./options"
 import { apmMethodOfProvider, DEFAULT_STORE_ENTRY_ID, isNexiProviderId, storeEntryIdOf } from "./provider-ids"
 

@@ -72,6 +72,9 @@ export const CONTRACT_TYPES = ["MIT_UNSCHEDULED", "MIT_SCHEDULED", "CIT"] as con
 /** What the shopper pays with: a card typed in, or a wallet (enabled per merchant in Nexi's back office). */
 export const PAYMENT_SERVICES = ["CARDS", "GOOGLEPAY", "APPLEPAY"] as const
 export type PaymentService = (typeof PAYMENT_SERVICES)[number]
+/** The wallets among them, each enabled per merchant: the shopper pays with the card the wallet holds. */
+export const WALLETS = ["GOOGLEPAY", "APPLEPAY"] as const satisfies readonly PaymentService[]
+export type Wallet = (typeof WALLETS)[number]
 
 const DateTimeSchema = z.string().min(1, "must be an ISO 8601 date-time")
 

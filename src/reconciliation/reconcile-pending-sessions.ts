@@ -53,6 +53,16 @@ export function reconcileSession(
   return syncOf(container, session.provider_id).session(session.id)
 }
 
+/** Syncs one mobile transaction now, as the job does (its writes, then the payment); used by the admin's sync. */
+export function reconcileTransaction(
+  container: MedusaContainer,
+  providerId: string,
+  transactionId: string,
+  syncOf: SyncOf = paymentSyncFor,
+): Promise<SyncOutcome> {
+  return syncOf(container, providerId).attempt(transactionId)
+}
+
 /** Outcomes after which Medusa is still to learn of writes the gateway made: the job records them. */
 const RECORDS_ORPHANS: ReadonlySet<SyncOutcome> = new Set(["unchanged", "refund_recorded", "capture_recorded"])
 

@@ -14,7 +14,7 @@
  *   from then on like any other no session owns: reversed while it waits, given back if paid.
  */
 import type { Logger, MedusaContainer } from "@medusajs/framework/types"
-import { endContract } from "../core/card/card-wallet"
+import { endContract } from "../core/card/contract-end"
 import { cancelLinkOnce } from "../core/card/payment-links"
 import { paymentStartsFor } from "../core/mobile/apm-transactions"
 import { STALE_REQUEST_MS } from "../core/send-once"
@@ -103,7 +103,7 @@ async function retryContractEnds(run: RetryRun): Promise<ContractEndsSummary> {
     }
     const gateway = gatewayClientFor(run.container, providerId)
     // endContract logs a failure itself, and leaves the write for the next run.
-    if (await endContract({ ledger, gateway, logger }, card, write.origin)) summary.ended += 1
+    if (await endContract({ ledger, gateway, logger }, card, write.origin, write.idempotency_key)) summary.ended += 1
     else summary.pending += 1
   }
   return summary

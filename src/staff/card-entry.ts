@@ -13,13 +13,14 @@ import { readCardOrder } from "../core/card/card-order"
 import { ByOrderId, operationIdOf } from "../core/card/card-writes"
 import { idempotencyUuid } from "../core/idempotency"
 import { toMedusaError } from "../core/medusa-errors"
-import { sendUnrecorded } from "../core/send-once"
-import { cardProviderIdOf, gatewayClientFor, requireNexiOptions } from "../core/store-entries"
+import { sendOnce } from "../core/send-once"
+import { cardProviderIdOf, gatewayClientFor, ledgerOf, requireNexiOptions } from "../core/store-entries"
 import { newOrderId } from "../gateway/order-id"
 import type { Card, CustomerInfo, MotoRequest, Operation, Order } from "../gateway/schemas"
 import { InvalidRequestError, type NexiError } from "../http/errors"
 import { passesLuhn } from "../http/luhn"
 import { maskPans } from "../http/redact"
+import { CARD_VERIFICATION_KIND } from "../modules/nexi-ledger/types"
 import type { OrderTargetField } from "./collection-plan"
 import type { NexiCardVerificationResponse, NexiStaffChargeResponse } from "./contract"
 import {
@@ -186,8 +187,17 @@ export async function verifyCard(
     answered = (await gateway.verifyCard(request, key)).operation
     return operationIdOf(answered)
   }
-  // It moves no money, so the ledger does not hold it; a lost answer is found by its order id.
-  await sendUnrecorded(send, recover, { action: "verify the card", label: "card verification" }).catch((error) => {
+  // A lost answer is found by its order id.
+  const write = {
+    kind: CARD_VERIFICATION_KIND,
+    idempotency_key: key,
+    gateway_ref: order.orderId,
+    amount_minor: "0",
+    currency: order.currency,
+    origin: "staff" as const,
+  }
+  const plan = { ledger: ledgerOf(container), write, label: "card verification", action: "verify the card" }
+  await sendOnce({ ...plan, send, recover }).catch((error) => {
     throw cardRequestError(error, "card verification")
   })
   const details = answered ? { orderStatus: { order }, operations: [answered], paymentLinks: [] } : recover.found

@@ -18,7 +18,7 @@
  *    next attempt gets a new session and a new gateway order id.
  */
 import type { IPaymentModuleService, MedusaContainer } from "@medusajs/framework/types"
-import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
+import { ContainerRegistrationKeys, MathBN, MedusaError, Modules } from "@medusajs/framework/utils"
 import {
   createOrUpdateOrderPaymentCollectionWorkflow,
   createPaymentSessionsWorkflow,
@@ -27,6 +27,7 @@ import { readCardOrder } from "../core/card/card-order"
 import { cardSyncFor } from "../core/card/card-sync"
 import { isCharged, operationIdOf, staffChargeRecovery } from "../core/card/card-writes"
 import { idempotencyUuid } from "../core/idempotency"
+import { markPaymentSession } from "../core/medusa-payments"
 import { withLock } from "../core/payment-lock"
 import { NotMadeError, sendOnce } from "../core/send-once"
 import {
@@ -77,8 +78,6 @@ export interface StaffAttempt {
   amountMinor: string
   sessionId: string
   data: StaffSessionData
-  /** What the collection owed before staff chose to collect less: put back when the attempt fails. */
-  owedBefore?: CollectionRow["amount"]
 }
 
 /**
@@ -142,6 +141,11 @@ export async function startStaffAttempt(
   const session =
     resumableSession(collection, providerId, amountMinor, input.channel) ??
     (await startStaffSession(container, collection.id, providerId, input.channel))
+  if (smaller !== undefined)
+    await rememberOwed(container, collection.id, {
+      amount: amountOf({ amount: owedBefore }).toString(),
+      session_id: session.id,
+    })
   return {
     channel: input.channel,
     order,
@@ -152,8 +156,55 @@ export async function startStaffAttempt(
     amountMinor,
     sessionId: session.id,
     data: session.data as StaffSessionData,
-    ...(smaller !== undefined ? { owedBefore } : {}),
   }
+}
+
+/**
+ * A collection staff set to a smaller amount remembers, in its metadata, what it owed before and
+ * the session collecting the smaller amount: when that session ends unpaid (declined, a link
+ * cancelled or expired), the collection owes all of it again, or the next link would ask for
+ * the smaller amount and the rest would never be collected.
+ */
+const OWED_BEFORE_KEY = "nexi_owed_before"
+
+async function rememberOwed(
+  container: MedusaContainer,
+  collectionId: string,
+  owed: { amount: string; session_id: string },
+) {
+  const payment = container.resolve<IPaymentModuleService>(Modules.PAYMENT)
+  const collection = await payment.retrievePaymentCollection(collectionId, { select: ["id", "metadata"] })
+  await payment.updatePaymentCollections(collectionId, {
+    metadata: { ...collection.metadata, [OWED_BEFORE_KEY]: owed },
+  })
+}
+
+/**
+ * Puts back what the collection owed before `sessionId` was to collect less. Left alone when
+ * the collection changed since (an order edit set it to what the order owes now).
+ */
+export async function putBackOwed(container: MedusaContainer, sessionId: string): Promise<void> {
+  const payment = container.resolve<IPaymentModuleService>(Modules.PAYMENT)
+  const [session] = await payment.listPaymentSessions(
+    { id: sessionId },
+    { select: ["id", "amount", "raw_amount", "payment_collection_id"], withDeleted: true },
+  )
+  if (!session) return
+  const collection = await payment.retrievePaymentCollection(session.payment_collection_id, {
+    select: ["id", "amount", "raw_amount", "metadata"],
+  })
+  const owed = collection.metadata?.[OWED_BEFORE_KEY] as { amount?: string; session_id?: string } | undefined
+  if (owed?.session_id !== sessionId || !owed.amount) return
+  const { [OWED_BEFORE_KEY]: _, ...metadata } = collection.metadata ?? {}
+  const unchanged = MathBN.eq(amountOf(collection), amountOf(session))
+  await payment.updatePaymentCollections(collection.id, {
+    metadata,
+    ...(unchanged ? { amount: owed.amount as never } : {}),
+  })
+}
+
+function amountOf(row: { amount: unknown; raw_amount?: unknown }) {
+  return MathBN.convert((row.raw_amount ?? row.amount) as never)
 }
 
 async function resizeCollection(
@@ -396,17 +447,11 @@ export async function chargeOnce(
  * set to a smaller amount owes what it owed before again.
  */
 async function markSessionFailed(container: MedusaContainer, attempt: StaffAttempt, reason: string) {
-  const payment = container.resolve<IPaymentModuleService>(Modules.PAYMENT)
+  const payments = container.resolve<IPaymentModuleService>(Modules.PAYMENT)
+  const unpaid = (status: string) => status !== "authorized" && status !== "captured"
   try {
-    await payment.updatePaymentSession({
-      id: attempt.sessionId,
-      amount: attempt.collection.amount as never,
-      currency_code: attempt.collection.currency_code,
-      data: { ...attempt.data, status: "error", reason },
-      status: "error",
-    })
-    if (attempt.owedBefore !== undefined)
-      await payment.updatePaymentCollections(attempt.collection.id, { amount: attempt.owedBefore as never })
+    if (await markPaymentSession(payments, attempt.sessionId, "error", reason, unpaid))
+      await putBackOwed(container, attempt.sessionId)
   } catch (error) {
     // The refusal is what staff must see; a session left waiting is only re-read next time.
     container

@@ -12,13 +12,13 @@ import { type CardOrder, readCardOrder } from "../core/card/card-order"
 import { releaseHeldAuthorization, requestOf, sendCardWrite } from "../core/card/card-writes"
 import { cancelCaptureKey } from "../core/idempotency"
 import { toMedusaError } from "../core/medusa-errors"
-import { CANCELLED_CAPTURE_KEY, NEXI_OPERATION_KEY, recordedOperationIds } from "../core/medusa-payments"
+import { CANCELLED_CAPTURE_KEY, NEXI_OPERATION_KEY, recordedOperationIds } from "../core/medusa-records"
 import { withPaymentLock } from "../core/payment-lock"
 import { gatewayClientFor, isNexiCardProviderId, ledgerOf } from "../core/store-entries"
 import type { GatewayClient } from "../gateway/gateway-client"
 import type { Operation } from "../gateway/schemas"
 import { fromMinorUnits, minorMoneyText, moneyText, totalMinorUnits } from "../money/amount"
-import { reconcileSession } from "../reconciliation/reconcile-pending-sessions"
+import { reconcileSession, reconcileTransaction } from "../reconciliation/reconcile-pending-sessions"
 import type { NexiPaymentActionResponse } from "./contract"
 import {
   cardPaymentView,
@@ -31,32 +31,30 @@ import {
 
 /*
  * Sync: re-reads the payment from its service now instead of waiting for a notification or the
- * reconciliation job, and answers what changed.
- *
- * Card payments go through the one sync the job and the notifications use (reconcileSession,
- * src/core/card/card-sync.ts): it reads the gateway order once and records captures and refunds
- * made in the gateway's back office under the payment's lock, so a Sync, the job and the
- * notification record each operation once whichever comes first.
- * Mobile payments are only read: their service reports no refunds made elsewhere, and running
- * the payment action again on a finalized transaction would ask Medusa for a second capture.
+ * reconciliation job, and answers what changed. It is the one sync the job and the
+ * notifications use (src/core/card/card-sync.ts, src/core/mobile/mobile-sync.ts), so a Sync,
+ * the job and a notification record each operation once whichever comes first:
+ * - a card payment's gateway order is read once; captures and refunds made in the gateway's back
+ *   office are recorded under the payment's lock;
+ * - a mobile payment's transaction has its writes settled (a refund whose answer was lost, one the
+ *   scheme still holds) and a refund whose workflow died gets the rest of Medusa's bookkeeping.
+ *   Its service reports no refunds made elsewhere, so nothing else is recorded.
  */
 export async function syncPayment(container: MedusaContainer, paymentId: string): Promise<NexiPaymentActionResponse> {
   const before = await loadNexiPayment(container, paymentId)
   const isCard = isNexiCardProviderId(before.provider_id)
-  if (isCard) {
-    if (!before.payment_session_id) {
-      throw new MedusaError(
-        MedusaError.Types.UNEXPECTED_STATE,
-        `Payment ${paymentId} has no payment session to read again.`,
-      )
-    }
-    try {
-      await reconcileSession(container, { id: before.payment_session_id, provider_id: before.provider_id })
-    } catch (error) {
-      throw toMedusaError(error, `sync payment ${paymentId}`)
-    }
+  const transactionId = before.data?.transaction_id
+  if (isCard ? !before.payment_session_id : transactionId === undefined) {
+    throw new MedusaError(MedusaError.Types.UNEXPECTED_STATE, `Payment ${paymentId} has nothing to read again.`)
   }
-  const after = isCard ? await loadNexiPayment(container, paymentId) : before
+  try {
+    if (isCard)
+      await reconcileSession(container, { id: before.payment_session_id as string, provider_id: before.provider_id })
+    else await reconcileTransaction(container, before.provider_id, String(transactionId))
+  } catch (error) {
+    throw toMedusaError(error, `sync payment ${paymentId}`)
+  }
+  const after = await loadNexiPayment(container, paymentId)
   const payment = await readPaymentView(container, after)
   const currency = before.currency_code.toUpperCase()
   const gateway =
@@ -65,7 +63,7 @@ export async function syncPayment(container: MedusaContainer, paymentId: string)
   const message =
     payment.kind === "card"
       ? syncMessage(facts)
-      : `Read transaction ${payment.transaction_id} from the mobile payment service: ${payment.state ?? "no state yet"}. Mobile payments record nothing back into Medusa from a sync.`
+      : `Read transaction ${payment.transaction_id} from the mobile payment service: ${payment.state ?? "no state yet"}. Its refunds and reversals were settled as the job settles them; the service reports none made elsewhere.`
   return { payment, message }
 }
 

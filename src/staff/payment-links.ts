@@ -25,24 +25,36 @@ import {
   linkOutcomeOf,
   linkViewsOf,
 } from "../core/card/payment-links"
+import { enabledWallet } from "../core/card/wallet-choice"
 import { markPaymentSession } from "../core/medusa-payments"
 import { storeEntryIdOf } from "../core/provider-ids"
 import { CANCELLED_ORDER_NOTE, STAFF_CHANNEL_NOUNS, staffChannelOfSession } from "../core/staff-sessions"
-import { gatewayClientFor, ledgerOf, merchantGateway, requireNexiOptions } from "../core/store-entries"
+import {
+  cardProviderIdOf,
+  gatewayClientFor,
+  ledgerOf,
+  merchantGateway,
+  requireNexiOptions,
+} from "../core/store-entries"
 import { InvalidRequestError } from "../http/errors"
 import type { PaymentAttempt } from "../modules/nexi-ledger/types"
 import { minorMoneyText, toMinorUnits } from "../money/amount"
 import { type OrderTargetField, owedNow } from "./collection-plan"
 import type { NexiPaymentLink, NexiPaymentLinksResponse } from "./contract"
-import { loadOrderToCollect, startStaffAttempt, withCollectionLock } from "./order-collection"
+import { loadOrderToCollect, putBackOwed, startStaffAttempt, withCollectionLock } from "./order-collection"
 
 const SUPERSEDED = "a payment link that was replaced or cancelled"
 
 /** Creates a link for what the order owes (or a smaller amount), replacing its open links; answers the order's links. */
 export async function createPaymentLink(
   container: MedusaContainer,
-  input: { orderId: string; field: OrderTargetField; expiryDays: number; amount?: string },
+  input: { orderId: string; field: OrderTargetField; expiryDays: number; amount?: string; wallet?: unknown },
 ): Promise<NexiPaymentLinksResponse> {
+  // Refused before anything is opened: a link for a wallet the gateway does not enable cannot be paid.
+  const wallet =
+    input.wallet === undefined
+      ? undefined
+      : enabledWallet(input.wallet, requireNexiOptions(container, await cardProviderIdOf(container)).wallets, "wallet")
   return withCollectionLock(container, input.orderId, "payment_link", async () => {
     // An expired link's session waits for a payment that can no longer come: never resumed.
     for (const link of await linksOfOrder(container, input.orderId))
@@ -59,6 +71,7 @@ export async function createPaymentLink(
       entryId: storeEntryIdOf(attempt.providerId),
       customerRef: attempt.order.customer_id ?? undefined,
       paymentLinkOf: input.orderId,
+      wallet,
     })
     const gateway = gatewayClientFor(container, attempt.providerId)
     const ledger = ledgerOf(container)
@@ -293,12 +306,16 @@ async function retire(container: MedusaContainer, link: NexiPaymentLink): Promis
   }
 }
 
-/** The link's attempt superseded (a payment on it is released, not recorded), its waiting session cancelled with `reason`. */
+/**
+ * The link's attempt superseded (a payment on it is released, not recorded), its waiting session
+ * cancelled with `reason`, and a collection set to the link's smaller amount owing all again.
+ */
 async function stopRecording(container: MedusaContainer, link: NexiPaymentLink, reason: string): Promise<void> {
   await ledgerOf(container).supersedeAttempts(link.session_id, undefined, SUPERSEDED)
   const payments = container.resolve<IPaymentModuleService>(Modules.PAYMENT)
   const waiting = (status: string) => status === "pending_authorization"
-  await markPaymentSession(payments, link.session_id, "canceled", reason, waiting)
+  if (await markPaymentSession(payments, link.session_id, "canceled", reason, waiting))
+    await putBackOwed(container, link.session_id)
 }
 
 /** The order's links, newest first: each link's creation is recorded in the ledger under the Medusa order. */

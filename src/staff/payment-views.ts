@@ -22,7 +22,7 @@ import type { ExtendedEnvelope } from "../apm/schemas"
 import { type CardOrder, type CardOrderOperation, readCardOrder, type UndoKind } from "../core/card/card-order"
 import { readCardSessionData } from "../core/card/card-sessions"
 import { toMedusaError } from "../core/medusa-errors"
-import { MONEY_ROW_FIELDS, type MoneyRow, totalOfRows } from "../core/medusa-payments"
+import { MONEY_ROW_FIELDS, type MoneyRow, totalOfRows } from "../core/medusa-records"
 import { type ApmSessionData, readApmSessionData } from "../core/mobile/apm-session-data"
 import { AFTER_REJECTION, isApmWrite } from "../core/mobile/apm-writes"
 import { readMobileTransaction } from "../core/mobile/mobile-transaction"
@@ -410,6 +410,8 @@ const WORDS: Record<WriteKind, { noun: string; repeat: string }> = {
   link_cancellation: { noun: "Cancellation of a payment link", repeat: "cancel the link" },
   apm_payment: { noun: "Mobile payment", repeat: "start the payment" },
   build_finalize: { noun: "Card payment in the checkout's fields", repeat: "ask the shopper to pay" },
+  // Belongs to no order, so it is never listed with a payment.
+  card_verification: { noun: "Card verification", repeat: "verify the card" },
 }
 
 /** Held by none of the payment's own rows (`heldRows`: the payment and its refunds): Medusa dropped its holder. */

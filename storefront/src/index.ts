@@ -2,6 +2,37 @@
  * medusa-payment-nexi-storefront: plain functions over a store API client, for any framework.
  * React hooks over them: medusa-payment-nexi-storefront/react.
  */
+
+export {
+  type BuildConstructor,
+  type BuildEvent,
+  type BuildInstance,
+  type BuildOptions,
+  BuildSdkError,
+  type LoadSdkOptions,
+  loadBuildSdk,
+  type MountOptions,
+  mountCardFields,
+} from "./build-sdk.js"
+export {
+  type CardField,
+  type CardFieldsNextStep,
+  type CardFieldsSession,
+  cardFieldsOf,
+  finalizeCardPayment,
+  hasCardFields,
+  NoCardFieldsError,
+} from "./card-fields.js"
+export {
+  type CardFieldsStyle,
+  type CardPayment,
+  type CardPaymentNotice,
+  type CardPaymentOptions,
+  type CardPaymentState,
+  type CardPaymentWork,
+  type FieldProblems,
+  startCardPayment,
+} from "./card-payment.js"
 export {
   type FetchClientConfig,
   type FetchFunction,
@@ -26,7 +57,7 @@ export {
   type PaymentLinkReturn,
   type PaymentLinkStatus,
 } from "./payment-link.js"
-export { listPaymentMethods, type NexiPaymentMethod } from "./payment-methods.js"
+export { listPaymentMethods, type NexiPaymentMethod, type NexiWallet } from "./payment-methods.js"
 export {
   getSessionStatus,
   type NexiSessionStatus,
@@ -54,6 +85,7 @@ export {
   startSavingCard,
 } from "./saved-cards.js"
 export {
+  type CardIntegration,
   type CardSessionData,
   type CardSessionInput,
   cardSessionData,

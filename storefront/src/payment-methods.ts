@@ -8,7 +8,15 @@ export interface NexiPaymentMethod {
   name: string
   /** An https URL or a data: URL (the plugin's neutral icons); usable as an <img> src either way. */
   logo_url: string
+  /**
+   * A card method's wallets the store offers (its `wallets` option): each is its own way to pay,
+   * a card session with `cardSessionData({ wallet })`, whose page shows only that wallet's button.
+   */
+  wallets?: Array<{ wallet: NexiWallet; name: string }>
 }
+
+/** The wallets the card provider can offer: Google Pay and Apple Pay. */
+export type NexiWallet = "GOOGLEPAY" | "APPLEPAY"
 
 export async function listPaymentMethods(
   client: NexiStoreClient,

@@ -5,6 +5,7 @@
  * only the keys it documents and drops the rest, so a typo would pass silently: these builders
  * write exactly those keys, and refuse a wrong value with the field's name before any request.
  */
+import type { NexiWallet } from "./payment-methods.js"
 
 /** A value the storefront gave cannot be sent; `field` is the request's key it was for (consumer_id, save_card, ...). */
 export class NexiInputError extends Error {
@@ -38,7 +39,21 @@ export type CardSessionInput = LanguageChoice & {
   allowMerchantCharges?: boolean
   /** Pay with this saved card (nexcard_…, from listSavedCards); the hosted page asks only for the CVV. */
   paymentMethodId?: string
+  /**
+   * Where the shopper types the card: "hosted" (the default) on the gateway's hosted page, or
+   * "build" in the gateway's card fields inside the checkout page (XPay Build, card-fields.ts).
+   * A saved card always pays on the hosted page.
+   */
+  integration?: CardIntegration
+  /**
+   * Pay with Google Pay or Apple Pay (one of the card method's `wallets`): the gateway's page
+   * shows only that wallet's button. A wallet pays with the card it holds: not with saveCard or
+   * paymentMethodId.
+   */
+  wallet?: NexiWallet
 }
+
+export type CardIntegration = "hosted" | "build"
 
 export type MobileSessionInput = LanguageChoice & {
   /** The number the shopper's payment app is registered with, e.g. "+39 333 123 4567". */
@@ -46,6 +61,8 @@ export type MobileSessionInput = LanguageChoice & {
 }
 
 export type CardSessionData = {
+  integration?: "build"
+  wallet?: NexiWallet
   save_card?: true
   allow_merchant_charges?: true
   payment_method_id?: string
@@ -76,7 +93,7 @@ export function languageData({ language }: LanguageChoice): { language?: string 
 
 /** A card session's data: a new card, "save my card", or a saved card. */
 export function cardSessionData(input: CardSessionInput = {}): CardSessionData {
-  const { saveCard, allowMerchantCharges, paymentMethodId } = input
+  const { saveCard, allowMerchantCharges, paymentMethodId, integration, wallet } = input
   if (saveCard !== undefined && typeof saveCard !== "boolean")
     throw new NexiInputError("save_card", "must be true or false")
   if (allowMerchantCharges !== undefined && typeof allowMerchantCharges !== "boolean")
@@ -93,7 +110,30 @@ export function cardSessionData(input: CardSessionInput = {}): CardSessionData {
   if (saveCard && paymentMethodId !== undefined) {
     throw new NexiInputError("save_card", "cannot be combined with payment_method_id, whose card is saved already")
   }
+  if (integration !== undefined && integration !== "hosted" && integration !== "build") {
+    throw new NexiInputError(
+      "integration",
+      'must be "build" (the card fields in the checkout) or "hosted" (the hosted page)',
+    )
+  }
+  if (integration === "build" && paymentMethodId !== undefined) {
+    throw new NexiInputError(
+      "integration",
+      '"build" has a new card typed in the checkout\'s fields, and a saved card (payment_method_id) pays on the hosted page: send one of the two',
+    )
+  }
+  if (wallet !== undefined && wallet !== "GOOGLEPAY" && wallet !== "APPLEPAY")
+    throw new NexiInputError("wallet", 'must be "GOOGLEPAY" or "APPLEPAY", or left out to pay by card')
+  if (wallet !== undefined && (saveCard || paymentMethodId !== undefined)) {
+    throw new NexiInputError(
+      "wallet",
+      `pays with the card it holds, so it does not go with ${saveCard ? "save_card" : "payment_method_id"}: send one of the two`,
+    )
+  }
   return {
+    // The hosted page is the plugin's default: only "build" is sent.
+    ...(integration === "build" ? { integration } : {}),
+    ...(wallet !== undefined ? { wallet } : {}),
     ...(saveCard ? { save_card: true as const } : {}),
     ...(allowMerchantCharges ? { allow_merchant_charges: true as const } : {}),
     ...(paymentMethodId !== undefined ? { payment_method_id: paymentMethodId } : {}),

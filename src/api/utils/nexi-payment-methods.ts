@@ -7,14 +7,21 @@
  * store gives each scheme its own logo with options.apm.logoUrls.
  */
 
+import { WALLET_NAMES } from "../../core/card/wallet-choice"
 import type { NexiOptions } from "../../core/options"
 import { apmMethodOfProvider, apmSchemeName } from "../../core/provider-ids"
+import type { Wallet } from "../../gateway/schemas"
 
 export interface NexiPaymentMethod {
   provider_id: string
   kind: "card" | "mobile"
   name: string
   logo_url: string
+  /**
+   * A card method's wallets the store offers (its `wallets` option): the storefront may show
+   * each as a way to pay, and starts the card session with `data.wallet` set to `wallet`.
+   */
+  wallets?: Array<{ wallet: Wallet; name: string }>
 }
 
 function svgDataUrl(svg: string): string {
@@ -33,7 +40,10 @@ const CARD_METHOD_NAME = "Card (Visa, Mastercard, Maestro, Amex)"
 
 export function describeNexiPaymentMethod(providerId: string, options: NexiOptions | undefined): NexiPaymentMethod {
   const method = apmMethodOfProvider(providerId)
-  if (!method) return { provider_id: providerId, kind: "card", name: CARD_METHOD_NAME, logo_url: CARD_LOGO }
+  if (!method) {
+    const wallets = (options?.wallets ?? []).map((wallet) => ({ wallet, name: WALLET_NAMES[wallet] }))
+    return { provider_id: providerId, kind: "card", name: CARD_METHOD_NAME, logo_url: CARD_LOGO, wallets }
+  }
   return {
     provider_id: providerId,
     kind: "mobile",

@@ -6,8 +6,9 @@
  *   `save_card` (with `allow_merchant_charges`, the customer's consent to later charges by the
  *   shop) or `payment_method_id` for cards (a saved card, which the provider checks is the
  *   customer's), and `integration: "build"` for the card typed in the checkout's own fields
- *   (XPay Build); and for both, `language`, the shopper's. A request the plugin refuses is
- *   refused here, before Medusa's workflow starts, so it changes nothing;
+ *   (XPay Build), and `wallet` (Google Pay or Apple Pay, one the store's options offer); and for
+ *   both, `language`, the shopper's. A request the plugin refuses is refused here, before
+ *   Medusa's workflow starts, so it changes nothing;
  * - it reads the cart behind the payment collection on the server and puts a snapshot
  *   (addresses, email, lines with their taxes, the language the shopper's Accept-Language
  *   prefers among those the gateway knows) into the session input data, where the provider
@@ -17,9 +18,11 @@ import type { MedusaNextFunction, MedusaRequest, MedusaResponse } from "@medusaj
 import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
 import { MERCHANT_CHARGES_KEY, PAYMENT_METHOD_KEY, SAVE_CARD_KEY } from "../../core/card/card-on-file"
 import { INTEGRATION_KEY } from "../../core/card/card-sessions"
+import { WALLET_KEY, walletOfSessionData } from "../../core/card/wallet-choice"
 import { CART_CONTEXT_KEY, type CartContext, cartOfCollection } from "../../core/cart-context"
 import { CONSUMER_ID_KEY, readConsumerId } from "../../core/mobile/apm-session-data"
 import { apmMethodOfProvider, isNexiProviderId } from "../../core/provider-ids"
+import { requireNexiOptions } from "../../core/store-entries"
 import { LANGUAGE_KEY, preferredLanguageTag, requestedLanguage } from "../../i18n/page-language"
 
 /** The keys of `data` a storefront may set, by kind of provider. */
@@ -28,6 +31,7 @@ const CARD_KEYS: readonly string[] = [
   MERCHANT_CHARGES_KEY,
   PAYMENT_METHOD_KEY,
   INTEGRATION_KEY,
+  WALLET_KEY,
   LANGUAGE_KEY,
 ]
 const MOBILE_KEYS: readonly string[] = [CONSUMER_ID_KEY, LANGUAGE_KEY]
@@ -95,6 +99,24 @@ export function refuseUnknownLanguage(req: MedusaRequest, _res: MedusaResponse, 
         'give a language tag such as "it" or "it-IT", or an ISO 639-2 code such as "ita", or leave it out.',
     ),
   )
+}
+
+/**
+ * A card session asking for a wallet the store does not offer (its `wallets` option), or for a
+ * wallet beside a saved card, is refused with a 400 naming `data.wallet`, for the same reason as
+ * a missing consumer id: inside the workflow the refusal would come too late.
+ */
+export function refuseUnofferedWallet(req: MedusaRequest, _res: MedusaResponse, next: MedusaNextFunction) {
+  const body = (req.body ?? {}) as SessionRequestBody
+  if (!isNexiProviderId(body.provider_id) || apmMethodOfProvider(body.provider_id) || !isPlainObject(body.data))
+    return next()
+  try {
+    if (Object.hasOwn(body.data, WALLET_KEY))
+      walletOfSessionData(body.data, requireNexiOptions(req.scope, body.provider_id).wallets)
+    next()
+  } catch (error) {
+    next(error)
+  }
 }
 
 /** What the card provider reads: the page's description, 3-D Secure data and the language. */

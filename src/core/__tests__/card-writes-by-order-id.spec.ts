@@ -1,17 +1,18 @@
 /**
  * The sender with the by-order-id recovery against the simulator over HTTP, with its fault
  * injection standing in for lost answers: the card is charged once whatever happens to the
- * answers. (The ledgered path, MOTO's, is covered by the admin-routes integration suite.)
+ * answers, the ledger in memory. (MOTO through Medusa is covered by the admin-routes integration suite.)
  */
 import { randomUUID } from "node:crypto"
 import { MedusaError } from "@medusajs/framework/utils"
+import { InMemoryLedger } from "../../../test-support/in-memory-ledger"
 import { createGatewayClient, type HttpGatewayClient } from "../../gateway/http-gateway-client"
 import { newOrderId } from "../../gateway/order-id"
 import type { MotoRequest } from "../../gateway/schemas"
 import { APPROVED_CARD, SIM_API_KEY, SimulatorHarness } from "../../http/__tests__/support/simulator"
 import { InvalidRequestError } from "../../http/errors"
 import { ByOrderId, operationIdOf } from "../card/card-writes"
-import { sendUnrecorded } from "../send-once"
+import { sendOnce } from "../send-once"
 
 let harness: SimulatorHarness
 let gateway: HttpGatewayClient
@@ -45,7 +46,16 @@ const motoPath = () => harness.gatewayPath("/orders/moto")
 async function send(request: MotoRequest) {
   const recover = new ByOrderId(gateway, request.order.orderId)
   const charge = async () => operationIdOf((await gateway.createMotoPayment(request, randomUUID())).operation)
-  await sendUnrecorded(charge, recover, { action: "take the MOTO payment", label: "MOTO payment" })
+  const { orderId, amount, currency } = request.order
+  const write = {
+    kind: "moto" as const,
+    idempotency_key: randomUUID(),
+    gateway_ref: orderId,
+    amount_minor: amount,
+    currency,
+  }
+  const words = { action: "take the MOTO payment", label: "MOTO payment" }
+  await sendOnce({ ledger: new InMemoryLedger(), write, ...words, send: charge, recover })
   return gateway.getOrder(request.order.orderId)
 }
 

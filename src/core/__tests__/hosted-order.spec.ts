@@ -1,5 +1,6 @@
 import type { PaymentCustomerDTO } from "@medusajs/framework/types"
 import {
+  buildBuildRequest,
   buildHostedOrderRequest,
   cutText,
   DEFAULT_DESCRIPTION,
@@ -79,6 +80,12 @@ describe("buildHostedOrderRequest", () => {
       cancelUrl: "https://shop.example/checkout/cancel/cart_1/payses_1",
       notificationUrl: "https://api.shop.example/hooks/payment/nexi_nexi",
     })
+  })
+
+  it("asks for the wallet's page (paymentService) on a hosted order and a Build session alike; a card sends none", () => {
+    expect(buildHostedOrderRequest(input({ wallet: "GOOGLEPAY" })).paymentSession.paymentService).toBe("GOOGLEPAY")
+    expect(buildBuildRequest(input({ wallet: "APPLEPAY" })).paymentSession.paymentService).toBe("APPLEPAY")
+    expect(buildBuildRequest(input()).paymentSession).not.toHaveProperty("paymentService")
   })
 
   it("uses the default EXPLICIT capture type of the parsed options", () => {

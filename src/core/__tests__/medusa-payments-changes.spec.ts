@@ -8,8 +8,9 @@ import type { IPaymentModuleService, MedusaContainer } from "@medusajs/framework
 import { PaymentActions } from "@medusajs/framework/utils"
 import { processPaymentWorkflowId } from "@medusajs/medusa/core-flows"
 import { type TestContainer, testContainer } from "../../reconciliation/__tests__/support/container"
-import type { CompletionLock, SessionRecord } from "../medusa-payments"
+import type { CompletionLock } from "../medusa-payments"
 import { type GatewayPayment, MedusaChanges } from "../medusa-payments"
+import type { SessionRecord } from "../medusa-records"
 import { BUSY } from "../payment-lock"
 
 const session: SessionRecord = {

@@ -5,7 +5,7 @@
  */
 import { MedusaError } from "@medusajs/framework/utils"
 import { testCradle } from "../../../test-support/provider-cradle"
-import { PaymentRecords } from "../medusa-payments"
+import { PaymentRecords } from "../medusa-records"
 
 function failingService(message: string) {
   return {

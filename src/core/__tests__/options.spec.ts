@@ -163,6 +163,20 @@ describe("parseNexiOptions", () => {
     expect(problem({ ...BASE, apm: { ...APM, ...overrides } })).toMatch(message),
   )
 
+  it("offers no wallet by default, and the wallets the merchant's contract enables when listed", () => {
+    expect(parseNexiOptions({ ...BASE }).wallets).toEqual([])
+    expect(parseNexiOptions({ ...BASE, wallets: ["APPLEPAY", "GOOGLEPAY"] }).wallets).toEqual(["APPLEPAY", "GOOGLEPAY"])
+  })
+
+  it.each([
+    [["GOOGLEPAY", "PAYPAL"], /wallets\.1: must be "GOOGLEPAY" or "APPLEPAY"/],
+    [["googlepay"], /wallets\.0: must be "GOOGLEPAY" or "APPLEPAY"/],
+    [["GOOGLEPAY", "GOOGLEPAY"], /wallets\.1: lists GOOGLEPAY a second time/],
+    ["GOOGLEPAY", /wallets: must be a list of the wallets Nexi enabled on the terminal/],
+  ])("refuses wallets %p, naming the entry", (wallets, message) =>
+    expect(problem({ ...BASE, wallets })).toMatch(message),
+  )
+
   it("never puts the API key in its message", () => {
     expect(problem({ ...BASE, apiKey: "secret-key-value", environment: "http://xpay.example" })).not.toContain(
       "secret-key-value",

@@ -22,6 +22,8 @@ import { sendOnce } from "../send-once"
 import { gatewayClientFor, isNexiCardProviderId, ledgerOf } from "../store-entries"
 import { readCardOrder } from "./card-order"
 import { readCardSessionData } from "./card-sessions"
+import { ByBuildState } from "./card-writes"
+import { WALLET_KEY } from "./wallet-choice"
 
 /** What the page does next. */
 export type BuildNextStep =
@@ -38,6 +40,10 @@ const ACTION = "pay with the card fields"
 
 function notFound(): MedusaError {
   return new MedusaError(MedusaError.Types.NOT_FOUND, "Payment session not found")
+}
+
+function alreadyCompleted(cartId: string): MedusaError {
+  return new MedusaError(MedusaError.Types.CONFLICT, `Cart ${cartId} is already completed: there is nothing to pay.`)
 }
 
 function startAgain(why: string): MedusaError {
@@ -74,27 +80,29 @@ export async function finalizeBuildSession(
     "data",
   ])
   if (!session) {
-    // Deleted: Medusa drops a cart's sessions when its total changes. The ledger still knows it was this cart's.
+    // Deleted: Medusa drops a cart's sessions when its total changes, or when another session
+    // replaces it (the cart may be paid and completed by now). The ledger still knows it was this cart's.
     const attempts = await ledgerOf(container).attemptsOfSession(sessionId)
-    if (attempts.some((attempt) => attempt.cart_id === cartId)) {
-      throw startAgain("This payment session ended: the cart changed after the card fields opened")
-    }
-    throw notFound()
+    if (!attempts.some((attempt) => attempt.cart_id === cartId)) throw notFound()
+    const cart = await readOne<CartRow>(container, "cart", cartId, ["completed_at"])
+    if (cart?.completed_at) throw alreadyCompleted(cartId)
+    throw startAgain("This payment session ended: the cart changed after the card fields opened")
   }
   if (!isNexiCardProviderId(session.provider_id)) throw notFound()
   if ((await cartOfCollection(container, session.payment_collection_id)) !== cartId) throw notFound()
   const cart = await readOne<CartRow>(container, "cart", cartId, ["completed_at", "total"])
   if (!cart) throw notFound()
-  if (cart.completed_at) {
-    throw new MedusaError(MedusaError.Types.CONFLICT, `Cart ${cartId} is already completed: there is nothing to pay.`)
-  }
+  if (cart.completed_at) throw alreadyCompleted(cartId)
   const data = readCardSessionData(session.data ?? undefined)
   const buildSessionId = data.build_session_id
   const orderId = data.order_id
   if (!buildSessionId || !orderId || !data.amount_minor || !data.currency) {
+    const wallet = session.data?.[WALLET_KEY]
     throw new MedusaError(
       MedusaError.Types.NOT_ALLOWED,
-      `Payment session ${sessionId} has no card fields to pay with: open it with data.integration "build".`,
+      wallet
+        ? `Payment session ${sessionId} pays with ${wallet} on the gateway's page: send the shopper to its data.hosted_page; there is nothing to finalize.`
+        : `Payment session ${sessionId} has no card fields to pay with: open it with data.integration "build".`,
     )
   }
   if (minorUnitsFor(cart.total, data.currency, ACTION) !== data.amount_minor) {
@@ -116,12 +124,7 @@ export async function finalizeBuildSession(
       },
       label: `payment of gateway order ${orderId} with the card fields`,
       action: ACTION,
-      // A second finalize is refused (gateway-facts.md): a refusal may hide our own lost one.
-      recover: {
-        refusalMayMeanMade: true,
-        whenUnreadable: "repeat",
-        find: async () => (finalized(await gateway.getBuildState(buildSessionId)) ? buildSessionId : undefined),
-      },
+      recover: new ByBuildState(gateway, buildSessionId),
       send: async () => {
         answered = await gateway.finalizeBuildPayment(buildSessionId)
         return buildSessionId
@@ -131,11 +134,6 @@ export async function finalizeBuildSession(
   } catch (error) {
     throw toMedusaError(error, ACTION)
   }
-}
-
-/** The session moved past READY_FOR_PAYMENT: a finalize reached the gateway. */
-function finalized(state: BuildStateResponse): boolean {
-  return state.state === "REDIRECTED_TO_EXTERNAL_DOMAIN" || state.state === "PAYMENT_COMPLETE"
 }
 
 /** The outcome is read from the gateway order through the one read model, as every other reader does. */

@@ -13,9 +13,10 @@ import type { Logger } from "@medusajs/framework/types"
 import type { MedusaError } from "@medusajs/framework/utils"
 import type { GatewayClient } from "../../gateway/gateway-client"
 import type { OrderDetails, Recurrence } from "../../gateway/schemas"
-import type { SavedCard, SavedCardBook, SavedCardContractType } from "../../modules/nexi-ledger/types"
+import type { PaymentLedger, SavedCard, SavedCardBook, SavedCardContractType } from "../../modules/nexi-ledger/types"
 import { invalidData } from "../medusa-errors"
 import { type CardInstrument, type CardOrder, readCardOrder } from "./card-order"
+import { endLateContract } from "./contract-end"
 
 export const SAVE_CARD_KEY = "save_card"
 export const PAYMENT_METHOD_KEY = "payment_method_id"
@@ -234,6 +235,11 @@ export async function settleSavedCard(
   card: SavedCard,
   outcome: CardOutcome,
 ): Promise<SavedCard["state"]> {
+  if (card.state === "deleted" && outcome.result === "confirmed") {
+    // Deleted while the shopper was still paying or verifying: the contract the gateway made since
+    // would outlive the card. The ledger module is both the book of saved cards and the ledger of writes.
+    await endLateContract({ ledger: book as unknown as PaymentLedger, gateway }, card)
+  }
   if (card.state !== "pending" || outcome.result === "pending") return card.state
   if (outcome.result === "failed") {
     await book.updateSavedCard(card.id, { state: "failed" })

@@ -52,6 +52,7 @@ import {
 import { type CardOrder, readCardOrder } from "./card-order"
 import { buildBuildRequest, buildHostedOrderRequest, type HostedOrderInput } from "./hosted-order"
 import { cancelLinkOfAttempt } from "./payment-links"
+import { walletOfSessionData } from "./wallet-choice"
 
 /** What the storefront sets in the session data to have the card typed in its own checkout (XPay Build). */
 export const INTEGRATION_KEY = "integration"
@@ -327,6 +328,7 @@ export class CardSessions {
       customerRef: this.customerRefOf(cardOnFile, input),
       recurrence: recurrenceOf(cardOnFile, contractId),
       requestedLanguage: input.data?.[LANGUAGE_KEY],
+      wallet: walletOfSessionData(input.data, this.deps.options.wallets),
     }
     const pollAfter = this.pollAfter()
     try {
@@ -396,10 +398,18 @@ export class CardSessions {
     return { securityToken, language: request.paymentSession.language, page: { hosted_page: hostedPage } }
   }
 
-  /** A Build session: its fields and the SDK's address go to the storefront; its sessionId is finalized later. */
+  /**
+   * A Build session: its fields and the SDK's address go to the storefront; its sessionId is
+   * finalized later. A wallet's session has no fields: the gateway answers its page, where the
+   * shopper is sent as to a hosted page, and nothing is finalized.
+   */
   private async openBuild(order: HostedOrderInput): Promise<OpenedOrder> {
     const request = buildBuildRequest(order)
     const answer = await this.deps.gateway.createBuildSession(request)
+    const language = request.paymentSession.language
+    if (order.wallet && answer.state === "REDIRECTED_TO_EXTERNAL_DOMAIN" && answer.url) {
+      return { securityToken: answer.securityToken, language, page: { hosted_page: answer.url } }
+    }
     const fields = answer.fields.map(({ id, src, type, class: className }) => ({ id, src, type, class: className }))
     if (!fields.length) {
       throw new MedusaError(
@@ -409,7 +419,7 @@ export class CardSessions {
     }
     return {
       securityToken: answer.securityToken,
-      language: request.paymentSession.language,
+      language,
       page: {
         build_session_id: answer.sessionId,
         build_fields: fields,

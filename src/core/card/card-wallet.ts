@@ -5,7 +5,7 @@
  * plugin chose; its cards are contracts recorded in the plugin's module (card-on-file.ts).
  *
  * A deleted card's contract is ended at the gateway (POST /contracts/{contractId}/deactivation,
- * `endContract` below), so the card can no longer pay even through a path that skips the plugin.
+ * `endContract`, contract-end.ts), so the card can no longer pay even through a path that skips the plugin.
  * See docs/saved-cards.md, "Deleting a card".
  *
  * The order is what keeps a card from being hidden but alive: the deactivation is recorded first
@@ -37,18 +37,10 @@ import { newOrderId } from "../../gateway/order-id"
 import type { OrderDetails } from "../../gateway/schemas"
 import { NotFoundError } from "../../http/errors"
 import { LANGUAGE_KEY } from "../../i18n/page-language"
-import {
-  DEACTIVATION_KIND,
-  type NewWrite,
-  type PaymentLedger,
-  type SavedCard,
-  type SavedCardBook,
-  type WriteOrigin,
-} from "../../modules/nexi-ledger/types"
+import type { SavedCard, SavedCardBook } from "../../modules/nexi-ledger/types"
 import { isKnownCurrency } from "../../money/currencies"
 import { invalidData, toMedusaError } from "../medusa-errors"
 import type { NexiOptions } from "../options"
-import { BySendingAgain, sendOnce } from "../send-once"
 import {
   contractTypeOf,
   customerRefOf,
@@ -59,6 +51,7 @@ import {
   viewOf,
 } from "./card-on-file"
 import { type CardDeps, hashSecurityToken, securityTokenMatches } from "./card-sessions"
+import { deactivationOf, endContract } from "./contract-end"
 import { buildHostedOrderRequest } from "./hosted-order"
 
 /** How many cards a customer may see; far above what a wallet holds. */
@@ -195,7 +188,7 @@ export class CardWallet {
   }
 
   /**
-   * The deactivation is recorded, then the card hidden, then the contract ended (`endContract`, below):
+   * The deactivation is recorded, then the card hidden, then the contract ended (`endContract`, contract-end.ts):
    * the customer's delete stands once the card is hidden, whatever the gateway answers. Without
    * `send`, the ending is left to the job. True when the gateway ended the contract now.
    */
@@ -260,63 +253,4 @@ export async function handleVerificationNotification(
   const details = await readOrder()
   if (details) await settleSavedCard(book, gateway, card, outcomeOfVerification(details))
   return true
-}
-
-/** What the write's `gateway_operation_id` holds once done: the gateway names no operation for it. */
-const CONTRACT_ENDED = "deactivated"
-const NO_CONTRACT = "no_contract"
-
-type CardOfContract = Pick<SavedCard, "id" | "contract_id">
-
-function deactivationOf(card: CardOfContract, origin: WriteOrigin): NewWrite {
-  return {
-    kind: DEACTIVATION_KIND,
-    // One per card: every try, by the shopper, staff or the job, is the same write.
-    idempotency_key: `${card.id}:deactivation`,
-    gateway_ref: card.contract_id,
-    amount_minor: "0",
-    currency: "",
-    origin,
-    medusa_ref: card.id,
-  }
-}
-
-export interface ContractEndDeps {
-  ledger: PaymentLedger
-  gateway: GatewayClient
-  logger?: Logger
-}
-
-/**
- * Sends the recorded deactivation once; true when the gateway holds no usable contract for the
- * card any more. Never throws: the card is already hidden, so a failure is the job's to retry,
- * and is logged as a warning (staff see it on the customer's saved cards).
- */
-export async function endContract(deps: ContractEndDeps, card: CardOfContract, origin: WriteOrigin): Promise<boolean> {
-  const send = async (): Promise<string> => {
-    try {
-      await deps.gateway.deactivateContract(card.contract_id)
-      return CONTRACT_ENDED
-    } catch (error) {
-      if (error instanceof NotFoundError) return NO_CONTRACT
-      throw error
-    }
-  }
-  try {
-    await sendOnce({
-      ledger: deps.ledger,
-      write: deactivationOf(card, origin),
-      label: `deactivation of saved card ${card.id}`,
-      action: "end the saved card's contract",
-      send,
-      // Sending again is how a lost answer is found: a second deactivation answers as the first.
-      recover: new BySendingAgain(send),
-    })
-    return true
-  } catch (error) {
-    deps.logger?.warn(
-      `nexi: the contract of deleted saved card ${card.id} is not ended at the gateway yet; the reconciliation job tries again every minute: ${(error as Error).message}`,
-    )
-    return false
-  }
 }

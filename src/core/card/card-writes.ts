@@ -1,9 +1,9 @@
 /**
- * The card's money writes (capture, refund, void, cancel of a capture, the staff charges), each
- * sent through the one sender (send-once.ts), and how each is found again at the gateway when
- * its answer was lost: by the operation it made, or by the order id it opened. Before a new
- * write, the order's earlier writes are settled and matched to their Medusa rows. See
- * docs/ledger.md.
+ * The card's money writes (capture, refund, void, cancel of a capture, the staff charges, a
+ * Build session's payment), each sent through the one sender (send-once.ts), and how each is
+ * found again at the gateway when its answer was lost: by the operation it made, by the order
+ * id it opened, or by the Build session's state. Before a new write, the order's earlier
+ * writes are settled and matched to their Medusa rows. See docs/ledger.md.
  */
 import type { Logger } from "@medusajs/framework/types"
 import { MedusaError } from "@medusajs/framework/utils"
@@ -187,6 +187,26 @@ export class ByOrderId implements Recovery {
   }
 }
 
+/**
+ * A Build session's payment (POST /build/finalize_payment, keyed by nothing) is found again by
+ * the session's state: past READY_FOR_PAYMENT, a finalize reached the gateway. A second
+ * finalize is refused (gateway-facts.md), and the refusal may hide our own lost first one.
+ */
+export class ByBuildState implements Recovery {
+  readonly refusalMayMeanMade = true
+  readonly whenUnreadable = "repeat"
+
+  constructor(
+    private readonly gateway: GatewayClient,
+    private readonly buildSessionId: string,
+  ) {}
+
+  async find(): Promise<string | undefined> {
+    const { state } = await this.gateway.getBuildState(this.buildSessionId)
+    return state === "REDIRECTED_TO_EXTERNAL_DOMAIN" || state === "PAYMENT_COMPLETE" ? this.buildSessionId : undefined
+  }
+}
+
 export interface CardWriteContext {
   gateway: GatewayClient
   ledger: PaymentLedger
@@ -294,6 +314,16 @@ export function settledWritesOf(context: SettleContext, orderId: string): Promis
         // only found (requestOf makes none of them without its sender's description). A staff
         // charge is never sent again from here (the card data is gone; staff decide whether to
         // charge a saved card again): only settled, so the job does not take it up on every run.
+        if (write.kind === "build_finalize" && write.target_ref) {
+          // Cut off (the store killed mid-call): no Medusa row holds it, so it is only found, by
+          // the session's state; the shopper's own finalize may be long gone.
+          const buildSessionId = write.target_ref
+          const send = async () => {
+            await context.gateway.finalizeBuildPayment(buildSessionId)
+            return buildSessionId
+          }
+          return { send, recover: new ByBuildState(context.gateway, buildSessionId) }
+        }
         const send = () => requestOf(context.gateway, write)()
         if (STAFF_CHARGE_KINDS.includes(write.kind))
           return { send, recover: staffChargeRecovery(context.gateway, write.gateway_ref) }

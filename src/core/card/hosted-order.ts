@@ -5,7 +5,7 @@
  * unit test without a gateway.
  */
 import type { PaymentCustomerDTO } from "@medusajs/framework/types"
-import type { Address, BuildRequest, CustomerInfo, HppRequest, Recurrence } from "../../gateway/schemas"
+import type { Address, BuildRequest, CustomerInfo, HppRequest, Recurrence, Wallet } from "../../gateway/schemas"
 import { toAlpha3Country } from "../../i18n/countries"
 import { pageLanguage } from "../../i18n/page-language"
 import type { AddressSnapshot, CartContext } from "../cart-context"
@@ -35,6 +35,8 @@ export interface HostedOrderInput {
   verifyReturnUrl?: string
   /** The session data's `language`, the storefront's choice of the page's language (docs/storefront.md). */
   requestedLanguage?: unknown
+  /** Google Pay or Apple Pay (wallet-choice.ts): the page shows that wallet's button; a card typed in without it. */
+  wallet?: Wallet
 }
 
 /** Fills `{cart_id}`, `{order_id}` and `{session_id}`; values are URL-encoded so they cannot break the URL. */
@@ -200,6 +202,8 @@ export function buildHostedOrderRequest(input: HostedOrderInput): HppRequest {
       cancelUrl:
         input.verifyReturnUrl ?? fillTemplate(link ? options.paymentLinkCancelUrl : options.cancelUrl, returns),
       notificationUrl: `${notificationBase}${webhookPath}`,
+      // Left out for a card typed in: CARDS is the gateway's default.
+      paymentService: input.wallet,
     }) as HppRequest["paymentSession"],
   }
 }

@@ -27,7 +27,7 @@ import { minorMoneyText, minorUnitsToSend, toPayableMinorUnits } from "../../mon
 import { readCartContext, withoutCartContext } from "../cart-context"
 import { idempotencyUuid } from "../idempotency"
 import { fromGateway, minorUnitsFor, toMedusaError } from "../medusa-errors"
-import { recordedOperationIds } from "../medusa-payments"
+import { recordedOperationIds } from "../medusa-records"
 import { claimOrphans, releaseClaims, totalMinor } from "../send-once"
 import {
   buildPaymentRequest,

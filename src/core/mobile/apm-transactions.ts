@@ -15,7 +15,7 @@ import type { PaymentAttempt, PaymentLedger } from "../../modules/nexi-ledger/ty
 import { watchAfterRead } from "../attempt-watch"
 import { clientsFor } from "../clients"
 import { requireField } from "../medusa-errors"
-import type { PaymentRecords, SessionRecord } from "../medusa-payments"
+import type { PaymentRecords, SessionRecord } from "../medusa-records"
 import type { ApmOptions, NexiOptions } from "../options"
 import { apmMethodOfProvider, providerKeyOf } from "../provider-ids"
 import type { PaymentStatus } from "../session-data"

@@ -26,6 +26,7 @@ export const WRITE_KINDS = [
   "link_cancellation",
   "apm_payment",
   "build_finalize",
+  "card_verification",
 ] as const
 export type WriteKind = (typeof WRITE_KINDS)[number]
 
@@ -53,18 +54,23 @@ export const LINK_CANCELLATION_KIND = "link_cancellation" satisfies WriteKind
 export const PAYMENT_START_KIND = "apm_payment" satisfies WriteKind
 
 /**
- * The payment of an XPay Build session with the card its fields confirmed (POST
- * /build/finalize_payment): like a link's creation, what it pays is read from its gateway order
- * like any hosted payment, so no sync settles it; the shopper's next finalize finds a lost one again.
+ * A staff card verification (POST /orders/card_verification): it moves no money and belongs to
+ * no Medusa order; recorded so that every write to the gateway goes through the one sender.
  */
-const BUILD_FINALIZE_KIND = "build_finalize" satisfies WriteKind
+export const CARD_VERIFICATION_KIND: WriteKind = "card_verification"
 
-/** The kinds that move money, which the job settles through their order or transaction. */
+/**
+ * The kinds that move money, which the job settles through their order or transaction. The
+ * payment of an XPay Build session (`build_finalize`, POST /build/finalize_payment) is one: what
+ * it paid is read from its gateway order like any hosted payment, and a finalize cut off (the
+ * store killed mid-call) is settled by the order's sync from the Build session's state, as the
+ * shopper's next finalize would, which a completed cart no longer sends.
+ */
 export const MONEY_KINDS: readonly WriteKind[] = WRITE_KINDS.filter(
   (kind) =>
     kind !== DEACTIVATION_KIND &&
     kind !== PAYMENT_START_KIND &&
-    kind !== BUILD_FINALIZE_KIND &&
+    kind !== CARD_VERIFICATION_KIND &&
     !LINK_KINDS.includes(kind),
 )
 export type WriteOrigin = "medusa" | "staff" | "release"

@@ -22,7 +22,7 @@
  * A wallet (paymentService GOOGLEPAY or APPLEPAY) pays as an approved frictionless card, the
  * operations naming the wallet as their circuit.
  */
-import type { OperationResult, OperationType, PaymentService } from "../../gateway/schemas"
+import type { OperationResult, OperationType, Wallet } from "../../gateway/schemas"
 import { buildRefusal } from "../card-fields/sessions"
 import { type CardField, type CheckedCard, checkCard } from "../cards"
 import { paymentStep, recordCardOperation } from "../gateway/card-payments"
@@ -67,8 +67,6 @@ interface FinishDetails {
   /** The operations' type when it is not the payment's own (a Build session's cancel). */
   operationType?: OperationType
 }
-
-export type Wallet = Exclude<PaymentService, "CARDS">
 
 /** The wallet an order pays with, or undefined for a card. */
 export function walletOf(order: StoredOrder): Wallet | undefined {

@@ -3,9 +3,10 @@
  * assets) so it works offline and in any headless browser. Everything from the merchant
  * is escaped. Its words come from labels.ts, in the order's language.
  */
+
+import type { Wallet } from "../../gateway/schemas"
 import { minorMoneyText } from "../../money/amount"
 import type { CheckedCard } from "../cards"
-import type { Wallet } from "./flow"
 import type { PageLabels } from "./labels"
 
 export interface PageOrder {

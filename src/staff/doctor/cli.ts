@@ -28,6 +28,7 @@ const OPTION_FLAGS: ReadonlyArray<[flag: string, help: string, fallback?: string
   ["result-url", "storefront page after payment"],
   ["cancel-url", "storefront page after giving up"],
   ["capture-type", "EXPLICIT or IMPLICIT", "from the config, else EXPLICIT"],
+  ["wallets", "the wallets to offer, comma-separated: GOOGLEPAY,APPLEPAY", "from the config, else none"],
   ["apm-consumer-key", "mobile payments: consumer key"],
   ["apm-consumer-secret", "mobile payments: consumer secret (never printed)"],
   ["apm-merchant-id", "mobile payments: merchant id"],
@@ -39,6 +40,8 @@ export const FLAGS = OPTION_FLAGS.map(([flag, help, fallback = "from the config"
   env: env ?? `NEXI_${flag.toUpperCase().replace(/-/g, "_")}`,
   option: flag.replace(/^apm-/, "").replace(/-(.)/g, (_, letter: string) => letter.toUpperCase()),
   apm: flag.startsWith("apm-"),
+  /** An option that is a list: the flag's value, split at its commas. */
+  list: flag === "wallets",
   help,
   fallback,
 }))
@@ -77,7 +80,7 @@ type RunCommand = {
   noConfig: boolean
   entry: string | undefined
   /** Options given by flag or environment, over the config's. */
-  overrides: Record<string, string>
+  overrides: Record<string, string | string[]>
   apmOverrides: Record<string, string>
   currencies: string[] | undefined
   timeoutMs: number
@@ -100,13 +103,13 @@ function parseDoctorArguments(argv: string[], env: NodeJS.ProcessEnv): { kind: "
     },
   })
   if (values.help) return { kind: "help" }
-  const overrides: Record<string, string> = {}
+  const overrides: Record<string, string | string[]> = {}
   const apmOverrides: Record<string, string> = {}
   for (const entry of FLAGS) {
     const value = ((values as Record<string, unknown>)[entry.flag] as string | undefined) ?? env[entry.env]
     if (value === undefined || value === "") continue
     if (entry.apm) apmOverrides[entry.option] = value
-    else overrides[entry.option] = value
+    else overrides[entry.option] = entry.list ? value.split(",").map((item) => item.trim()) : value
   }
   const listed = (values.currency as string[] | undefined) ?? env.NEXI_CURRENCIES?.split(",")
   const currencies = listed?.map((code) => code.trim()).filter((code) => code !== "")

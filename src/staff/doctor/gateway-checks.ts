@@ -1,9 +1,12 @@
 /**
  * The doctor's checks that ask the gateways: the API key, the region currencies against the
- * payment methods, the mobile payment credentials, and the clock.
+ * payment methods, the mobile payment credentials, the clock, and the wallets against the
+ * payment methods.
  */
+
+import { WALLET_NAMES } from "../../core/card/wallet-choice"
 import { resolveGatewayBaseUrl } from "../../gateway/environment"
-import type { PaymentMethod } from "../../gateway/schemas"
+import { type PaymentMethod, WALLETS, type Wallet } from "../../gateway/schemas"
 import {
   AuthenticationError,
   GatewayUnavailableError,
@@ -209,5 +212,49 @@ export const clockCheck: DoctorCheck = {
       )
     }
     return pass(`The local clock is within ${Math.max(Math.abs(skewSeconds), 1)} s of the gateway's (Date: ${date}).`)
+  },
+}
+
+function walletNames(wallets: readonly Wallet[]): string {
+  return wallets.map((wallet) => `${WALLET_NAMES[wallet]} (${wallet})`).join(" and ")
+}
+
+/**
+ * Check 9: the wallets the `wallets` option offers are listed among the gateway's payment
+ * methods for this merchant (GET /payment_methods, circuits GOOGLEPAY and APPLEPAY), which is how
+ * the gateway tells what Nexi enabled. The options' schema has refused any other value already.
+ * A warning, not a block: that the real listing names the wallets by these circuits is the
+ * public record's, not checked against Nexi's sandbox.
+ */
+export const walletsCheck: DoctorCheck = {
+  id: "wallets",
+  title: "Google Pay and Apple Pay",
+  blocking: false,
+  async run({ options, paymentMethods }) {
+    const offered = options.wallets
+    const read = await paymentMethods()
+    const listed = read.ok
+      ? WALLETS.filter((wallet) => read.list.paymentMethods.some((method) => method.circuit === wallet))
+      : []
+    if (offered.length === 0) {
+      const unused = listed.length
+        ? ` The gateway lists ${walletNames(listed)} for this merchant: add ${listed.join(", ")} to wallets to offer ${listed.length === 1 ? "it" : "them"}.`
+        : ""
+      return pass(`The wallets option offers none: shoppers pay by card.${unused}`)
+    }
+    if (!read.ok) {
+      return warn(
+        `wallets offers ${walletNames(offered)}; the gateway's payment methods could not be read, so whether Nexi enabled them was not checked.`,
+        "Fix the API key check first, then run the doctor again.",
+      )
+    }
+    const missing = offered.filter((wallet) => !listed.includes(wallet))
+    if (missing.length > 0) {
+      return warn(
+        `wallets offers ${walletNames(missing)}, which the gateway's payment methods (GET /payment_methods) do not list for this merchant: a shopper who chooses ${missing.length === 1 ? "it" : "one of them"} cannot pay.`,
+        `Ask Nexi to enable ${missing.join(" and ")} on the terminal, or remove ${missing.length === 1 ? "it" : "them"} from the card provider's wallets option.`,
+      )
+    }
+    return pass(`wallets offers ${walletNames(offered)}, which the gateway lists for this merchant.`)
   },
 }

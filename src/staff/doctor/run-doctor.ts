@@ -13,7 +13,7 @@ import {
   readPaymentMethodsOnce,
 } from "./check"
 import { captureTypeCheck, environmentCheck, notificationUrlCheck, returnUrlsCheck } from "./config-checks"
-import { apiKeyCheck, apmCredentialsCheck, clockCheck, currenciesCheck } from "./gateway-checks"
+import { apiKeyCheck, apmCredentialsCheck, clockCheck, currenciesCheck, walletsCheck } from "./gateway-checks"
 
 export const DOCTOR_CHECKS: readonly DoctorCheck[] = [
   apiKeyCheck,
@@ -24,6 +24,7 @@ export const DOCTOR_CHECKS: readonly DoctorCheck[] = [
   apmCredentialsCheck,
   clockCheck,
   captureTypeCheck,
+  walletsCheck,
 ]
 
 async function runOne(check: DoctorCheck, context: DoctorContext): Promise<Finding> {

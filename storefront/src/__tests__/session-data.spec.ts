@@ -72,6 +72,48 @@ describe("cardSessionData", () => {
     }
   })
 
+  it("asks for the card fields in the checkout (XPay Build), with the card saved or not; the hosted page sends nothing", () => {
+    expect(cardSessionData({ integration: "build" })).toEqual({ integration: "build" })
+    expect(cardSessionData({ integration: "build", saveCard: true, language: "it" })).toEqual({
+      integration: "build",
+      save_card: true,
+      language: "it",
+    })
+    expect(cardSessionData({ integration: "hosted", saveCard: true })).toEqual({ save_card: true })
+  })
+
+  it("refuses the card fields for a saved card, and an integration the plugin does not know", () => {
+    expect(refusal(() => cardSessionData({ integration: "build", paymentMethodId: "nexcard_1" }))).toEqual({
+      field: "integration",
+      message:
+        'integration: "build" has a new card typed in the checkout\'s fields, and a saved card (payment_method_id) pays on the hosted page: send one of the two',
+    })
+    expect(refusal(() => cardSessionData({ integration: "iframe" as "build" }))).toEqual({
+      field: "integration",
+      message: 'integration: must be "build" (the card fields in the checkout) or "hosted" (the hosted page)',
+    })
+  })
+
+  it("pays with a wallet the store offers, on the hosted page or from the fields' session", () => {
+    expect(cardSessionData({ wallet: "GOOGLEPAY" })).toEqual({ wallet: "GOOGLEPAY" })
+    expect(cardSessionData({ wallet: "APPLEPAY", integration: "build" })).toEqual({
+      wallet: "APPLEPAY",
+      integration: "build",
+    })
+  })
+
+  it("refuses a wallet it does not know, and one with a card saved or to save", () => {
+    expect(refusal(() => cardSessionData({ wallet: "PAYPAL" as "GOOGLEPAY" }))).toEqual({
+      field: "wallet",
+      message: 'wallet: must be "GOOGLEPAY" or "APPLEPAY", or left out to pay by card',
+    })
+    expect(refusal(() => cardSessionData({ wallet: "GOOGLEPAY", saveCard: true }))).toEqual({
+      field: "wallet",
+      message: "wallet: pays with the card it holds, so it does not go with save_card: send one of the two",
+    })
+    expect(refusal(() => cardSessionData({ wallet: "APPLEPAY", paymentMethodId: "nexcard_1" })).field).toBe("wallet")
+  })
+
   it("refuses a save_card that is not a boolean (a form's string)", () => {
     expect(refusal(() => cardSessionData({ saveCard: "on" as unknown as boolean })).field).toBe("save_card")
   })

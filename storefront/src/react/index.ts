@@ -1,20 +1,26 @@
 /**
- * medusa-payment-nexi-storefront/react: headless hooks over the kit's functions, no UI. Each
+ * medusa-payment-nexi-storefront/react: hooks over the kit's functions, and one component, the
+ * card fields of XPay Build (card-fields.ts), the only UI the kit has. Each
  * takes the work as functions, so the same hook runs over a server action (the Next.js
  * starters keep the customer's token in an httpOnly cookie only the server reads) or over the
  * kit's functions called in the browser with `sdk.client`.
  */
-import { useCallback, useEffect, useRef, useState } from "react"
+import { useCallback, useEffect, useState } from "react"
 import type { PaymentOutcome } from "../payment-outcome.js"
 import { type PollOptions, pollPaymentOutcome } from "../polling.js"
 import type { SavedCard } from "../saved-cards.js"
+import { useLatest } from "./latest.js"
 
-/** The latest value of a function the caller passes inline, without restarting an effect on every render. */
-function useLatest<T>(value: T): { readonly current: T } {
-  const ref = useRef(value)
-  ref.current = value
-  return ref
-}
+export {
+  type CardFieldsLabels,
+  type CardPaymentView,
+  DEFAULT_CARD_FIELDS_LABELS,
+  DEFAULT_FIELD_TITLES,
+  NexiCardFields,
+  type NexiCardFieldsProps,
+  type UseCardPaymentOptions,
+  useCardPayment,
+} from "./card-fields.js"
 
 export interface PaymentOutcomeState {
   /** The last answer: pending ones too, while polling goes on. Undefined before the first. */

@@ -73,6 +73,8 @@ const goodFlags = () => [
   "merchant-1",
   "--apm-environment",
   simulator.apmUrl,
+  "--wallets",
+  "GOOGLEPAY, APPLEPAY",
 ]
 
 describe("nexi-doctor", () => {
@@ -82,7 +84,7 @@ describe("nexi-doctor", () => {
     expect(run.code).toBe(0)
     const lines = run.stdout.trim().split("\n")
     expect(lines[0]).toBe("Nexi doctor: options from flags and environment variables")
-    expect(lines.slice(1, 9).map((line) => line.split(":")[0])).toEqual([
+    expect(lines.slice(1, 10).map((line) => line.split(":")[0])).toEqual([
       "PASS  API key",
       "WARN  Gateway environment",
       "PASS  Notification URL",
@@ -91,8 +93,10 @@ describe("nexi-doctor", () => {
       "PASS  Mobile payment credentials",
       "PASS  Clock",
       "PASS  Capture type",
+      "PASS  Google Pay and Apple Pay",
     ])
-    expect(lines[9]).toBe("No blocking problem found.")
+    expect(lines[9]).toMatch(/offers Google Pay \(GOOGLEPAY\) and Apple Pay \(APPLEPAY\), which the gateway lists/)
+    expect(lines[10]).toBe("No blocking problem found.")
     expect(run.stdout).not.toContain(SIM_API_KEY)
     expect(run.stdout).not.toContain("sim-secret")
   })
@@ -226,10 +230,10 @@ describe("nexi-doctor", () => {
   })
 
   it("fails on options the provider would refuse at boot, naming them", async () => {
-    const run = await doctor(["--no-config", "--environment", simulator.gatewayUrl])
+    const run = await doctor(["--no-config", "--environment", simulator.gatewayUrl, "--wallets", "GOOGLEPAY,PAYPAL"])
     expect(run.code).toBe(1)
     expect(run.stdout).toMatch(
-      /^FAIL {2}Options \(flags and environment variables\): .*apiKey: is required.*resultUrl: is required/,
+      /^FAIL {2}Options \(flags and environment variables\): .*apiKey: is required.*resultUrl: is required.*wallets\.1: must be "GOOGLEPAY" or "APPLEPAY"/,
     )
   })
 

@@ -2,7 +2,14 @@ import { createApmClient } from "../../../apm/http-apm-client"
 import type { GatewayClient } from "../../../gateway/gateway-client"
 import { capturingLogger } from "../../../http/__tests__/support/expectations"
 import { type DoctorContext, readPaymentMethodsOnce } from "../check"
-import { apiKeyCheck, apmCredentialsCheck, clockCheck, currenciesCheck, currenciesOfMethod } from "../gateway-checks"
+import {
+  apiKeyCheck,
+  apmCredentialsCheck,
+  clockCheck,
+  currenciesCheck,
+  currenciesOfMethod,
+  walletsCheck,
+} from "../gateway-checks"
 import { closedPort, doctorFixture, SIM_API_KEY } from "./support/doctor-fixture"
 
 const doctor = doctorFixture()
@@ -188,5 +195,57 @@ describe("clock check, against the simulator's Date header", () => {
     expect(down.status).toBe("warn")
     expect(down.detail).toMatch(/^Could not read the gateway's time from http:\/\/127\.0\.0\.1:\d+\/v1: /)
     expect(clockCheck.blocking).toBe(false)
+  })
+})
+
+describe("wallets check", () => {
+  it("passes the wallets the simulator lists for the merchant", async () => {
+    const finding = await walletsCheck.run(doctor.context({ wallets: ["GOOGLEPAY", "APPLEPAY"] }))
+    expect(finding).toEqual({
+      status: "pass",
+      detail:
+        "wallets offers Google Pay (GOOGLEPAY) and Apple Pay (APPLEPAY), which the gateway lists for this merchant.",
+    })
+    expect(walletsCheck.blocking).toBe(false)
+  })
+
+  it("passes no wallet, naming those the gateway lists that the store could offer", async () => {
+    const finding = await walletsCheck.run(doctor.context())
+    expect(finding.status).toBe("pass")
+    expect(finding.detail).toBe(
+      "The wallets option offers none: shoppers pay by card. The gateway lists Google Pay (GOOGLEPAY) and Apple Pay (APPLEPAY) for this merchant: add GOOGLEPAY, APPLEPAY to wallets to offer them.",
+    )
+  })
+
+  it("warns of an offered wallet the gateway does not list, with the fix", async () => {
+    // The simulator lists both wallets for every merchant; a stub of our own GatewayClient
+    // interface stands in for a merchant whose contract enables Google Pay only.
+    const gateway = {
+      listPaymentMethods: async () => ({
+        paymentMethods: [
+          { circuit: "VISA", methodType: "CARD" },
+          { circuit: "GOOGLEPAY", methodType: "APM" },
+        ],
+      }),
+    } as unknown as GatewayClient
+    const context = {
+      ...doctor.context({ wallets: ["GOOGLEPAY", "APPLEPAY"] }),
+      paymentMethods: readPaymentMethodsOnce(gateway),
+    }
+    const finding = await walletsCheck.run(context)
+    expect(finding).toEqual({
+      status: "warn",
+      detail:
+        "wallets offers Apple Pay (APPLEPAY), which the gateway's payment methods (GET /payment_methods) do not list for this merchant: a shopper who chooses it cannot pay.",
+      fix: "Ask Nexi to enable APPLEPAY on the terminal, or remove it from the card provider's wallets option.",
+    })
+  })
+
+  it("warns that it could not check when the payment methods cannot be read", async () => {
+    const finding = await walletsCheck.run(doctor.context({ apiKey: "wrong", wallets: ["APPLEPAY"] }))
+    expect(finding.status).toBe("warn")
+    expect(finding.detail).toBe(
+      "wallets offers Apple Pay (APPLEPAY); the gateway's payment methods could not be read, so whether Nexi enabled them was not checked.",
+    )
   })
 })

@@ -18,6 +18,7 @@ describe("runDoctor, against the simulator over HTTP", () => {
       "apm-credentials",
       "clock",
       "capture-type",
+      "wallets",
     ])
     expect(statuses(report)).toEqual({
       "api-key": "pass",
@@ -29,6 +30,7 @@ describe("runDoctor, against the simulator over HTTP", () => {
       "apm-credentials": "pass",
       clock: "pass",
       "capture-type": "pass",
+      wallets: "pass",
     })
     expect(report.blocking).toBe(false)
     for (const check of report.checks) expect(check.title).not.toBe("")

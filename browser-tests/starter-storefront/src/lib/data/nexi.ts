@@ -2,7 +2,9 @@
 import { sdk } from "@lib/config"
 import { getAuthHeaders, getCacheTag, removeCartId } from "@lib/data/cookies"
 import {
+  type CardFieldsNextStep,
   deleteSavedCard,
+  finalizeCardPayment,
   getPaymentLinkOutcome,
   hostedPageOf,
   listSavedCards,
@@ -46,6 +48,16 @@ async function settle(outcome: PaymentOutcome): Promise<PaymentOutcome> {
 /** The result page's work: completes the cart, or says why not. */
 export async function resolveNexiReturn(cartId: string): Promise<PaymentOutcome> {
   return settle(await resolveReturn(sdk.client, { cartId }, { headers: await getAuthHeaders() }))
+}
+
+/**
+ * The card fields' "Pay" (XPay Build), once they confirmed the card: the store pays with it
+ * once and says what the page does next. A declined card changed the cart's session: revalidate.
+ */
+export async function finalizeNexiCardPayment(cartId: string, sessionId: string): Promise<CardFieldsNextStep> {
+  const next = await finalizeCardPayment(sdk.client, { cartId, sessionId }, { headers: await getAuthHeaders() })
+  if (next.next === "declined") revalidateTag(await getCacheTag("carts"))
+  return next
 }
 
 /** The mobile payment's wait: the status route, which completes the cart once the shopper approves. */

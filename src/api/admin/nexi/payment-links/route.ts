@@ -3,8 +3,9 @@
  * payment link for what the order owes (src/staff/payment-links.ts), or the smaller `amount`
  * staff typed (major units, "12.50"; checked against what the order owes, never more, not for a
  * draft order); the link can be paid until the end of the day `expiry_days`
- * (1 to 90, default 7) from today, UTC. It replaces the order's open links. Answers
- * NexiPaymentLinksResponse with 201.
+ * (1 to 90, default 7) from today, UTC. `wallet` ("GOOGLEPAY" or "APPLEPAY", one the card
+ * provider's `wallets` option offers) makes it a link the customer pays with that wallet; without
+ * it, by card. It replaces the order's open links. Answers NexiPaymentLinksResponse with 201.
  */
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { z } from "zod"
@@ -21,6 +22,8 @@ const BodySchema = orderCollectionBody({
     .max(MAX_LINK_EXPIRY_DAYS, `must be at most ${MAX_LINK_EXPIRY_DAYS} days`)
     .default(DEFAULT_LINK_EXPIRY_DAYS),
   amount: decimalAmount.optional(),
+  // Checked against the options by the use case, which names the field.
+  wallet: z.unknown().optional(),
 })
 
 export async function POST(req: AuthenticatedMedusaRequest, res: MedusaResponse<NexiPaymentLinksResponse>) {
@@ -31,6 +34,7 @@ export async function POST(req: AuthenticatedMedusaRequest, res: MedusaResponse<
       field: body.field,
       expiryDays: body.expiry_days,
       amount: body.amount,
+      wallet: body.wallet,
     }),
   )
 }

@@ -73,6 +73,38 @@ describe("NexiCardProviderService", () => {
     expect(await gateway.postCount("/orders/build")).toBe(2)
   })
 
+  it("pays with a wallet the options offer: its page for a hosted order and for a Build session, refusing another before sending", async () => {
+    const card = provider({ wallets: ["GOOGLEPAY"] })
+    const hosted = await card.initiatePayment({
+      amount: 10,
+      currency_code: "eur",
+      data: { session_id: "payses_w1", wallet: "GOOGLEPAY" },
+    })
+    const page = await (await fetch(String(hosted.data?.hosted_page))).text()
+    expect(page).toContain('data-wallet="GOOGLEPAY"')
+    expect(page).not.toContain('id="pan"')
+    // A Build session of a wallet has no fields: its page, where the shopper is sent, replaces them.
+    const build = await card.initiatePayment({
+      amount: 10,
+      currency_code: "eur",
+      data: { session_id: "payses_w2", wallet: "GOOGLEPAY", integration: "build" },
+    })
+    expect(build.data).toMatchObject({ hosted_page: expect.stringContaining("/hpp/"), status: "pending" })
+    expect(build.data).not.toHaveProperty("build_fields")
+    expect(build.data).not.toHaveProperty("build_session_id")
+    expect(await gateway.cradle().ledger.findAttempt(build.id)).toMatchObject({
+      security_token_hash: build.data?.security_token_hash,
+    })
+    const refused = card.initiatePayment({
+      amount: 10,
+      currency_code: "eur",
+      data: { session_id: "payses_w3", wallet: "APPLEPAY" },
+    })
+    await expect(refused).rejects.toThrow(/^data\.wallet: this store does not offer Apple Pay/)
+    expect(await gateway.postCount("/orders/hpp")).toBe(1)
+    expect(await gateway.postCount("/orders/build")).toBe(1)
+  })
+
   it("refuses an unknown integration, naming the field", async () => {
     const started = provider().initiatePayment({
       amount: 10,

@@ -4,7 +4,7 @@
  * asked (recurrence), when a card becomes usable, and the account-holder methods Medusa calls.
  * The ledger is the in-memory one; integration-tests/http/saved-cards.spec.ts runs the module.
  */
-import { endContract } from "../../../../core/card/card-wallet"
+import { endContract } from "../../../../core/card/contract-end"
 import type { GatewayClient } from "../../../../gateway/gateway-client"
 import type { HppRequest } from "../../../../gateway/schemas"
 import { DEACTIVATION_KIND } from "../../../../modules/nexi-ledger/types"
@@ -451,6 +451,22 @@ describe("a deleted card's contract at the gateway", () => {
         gateway_operation_id: "no_contract",
       }),
     ])
+  })
+
+  it("ends the contract the gateway makes after the account holder was deleted while the shopper paid", async () => {
+    const session = await startSession({ save_card: true })
+    await provider().deleteAccountHolder({ context: { account_holder: holder("nxcada") } } as never)
+    expect(deactivations()).toEqual([expect.objectContaining({ gateway_operation_id: "no_contract" })])
+    await payAndAuthorize(session)
+    await payAndAuthorize(session)
+    expect(await contractState()).toEqual(["deactivated"])
+    const [card] = gateway.cradle().ledger.cards
+    expect(card.state).toBe("deleted")
+    expect(deactivations().map((write) => [write.idempotency_key, write.outcome])).toEqual([
+      [`${card.id}:deactivation`, "executed"],
+      [`${card.id}:deactivation-of-late-contract`, "executed"],
+    ])
+    expect(await gateway.postCount(`/contracts/${card.contract_id}/deactivation`)).toBe(2)
   })
 
   it("keeps the card offered when its deactivation cannot be recorded, and sends nothing", async () => {

@@ -1,5 +1,6 @@
 /**
- * The checkout, one step per ?step=: cart, address, payment. The payment step is also the
+ * The checkout, one step per ?step=: cart, address, payment, and card when the card is typed
+ * in the gateway's fields in this page (card-fields.js). The payment step is also the
  * provider's cancelUrl: a shopper back from the hosted page sees why the last attempt ended
  * and picks a way to pay again. A logged-in customer also gets their saved cards and "Save my
  * card" there (saved-card-choices.js).
@@ -9,6 +10,7 @@ import { alertBox, busy, h, render } from "../dom.js"
 import { formatMoney } from "../money.js"
 import { renderNav } from "../nav.js"
 import { failed, failureMessage, nexiSessionOf, paymentStatus, startPaymentSession } from "../payments.js"
+import { cardFieldsOption, cardFieldsStep } from "./card-fields.js"
 import { cardSessionData, saveCardField, savedCardOption, usableSavedCards } from "./saved-card-choices.js"
 
 const STEPS = ["cart", "address", "payment"]
@@ -203,6 +205,23 @@ function methodOption(method, checked) {
   )
 }
 
+/** Google Pay or Apple Pay, offered with a card method: a card session whose page shows only that wallet's button. */
+function walletOption(method, { wallet, name }) {
+  return h(
+    "label",
+    { class: "method", "data-testid": "wallet-method", "data-wallet": wallet },
+    h("input", {
+      type: "radio",
+      name: "provider_id",
+      value: method.provider_id,
+      "data-kind": "wallet",
+      "data-wallet": wallet,
+    }),
+    h("span", {}, name),
+    h("span", { class: "kind" }, "on the gateway's page"),
+  )
+}
+
 /** Why the last attempt ended, when the shopper is back on this step after one. */
 async function lastAttemptNotice(context, cart) {
   const session = nexiSessionOf(cart)
@@ -232,7 +251,12 @@ async function paymentStep(context, cart) {
   const savedCards = await usableSavedCards(api, methods)
   const options = [
     ...savedCards.map((card, index) => savedCardOption(card, index === 0)),
-    ...methods.map((method, index) => methodOption(method, !savedCards.length && index === 0)),
+    // A card method twice: on the hosted page, or typed in the gateway's fields in this shop (XPay Build).
+    ...methods.flatMap((method, index) => [
+      methodOption(method, !savedCards.length && index === 0),
+      ...(method.kind === "card" ? [cardFieldsOption(method)] : []),
+      ...(method.wallets ?? []).map((wallet) => walletOption(method, wallet)),
+    ]),
   ]
   const saveCard = saveCardField()
   const phone = h(
@@ -263,7 +287,7 @@ async function paymentStep(context, cart) {
   const chosen = () => form.querySelector("input[name=provider_id]:checked")
   const showFields = () => {
     phone.hidden = chosen()?.dataset.kind !== "mobile"
-    if (saveCard) saveCard.hidden = chosen()?.dataset.kind !== "card"
+    if (saveCard) saveCard.hidden = !["card", "card-fields"].includes(chosen()?.dataset.kind)
   }
   form.addEventListener("change", showFields)
   showFields()
@@ -279,6 +303,11 @@ async function paymentStep(context, cart) {
         location.assign(
           `/checkout/mobile?cart_id=${encodeURIComponent(cart.id)}&session_id=${encodeURIComponent(session.id)}`,
         )
+        return
+      }
+      if (method.dataset.kind === "card-fields") {
+        await startPaymentSession(api, cart, method.value, { ...cardSessionData(form, method), integration: "build" })
+        location.assign(stepUrl(cart, "card"))
         return
       }
       const session = await startPaymentSession(api, cart, method.value, cardSessionData(form, method))
@@ -313,5 +342,6 @@ export async function checkoutView(context) {
   if (step === "payment" && !hasAddress(cart)) return location.assign(stepUrl(cart, "address"))
   if (step === "address") return addressStep(context, cart)
   if (step === "payment") return paymentStep(context, cart)
+  if (step === "card") return cardFieldsStep(context, cart, stepUrl(cart, "payment"))
   return cartStep(context, cart)
 }

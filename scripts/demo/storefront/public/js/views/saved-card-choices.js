@@ -59,9 +59,10 @@ export function saveCardField() {
   )
 }
 
-/** The card session's `data` for the chosen way to pay: the saved card to pay with, or the card to save. */
+/** The card session's `data` for the chosen way to pay: the saved card to pay with, a wallet, or the card to save. */
 export function cardSessionData(form, chosen) {
   if (chosen.dataset.kind === "saved-card") return { payment_method_id: chosen.dataset.savedCard }
+  if (chosen.dataset.kind === "wallet") return { wallet: chosen.dataset.wallet }
   if (form.save_card?.checked)
     return form.allow_merchant_charges?.checked
       ? { save_card: true, allow_merchant_charges: true }

@@ -8,7 +8,7 @@ import { type TestCradle, testCradle } from "../../../../../../test-support/prov
 import { CardSync, cardSyncPort } from "../../../../../core/card/card-sync"
 import { clientsFor } from "../../../../../core/clients"
 import type { GatewayPayment } from "../../../../../core/medusa-payments"
-import { PaymentRecords, type SessionRecord } from "../../../../../core/medusa-payments"
+import { PaymentRecords, type SessionRecord } from "../../../../../core/medusa-records"
 import { parseNexiOptions } from "../../../../../core/options"
 import { SIM_API_KEY } from "../../../../../http/__tests__/support/simulator"
 import { type RunningSimulator, startSimulator } from "../../../../../simulator"

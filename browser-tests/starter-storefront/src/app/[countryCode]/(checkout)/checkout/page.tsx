@@ -2,6 +2,7 @@ import { listCartShippingOptions, retrieveCart } from "@lib/data/cart"
 import { retrieveCustomer } from "@lib/data/customer"
 import { listMyNexiCards } from "@lib/data/nexi"
 import { listCartPaymentMethods } from "@lib/data/payment"
+import { NEXI_CARD_FIELDS } from "@lib/nexi-card-fields"
 import { Addresses } from "@modules/checkout/components/addresses"
 import { Payment } from "@modules/checkout/components/payment"
 import { RefreshWithCookies } from "@modules/checkout/components/refresh-with-cookies"
@@ -29,9 +30,10 @@ export default async function CheckoutPage(props: { searchParams: Promise<{ step
           cart={cart}
           availablePaymentMethods={await listCartPaymentMethods(cart.region_id ?? "")}
           savedCards={customer ? await listMyNexiCards() : null}
+          cardFields={NEXI_CARD_FIELDS.enabled}
         />
       ) : null}
-      {step === "review" ? <Review cart={cart} /> : null}
+      {step === "review" ? <Review cart={cart} sdkIntegrity={NEXI_CARD_FIELDS.sdkIntegrity} /> : null}
     </div>
   )
 }

@@ -2,22 +2,31 @@
 import { nexiHostedPage } from "@lib/data/nexi"
 import { startNexiMobilePayment } from "@lib/data/nexi-mobile"
 import type { HttpTypes } from "@medusajs/types"
+import { NexiCardFieldsPayment } from "@modules/checkout/components/nexi-card-fields"
 import { type MobileChoice, mobileChoiceOf } from "@modules/checkout/mobile-choice"
 import { Button, ErrorMessage } from "@modules/common/components"
-import { isNexiCardProvider } from "medusa-payment-nexi-storefront"
+import { hasCardFields, isNexiCardProvider } from "medusa-payment-nexi-storefront"
 import { useParams, useRouter } from "next/navigation"
 import { useEffect, useState } from "react"
 
 /** The review step's final button, as the starters' PaymentButton: one case per kind of payment. */
-export function PaymentButton({ cart }: { cart: HttpTypes.StoreCart }) {
+export function PaymentButton({ cart, sdkIntegrity }: { cart: HttpTypes.StoreCart; sdkIntegrity?: string }) {
   const notReady = !cart.shipping_address || !cart.billing_address || !cart.email || !cart.shipping_methods?.length
   const paymentSession = cart.payment_collection?.payment_sessions?.[0]
   const [mobile, setMobile] = useState<MobileChoice | null>(null)
   useEffect(() => setMobile(mobileChoiceOf(cart.id)), [cart.id])
+  // The card fields stay once shown: when the cart changes, the store drops their session and
+  // the refreshed page has none, but the fields must still say so and open new ones.
+  const [cardFields, setCardFields] = useState(hasCardFields(paymentSession) ? paymentSession : undefined)
+  useEffect(() => {
+    if (hasCardFields(paymentSession)) setCardFields(paymentSession)
+  }, [paymentSession])
 
   switch (true) {
     case mobile !== null:
       return <NexiMobileButton cart={cart} choice={mobile} notReady={notReady} />
+    case cardFields !== undefined:
+      return <NexiCardFieldsPayment cart={cart} session={cardFields} notReady={notReady} sdkIntegrity={sdkIntegrity} />
     case isNexiCardProvider(paymentSession?.provider_id):
       return <NexiHostedPageButton cart={cart} notReady={notReady} />
     default:

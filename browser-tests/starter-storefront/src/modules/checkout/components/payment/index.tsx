@@ -21,11 +21,14 @@ export function Payment({
   cart,
   availablePaymentMethods,
   savedCards,
+  cardFields,
 }: {
   cart: HttpTypes.StoreCart
   availablePaymentMethods: { id: string }[]
   /** null for a guest: no saved cards, no "Save my card". */
   savedCards: SavedCard[] | null
+  /** The store takes a new card in the gateway's fields on the review step (XPay Build), not on the hosted page. */
+  cardFields: boolean
 }) {
   const activeSession = cart.payment_collection?.payment_sessions?.find((session) => session.status === "pending")
   const [isLoading, setIsLoading] = useState(false)
@@ -54,7 +57,10 @@ export function Payment({
       } else if (isNexiCardProvider(selectedPaymentMethod)) {
         rememberMobileChoice(cart.id, null)
         // Always a new session: it carries the card chosen, and a declined or cancelled one cannot be paid again.
-        const data = card === "new" ? cardSessionData({ saveCard }) : cardSessionData({ paymentMethodId: card })
+        const data =
+          card === "new"
+            ? cardSessionData({ saveCard, integration: cardFields ? "build" : "hosted" })
+            : cardSessionData({ paymentMethodId: card })
         await initiatePaymentSession(cart, { provider_id: selectedPaymentMethod, data })
       } else if (!checkActiveSession) {
         await initiatePaymentSession(cart, { provider_id: selectedPaymentMethod })
