@@ -12,8 +12,13 @@
  *   than STALE_REQUEST_MS (the job settles a write cut off mid-call once it is that old): a
  *   live workflow finishes its steps right after its provider call, which is over by then, so
  *   the sync and a live workflow never finish the same row;
- * - a row is finished when its order has no transaction naming it (Medusa's own step adds one
- *   per row, keyed by the row's id, so this is the mark of a workflow that died before it);
+ * - a row is finished when the order's transactions naming it do not add up to its amount: it has
+ *   none (Medusa's own step adds one per row, keyed by the row's id, so this is the mark of a
+ *   workflow that died before it), or one for another amount. Medusa's capture and refund
+ *   workflows add a transaction for every row of the payment that has none, each for the amount
+ *   of the call they run for: a later call (staff's refund, or the sync recording a back-office
+ *   refund) gives the row of a workflow that died a transaction of the later call's amount,
+ *   which the sync deletes before it adds the row's own;
  * - under the payment's lock, with the transactions read again: copies of a notification, the
  *   job and a staff Sync finish a row once.
  */
@@ -40,6 +45,9 @@ type PaymentRecord = {
   refunds: Row[]
 }
 type Kind = "capture" | "refund"
+type KindRow = { kind: Kind; row: Row }
+/** A row to finish, with the transactions that name it for another amount (deleted first). */
+type Unfinished = KindRow & { transactionIds: string[] }
 
 /** Whether a Medusa row stands for money the gateway holds: the rows each kind of write is sent for. */
 const WRITE_KINDS_OF: Record<Kind, ReadonlyArray<MoneyWrite["kind"]>> = {
@@ -80,8 +88,7 @@ export class MedusaBookkeeping {
       const rows = await this.unfinished(orderId, backed)
       if (!rows.length) return 0
       await this.finishPayment(payment)
-      for (const { kind, row } of rows)
-        await this.finishRow(orderId, payment.payment_collection_id, payment.currency_code, kind, row)
+      for (const row of rows) await this.finishRow(orderId, payment.payment_collection_id, payment.currency_code, row)
       return rows.length
     })
   }
@@ -129,15 +136,19 @@ export class MedusaBookkeeping {
     return (data[0] as { order_id?: string } | undefined)?.order_id
   }
 
-  /** The rows among `rows` that the order has no transaction for. */
-  private async unfinished(orderId: string, rows: Array<{ kind: Kind; row: Row }>) {
+  /** The rows among `rows` whose transactions on the order do not add up to them (see the header). */
+  private async unfinished(orderId: string, rows: KindRow[]): Promise<Unfinished[]> {
     if (!rows.length) return []
     const transactions = await this.orders().listOrderTransactions(
       { order_id: orderId, reference_id: rows.map(({ row }) => row.id) },
-      { select: ["reference_id"] },
+      { select: ["id", "reference_id", "amount", "raw_amount"] },
     )
-    const named = new Set(transactions.map((transaction) => transaction.reference_id))
-    return rows.filter(({ row }) => !named.has(row.id))
+    return rows.flatMap(({ kind, row }) => {
+      const naming = transactions.filter((transaction) => transaction.reference_id === row.id)
+      const total = naming.reduce((sum, transaction) => MathBN.add(sum, amountOf(transaction)), MathBN.convert(0))
+      if (MathBN.eq(total, transactionAmount(kind, row))) return []
+      return [{ kind, row, transactionIds: naming.map((transaction) => transaction.id) }]
+    })
   }
 
   /**
@@ -164,13 +175,16 @@ export class MedusaBookkeeping {
    * refund, then the credit line Medusa's staff refund adds for what the customer had not
    * overpaid (none on a cancelled order: its refunds come from the cancel, which adds none).
    */
-  private async finishRow(orderId: string, collectionId: string, currency: string, kind: Kind, row: Row) {
+  private async finishRow(orderId: string, collectionId: string, currency: string, unfinished: Unfinished) {
+    const { kind, row, transactionIds } = unfinished
+    // Deleting them takes them out of the order's summary, as adding them put them in.
+    if (transactionIds.length) await this.orders().deleteOrderTransactions(transactionIds)
     const amount = amountOf(row)
     // Read before the transaction, as Medusa's refund reads the order before it refunds.
     const credit = kind === "refund" ? await this.refundCredit(orderId, amount) : undefined
     await this.orders().addOrderTransactions({
       order_id: orderId,
-      amount: kind === "refund" ? MathBN.mult(amount, -1) : amount,
+      amount: transactionAmount(kind, row),
       currency_code: currency,
       reference: kind,
       reference_id: row.id,
@@ -206,7 +220,7 @@ function isOlderThanStale(time: Date | string, now: Date): boolean {
   return now.getTime() - new Date(time).getTime() > STALE_REQUEST_MS
 }
 
-function rowsOf(payment: PaymentRecord): Array<{ kind: Kind; row: Row }> {
+function rowsOf(payment: PaymentRecord): KindRow[] {
   return [
     ...payment.captures.map((row) => ({ kind: "capture" as const, row })),
     ...payment.refunds.map((row) => ({ kind: "refund" as const, row })),
@@ -215,4 +229,9 @@ function rowsOf(payment: PaymentRecord): Array<{ kind: Kind; row: Row }> {
 
 function amountOf(row: { amount: unknown; raw_amount?: unknown }) {
   return MathBN.convert((row.raw_amount ?? row.amount) as never)
+}
+
+/** The order transaction of a row, as Medusa's workflows add it: a refund's negative. */
+function transactionAmount(kind: Kind, row: Row) {
+  return kind === "refund" ? MathBN.mult(amountOf(row), -1) : amountOf(row)
 }

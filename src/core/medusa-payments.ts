@@ -10,7 +10,7 @@ import type { IPaymentModuleService, MedusaContainer } from "@medusajs/framework
 import { MathBN, Modules, PaymentActions } from "@medusajs/framework/utils"
 import { capturePaymentWorkflow, processPaymentWorkflowId, refundPaymentWorkflow } from "@medusajs/medusa/core-flows"
 import type { PaymentLedger } from "../modules/nexi-ledger/types"
-import { minorToMajorString, toMinorUnits } from "../money/amount"
+import { minorToMajorString, toMinorUnits, totalMinorUnits } from "../money/amount"
 import { MedusaBookkeeping } from "./medusa-bookkeeping"
 import {
   isCancelledCapture,
@@ -103,7 +103,14 @@ export function medusaChangesOf(container: MedusaContainer, ledger: PaymentLedge
   })
 }
 
-type PaymentRow = { id: string; canceled_at?: unknown; captures: MoneyRow[]; refunds: MoneyRow[] }
+type PaymentRow = {
+  id: string
+  amount: unknown
+  raw_amount?: unknown
+  canceled_at?: unknown
+  captures: MoneyRow[]
+  refunds: MoneyRow[]
+}
 
 const PAID_SESSION = new Set(["authorized", "captured"])
 const SETTLED_REFUND = new Set(["REFUNDED", "EXECUTED"])
@@ -253,7 +260,7 @@ export class MedusaChanges {
       { payment_session_id: sessionId },
       {
         relations: ["captures", "refunds"],
-        select: ["id", "canceled_at", ...MONEY_ROW_FIELDS],
+        select: ["id", "amount", "raw_amount", "canceled_at", ...MONEY_ROW_FIELDS],
       },
     )
     return record as unknown as PaymentRow | undefined
@@ -315,11 +322,24 @@ export class MedusaChanges {
       // `is_captured` is passed through to the payment module, which then calls no provider.
       input: {
         payment_id: record.id,
-        amount: minorToMajorString(missing, payment.currency),
+        amount: this.captureAmount(record, missing, payment.currency),
         is_captured: writes.length === 0,
       } as { payment_id: string },
     })
     return true
+  }
+
+  /**
+   * What Medusa records for the `missingMinor` the gateway captured beyond Medusa's captures:
+   * what Medusa has left to capture, unrounded, when the gateway captured it rounded (a payment
+   * of 10948.8 JPY, authorized and captured whole as 10949); otherwise those minor units. Medusa
+   * refuses to capture more than the payment's amount, and for a currency without decimals it
+   * compares unrounded amounts: 10949 would never be recorded.
+   */
+  private captureAmount(record: PaymentRow, missingMinor: bigint, currency: string): string {
+    const left = MathBN.sub((record.raw_amount ?? record.amount) as never, totalOfRows(record.captures ?? []))
+    if (totalMinorUnits(left.toFixed(), currency) === missingMinor) return left.toFixed()
+    return minorToMajorString(missingMinor, currency)
   }
 
   /**

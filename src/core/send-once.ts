@@ -326,9 +326,10 @@ async function settleLost(context: EarlierWrites, write: MoneyWrite, resend: Res
 /**
  * A write whose Medusa row stands (the process stopped after recording both, before it heard
  * the answer) goes through the sender again under its own key: made, it is claimed for its
- * row; never made, it is sent now. A gateway that refuses it leaves Medusa showing money that
- * did not move: the write stays claimed by the row, which puts it on staff's list of ledger
- * issues, and a warning says so.
+ * row; never made, it is sent now. Sent now and lost on the way again (the gateway's record shows
+ * it not made), it is unknown again, and the next read of the order sends it: its row still
+ * stands. A gateway that refuses it leaves Medusa showing money that did not move: the write
+ * stays claimed by the row, which puts it on staff's list of ledger issues, and a warning says so.
  */
 async function sendToItsRow(context: EarlierWrites, write: MoneyWrite, resend: Resend): Promise<void> {
   try {
@@ -336,6 +337,10 @@ async function sendToItsRow(context: EarlierWrites, write: MoneyWrite, resend: R
   } catch (error) {
     const settled = (await context.ledger.writesOf(write.gateway_ref)).find((other) => other.id === write.id)
     if (settled?.outcome !== "refused") throw error
+    if (!isRefusal(error)) {
+      await context.ledger.settleWrite(write.idempotency_key, { outcome: "unknown", message: (error as Error).message })
+      throw error
+    }
     await context.ledger.settleWrite(write.idempotency_key, {
       claimed_by: write.medusa_ref,
       message: (error as Error).message,

@@ -130,6 +130,16 @@ export function leavesRoom(step: Omit<TotalsStep, "leftMinor">, limit: AmountInp
   return roundToMinor(after, exponent).isLessThan(roundToMinor(toDecimal(limit, `${field} (the limit)`), exponent))
 }
 
+/**
+ * A total (Medusa's captures or refunds, or what is left of them) in whole minor units, rounded
+ * half-up as minorUnitsToSend rounds totals. Unlike one amount to send, a total below one minor
+ * unit is no mistake (0.4 JPY left of a payment of 1234.4 JPY captured as 1234), nor is a negative
+ * one (what is held when Medusa refunded 84.46 EUR of 84.456).
+ */
+export function totalMinorUnits(total: AmountInput, currencyCode: string, field = "total"): bigint {
+  return BigInt(roundToMinor(toDecimal(total, field), currencyExponent(currencyCode)).toFixed(0))
+}
+
 /** toMinorUnits for what a shopper is asked to pay: a payment of nothing is refused too. */
 export function toPayableMinorUnits(amount: AmountInput, currencyCode: string, field = "amount"): string {
   const minor = toMinorUnits(amount, currencyCode, field)

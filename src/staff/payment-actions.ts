@@ -17,7 +17,7 @@ import { withPaymentLock } from "../core/payment-lock"
 import { gatewayClientFor, isNexiCardProviderId, ledgerOf } from "../core/store-entries"
 import type { GatewayClient } from "../gateway/gateway-client"
 import type { Operation } from "../gateway/schemas"
-import { fromMinorUnits, moneyText } from "../money/amount"
+import { fromMinorUnits, minorMoneyText, moneyText, totalMinorUnits } from "../money/amount"
 import { reconcileSession, reconcileTransaction } from "../reconciliation/reconcile-pending-sessions"
 import type { NexiPaymentActionResponse } from "./contract"
 import {
@@ -95,11 +95,15 @@ export function syncMessage({ currency, before, after, gateway }: SyncFacts): st
   }
   if (!changes.length) changes.push("Nothing to record: Medusa already has every refund the gateway reports.")
   if (gateway) {
-    const gatewayHeld = new BigNumber(gateway.captured).minus(gateway.refunded)
-    const medusaHeld = after.captured.minus(after.refunded)
-    if (!gatewayHeld.isEqualTo(medusaHeld)) {
+    // As the gateway holds Medusa's totals: each rounded to the currency's minor unit. Medusa's
+    // may carry more decimals (10948.8 JPY captured, 10949 refunded: both 10949 at the gateway).
+    const held = (captured: BigNumber.Value, refunded: BigNumber.Value) =>
+      totalMinorUnits(String(captured), currency) - totalMinorUnits(String(refunded), currency)
+    const gatewayHeld = held(gateway.captured, gateway.refunded)
+    const medusaHeld = held(after.captured.toFixed(), after.refunded.toFixed())
+    if (gatewayHeld !== medusaHeld) {
       changes.push(
-        `The gateway holds ${moneyText(gatewayHeld, currency)} captured and not refunded, Medusa ${moneyText(medusaHeld, currency)}.`,
+        `The gateway holds ${minorMoneyText(gatewayHeld, currency.toUpperCase())} captured and not refunded, Medusa ${minorMoneyText(medusaHeld, currency.toUpperCase())}.`,
       )
     }
   }

@@ -44,6 +44,7 @@ async function syncOf(
     sessionStatus = session.status,
     medusaAnswers = async (): Promise<SyncOutcome> => "unchanged",
     release = async (): Promise<"voided" | "nothing_paid"> => "nothing_paid",
+    settledNow,
   }: {
     checkoutHoldsCart?: boolean
     state?: "open" | "paid" | "superseded"
@@ -52,6 +53,8 @@ async function syncOf(
     medusaAnswers?: (ledger: InMemoryLedger) => Promise<SyncOutcome>
     /** What the release of an order no live session owns does (given the ledger it marks released). */
     release?: (ledger: InMemoryLedger) => Promise<"voided" | "nothing_paid">
+    /** The order once settling the writes sent one cut off before the first read. */
+    settledNow?: OrderDetails
   } = {},
 ) {
   const calls: string[] = []
@@ -70,10 +73,12 @@ async function syncOf(
   const gateway: CardGatewayPort = {
     readOrder: async () => {
       calls.push("read the order")
-      return { details, state: readCardOrder(details) }
+      const now = settledNow && calls.includes("settle the writes") ? settledNow : details
+      return { details: now, state: readCardOrder(now) }
     },
     settleWrites: async () => {
       calls.push("settle the writes")
+      return settledNow !== undefined
     },
     release: async () => {
       calls.push("release")
@@ -132,6 +137,19 @@ describe("CardSync: the writes it settles before applying a read", () => {
     const { sync, calls } = await syncOf(AUTHORIZED)
     await sync.session(session.id)
     expect(calls).toEqual(["read the order", "settle the writes", "apply to Medusa"])
+  })
+})
+
+describe("CardSync: a write sent while the writes are settled", () => {
+  it("reads the order again, so Medusa is brought to the order with that write", async () => {
+    const refunded = orderWith(
+      ...CAPTURED.operations,
+      op("OP_REF", "REFUND", "REFUNDED", 3, { operationAmount: "500", cancelledOperationId: "OP_CAP" }),
+    )
+    const { sync, calls, applied } = await syncOf(CAPTURED, { settledNow: refunded })
+    await sync.session(session.id)
+    expect(calls).toEqual(["read the order", "settle the writes", "read the order", "apply to Medusa"])
+    expect(applied[0].refunds).toEqual([expect.objectContaining({ operationId: "OP_REF", amountMinor: "500" })])
   })
 })
 

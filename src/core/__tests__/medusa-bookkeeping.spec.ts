@@ -26,9 +26,12 @@ function write(more: Partial<MoneyWrite>): MoneyWrite {
   } as MoneyWrite
 }
 
-function store(writes: MoneyWrite[], { captureCreated = LONG_AGO, transactions = [] as string[] } = {}) {
+type Transaction = { id: string; reference_id: string; amount: number }
+
+function store(writes: MoneyWrite[], { captureCreated = LONG_AGO, transactions = [] as Transaction[] } = {}) {
   const calls: string[] = []
   const added: Array<Record<string, unknown>> = []
+  const deleted: string[] = []
   const payment = {
     id: "pay_1",
     amount: 19.99,
@@ -51,10 +54,15 @@ function store(writes: MoneyWrite[], { captureCreated = LONG_AGO, transactions =
     },
   }
   const orders = {
-    listOrderTransactions: async () =>
-      [...transactions, ...added.map((trx) => trx.reference_id as string)].map((reference_id) => ({ reference_id })),
+    listOrderTransactions: async () => [
+      ...transactions.filter((transaction) => !deleted.includes(transaction.id)),
+      ...added.map((transaction, index) => ({ ...transaction, id: `ordtrx_added_${index}` })),
+    ],
     addOrderTransactions: async (transaction: Record<string, unknown>) => {
       added.push(transaction)
+    },
+    deleteOrderTransactions: async (ids: string[]) => {
+      deleted.push(...ids)
     },
   }
   const query = { graph: async () => ({ data: [{ order_id: "order_1" }] }) }
@@ -75,7 +83,7 @@ function store(writes: MoneyWrite[], { captureCreated = LONG_AGO, transactions =
       return job()
     },
   })
-  return { bookkeeping, calls, added, locks }
+  return { bookkeeping, calls, added, deleted, locks }
 }
 
 describe("MedusaBookkeeping", () => {
@@ -120,10 +128,23 @@ describe("MedusaBookkeeping", () => {
     expect(locks).toEqual([])
   })
 
-  it("leaves a row the order already has a transaction for, without taking the lock", async () => {
-    const { bookkeeping, calls, locks } = store([write({})], { transactions: ["capt_1"] })
+  it("leaves a row the order already has its transaction for, without taking the lock", async () => {
+    const transactions = [{ id: "ordtrx_1", reference_id: "capt_1", amount: 19.99 }]
+    const { bookkeeping, calls, locks } = store([write({})], { transactions })
     await expect(bookkeeping.finish("payses_1", "ORDER1", NOW)).resolves.toBe(0)
     expect(locks).toEqual([])
     expect(calls).toEqual(["listPayments"])
+  })
+
+  it("replaces a transaction of another amount, as a later capture or refund workflow of the payment gives a row that has none", async () => {
+    // Medusa's workflow adds a transaction for every row lacking one, for its own call's amount.
+    const transactions = [{ id: "ordtrx_later", reference_id: "capt_1", amount: 5 }]
+    const { bookkeeping, added, deleted } = store([write({})], { transactions })
+    await expect(bookkeeping.finish("payses_1", "ORDER1", NOW)).resolves.toBe(1)
+    expect(deleted).toEqual(["ordtrx_later"])
+    expect(added.map((transaction) => [transaction.reference_id, String(transaction.amount)])).toEqual([
+      ["capt_1", "19.99"],
+    ])
+    await expect(bookkeeping.finish("payses_1", "ORDER1", NOW)).resolves.toBe(0)
   })
 })

@@ -1,9 +1,10 @@
 /**
  * The one sync of a card payment's gateway order. A notification, the reconciliation job, the
  * storefront's status poll and the admin's Sync all call it: it verifies (a notification's
- * security token first, before any gateway read), reads the order once, decides once what the
- * read means for Medusa and applies it once (medusa-payments.ts: a cart is completed under
- * Medusa's cart lock, back-office money recorded under the Medusa payment's lock).
+ * security token first, before any gateway read), reads the order once (again only when settling
+ * its writes sent one cut off before it reached the gateway), decides once what the read means
+ * for Medusa and applies it once (medusa-payments.ts: a cart is completed under Medusa's cart
+ * lock, back-office money recorded under the Medusa payment's lock).
  *
  * An order its live session still points at is that session's payment; money on any other
  * order no order will ever capture, so it is released.
@@ -11,7 +12,7 @@
 import type { Logger, MedusaContainer, ProviderWebhookPayload } from "@medusajs/framework/types"
 import type { GatewayClient } from "../../gateway/gateway-client"
 import { NotificationSchema, type OrderDetails } from "../../gateway/schemas"
-import type { PaymentAttempt, PaymentLedger, SavedCardBook } from "../../modules/nexi-ledger/types"
+import type { PaymentAttempt, PaymentLedger, SavedCardBook, WriteKind } from "../../modules/nexi-ledger/types"
 import { minorMoneyText } from "../../money/amount"
 import { changesNothing, watchAfterRead } from "../attempt-watch"
 import { idempotencyUuid } from "../idempotency"
@@ -47,8 +48,12 @@ type ReleaseOutcome = "voided" | "refunded" | "nothing_paid"
 export interface CardGatewayPort {
   /** One read of the order, through the read model; undefined when the gateway knows no such order. */
   readOrder(orderId: string): Promise<CardOrderRead | undefined>
-  /** Settles the order's earlier writes whose answer was lost (the sender's rules), against `state`'s order. */
-  settleWrites(orderId: string, state: CardOrder): Promise<void>
+  /**
+   * Settles the order's earlier writes whose answer was lost (the sender's rules), against
+   * `state`'s order; whether one of them was made since `state` was read (cut off before it
+   * reached the gateway, and sent now).
+   */
+  settleWrites(orderId: string, state: CardOrder): Promise<boolean>
   /** Gives back the money on an order no live session owns. */
   release(attempt: PaymentAttempt, read: CardOrderRead, why: string): Promise<ReleaseOutcome>
   /** A saved card's verification notification (no payment attempt); false when `orderId` is none. */
@@ -139,14 +144,17 @@ export class CardSync {
     orderId: string,
     attempt: PaymentAttempt | undefined,
     session: SessionRecord | undefined,
-    read: CardOrderRead,
+    firstRead: CardOrderRead,
     { settleWrites }: { settleWrites: boolean } = { settleWrites: true },
   ): Promise<SyncOutcome> {
-    const { state } = read
+    let read = firstRead
     // A superseded attempt is owned by no session, even one still naming it (a cancelled payment link's).
     const owned = attempt?.state !== "superseded" && attempt?.state !== "released"
     if (session !== undefined && owned && readCardSessionData(session.data).order_id === orderId) {
-      if (settleWrites) await this.deps.gateway.settleWrites(orderId, state)
+      // A write sent just now is in the order Medusa is brought to: read again, or its refunds fall short.
+      if (settleWrites && (await this.deps.gateway.settleWrites(orderId, read.state)))
+        read = (await this.deps.gateway.readOrder(orderId)) ?? read
+      const { state } = read
       // Left as it is, still watched: the shopper's checkout, completing the cart now, authorizes it.
       if (await this.deps.medusa.checkoutCompleting(session, state.status, attempt?.cart_id)) return "left_to_checkout"
       if (state.status === "error" || state.status === "canceled")
@@ -274,6 +282,8 @@ export interface CardSyncPortDeps {
 }
 
 const ACTION = "sync the payment"
+/** The writes whose operation the order lists (a link's creation names a link, a charge its own order). */
+const MADE_ON_THE_ORDER: readonly WriteKind[] = ["capture", "refund", "void", "cancel_capture"]
 
 export function cardSyncPort(deps: CardSyncPortDeps): CardGatewayPort {
   const { gateway, ledger, logger } = deps
@@ -289,7 +299,15 @@ export function cardSyncPort(deps: CardSyncPortDeps): CardGatewayPort {
   return {
     readOrder,
     settleWrites: async (orderId, state) => {
-      await heldByTheirUndo(context, await settledWritesOf(context, orderId), state)
+      const writes = await heldByTheirUndo(context, await settledWritesOf(context, orderId), state)
+      const shown = new Set(state.operations.map(({ operation }) => operation.operationId))
+      return writes.some(
+        (write) =>
+          MADE_ON_THE_ORDER.includes(write.kind) &&
+          write.outcome === "executed" &&
+          write.gateway_operation_id !== null &&
+          !shown.has(write.gateway_operation_id),
+      )
     },
     release: (attempt, read, why) => releaseUnowned(context, attempt, read.details, why, logger),
     verificationNotified: (orderId, securityToken) =>

@@ -1,6 +1,13 @@
 import { BigNumber as MedusaBigNumber } from "@medusajs/framework/utils"
 import BigNumber from "bignumber.js"
-import { type AmountInput, fromMinorUnits, InvalidAmountError, minorToMajorString, toMinorUnits } from "../amount"
+import {
+  type AmountInput,
+  fromMinorUnits,
+  InvalidAmountError,
+  minorToMajorString,
+  toMinorUnits,
+  totalMinorUnits,
+} from "../amount"
 import { currencyExponent, isKnownCurrency, UnknownCurrencyError } from "../currencies"
 
 describe("currencyExponent", () => {
@@ -113,6 +120,22 @@ describe("toMinorUnits", () => {
       expect(() => toMinorUnits(1, "ABC")).toThrow(/^currency_code: "ABC"/)
     })
   })
+})
+
+describe("totalMinorUnits", () => {
+  it.each([
+    ["10948.8", "JPY", 10949n],
+    ["0.4", "JPY", 0n],
+    ["0.5", "JPY", 1n],
+    ["1.0005", "KWD", 1001n],
+    ["-0.004", "EUR", 0n],
+    ["-0.005", "EUR", -1n],
+  ])(
+    "rounds a total of %s %s half-up to %s minor units, below one minor unit and negative too",
+    (total, currency, minor) => {
+      expect(totalMinorUnits(total, currency)).toBe(minor)
+    },
+  )
 })
 
 describe("fromMinorUnits and minorToMajorString", () => {

@@ -94,6 +94,22 @@ describe("syncMessage", () => {
     expect(message).not.toMatch(/gateway holds/)
   })
 
+  it.each([
+    ["JPY", "10948.8", "10949"],
+    ["EUR", "84.456", "84.46"],
+  ])(
+    "compares what is held as the gateway holds it, rounded: %s captured %s and refunded %s agree with nothing held",
+    (currency, captured, refunded) => {
+      const message = syncMessage({
+        currency,
+        before: totals(captured, "0"),
+        after: totals(captured, refunded),
+        gateway: { captured: refunded, refunded },
+      })
+      expect(message).toBe(`Recorded a refund of ${refunded} ${currency} made at the gateway outside Medusa.`)
+    },
+  )
+
   it("warns when the gateway holds a capture Medusa does not know", () => {
     const message = syncMessage({
       currency: "KWD",

@@ -753,6 +753,28 @@ describe("a write whose Medusa row outlived the call", () => {
     ])
   })
 
+  it("stays unknown, and is sent at the next write, when it never reaches the gateway when sent again either", async () => {
+    const { card, orderId, data } = await capturedPayment("payses_k5")
+    await refundCutOff(card, data, "ref_k5a", "before")
+    const [lost] = gateway.cradle().ledger.writes.filter((write) => write.kind === "refund")
+    await loseAnswers("POST", "/operations/*/refunds", "before")
+
+    // No refusal came from the gateway: nothing was sent for the new refund, the cut-off one waits.
+    await expect(refund(card, data, "ref_k5b", 3)).rejects.toThrow(/refund of 5\.00 EUR was not made/)
+    expect(gateway.cradle().ledger.writes.find((write) => write.id === lost.id)).toMatchObject({ outcome: "unknown" })
+    await control("DELETE", "/faults")
+    await refund(card, data, "ref_k5c", 3)
+
+    expect((await gatewayOperations(orderId, "REFUND")).map((operation) => operation.operationAmount)).toEqual([
+      "500",
+      "300",
+    ])
+    expect(gateway.cradle().ledger.writes.find((write) => write.id === lost.id)).toMatchObject({
+      outcome: "executed",
+      claimed_by: "ref_k5a",
+    })
+  })
+
   it("refuses the next refund, sending nothing, while the earlier write's Medusa row cannot be read", async () => {
     const { card, data } = await capturedPayment("payses_k4")
     await refundCutOff(card, data, "ref_k4a", "after")
