@@ -16,6 +16,14 @@ const { freePort } = require("./free-port")
 const USER = "postgres"
 const PASSWORD = "postgres"
 
+/**
+ * A throwaway cluster (the tests') is deleted at the end of its run, so a crash may lose it
+ * whole: it need not wait for the disk at every commit. Waiting there made a commit slow on a
+ * busy CI disk, transactions held their connections longer, and a burst of notifications
+ * then waited past knex's minute for a free connection of the store's pool.
+ */
+const THROWAWAY_FLAGS = ["-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"]
+
 const runsAsRoot = () => typeof process.getuid === "function" && process.getuid() === 0
 
 /**
@@ -112,7 +120,7 @@ async function startEmbeddedPostgres({
     persistent,
     // The C locale exists on every machine; initdb fails on a locale the OS lacks (en_US.UTF-8 is often missing).
     initdbFlags: ["--locale=C", "--lc-messages=C", "--encoding=UTF8"],
-    postgresFlags,
+    postgresFlags: persistent ? postgresFlags : [...THROWAWAY_FLAGS, ...postgresFlags],
     createPostgresUser: runsAsRoot(),
     onLog: log,
     onError: (error) => log(String(error)),
