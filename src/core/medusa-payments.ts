@@ -45,12 +45,15 @@ export interface GatewayPayment {
   currency: string
   authorizedMinor: string
   capturedMinor: string
+  /** A card's refunds settled at the gateway (the read model's sum); mobile payments' refunds are their own writes. */
+  refundedMinor?: string
   /** The gateway order or mobile transaction the payment's writes are sent as (the ledger's gateway_ref). */
   gatewayRef: string
   /** A card's gateway order: its captures and refunds are mirrored into Medusa. Mobile payments have none. */
   orderId?: string
   captureOperationId?: string
-  refunds?: Array<{ operationId: string; amountMinor: string; result: string }>
+  /** Its refunds not rolled back; `settled` once the money is back on the card (the read model's word). */
+  refunds?: Array<{ operationId: string; amountMinor: string; settled: boolean }>
 }
 
 /** Runs `job` holding the one lock of a Medusa payment (staff actions take the same one). */
@@ -113,7 +116,6 @@ type PaymentRow = {
 }
 
 const PAID_SESSION = new Set(["authorized", "captured"])
-const SETTLED_REFUND = new Set(["REFUNDED", "EXECUTED"])
 
 /**
  * Marks the session error or canceled with the reason in its data, keeping its amount and
@@ -235,8 +237,7 @@ export class MedusaChanges {
    */
   private async recordGatewayMoney(sessionId: string, payment: GatewayPayment): Promise<SyncOutcome> {
     // Without a capture or a settled refund at the gateway Medusa can lack nothing: no read.
-    if (!payment.captureOperationId && !payment.refunds?.some((refund) => SETTLED_REFUND.has(refund.result)))
-      return "unchanged"
+    if (!payment.captureOperationId && !payment.refunds?.some((refund) => refund.settled)) return "unchanged"
     const before = await this.paymentOf(sessionId)
     // Most reads find nothing new: the lock is taken only when there is something to record.
     if (!before || (this.captureMissing(before, payment) <= 0n && this.refundMissing(before, payment) <= 0n))
@@ -278,9 +279,7 @@ export class MedusaChanges {
 
   /** What the gateway refunded beyond Medusa's refunds (a cancelled capture is no gateway REFUND). */
   private refundMissing(record: PaymentRow, payment: GatewayPayment): bigint {
-    const gatewayMinor = (payment.refunds ?? [])
-      .filter((refund) => SETTLED_REFUND.has(refund.result))
-      .reduce((total, refund) => total + BigInt(refund.amountMinor), 0n)
+    const gatewayMinor = BigInt(payment.refundedMinor ?? "0")
     const known = (record.refunds ?? []).filter((refund) => !isCancelledCapture(refund.metadata))
     return gatewayMinor - this.totalMinor(known, payment.currency)
   }
@@ -357,7 +356,7 @@ export class MedusaChanges {
     const rows = new Set([record.id, ...(record.refunds ?? []).map((refund) => refund.id)])
     const sentByMedusa = await this.refundsHeldBy(payment.orderId, rows)
     let recorded = false
-    for (const operation of (payment.refunds ?? []).filter((refund) => SETTLED_REFUND.has(refund.result))) {
+    for (const operation of (payment.refunds ?? []).filter((refund) => refund.settled)) {
       const amount = BigInt(operation.amountMinor)
       if (named.has(operation.operationId) || sentByMedusa.has(operation.operationId) || amount > missing) continue
       await refundPaymentWorkflow(this.deps.container).run({

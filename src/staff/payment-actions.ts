@@ -8,7 +8,7 @@ import type { MedusaContainer } from "@medusajs/framework/types"
 import { MedusaError } from "@medusajs/framework/utils"
 import { refundPaymentWorkflow } from "@medusajs/medusa/core-flows"
 import BigNumber from "bignumber.js"
-import { type CardOrder, readCardOrder } from "../core/card/card-order"
+import { type CardOrder, type CardOrderCapture, readCardOrder } from "../core/card/card-order"
 import { releaseHeldAuthorization, requestOf, sendCardWrite } from "../core/card/card-writes"
 import { cancelCaptureKey } from "../core/idempotency"
 import { toMedusaError } from "../core/medusa-errors"
@@ -16,7 +16,6 @@ import { CANCELLED_CAPTURE_KEY, NEXI_OPERATION_KEY, recordedOperationIds } from 
 import { withPaymentLock } from "../core/payment-lock"
 import { gatewayClientFor, isNexiCardProviderId, ledgerOf } from "../core/store-entries"
 import type { GatewayClient } from "../gateway/gateway-client"
-import type { Operation } from "../gateway/schemas"
 import { fromMinorUnits, minorMoneyText, moneyText, totalMinorUnits } from "../money/amount"
 import { reconcileSession, reconcileTransaction } from "../reconciliation/reconcile-pending-sessions"
 import type { NexiPaymentActionResponse } from "./contract"
@@ -159,7 +158,7 @@ async function cancelLocked(container: MedusaContainer, input: CancelCaptureInpu
   const order = readCardOrder(details)
   const { capture, cancelledBy } = findCaptureToCancel(order, input.operationId)
   // A cancelled partial capture leaves the rest to capture, as staff expect; a full one leaves nothing to do with it.
-  const full = BigInt(capture.operationAmount ?? "0") >= BigInt(order.authorizedMinor)
+  const full = BigInt(capture.amountMinor) >= BigInt(order.authorizedMinor)
   const voidsGivenBack = full && !input.keepAuthorization
   const alreadyRecorded =
     cancelledBy !== undefined &&
@@ -181,7 +180,7 @@ async function cancelLocked(container: MedusaContainer, input: CancelCaptureInpu
   const after = await gateway.getOrder(order.orderId).catch((error) => {
     throw toMedusaError(error, "read the payment after the cancel")
   })
-  const cancelled = moneyText(fromMinorUnits(capture.operationAmount ?? "0", currency), currency)
+  const cancelled = moneyText(fromMinorUnits(capture.amountMinor, currency), currency)
   const atGateway = cancelledBy
     ? `Capture ${input.operationId} (${cancelled}) was already cancelled at the gateway (operation ${cancelOperationId})`
     : `Cancelled capture ${input.operationId} (${cancelled}) at the gateway (operation ${cancelOperationId})`
@@ -201,7 +200,7 @@ async function cancelLocked(container: MedusaContainer, input: CancelCaptureInpu
   }
 }
 
-function alreadyCancelled(operationId: string, cancelledBy: Operation | undefined): MedusaError {
+function alreadyCancelled(operationId: string, cancelledBy: { operationId: string } | undefined): MedusaError {
   return new MedusaError(
     MedusaError.Types.INVALID_DATA,
     `operation_id: capture ${operationId} is already cancelled (gateway operation ${cancelledBy?.operationId}) and recorded in Medusa`,
@@ -224,7 +223,7 @@ interface Cancelling {
  */
 async function sendCancel(
   { container, gateway, payment, order, currency }: Cancelling,
-  capture: Operation,
+  capture: CardOrderCapture,
   input: CancelCaptureInput,
 ): Promise<string> {
   const action = `cancel capture ${input.operationId}`
@@ -235,7 +234,7 @@ async function sendCancel(
     idempotency_key: cancelCaptureKey(input.operationId),
     gateway_ref: order.orderId,
     target_ref: input.operationId,
-    amount_minor: capture.operationAmount ?? "0",
+    amount_minor: capture.amountMinor,
     currency,
     medusa_ref: payment.id,
   }
@@ -279,12 +278,12 @@ async function voidGivenBack(
 async function recordCancelledCapture(
   container: MedusaContainer,
   payment: NexiPaymentRecord,
-  capture: Operation,
+  capture: CardOrderCapture,
   cancelOperationId: string,
   input: CancelCaptureInput,
 ): Promise<BigNumber | undefined> {
   const totals = medusaTotals(payment)
-  const cancelled = fromMinorUnits(capture.operationAmount ?? "0", payment.currency_code.toUpperCase())
+  const cancelled = fromMinorUnits(capture.amountMinor, payment.currency_code.toUpperCase())
   const amount = BigNumber.min(cancelled, totals.captured.minus(totals.refunded))
   if (amount.isLessThanOrEqualTo(0)) return undefined
   try {
@@ -309,13 +308,14 @@ async function recordCancelledCapture(
 
 /*
  * Which capture a "cancel capture" request is about, checked against the gateway's record of
- * the payment's order before anything is sent: only an executed CAPTURE of that order can be
- * cancelled. Pure; a refusal is a 400 naming operation_id and saying why.
+ * the payment's order before anything is sent: only a capture the read model counts (an
+ * executed CAPTURE of that order) can be cancelled. Pure; a refusal is a 400 naming
+ * operation_id and saying why.
  */
 export interface CaptureToCancel {
-  capture: Operation
+  capture: CardOrderCapture
   /** The CANCEL that already rolled this capture back, if the gateway has one (the read model's undo rule). */
-  cancelledBy?: Operation
+  cancelledBy?: { operationId: string }
 }
 
 function refuse(message: string): never {
@@ -323,24 +323,19 @@ function refuse(message: string): never {
 }
 
 export function findCaptureToCancel(order: CardOrder, operationId: string): CaptureToCancel {
-  const orderId = order.orderId
-  const entry = order.operations.find(({ operation }) => operation.operationId === operationId)
-  const capture = entry?.operation
-  if (!capture) refuse(`${operationId} is not an operation of this payment's gateway order ${orderId}`)
-  if (capture.operationType !== "CAPTURE") {
+  const capture = order.captures.find((entry) => entry.operationId === operationId)
+  if (capture) {
+    const undoneBy = order.operations.find(({ operation }) => operation.operationId === operationId)?.undoneBy
+    return undoneBy?.kind === "cancel" ? { capture, cancelledBy: { operationId: undoneBy.operationId } } : { capture }
+  }
+  const operation = order.operations.find((entry) => entry.operation.operationId === operationId)?.operation
+  if (!operation) refuse(`${operationId} is not an operation of this payment's gateway order ${order.orderId}`)
+  if (operation.operationType !== "CAPTURE") {
     refuse(
-      `${operationId} is not a capture (its type is ${capture.operationType ?? "unknown"}); only a capture can be cancelled`,
+      `${operationId} is not a capture (its type is ${operation.operationType ?? "unknown"}); only a capture can be cancelled`,
     )
   }
-  if (capture.operationResult !== "EXECUTED") {
-    refuse(
-      `capture ${operationId} has result ${capture.operationResult ?? "unknown"}; only an executed capture can be cancelled`,
-    )
-  }
-  const undoneBy = entry?.undoneBy
-  const cancelledBy =
-    undoneBy?.kind === "cancel"
-      ? order.operations.find(({ operation }) => operation.operationId === undoneBy.operationId)?.operation
-      : undefined
-  return cancelledBy ? { capture, cancelledBy } : { capture }
+  return refuse(
+    `capture ${operationId} has result ${operation.operationResult ?? "unknown"}; only an executed capture can be cancelled`,
+  )
 }

@@ -219,7 +219,8 @@ describe("MedusaChanges", () => {
       const gateway = read("captured", {
         orderId: "ORD1",
         captureOperationId: "OP_CAPTURE",
-        refunds: [{ operationId: "OP_R1", amountMinor: "500", result: "REFUNDED" }],
+        refunds: [{ operationId: "OP_R1", amountMinor: "500", settled: true }],
+        refundedMinor: "500",
       })
       await expect(changes(test, locks).apply(paid, gateway)).resolves.toBe("unchanged")
       expect(locks).toEqual([])
@@ -233,7 +234,7 @@ describe("MedusaChanges", () => {
       }
       const gateway = read("authorized", {
         orderId: "ORD1",
-        refunds: [{ operationId: "OP_R1", amountMinor: "500", result: "PENDING" }],
+        refunds: [{ operationId: "OP_R1", amountMinor: "500", settled: false }],
       })
       await expect(changes(test).apply(paid, gateway)).resolves.toBe("unchanged")
     })

@@ -35,9 +35,19 @@ import type { PaymentStatus } from "../session-data"
 /** How an operation undoes another: a CANCEL rolls back, a void reverses an authorization. */
 export type UndoKind = "cancel" | "void"
 
+/**
+ * The money an operation moved, whatever undid it since: an executed CAPTURE, or a REFUND that
+ * refunded or is refunding (PENDING: the money is spoken for).
+ */
+export type MoneyMove = "capture" | "refund"
+
 export interface CardOrderOperation {
   /** The gateway's record, untouched. */
   operation: Operation
+  /** Its amount in minor units ("0" when the gateway gives none). */
+  amountMinor: string
+  /** Set when this operation moved money. */
+  moved?: MoneyMove
   /** Set when this operation is a CANCEL or a void, whether or not it succeeded. */
   undoKind?: UndoKind
   /** The operation this one undid: set only once it succeeded. */
@@ -96,6 +106,8 @@ export interface CardOrder {
   paymentInstrument?: CardInstrument
   /** additionalData.threeDS of that operation, or of the first that reports one. */
   threeDS?: string
+  /** The AUTHORIZATION the gateway voided in place (its result turned VOIDED, no operation of its own). */
+  voidedInPlaceId?: string
   /** The AUTHORIZATION a card verification (actionType VERIFY) executed: it confirms the card and moves no money. */
   verification?: { operationId: string; instrument?: CardInstrument }
   refunds: CardOrderRefund[]
@@ -166,8 +178,15 @@ function succeeded(operation: Operation): boolean {
   return operation.operationResult === "EXECUTED" || operation.operationResult === "VOIDED"
 }
 
-const isExecutedCapture = (operation: Operation) =>
-  operation.operationType === "CAPTURE" && operation.operationResult === "EXECUTED"
+const MOVING_REFUND = new Set<OperationResult | undefined>(["REFUNDED", "EXECUTED", "PENDING"])
+
+function movedBy(operation: Operation): MoneyMove | undefined {
+  if (operation.operationType === "CAPTURE" && operation.operationResult === "EXECUTED") return "capture"
+  if (operation.operationType === "REFUND" && MOVING_REFUND.has(operation.operationResult)) return "refund"
+  return undefined
+}
+
+const isExecutedCapture = (operation: Operation) => movedBy(operation) === "capture"
 
 function paymentOperationOf(operations: readonly Operation[]): Operation | undefined {
   return (
@@ -181,7 +200,12 @@ function paymentOperationOf(operations: readonly Operation[]): Operation | undef
 
 /** Each operation with what undid it and what it undid, by the one rule above. */
 function withUndos(operations: readonly Operation[], payment: Operation | undefined): CardOrderOperation[] {
-  const read: CardOrderOperation[] = operations.map((operation) => ({ operation, undoKind: undoKindOf(operation) }))
+  const read: CardOrderOperation[] = operations.map((operation) => ({
+    operation,
+    amountMinor: operation.operationAmount ?? "0",
+    moved: movedBy(operation),
+    undoKind: undoKindOf(operation),
+  }))
   const byId = new Map(
     read.flatMap((entry) => (entry.operation.operationId ? [[entry.operation.operationId, entry]] : [])),
   )
@@ -212,14 +236,10 @@ function instrumentOf(operation: Operation | undefined): CardInstrument | undefi
 }
 
 function refundsOf(read: readonly CardOrderOperation[]): CardOrderRefund[] {
-  return read.flatMap(({ operation, undoneBy }) => {
+  return read.flatMap(({ operation, amountMinor, moved, undoneBy }) => {
     const result = operation.operationResult
-    const moving = result === "REFUNDED" || result === "EXECUTED" || result === "PENDING"
-    if (operation.operationType !== "REFUND" || !moving || undoneBy) return []
-    const settled = result !== "PENDING"
-    return [
-      { operationId: operation.operationId ?? "", amountMinor: operation.operationAmount ?? "0", result, settled },
-    ]
+    if (moved !== "refund" || undoneBy || !result) return []
+    return [{ operationId: operation.operationId ?? "", amountMinor, result, settled: result !== "PENDING" }]
   })
 }
 
@@ -267,10 +287,10 @@ export function readCardOrder(details: OrderDetails): CardOrder {
   const voided = isVoided(payment, read)
 
   const captures = read
-    .filter((entry) => isExecutedCapture(entry.operation))
-    .map(({ operation, undoneBy }) => ({
+    .filter((entry) => entry.moved === "capture")
+    .map(({ operation, amountMinor, undoneBy }) => ({
       operationId: operation.operationId ?? "",
-      amountMinor: operation.operationAmount ?? "0",
+      amountMinor,
       ...(undoneBy ? { undoneBy: undoneBy.operationId } : {}),
     }))
   const liveCaptures = captures.filter((capture) => capture.undoneBy === undefined)
@@ -318,6 +338,9 @@ export function readCardOrder(details: OrderDetails): CardOrder {
     pendingRefundMinor: pendingRefund.toString(),
     capturableMinor: status === "authorized" && !captureUnderWay ? positive(authorized - captured) : "0",
     refundableMinor: positive(captured - refunded - pendingRefund),
+    ...(payment?.operationType === "AUTHORIZATION" && payment.operationResult === "VOIDED"
+      ? { voidedInPlaceId: payment.operationId }
+      : {}),
     paymentInstrument: instrumentOf(card),
     threeDS,
     ...(verified

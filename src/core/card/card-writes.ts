@@ -34,10 +34,8 @@ const CLOCK_MARGIN_MS = 5 * 60 * 1000
  * operation from before then (a back-office refund of the same amount, weeks ago) is not the
  * write's, and taking it for the write would record money that never moved.
  */
-function sameAmount(operation: Operation, write: SettledWrite): boolean {
-  if (operation.operationAmount === undefined || BigInt(operation.operationAmount) !== BigInt(write.amount_minor)) {
-    return false
-  }
+function sameAmount({ operation, amountMinor }: CardOrderOperation, write: SettledWrite): boolean {
+  if (BigInt(amountMinor) !== BigInt(write.amount_minor)) return false
   const madeAt = Date.parse(operation.operationTime ?? "")
   const recordedAt = write.created_at ? new Date(write.created_at).getTime() : Number.NaN
   return !(madeAt < recordedAt - CLOCK_MARGIN_MS)
@@ -45,18 +43,13 @@ function sameAmount(operation: Operation, write: SettledWrite): boolean {
 
 /**
  * What a write of each kind leaves behind, in the read model's words (src/core/card/card-order.ts):
- * a void or a cancel is any operation the model reads as one, by its one undo rule; a cancel
- * that did not fail, even one still under way, was made.
+ * a capture or a refund is an operation that moved money of the write's amount, whatever undid
+ * it since; a void or a cancel is any operation the model reads as one, by its one undo rule; a
+ * cancel that did not fail, even one still under way, was made.
  */
 const MADE: Record<string, (entry: CardOrderOperation, write: SettledWrite) => boolean> = {
-  capture: ({ operation }, write) =>
-    operation.operationType === "CAPTURE" && operation.operationResult === "EXECUTED" && sameAmount(operation, write),
-  refund: ({ operation }, write) =>
-    operation.operationType === "REFUND" &&
-    (operation.operationResult === "REFUNDED" ||
-      operation.operationResult === "EXECUTED" ||
-      operation.operationResult === "PENDING") &&
-    sameAmount(operation, write),
+  capture: (entry, write) => entry.moved === "capture" && sameAmount(entry, write),
+  refund: (entry, write) => entry.moved === "refund" && sameAmount(entry, write),
   void: (entry) => entry.undoKind === "void" && entry.undoes !== undefined,
   cancel_capture: ({ operation, undoKind }, write) =>
     undoKind === "cancel" &&
@@ -105,11 +98,7 @@ export function executedOperationFor(
       `operation ${unreadable.operationId ?? "(no id)"} has a type or result this plugin does not know`,
     )
   }
-  // A void the gateway records on the authorization itself (its result turned VOIDED).
-  const payment = order.operations.find((entry) => entry.operation.operationId === order.paymentOperationId)?.operation
-  if (write.kind === "void" && payment?.operationType === "AUTHORIZATION" && payment.operationResult === "VOIDED")
-    return payment.operationId
-  return undefined
+  return write.kind === "void" ? order.voidedInPlaceId : undefined
 }
 
 /**

@@ -11,7 +11,7 @@ const findCaptureToCancel = (details: OrderDetails, operationId: string) =>
 describe("findCaptureToCancel", () => {
   it("finds an executed capture that nothing cancelled yet", () => {
     const found = findCaptureToCancel(capturedCancelledRecapturedRefunded(), "198378169041436")
-    expect(found.capture.operationAmount).toBe("3998")
+    expect(found.capture.amountMinor).toBe("3998")
     expect(found.cancelledBy).toBeUndefined()
   })
 
