@@ -21,7 +21,13 @@ import type {
   WriteKind,
   WritePatch,
 } from "../src/modules/nexi-ledger/types"
-import { isOrphaned, MONEY_KINDS, PAYMENT_START_KIND, undoesExecuted } from "../src/modules/nexi-ledger/types"
+import {
+  isOrphaned,
+  MONEY_KINDS,
+  PAYMENT_START_KIND,
+  RETRY_WAIT_MAX_MS,
+  undoesExecuted,
+} from "../src/modules/nexi-ledger/types"
 
 export class InMemoryLedger implements PaymentLedger, SavedCardBook {
   readonly attempts: PaymentAttempt[] = []
@@ -161,15 +167,17 @@ export class InMemoryLedger implements PaymentLedger, SavedCardBook {
     kind: WriteKind,
     olderThan: Date,
     limit: number,
-    { refused = false } = {},
+    { refused = false, now = new Date() }: { refused?: boolean; now?: Date } = {},
   ): Promise<MoneyWrite[]> {
+    const waited = (row: MoneyWrite) => row.updated_at.getTime() - row.created_at.getTime()
     return this.writes
       .filter(
         (row) =>
           row.kind === kind &&
           (row.outcome === "unknown" ||
             (refused && row.outcome === "refused") ||
-            (row.outcome === "requested" && row.updated_at <= olderThan)),
+            (row.outcome === "requested" && row.updated_at <= olderThan)) &&
+          now.getTime() - row.updated_at.getTime() >= Math.min(waited(row), RETRY_WAIT_MAX_MS),
       )
       .sort((a, b) => a.updated_at.getTime() - b.updated_at.getTime())
       .slice(0, limit)

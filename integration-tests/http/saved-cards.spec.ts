@@ -599,6 +599,38 @@ medusaIntegrationTestRunner({
         expect((await contracts(card.customer_ref)).map((contract) => contract.state)).toEqual(["deactivated"])
         expect((await deactivationOf(card)).map((write) => write.outcome)).toEqual(["executed"])
       })
+
+      it("is sent again ever more rarely while the gateway keeps failing it", async () => {
+        const customer = await registerCustomer("elena")
+        const { id } = await saveCardWithoutPaying(customer)
+        const card = (await book().findSavedCard(id))!
+        await simulator.control("POST", "/faults", {
+          match: { method: "POST", path: DEACTIVATION_PATH },
+          action: { type: "status", status: 503 },
+        })
+        expect((await send(api.delete(`/store/nexi/saved-cards/${id}`, customer.auth))).status).toBe(200)
+        // Recorded 21 minutes ago and last tried a minute ago: it waits 20 minutes since that try.
+        const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000)
+        await container
+          .resolve(ContainerRegistrationKeys.PG_CONNECTION)("nexi_money_write")
+          .where({ idempotency_key: `${id}:deactivation` })
+          .update({ created_at: minutesAgo(21), updated_at: minutesAgo(1) })
+        const sent = await deactivationsSent(card.contract_id)
+        const runAt = (minutesFromNow: number) =>
+          reconcilePendingSessions(container, new Date(Date.now() + minutesFromNow * 60_000))
+
+        await runAt(18)
+        expect(await deactivationsSent(card.contract_id)).toBe(sent)
+        await runAt(20)
+        expect(await deactivationsSent(card.contract_id)).toBe(sent + 1)
+        // Tried just now after 21 minutes of waiting: the next try waits about as long.
+        await runAt(15)
+        expect(await deactivationsSent(card.contract_id)).toBe(sent + 1)
+        await simulator.control("DELETE", "/faults")
+        await runAt(25)
+        expect(await deactivationsSent(card.contract_id)).toBe(sent + 2)
+        expect((await contracts(card.customer_ref)).map((contract) => contract.state)).toEqual(["deactivated"])
+      })
     })
 
     it("refuses another customer's card with the words of an unknown id, and answers their DELETE 404", async () => {

@@ -1,6 +1,7 @@
 /**
  * The job's retries of the writes that move no money by themselves, after the payments, each kind
- * within a budget of its own so the payments never wait behind them:
+ * within a budget of its own so the payments never wait behind them, and each write asked ever
+ * more rarely while the gateway keeps failing it (the ledger's writesToRetry doubles the wait):
  * - deleted saved cards' contract deactivations the gateway has not confirmed (`endContract`, card-wallet.ts):
  *   it failed, refused or lost the answer, or the process stopped mid-call;
  * - payment link cancels whose outcome stayed unknown: until the gateway cancels it, the link can
@@ -82,7 +83,10 @@ async function retryContractEnds(run: RetryRun): Promise<ContractEndsSummary> {
   const { ledger, logger } = run
   const book = ledger as unknown as SavedCardBook
   const summary: ContractEndsSummary = { ended: 0, pending: 0 }
-  const writes = await ledger.writesToRetry(DEACTIVATION_KIND, run.olderThan, SIDE_WRITES_PER_RUN, { refused: true })
+  const writes = await ledger.writesToRetry(DEACTIVATION_KIND, run.olderThan, SIDE_WRITES_PER_RUN, {
+    refused: true,
+    now: run.now,
+  })
   for (const write of writes) {
     const card = write.medusa_ref ? await book.findSavedCard(write.medusa_ref) : undefined
     if (card?.state !== "deleted") {
@@ -112,7 +116,9 @@ async function retryContractEnds(run: RetryRun): Promise<ContractEndsSummary> {
 async function retryLinkCancels(run: RetryRun): Promise<LinkCancelsSummary> {
   const { ledger } = run
   const summary: LinkCancelsSummary = { cancelled: 0, pending: 0 }
-  const writes = await ledger.writesToRetry(LINK_CANCELLATION_KIND, run.olderThan, SIDE_WRITES_PER_RUN)
+  const writes = await ledger.writesToRetry(LINK_CANCELLATION_KIND, run.olderThan, SIDE_WRITES_PER_RUN, {
+    now: run.now,
+  })
   for (const write of writes) {
     const attempt = await ledger.findAttempt(write.gateway_ref)
     const providerId = attempt && run.providerOf(attempt.provider_identifier)
@@ -144,7 +150,7 @@ async function retryLinkCancels(run: RetryRun): Promise<LinkCancelsSummary> {
 async function retryPaymentStarts(run: RetryRun): Promise<PaymentStartsSummary> {
   const { ledger } = run
   const summary: PaymentStartsSummary = { found: 0, refused: 0, pending: 0 }
-  const lost = await ledger.writesToRetry(PAYMENT_START_KIND, run.olderThan, SIDE_WRITES_PER_RUN)
+  const lost = await ledger.writesToRetry(PAYMENT_START_KIND, run.olderThan, SIDE_WRITES_PER_RUN, { now: run.now })
   const since = new Date(run.now.getTime() - UNWATCHED_WITHIN_MS)
   // Each costs the ledger only: its transaction is known.
   const unwatched = await ledger.startsUnwatched(since, run.olderThan, SIDE_WRITES_PER_RUN)

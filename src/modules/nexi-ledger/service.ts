@@ -26,7 +26,7 @@ import type {
   WriteKind,
   WritePatch,
 } from "./types"
-import { CLAIMED_KINDS, MONEY_KINDS, PAYMENT_START_KIND, undoesExecuted } from "./types"
+import { CLAIMED_KINDS, MONEY_KINDS, PAYMENT_START_KIND, RETRY_WAIT_MAX_MS, undoesExecuted } from "./types"
 
 interface Filtered {
   where(filter: Record<string, unknown>): Filtered
@@ -174,18 +174,24 @@ export class NexiLedgerService
     return [...unsettled, ...orphaned].slice(0, limit) as unknown as MoneyWrite[]
   }
 
+  @InjectManager()
   async writesToRetry(
     kind: WriteKind,
     olderThan: Date,
     limit: number,
-    { refused = false } = {},
+    { refused = false, now = new Date() }: { refused?: boolean; now?: Date } = {},
+    @MedusaContext() context: Context = {},
   ): Promise<MoneyWrite[]> {
     const outcomes = refused ? ["refused", "unknown"] : ["unknown"]
-    const rows = await this.listNexiMoneyWrites(
-      { kind, $or: [{ outcome: outcomes }, { outcome: "requested", updated_at: { $lte: olderThan } }] },
-      { order: { updated_at: "ASC" }, take: limit },
+    const { rows } = await (context.manager as unknown as { getKnex(): RawKnex }).getKnex().raw(
+      `select * from nexi_money_write
+        where kind = ? and deleted_at is null
+          and (outcome in (${outcomes.map(() => "?").join(", ")}) or (outcome = 'requested' and updated_at <= ?))
+          and updated_at <= ?::timestamptz - least(updated_at - created_at, make_interval(secs => ?))
+        order by updated_at asc limit ?`,
+      [kind, ...outcomes, olderThan, now, RETRY_WAIT_MAX_MS / 1000, limit],
     )
-    return rows as unknown as MoneyWrite[]
+    return rows as MoneyWrite[]
   }
 
   @InjectManager()

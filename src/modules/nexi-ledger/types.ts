@@ -42,6 +42,9 @@ export const DEACTIVATION_KIND = "contract_deactivation" satisfies WriteKind
  * shopper makes on the link is read from the gateway order like any other.
  */
 const LINK_KINDS: readonly WriteKind[] = ["link_creation", "link_cancellation"]
+/** The longest a write the job sends again waits between two tries (writesToRetry): a link stays payable meanwhile. */
+export const RETRY_WAIT_MAX_MS = 30 * 60 * 1000
+
 /** A link's cancel: the job sends again one whose outcome is unknown (writesToRetry). */
 export const LINK_CANCELLATION_KIND = "link_cancellation" satisfies WriteKind
 
@@ -204,9 +207,16 @@ export interface PaymentLedger {
    * link's cancel, a mobile payment's start) whose outcome is unknown, or requested before
    * `olderThan` (cut off mid-call); least recently tried first, so each gets its turn. A refused
    * one is left (nothing was made, or what was made is the sync's) unless `refused` asks for it:
-   * a deactivation the gateway refused is tried again.
+   * a deactivation the gateway refused is tried again. Each write waits, since it was last tried,
+   * as long as it had waited before then since it was recorded (at most RETRY_WAIT_MAX_MS): a
+   * gateway that keeps failing it is asked ever more rarely, the waits doubling.
    */
-  writesToRetry(kind: WriteKind, olderThan: Date, limit: number, options?: { refused?: boolean }): Promise<MoneyWrite[]>
+  writesToRetry(
+    kind: WriteKind,
+    olderThan: Date,
+    limit: number,
+    options?: { refused?: boolean; now?: Date },
+  ): Promise<MoneyWrite[]>
   /**
    * Mobile payment starts made (settled between `since` and `olderThan`) whose transaction has no
    * attempt: the ledger failed, or the process stopped, between the answer and the attempt's

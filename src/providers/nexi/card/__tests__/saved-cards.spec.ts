@@ -421,8 +421,10 @@ describe("a deleted card's contract at the gateway", () => {
     } as never)
     expect(await provider().listPaymentMethods({ context: { account_holder: holder("nxcada") } } as never)).toEqual([])
     expect(deactivations().map((write) => write.outcome)).toEqual(["unknown"])
+    // The job's next run, a minute later, sends it again.
+    const nextRun = new Date(Date.now() + 60_000)
     expect(
-      await gateway.cradle().ledger.writesToRetry(DEACTIVATION_KIND, new Date(), 10, { refused: true }),
+      await gateway.cradle().ledger.writesToRetry(DEACTIVATION_KIND, nextRun, 10, { refused: true, now: nextRun }),
     ).toHaveLength(1)
     await control("DELETE", "/faults")
     // What the job does with it (src/reconciliation/side-retries.ts): the same write, sent again.
