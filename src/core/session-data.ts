@@ -28,6 +28,19 @@ export const PAYMENT_STATUSES = ["pending", "authorized", "captured", "error", "
 
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number]
 
+/**
+ * Never let Medusa record more than the gateway holds: a payment read as paid that holds less
+ * than the session asked is an error, with `reason`.
+ */
+export function paidInFull<State extends { status: PaymentStatus; reason?: string }>(
+  state: State,
+  holdsLess: boolean,
+  reason: string,
+): State {
+  const paid = state.status === "authorized" || state.status === "captured"
+  return paid && holdsLess ? { ...state, status: "error", reason } : state
+}
+
 type WithoutNull<T> = { [K in keyof T]: Exclude<T[K], null> }
 
 export function sessionDataReader<Shape extends z.ZodRawShape>(shape: Shape) {

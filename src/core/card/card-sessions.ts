@@ -29,7 +29,14 @@ import type { PaymentLedger, SavedCardBook } from "../../modules/nexi-ledger/typ
 import { readCartContext, withoutCartContext } from "../cart-context"
 import { minorUnitsFor, requireField, toMedusaError } from "../medusa-errors"
 import type { NexiOptions } from "../options"
-import { minorAmount, optional, PAYMENT_STATUSES, type PaymentStatus, sessionDataReader } from "../session-data"
+import {
+  minorAmount,
+  optional,
+  PAYMENT_STATUSES,
+  type PaymentStatus,
+  paidInFull,
+  sessionDataReader,
+} from "../session-data"
 import {
   STAFF_CHANNEL_NOUNS,
   STAFF_CHANNELS,
@@ -457,13 +464,9 @@ export class CardSessions {
     const data = readCardSessionData(raw)
     try {
       const orderId = requireCardField(data.order_id, "order_id", action)
-      const state = readCardOrder(await this.deps.gateway.getOrder(orderId))
-      const paid = state.status === "authorized" || state.status === "captured"
-      if (paid && data.amount_minor && BigInt(state.authorizedMinor) < BigInt(data.amount_minor)) {
-        // Never let Medusa record more than the gateway holds.
-        state.status = "error"
-        state.reason = "The gateway authorized less than the session amount."
-      }
+      const read = readCardOrder(await this.deps.gateway.getOrder(orderId))
+      const holdsLess = Boolean(data.amount_minor && BigInt(read.authorizedMinor) < BigInt(data.amount_minor))
+      const state = paidInFull(read, holdsLess, "The gateway authorized less than the session amount.")
       return {
         state,
         data: {

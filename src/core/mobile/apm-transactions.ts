@@ -18,7 +18,7 @@ import { requireField } from "../medusa-errors"
 import type { PaymentRecords, SessionRecord } from "../medusa-records"
 import type { ApmOptions, NexiOptions } from "../options"
 import { apmMethodOfProvider, providerKeyOf } from "../provider-ids"
-import type { PaymentStatus } from "../session-data"
+import { type PaymentStatus, paidInFull } from "../session-data"
 import { ledgerOf, loggerOf, paymentRecordsOf, requireNexiOptions } from "../store-entries"
 import type { OriginalPayment } from "./apm-requests"
 import { type ApmSessionData, readApmSessionData } from "./apm-session-data"
@@ -154,17 +154,14 @@ export class ApmTransactions {
       this.require(data.transaction_id, "transaction_id", "read the payment status"),
       data.next_link,
     )
-    const state = readMobileTransaction(envelope)
-    const paid = state.status === "authorized" || state.status === "captured"
     const held = envelope.response?.request?.transaction?.amount
-    const short =
+    const holdsLess = Boolean(
       held &&
-      data.amount_minor &&
-      (held.currencyCode !== data.currency || BigInt(held.totalAmount) < BigInt(data.amount_minor))
-    // Never let Medusa record more than the service holds.
-    if (paid && short)
-      return { ...state, status: "error", reason: "The mobile payment service holds less than the session amount." }
-    return state
+        data.amount_minor &&
+        (held.currencyCode !== data.currency || BigInt(held.totalAmount) < BigInt(data.amount_minor)),
+    )
+    const reason = "The mobile payment service holds less than the session amount."
+    return paidInFull(readMobileTransaction(envelope), holdsLess, reason)
   }
 
   /** The transaction a session's payment is, if it has one. */

@@ -334,6 +334,16 @@ describe("status reads", () => {
     expect(authorized.data?.approval_url).toBeUndefined()
   })
 
+  it("never lets Medusa record more than the service holds: a session asking more than was paid reads as an error", async () => {
+    const { service, data } = await startedPayment()
+    await control(data.transaction_id, "approve")
+    expect((await service.getPaymentStatus({ data })).status).toBe("captured")
+    const askingMore = { ...data, amount_minor: String(BigInt(String(data.amount_minor)) + 1n) }
+    const { status, data: read } = await service.getPaymentStatus({ data: askingMore })
+    expect(status).toBe("error")
+    expect(read?.reason).toBe("The mobile payment service holds less than the session amount.")
+  })
+
   it("gives the scheme's reason for a rejection in the app", async () => {
     const { service, data } = await startedPayment()
     await control(data.transaction_id, "reject")

@@ -39,6 +39,21 @@ describe("NexiCardProviderService", () => {
     expect(order.orderStatus.order).toMatchObject({ customField: "payses_1", customerId: "cus_1", amount: "1999" })
   })
 
+  it("never lets Medusa record more than the gateway holds: a session asking more than was paid reads as an error", async () => {
+    const card = provider()
+    const started = await card.initiatePayment({ amount: 10, currency_code: "eur", data: { session_id: "payses_h" } })
+    await fetch(`${gateway.simulator().controlUrl}/hpp/${started.id}/pay`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ pan: "4999340261977289", expiryDate: "1230", cvv: "663" }),
+    })
+    expect((await card.getPaymentStatus({ data: started.data })).status).toBe("authorized")
+    const askingMore = { ...started.data, amount_minor: "1001" }
+    const read = await card.authorizePayment({ data: askingMore })
+    expect(read.status).toBe("error")
+    expect(read.data?.reason).toBe("The gateway authorized less than the session amount.")
+  })
+
   it("starts a new gateway order only when the amount or currency changes", async () => {
     const card = provider()
     const started = await card.initiatePayment({ amount: 10, currency_code: "eur", data: { session_id: "payses_2" } })
