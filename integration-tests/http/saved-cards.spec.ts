@@ -532,6 +532,19 @@ medusaIntegrationTestRunner({
         return answer.body.saved_cards.find((card: { id: string }) => card.id === cardId)
       }
 
+      /** A customer's saved card deleted while the gateway answers its deactivation 503 (the fault stays). */
+      async function deletedWhileGatewayDown(name: string) {
+        const customer = await registerCustomer(name)
+        const { id } = await saveCardWithoutPaying(customer)
+        const card = (await book().findSavedCard(id))!
+        await simulator.control("POST", "/faults", {
+          match: { method: "POST", path: DEACTIVATION_PATH },
+          action: { type: "status", status: 503 },
+        })
+        expect((await send(api.delete(`/store/nexi/saved-cards/${id}`, customer.auth))).status).toBe(200)
+        return { customer, id, card }
+      }
+
       /** The reconciliation job's run, past the two minutes after which a write cut off is retried. */
       const runJob = () => reconcilePendingSessions(container, new Date(Date.now() + 3 * 60_000))
 
@@ -580,14 +593,7 @@ medusaIntegrationTestRunner({
       })
 
       it("is deactivated by the job when the gateway was down at the delete", async () => {
-        const customer = await registerCustomer("dario")
-        const { id } = await saveCardWithoutPaying(customer)
-        const card = (await book().findSavedCard(id))!
-        await simulator.control("POST", "/faults", {
-          match: { method: "POST", path: DEACTIVATION_PATH },
-          action: { type: "status", status: 503 },
-        })
-        expect((await send(api.delete(`/store/nexi/saved-cards/${id}`, customer.auth))).status).toBe(200)
+        const { customer, card } = await deletedWhileGatewayDown("dario")
         // Hidden from the store at once, alive at the gateway until the job ends it.
         expect((await listCards(customer)).body).toEqual({ saved_cards: [] })
         expect((await contracts(card.customer_ref)).map((contract) => contract.state)).toEqual(["active"])
@@ -601,14 +607,7 @@ medusaIntegrationTestRunner({
       })
 
       it("is sent again ever more rarely while the gateway keeps failing it", async () => {
-        const customer = await registerCustomer("elena")
-        const { id } = await saveCardWithoutPaying(customer)
-        const card = (await book().findSavedCard(id))!
-        await simulator.control("POST", "/faults", {
-          match: { method: "POST", path: DEACTIVATION_PATH },
-          action: { type: "status", status: 503 },
-        })
-        expect((await send(api.delete(`/store/nexi/saved-cards/${id}`, customer.auth))).status).toBe(200)
+        const { id, card } = await deletedWhileGatewayDown("elena")
         // Recorded 21 minutes ago and last tried a minute ago: it waits 20 minutes since that try.
         const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000)
         await container
