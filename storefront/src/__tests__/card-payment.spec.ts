@@ -3,10 +3,10 @@
  * (and the simulator's stand-in) calls them: every state the page shows, what the store is
  * asked and when, and that nothing is paid before the shopper asks to pay.
  */
-import type { BuildOptions } from "../build-sdk.js"
 import type { CardFieldsNextStep, CardFieldsSession } from "../card-fields.js"
 import { type CardPaymentOptions, type CardPaymentState, startCardPayment } from "../card-payment.js"
 import type { PaymentOutcome } from "../payment-outcome.js"
+import { fakeBuildSdk } from "./fake-build-sdk.js"
 import { fakePage } from "./fake-dom.js"
 
 const SESSION: CardFieldsSession = {
@@ -29,16 +29,7 @@ const settled = () => new Promise((resolve) => setTimeout(resolve, 5))
 
 function start(overrides: Partial<CardPaymentOptions> = {}) {
   const page = fakePage()
-  const made: Array<{ options: BuildOptions; confirms: number }> = []
-  class Build {
-    confirms = 0
-    constructor(readonly options: BuildOptions) {
-      made.push(this)
-    }
-    confirmData() {
-      this.confirms += 1
-    }
-  }
+  const { Build, made } = fakeBuildSdk()
   const states: CardPaymentState[] = []
   const finalize = jest.fn(async (_signal: AbortSignal): Promise<CardFieldsNextStep> => ({ next: "complete_cart" }))
   const settle = jest.fn(async (_signal: AbortSignal): Promise<PaymentOutcome> => PLACED)

@@ -4,8 +4,8 @@
  */
 import { createElement } from "react"
 import { renderToStaticMarkup } from "react-dom/server"
+import { fakeBuildSdk } from "../../__tests__/fake-build-sdk.js"
 import { fakePage } from "../../__tests__/fake-dom.js"
-import type { BuildOptions } from "../../build-sdk.js"
 import type { CardFieldsNextStep } from "../../card-fields.js"
 import type { PaymentOutcome } from "../../payment-outcome.js"
 import { CardFieldsView, type CardPaymentView, type UseCardPaymentOptions, useCardPayment } from "../card-fields.js"
@@ -25,16 +25,7 @@ const sessionOf = (sid: string, status = "pending") => ({
 
 function harness() {
   const page = fakePage()
-  const made: Array<{ options: BuildOptions; confirms: number }> = []
-  class Build {
-    confirms = 0
-    constructor(readonly options: BuildOptions) {
-      made.push(this)
-    }
-    confirmData() {
-      this.confirms += 1
-    }
-  }
+  const { Build, made } = fakeBuildSdk()
   const work = {
     finalize: jest.fn(async (): Promise<CardFieldsNextStep> => ({ next: "complete_cart" })),
     settle: jest.fn(async (): Promise<PaymentOutcome> => ({ state: "order_placed", orderId: "order_9" })),
