@@ -11,7 +11,13 @@ import type { Browser, BrowserContext, Frame, Page } from "playwright-core"
 import { launchBrowser } from "./support/browser"
 import { textOf } from "./support/demo-storefront"
 import { APPROVED_CARD, allOrderIds, CHALLENGE_CARD, DECLINED_CARD, type TestCard } from "./support/hosted-page-shopper"
-import { checkoutToPayment, chooseCardAndReview, confirmedOrderId, RESULT_PAGE } from "./support/starter-checkout"
+import {
+  checkoutToPayment,
+  chooseCardAndReview,
+  confirmedOrderId,
+  RESULT_PAGE,
+  whereThePageIs,
+} from "./support/starter-checkout"
 import { type AdminCall, adminApi, type StarterShop, startStarterShop } from "./support/starter-shop"
 import { stepScreenshots } from "./support/step-screenshots"
 
@@ -53,12 +59,9 @@ async function waitForState(state: string): Promise<void> {
   try {
     await page.locator(`[data-nexi-card-fields][data-state="${state}"]`).waitFor({ timeout: 30_000 })
   } catch (error) {
-    // Say where the page is instead.
-    const root = page.locator("[data-nexi-card-fields]")
-    const shown = (await root.count())
-      ? { state: await root.getAttribute("data-state"), status: await textOf(root.locator("[data-nexi-status]")) }
-      : { url: page.url(), text: (await page.locator("body").textContent())?.slice(0, 300) }
-    throw new Error(`the card fields did not reach ${state}: ${JSON.stringify(shown)} (${(error as Error).message})`)
+    throw new Error(
+      `the card fields did not reach ${state}: ${await whereThePageIs(page)} (${(error as Error).message})`,
+    )
   }
 }
 

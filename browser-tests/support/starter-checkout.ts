@@ -56,7 +56,24 @@ const CONFIRMED = /\/it\/order\/(order_[A-Z0-9]+)\/confirmed$/
 
 /** The order id of the confirmation page, once the checkout has sent the shopper there. */
 export async function confirmedOrderId(page: Page): Promise<string> {
-  await page.waitForURL(CONFIRMED, { timeout: 60_000 })
+  try {
+    await page.waitForURL(CONFIRMED, { timeout: 60_000 })
+  } catch (error) {
+    throw new Error(`no order confirmation: ${await whereThePageIs(page)} (${(error as Error).message})`)
+  }
   await page.getByTestId("order-confirmed").waitFor()
   return CONFIRMED.exec(page.url())![1]
+}
+
+/** What a shopper would see instead: the address, the card fields' state and status, and any alert. */
+export async function whereThePageIs(page: Page): Promise<string> {
+  const fields = page.locator("[data-nexi-card-fields]")
+  const shown = {
+    url: page.url(),
+    ...((await fields.count())
+      ? { state: await fields.getAttribute("data-state"), status: await textOf(fields.locator("[data-nexi-status]")) }
+      : {}),
+    alerts: await page.getByRole("alert").allTextContents(),
+  }
+  return JSON.stringify(shown)
 }

@@ -87,7 +87,13 @@ export function useCardPayment(options: UseCardPaymentOptions): CardPaymentView 
     const started = startCardPayment({
       session: parsed.session,
       container,
-      onState: setState,
+      onState: (next) => {
+        setState(next)
+        // Told at once, not after the next render: the action that placed the order may have
+        // revalidated the page already (the cart is gone), and the render that brings it
+        // unmounts these fields before an effect of theirs could run.
+        if (next.status === "paid") latest.current.onPaid?.(next.orderId)
+      },
       finalize: (signal) => latest.current.finalize(signal),
       settle: (signal) => latest.current.settle(signal),
       titles: { ...DEFAULT_FIELD_TITLES, ...latest.current.titles },
@@ -101,9 +107,6 @@ export function useCardPayment(options: UseCardPaymentOptions): CardPaymentView 
   }, [container, parsed])
   const pay = useCallback(() => payment.current?.pay(), [])
   const checkAgain = useCallback(() => payment.current?.checkAgain(), [])
-  useEffect(() => {
-    if (state.status === "paid") latest.current.onPaid?.(state.orderId)
-  }, [state, latest])
   const [renewal, setRenewal] = useState<CardPaymentView["renewal"]>("idle")
   // A new session came: its fields are the new start.
   // biome-ignore lint/correctness/useExhaustiveDependencies: the key says when the session changed

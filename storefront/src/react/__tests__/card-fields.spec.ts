@@ -60,6 +60,23 @@ describe("useCardPayment", () => {
     expect(document.all("iframe")).toEqual([])
   })
 
+  it("tells the page of the order before rendering it: the action that placed it may already be unmounting the fields", async () => {
+    const { element, made, work, render } = harness()
+    const hook = await render(sessionOf("bs_1"))
+    // What the page had rendered when it heard of the order (a Next.js server action that removed
+    // the cart re-renders the checkout without these fields in the same update).
+    const renderedWhenTold: string[] = []
+    work.onPaid.mockImplementation(() => renderedWhenTold.push(hook.current().state.status))
+    await perform(() => hook.current().containerRef(element))
+    await settleUntil(() => made.length === 1)
+    await perform(() => made[0].options.onAllFieldsLoaded?.())
+    await perform(() => hook.current().pay())
+    await perform(() => made[0].options.onBuildFlowStateChange?.({}, "READY_FOR_PAYMENT"))
+    await settleUntil(() => hook.current().state.status === "paid")
+    expect(renderedWhenTold).toEqual(["paying"])
+    await hook.unmount()
+  })
+
   it("starts over for a new session: the old fields go, new ones load", async () => {
     const { element, document, made, work, render } = harness()
     const hook = await render(sessionOf("bs_1"))
