@@ -126,6 +126,47 @@ medusaIntegrationTestRunner({
       })
     })
 
+    it("records a back-office void notified three times, while the job, a status poll and a staff Sync run: Medusa's payment cancelled, nothing sent", async () => {
+      const checkout = await kit.openCardCheckout()
+      await kit.pay(checkout.orderId, CARDS.approved, true)
+      const completed = await kit.completeAsShopper(checkout.cartId)
+      const medusaOrderId = completed.body.order.id as string
+      const [payment] = await kit.paymentsOfOrder(medusaOrderId)
+      const staff = await adminHeaders(getContainer(), api)
+      const events = countWebhookEvents(getContainer())
+
+      // The back office voids the authorization (a refund of it, whole); the order's genuine notification arrives three times.
+      const [authorization] = await kit.gatewayOperations(checkout.orderId, "AUTHORIZATION", "AUTHORIZED")
+      const refundsPath = `${GATEWAY}/operations/${authorization.operationId}/refunds`
+      await simulator.gateway(`/operations/${authorization.operationId}/refunds`, { amount: "1999", currency: "EUR" })
+      const sentBefore = (await kit.requests("POST", refundsPath)).length
+      const { notifications } = await simulator.control<{
+        notifications: Array<{ body: { operation: { orderId: string } } }>
+      }>("GET", "/notifications")
+      const genuine = notifications.find(({ body }) => body.operation.orderId === checkout.orderId)?.body
+      expect(genuine).toBeDefined()
+      for (let copy = 0; copy < 3; copy++) await api.post("/hooks/payment/nexi_nexi", genuine)
+
+      await eventually(async () => (events.count() >= 1 ? true : undefined))
+      const readers = await Promise.allSettled([
+        reconcilePendingSessions(getContainer(), new Date(Date.now() + 10 * 60_000)),
+        reconcileSession(getContainer(), { id: checkout.sessionId, provider_id: NEXI_CARD_PROVIDER }),
+        api.post(`/admin/nexi/payments/${payment.id}/sync`, {}, staff),
+      ])
+      expect(readers.map((reader) => reader.status)).toEqual(["fulfilled", "fulfilled", "fulfilled"])
+      await eventually(async () => (events.count() >= 3 ? true : undefined))
+      await settle()
+
+      const [cancelled] = await getContainer().resolve(Modules.PAYMENT).listPayments({ id: payment.id })
+      expect(cancelled.canceled_at).not.toBeNull()
+      expect(await kit.requests("POST", refundsPath)).toHaveLength(sentBefore)
+      expect(await kit.gatewayOperations(checkout.orderId, "VOID", "VOIDED")).toHaveLength(1)
+      expect(await expectBooksAgree(kit, checkout.orderId, medusaOrderId)).toEqual({
+        capturedMinor: 0,
+        refundedMinor: 0,
+      })
+    })
+
     /**
      * A captured order refunded 5.00, whose Medusa refund is then deleted, as Medusa does when
      * its own update fails after the provider answered: the gateway refunded, the ledger's write

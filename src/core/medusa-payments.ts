@@ -4,12 +4,12 @@
  * Medusa's own workflows and module: a paid session completes its cart (processPaymentWorkflow,
  * as Medusa's own webhook subscriber would); a declined, failed or cancelled one shows why on its
  * session; once Medusa holds the payment, a capture or refund the gateway made outside Medusa
- * (its back office) is recorded on it, keyed by the gateway's operation id.
+ * (its back office) is recorded on it, keyed by the gateway's operation id, and a void cancels it.
  */
 import type { IPaymentModuleService, MedusaContainer } from "@medusajs/framework/types"
 import { MathBN, Modules, PaymentActions } from "@medusajs/framework/utils"
 import { capturePaymentWorkflow, processPaymentWorkflowId, refundPaymentWorkflow } from "@medusajs/medusa/core-flows"
-import type { PaymentLedger } from "../modules/nexi-ledger/types"
+import { isOrphaned, type PaymentLedger } from "../modules/nexi-ledger/types"
 import { minorToMajorString, toMinorUnits, totalMinorUnits } from "../money/amount"
 import { MedusaBookkeeping } from "./medusa-bookkeeping"
 import {
@@ -32,6 +32,7 @@ export type SyncOutcome =
   | "marked_canceled"
   | "refund_recorded"
   | "capture_recorded"
+  | "void_recorded"
   | "left_to_checkout"
   | "bookkeeping_finished"
   /** A staff session's payment on an order cancelled, or a session deleted, meanwhile: its attempt superseded, to be released. */
@@ -148,7 +149,12 @@ export class MedusaChanges {
 
   async apply(session: SessionRecord, payment: GatewayPayment): Promise<SyncOutcome> {
     if (PAID_SESSION.has(session.status)) {
-      const recorded = payment.orderId ? await this.recordGatewayMoney(session.id, payment) : "unchanged"
+      const recorded =
+        payment.status === "canceled"
+          ? await this.recordVoid(session.id, payment)
+          : payment.orderId
+            ? await this.recordGatewayMoney(session.id, payment)
+            : "unchanged"
       const finished = await this.finishBookkeeping(session.id, payment.gatewayRef)
       return recorded === "unchanged" ? finished : recorded
     }
@@ -253,6 +259,30 @@ export class MedusaChanges {
       )
       if (refunded) return "refund_recorded"
       return captured ? "capture_recorded" : "unchanged"
+    })
+  }
+
+  /**
+   * An authorization the gateway voided while Medusa still holds it (the void's answer was lost
+   * and Medusa's cancel went on without it, or the back office voided it) is recorded by
+   * cancelling Medusa's payment: the provider reads the gateway, finds nothing held, and sends
+   * nothing. A void still on its way is its sender's to record. The voids Medusa sent are held
+   * by the payment from then on, so the job stops reading them.
+   */
+  private async recordVoid(sessionId: string, payment: GatewayPayment): Promise<SyncOutcome> {
+    if (!payment.orderId) return "unchanged"
+    const voids = (await this.deps.ledger.writesOf(payment.orderId)).filter((write) => write.kind === "void")
+    if (voids.some((write) => write.outcome === "requested" || write.outcome === "unknown")) return "unchanged"
+    const orphans = voids.filter(isOrphaned)
+    const before = await this.paymentOf(sessionId)
+    // A capture Medusa holds on a voided order is a cancelled capture: the refunds' to record.
+    if (!before || before.captures?.length || (before.canceled_at && !orphans.length)) return "unchanged"
+    return this.deps.lockPayment(before.id, async () => {
+      const current = await this.paymentOf(sessionId)
+      if (!current) return "unchanged"
+      if (!current.canceled_at) await this.deps.payments.cancelPayment(current.id)
+      for (const write of orphans) await this.deps.ledger.claimWrite(write.id, current.id)
+      return current.canceled_at ? "unchanged" : "void_recorded"
     })
   }
 

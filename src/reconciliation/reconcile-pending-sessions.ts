@@ -16,7 +16,7 @@ import { mobileSyncFor } from "../core/mobile/mobile-sync"
 import { apmMethodOfProvider, isNexiProviderId } from "../core/provider-ids"
 import { STALE_REQUEST_MS } from "../core/send-once"
 import { ledgerOf } from "../core/store-entries"
-import { isOrphaned, type MoneyWrite, type PaymentLedger } from "../modules/nexi-ledger/types"
+import { isOrphaned, type PaymentLedger } from "../modules/nexi-ledger/types"
 import { retrySideWrites, type SideRetriesSummary } from "./side-retries"
 
 /** Gateway reads one run may make; what is left waits for the next run. */
@@ -63,9 +63,6 @@ export function reconcileTransaction(
   return syncOf(container, providerId).attempt(transactionId)
 }
 
-/** Outcomes after which Medusa is still to learn of writes the gateway made: the job records them. */
-const RECORDS_ORPHANS: ReadonlySet<SyncOutcome> = new Set(["unchanged", "refund_recorded", "capture_recorded"])
-
 /**
  * The gateway refs the run should read, without repeats: those of writes to settle (the
  * ledger lists orphans last) in at most half of the budget when attempts are due, then due
@@ -82,39 +79,6 @@ async function candidates(ledger: PaymentLedger, now: Date, limit: number): Prom
 
 function unique(refs: string[]): string[] {
   return [...new Set(refs)]
-}
-
-function isOrphanedVoid(write: MoneyWrite): boolean {
-  return write.kind === "void" && isOrphaned(write)
-}
-
-/**
- * A void the gateway made after Medusa had given up on it (its answer was lost, Medusa went on
- * with the order cancel without it, and the ledger learnt later that it was made) is money
- * Medusa does not show as it stands. It is recorded by cancelling Medusa's payment, which the
- * provider answers from the gateway's record without sending anything. Captures and refunds
- * take the sync's path (MedusaChanges in core/medusa-payments.ts): a capture through the capture
- * workflow, whose call to the card provider takes the executed write over. Returns how many.
- */
-export async function recordOrphanedVoids(
-  container: MedusaContainer,
-  ledger: PaymentLedger,
-  gatewayRef: string,
-): Promise<number> {
-  const voids = (await ledger.writesOf(gatewayRef)).filter(isOrphanedVoid)
-  const attempt = voids.length ? await ledger.findAttempt(gatewayRef) : undefined
-  if (!attempt?.session_id) return 0
-  const payment = container.resolve<IPaymentModuleService>(Modules.PAYMENT)
-  const [record] = await payment.listPayments(
-    { payment_session_id: attempt.session_id },
-    { select: ["id", "canceled_at"] },
-  )
-  if (!record) return 0
-  for (const write of voids) {
-    if (!record.canceled_at) await payment.cancelPayment(record.id)
-    await ledger.claimWrite(write.id, record.id)
-  }
-  return voids.length
 }
 
 /**
@@ -158,7 +122,6 @@ export async function reconcilePendingSessions(
     summary.checked += 1
     try {
       const outcome = await syncOf(container, provider).attempt(ref)
-      if (RECORDS_ORPHANS.has(outcome)) await recordOrphanedVoids(container, ledger, ref)
       await requeueOrphans(ledger, ref, now)
       // Counted once the whole ref is done, so a ref is either an outcome or a failure.
       summary.outcomes[outcome] = (summary.outcomes[outcome] ?? 0) + 1

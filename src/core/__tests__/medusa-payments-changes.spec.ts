@@ -7,6 +7,7 @@
 import type { IPaymentModuleService, MedusaContainer } from "@medusajs/framework/types"
 import { PaymentActions } from "@medusajs/framework/utils"
 import { processPaymentWorkflowId } from "@medusajs/medusa/core-flows"
+import type { WritePatch } from "../../modules/nexi-ledger/types"
 import { type TestContainer, testContainer } from "../../reconciliation/__tests__/support/container"
 import type { CompletionLock } from "../medusa-payments"
 import { type GatewayPayment, MedusaChanges } from "../medusa-payments"
@@ -275,6 +276,90 @@ describe("MedusaChanges", () => {
       await expect(changes(test, locks).apply(paid, gateway)).resolves.toBe("unchanged")
       expect(locks).toEqual(["pay_1"])
       expect(test.workflowRuns).toEqual([])
+    })
+  })
+
+  describe("an authorization the gateway voided while Medusa holds it", () => {
+    const paid = { ...session, status: "authorized" }
+    const voided = read("canceled", { orderId: "ORD1", authorizedMinor: "0" })
+
+    async function voidWrite(test: TestContainer, key: string, patch: WritePatch) {
+      await test.ledger.requestWrite({
+        kind: "void",
+        gateway_ref: "ORD1",
+        amount_minor: "1000",
+        currency: "EUR",
+        idempotency_key: key,
+      })
+      return test.ledger.settleWrite(key, patch)
+    }
+
+    function withPayment(canceledAt: Date | null = null, captures: unknown[] = []) {
+      const test = testContainer()
+      test.payment.payments.push({
+        id: "pay_1",
+        payment_session_id: "payses_1",
+        canceled_at: canceledAt,
+        captures,
+        refunds: [],
+      })
+      return test
+    }
+
+    it("cancels Medusa's payment under its lock, and the payment holds the void Medusa had given up on", async () => {
+      const test = withPayment()
+      const locks: string[] = []
+      const lost = await voidWrite(test, "k1", { outcome: "executed" })
+      await voidWrite(test, "k2", { outcome: "refused" })
+      await expect(changes(test, locks).apply(paid, voided)).resolves.toBe("void_recorded")
+      expect(test.payment.cancelled).toEqual(["pay_1"])
+      expect(locks).toEqual(["pay_1"])
+      expect(test.ledger.writes.find((row) => row.id === lost.id)?.claimed_by).toBe("pay_1")
+      expect(test.ledger.writes.find((row) => row.idempotency_key === "k2")?.claimed_by).toBeNull()
+    })
+
+    it("cancels Medusa's payment of a void made in the gateway's back office", async () => {
+      const test = withPayment()
+      await expect(changes(test).apply(paid, voided)).resolves.toBe("void_recorded")
+      expect(test.payment.cancelled).toEqual(["pay_1"])
+    })
+
+    it("does not cancel a payment Medusa cancelled already, but it still holds the void", async () => {
+      const test = withPayment(new Date())
+      const lost = await voidWrite(test, "k1", { outcome: "executed" })
+      await expect(changes(test).apply(paid, voided)).resolves.toBe("unchanged")
+      expect(test.payment.cancelled).toEqual([])
+      expect(test.ledger.writes.find((row) => row.id === lost.id)?.claimed_by).toBe("pay_1")
+    })
+
+    it.each([
+      ["on its way", "requested"],
+      ["of unknown outcome", "unknown"],
+    ] as const)("leaves a void %s to its sender", async (_label, outcome) => {
+      const test = withPayment()
+      await test.ledger.requestWrite({
+        kind: "void",
+        gateway_ref: "ORD1",
+        amount_minor: "1000",
+        currency: "EUR",
+        idempotency_key: "k1",
+      })
+      if (outcome === "unknown") await test.ledger.settleWrite("k1", { outcome })
+      await expect(changes(test).apply(paid, voided)).resolves.toBe("unchanged")
+      expect(test.payment.cancelled).toEqual([])
+    })
+
+    it("leaves a payment with a capture in Medusa: a cancelled capture is the refunds' to record", async () => {
+      const test = withPayment(null, [{ id: "capt_1", amount: 10 }])
+      await expect(changes(test).apply(paid, voided)).resolves.toBe("unchanged")
+      expect(test.payment.cancelled).toEqual([])
+    })
+
+    it("records nothing when Medusa has no payment for the session", async () => {
+      const test = testContainer()
+      await voidWrite(test, "k1", { outcome: "executed" })
+      await expect(changes(test).apply(paid, voided)).resolves.toBe("unchanged")
+      expect(test.ledger.writes[0].claimed_by).toBeNull()
     })
   })
 

@@ -148,41 +148,6 @@ describe("reconcilePendingSessions", () => {
     expect(test.warnings).toHaveLength(2)
   })
 
-  it("records orphaned writes of a ref whose read changes nothing in Medusa", async () => {
-    const test = withProviders("pp_nexi_nexi")
-    await attempt(test, "ORD1", { due: false, sessionId: "payses_1" })
-    test.payment.payments.push({ id: "pay_1", payment_session_id: "payses_1", canceled_at: null })
-    await test.ledger.requestWrite({
-      kind: "void",
-      gateway_ref: "ORD1",
-      idempotency_key: "void_1",
-      amount_minor: "1000",
-      currency: "EUR",
-    })
-    await test.ledger.settleWrite("void_1", { outcome: "executed" })
-    await runJob(test, NOW)
-    expect(test.payment.cancelled).toEqual(["pay_1"])
-    expect(test.ledger.writes[0].claimed_by).toBe("pay_1")
-  })
-
-  it("does not record orphaned writes when the sync completed the payment", async () => {
-    const test = withProviders("pp_nexi_nexi")
-    await attempt(test, "ORD1", { due: false, sessionId: "payses_1" })
-    test.payment.payments.push({ id: "pay_1", payment_session_id: "payses_1", canceled_at: null })
-    await test.ledger.requestWrite({
-      kind: "void",
-      gateway_ref: "ORD1",
-      idempotency_key: "void_1",
-      amount_minor: "1000",
-      currency: "EUR",
-    })
-    await test.ledger.settleWrite("void_1", { outcome: "executed" })
-    test.syncAnswer = () => "completed"
-    await runJob(test, NOW)
-    expect(test.payment.cancelled).toEqual([])
-    expect(test.ledger.writes[0].claimed_by).toBeNull()
-  })
-
   it("stops at READS_PER_RUN / 2 = 50 due attempts", async () => {
     expect(READS_PER_RUN).toBe(100)
     const test = withProviders("pp_nexi_nexi")
