@@ -127,7 +127,7 @@ export class InMemoryLedger implements PaymentLedger, SavedCardBook {
     return { ...row }
   }
 
-  async settleWrite(idempotencyKey: string, patch: WritePatch): Promise<MoneyWrite> {
+  async updateWrite(idempotencyKey: string, patch: WritePatch): Promise<MoneyWrite> {
     const row = this.writeByKey.get(idempotencyKey)
     if (!row) throw new Error(`nexi ledger: no write with idempotency key ${idempotencyKey}`)
     if (row.outcome === "executed" && undoesExecuted(patch)) return { ...row }

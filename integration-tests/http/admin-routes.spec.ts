@@ -913,7 +913,7 @@ medusaIntegrationTestRunner({
           amount_minor: "500",
           currency: "EUR",
         })
-        await ledger.settleWrite(lost.idempotency_key, { outcome: "unknown" })
+        await ledger.updateWrite(lost.idempotency_key, { outcome: "unknown" })
 
         const listed = await get<NexiReleasedPaymentsResponse>("/admin/nexi/released-payments")
         expect(listed.status).toBe(200)

@@ -186,7 +186,7 @@ export async function sendOnce(plan: OnceWrite): Promise<string> {
   }
   const sent = await sendThenFind(plan.send, plan.recover.refusalMayMeanMade, find, plan)
   if ("made" in sent) return settleExecuted(plan, sent.made)
-  const settled = await plan.ledger.settleWrite(plan.write.idempotency_key, {
+  const settled = await plan.ledger.updateWrite(plan.write.idempotency_key, {
     outcome: "refused",
     message: sent.message,
   })
@@ -200,7 +200,7 @@ async function findOrUnknown(plan: OnceWrite, record: MoneyWrite): Promise<strin
     return await plan.recover.find(record)
   } catch {
     try {
-      await plan.ledger.settleWrite(plan.write.idempotency_key, { outcome: "unknown" })
+      await plan.ledger.updateWrite(plan.write.idempotency_key, { outcome: "unknown" })
     } catch {
       // Left "requested", which the job treats as unknown too; the error below stands either way.
     }
@@ -210,7 +210,7 @@ async function findOrUnknown(plan: OnceWrite, record: MoneyWrite): Promise<strin
 
 async function settleExecuted(plan: OnceWrite, operationId: string): Promise<string> {
   try {
-    await plan.ledger.settleWrite(plan.write.idempotency_key, {
+    await plan.ledger.updateWrite(plan.write.idempotency_key, {
       outcome: "executed",
       gateway_operation_id: operationId,
       claimed_by: plan.write.medusa_ref ?? null,
@@ -315,7 +315,7 @@ async function settleLost(context: EarlierWrites, write: MoneyWrite, resend: Res
       `Could not ${context.action}: an earlier ${context.label(write)} on this payment has an unknown outcome, and the gateway cannot be read now (${(error as Error).message}). Nothing was sent; try again once the gateway answers.`,
     )
   }
-  await context.ledger.settleWrite(
+  await context.ledger.updateWrite(
     write.idempotency_key,
     made
       ? { outcome: "executed", gateway_operation_id: made }
@@ -338,10 +338,10 @@ async function sendToItsRow(context: EarlierWrites, write: MoneyWrite, resend: R
     const settled = (await context.ledger.writesOf(write.gateway_ref)).find((other) => other.id === write.id)
     if (settled?.outcome !== "refused") throw error
     if (!isRefusal(error)) {
-      await context.ledger.settleWrite(write.idempotency_key, { outcome: "unknown", message: (error as Error).message })
+      await context.ledger.updateWrite(write.idempotency_key, { outcome: "unknown", message: (error as Error).message })
       throw error
     }
-    await context.ledger.settleWrite(write.idempotency_key, {
+    await context.ledger.updateWrite(write.idempotency_key, {
       claimed_by: write.medusa_ref,
       message: (error as Error).message,
     })
@@ -411,10 +411,10 @@ export function totalMinor(writes: MoneyWrite[]): bigint {
  * Medusa deletes its row when the provider throws, so what a failed write took over must be
  * free again for the next one; otherwise that one would send the money a second time.
  */
-export async function releaseClaims(ledger: PaymentLedger, claimed: MoneyWrite[], action: string): Promise<void> {
+export async function freeClaims(ledger: PaymentLedger, claimed: MoneyWrite[], action: string): Promise<void> {
   for (const write of claimed) {
     try {
-      await ledger.settleWrite(write.idempotency_key, { claimed_by: null })
+      await ledger.updateWrite(write.idempotency_key, { claimed_by: null })
     } catch (error) {
       throw new MedusaError(
         MedusaError.Types.UNEXPECTED_STATE,

@@ -87,7 +87,7 @@ function unique(refs: string[]): string[] {
  */
 async function requeueOrphans(ledger: PaymentLedger, ref: string, now: Date): Promise<void> {
   for (const write of (await ledger.writesOf(ref)).filter(isOrphaned)) {
-    await ledger.settleWrite(write.idempotency_key, {
+    await ledger.updateWrite(write.idempotency_key, {
       message: `no Medusa record claims it yet (read ${now.toISOString()})`,
     })
   }

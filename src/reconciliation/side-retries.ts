@@ -75,7 +75,7 @@ interface RetryRun {
 
 /** Settled with the reason, which also puts the write behind the others for the next run. */
 async function putBack(run: RetryRun, write: MoneyWrite, message: string, what: string): Promise<void> {
-  await run.ledger.settleWrite(write.idempotency_key, { message })
+  await run.ledger.updateWrite(write.idempotency_key, { message })
   run.logger.warn(`nexi: ${what}: ${message}`)
 }
 
@@ -92,7 +92,7 @@ async function retryContractEnds(run: RetryRun): Promise<ContractEndsSummary> {
     if (card?.state !== "deleted") {
       // Its hiding failed after the deactivation was recorded, so the customer is still offered
       // the card: its contract must stay. The write says so, and a later delete sends it.
-      await ledger.settleWrite(write.idempotency_key, {
+      await ledger.updateWrite(write.idempotency_key, {
         outcome: "refused",
         message: "not sent: the card was not deleted, so it stays usable at the gateway",
       })

@@ -9,7 +9,7 @@ import { MedusaError } from "@medusajs/framework/utils"
 import { refundPaymentWorkflow } from "@medusajs/medusa/core-flows"
 import BigNumber from "bignumber.js"
 import { type CardOrder, type CardOrderCapture, readCardOrder } from "../core/card/card-order"
-import { releaseHeldAuthorization, requestOf, sendCardWrite } from "../core/card/card-writes"
+import { requestOf, sendCardWrite, voidGivenBackAuthorization } from "../core/card/card-writes"
 import { cancelCaptureKey } from "../core/idempotency"
 import { toMedusaError } from "../core/medusa-errors"
 import { CANCELLED_CAPTURE_KEY, NEXI_OPERATION_KEY, recordedOperationIds } from "../core/medusa-records"
@@ -259,7 +259,7 @@ async function voidGivenBack(
   const context = { gateway, ledger: ledgerOf(container), action }
   try {
     const held = { orderId, paymentOperationId, currency, medusaRef: payment.id, origin: "staff" as const }
-    return await releaseHeldAuthorization(context, held)
+    return await voidGivenBackAuthorization(context, held)
   } catch (error) {
     // The cancel and its refund stand: the words must not read as if nothing was done.
     const { type, message } = toMedusaError(error, action)

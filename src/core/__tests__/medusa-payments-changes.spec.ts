@@ -267,7 +267,7 @@ describe("MedusaChanges", () => {
         amount_minor: "1000",
         currency: "EUR",
       })
-      await test.ledger.settleWrite("k1", {
+      await test.ledger.updateWrite("k1", {
         outcome: "executed",
         gateway_operation_id: "OP_CAPTURE",
         claimed_by: holder,
@@ -291,7 +291,7 @@ describe("MedusaChanges", () => {
         currency: "EUR",
         idempotency_key: key,
       })
-      return test.ledger.settleWrite(key, patch)
+      return test.ledger.updateWrite(key, patch)
     }
 
     function withPayment(canceledAt: Date | null = null, captures: unknown[] = []) {
@@ -344,7 +344,7 @@ describe("MedusaChanges", () => {
         currency: "EUR",
         idempotency_key: "k1",
       })
-      if (outcome === "unknown") await test.ledger.settleWrite("k1", { outcome })
+      if (outcome === "unknown") await test.ledger.updateWrite("k1", { outcome })
       await expect(changes(test).apply(paid, voided)).resolves.toBe("unchanged")
       expect(test.payment.cancelled).toEqual([])
     })

@@ -138,12 +138,12 @@ describe("sendOnce", () => {
           { keyless: true, write: CANCEL },
         ),
       )
-      const settled = await ledger.settleWrite(CANCEL.idempotency_key, {
+      const settled = await ledger.updateWrite(CANCEL.idempotency_key, {
         outcome: "refused",
         message: "operation already cancelled",
       })
       expect(settled).toMatchObject({ outcome: "executed", gateway_operation_id: "op-cancel", message: null })
-      await ledger.settleWrite(CANCEL.idempotency_key, { outcome: "unknown" })
+      await ledger.updateWrite(CANCEL.idempotency_key, { outcome: "unknown" })
       expect(ledger.writes[0].outcome).toBe("executed")
     })
 

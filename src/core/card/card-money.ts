@@ -8,19 +8,19 @@ import { InvalidRequestError } from "../../http/errors"
 import { leavesRoom, minorMoneyText, minorUnitsToSend, toMinorUnits } from "../../money/amount"
 import { cancelCaptureKey, idempotencyUuid } from "../idempotency"
 import { type PaymentRecords, recordedOperationIds } from "../medusa-records"
-import { claimOrphans, orphanedWrites, releaseClaims, totalMinor } from "../send-once"
+import { claimOrphans, freeClaims, orphanedWrites, totalMinor } from "../send-once"
 import { type CardOrder, readCardOrder } from "./card-order"
 import { type CardSessionData, readCardSessionData, requireCardField } from "./card-sessions"
 import {
   type CardWriteContext,
   heldByTheirUndo,
   holdsEarlierCapture,
-  releaseHeldAuthorization,
   requestOf,
   type SettleContext,
   sendCardWrite,
   settledWritesOf,
   voidAuthorization,
+  voidGivenBackAuthorization,
 } from "./card-writes"
 
 export interface CardMoneyContext extends SettleContext {
@@ -189,7 +189,7 @@ export async function refundCard(
     target = requireCardField(data.capture_operation_id ?? state?.captureOperationId, "capture_operation_id", action)
   } catch (error) {
     // Medusa deletes this refund's row when it fails: what it took over must be free for the next.
-    await releaseClaims(context.ledger, claimed, action)
+    await freeClaims(context.ledger, claimed, action)
     throw error
   }
   const write = {
@@ -204,7 +204,7 @@ export async function refundCard(
   try {
     await sendCardWrite(context, write, requestOf(gateway, write))
   } catch (error) {
-    await releaseClaims(context.ledger, claimed, action)
+    await freeClaims(context.ledger, claimed, action)
     throw state ? error : await refusalExplained(context, error, orderId, remainingMinor, currency)
   }
   return { ...raw, capture_operation_id: target }
@@ -271,7 +271,7 @@ export async function cancelCard(context: SettleContext, raw: SessionData, key: 
   if (state.status === "captured" && state.captureOperationId && state.paymentOperationId) {
     const paymentOperationId = state.paymentOperationId
     await undoCapture(context, data.order_id, state, currency, key)
-    await releaseHeldAuthorization(context, {
+    await voidGivenBackAuthorization(context, {
       orderId: data.order_id,
       paymentOperationId,
       currency,

@@ -392,7 +392,7 @@ export function voidAuthorization(context: CardWriteContext, authorization: Auth
  * authorized again). While the order reads as authorized, what it holds is voided. Returns the
  * void's operation id, or undefined when nothing was held.
  */
-export async function releaseHeldAuthorization(
+export async function voidGivenBackAuthorization(
   context: CardWriteContext,
   held: Omit<AuthorizationToVoid, "amountMinor">,
 ): Promise<string | undefined> {

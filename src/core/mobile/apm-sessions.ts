@@ -28,7 +28,7 @@ import { readCartContext, withoutCartContext } from "../cart-context"
 import { idempotencyUuid } from "../idempotency"
 import { fromGateway, minorUnitsFor, toMedusaError } from "../medusa-errors"
 import { recordedOperationIds } from "../medusa-records"
-import { claimOrphans, releaseClaims, totalMinor } from "../send-once"
+import { claimOrphans, freeClaims, totalMinor } from "../send-once"
 import {
   buildPaymentRequest,
   consumerName,
@@ -383,7 +383,7 @@ export async function refundOnce(order: RefundOrder): Promise<RefundDone> {
       vatMinor: done.vatMinor + BigInt(request.purchaseAmount.vatAmount),
     }
   } catch (error) {
-    await releaseClaims(ledger, claimed, REFUND_ACTION)
+    await freeClaims(ledger, claimed, REFUND_ACTION)
     throw error
   }
 }

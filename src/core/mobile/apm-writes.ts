@@ -347,7 +347,7 @@ export class ApmWrites {
       )
     if (payment.status !== "authorized" && payment.status !== "captured") return false
     const state = payment.transactionState ?? payment.status
-    await this.deps.ledger.settleWrite(write.idempotency_key, {
+    await this.deps.ledger.updateWrite(write.idempotency_key, {
       outcome: "refused",
       message: `never made: its answer was lost, and the payment it reverses is paid (${state}), which a made reversal would have cancelled. Not sent again now, behind Medusa's back: Medusa may record that payment.`,
     })
@@ -384,11 +384,11 @@ export class ApmWrites {
     // Finished in the first answer: there was nothing to follow.
     if (next === write.follow_state || (next === "done" && write.follow_state === "none")) return
     if (next !== "rejected") {
-      await this.deps.ledger.settleWrite(write.idempotency_key, { follow_state: next })
+      await this.deps.ledger.updateWrite(write.idempotency_key, { follow_state: next })
       return
     }
     const reason = schemeReason(envelope) ?? `the transaction is ${state.transactionState ?? "in an unknown state"}`
-    await this.deps.ledger.settleWrite(write.idempotency_key, { follow_state: "rejected", message: reason })
+    await this.deps.ledger.updateWrite(write.idempotency_key, { follow_state: "rejected", message: reason })
     const { noun, consequence } = AFTER_REJECTION[write.kind as ApmWriteKind]
     const amount = minorMoneyText(write.amount_minor, write.currency)
     this.deps.logger?.error(

@@ -82,7 +82,7 @@ export class PaymentStarts {
     // A start made is answered from the ledger; one still to find needs its request.
     const made = write.outcome === "executed" && write.gateway_operation_id
     if (!resend || (!made && !resend.body)) {
-      await this.deps.ledger.settleWrite(write.idempotency_key, { outcome: "refused", message: "no request recorded" })
+      await this.deps.ledger.updateWrite(write.idempotency_key, { outcome: "refused", message: "no request recorded" })
       return undefined
     }
     const started = made
@@ -115,7 +115,7 @@ export class PaymentStarts {
 async function forgetRequestOf(deps: PaymentStartsDeps, write: Pick<NewWrite, "idempotency_key" | "resend">) {
   if (!write.resend?.body) return
   try {
-    await deps.ledger.settleWrite(write.idempotency_key, { resend: { ...write.resend, body: null } })
+    await deps.ledger.updateWrite(write.idempotency_key, { resend: { ...write.resend, body: null } })
   } catch (error) {
     deps.logger?.warn(
       `nexi: could not drop the recorded request of mobile payment start ${write.idempotency_key}: ${(error as Error).message}`,

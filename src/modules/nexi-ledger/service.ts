@@ -126,7 +126,7 @@ export class NexiLedgerService
    * refusal that reaches the database after the winner's success changes nothing (undoesExecuted).
    */
   @InjectManager()
-  async settleWrite(
+  async updateWrite(
     idempotencyKey: string,
     patch: WritePatch,
     @MedusaContext() context: Context = {},

@@ -193,7 +193,7 @@ export interface PaymentLedger {
   /** Records a write before it is sent; the same key again returns the first record unchanged. */
   requestWrite(write: NewWrite): Promise<MoneyWrite>
   /** Applies `patch` and returns the write; an executed write is returned unchanged by a patch that would set it back (undoesExecuted). */
-  settleWrite(idempotencyKey: string, patch: WritePatch): Promise<MoneyWrite>
+  updateWrite(idempotencyKey: string, patch: WritePatch): Promise<MoneyWrite>
   writesOf(gatewayRef: string): Promise<MoneyWrite[]>
   /** Writes of one kind made for a Medusa record (a payment link's creation, for its Medusa order), oldest first. */
   writesOfMedusaRef(medusaRef: string, kind: WriteKind): Promise<MoneyWrite[]>

@@ -37,7 +37,7 @@ async function writeToSettle(test: Test, gatewayRef: string, key = `key_${gatewa
     amount_minor: "1000",
     currency: "EUR",
   })
-  await test.ledger.settleWrite(key, { outcome: "executed" })
+  await test.ledger.updateWrite(key, { outcome: "executed" })
 }
 
 function refOf(call: SyncCall): string | undefined {
@@ -197,7 +197,7 @@ describe("reconcilePendingSessions", () => {
       amount_minor: "500",
       currency: "EUR",
     })
-    await test.ledger.settleWrite("lost", { outcome: "unknown" })
+    await test.ledger.updateWrite("lost", { outcome: "unknown" })
     test.ledger.writes.find((write) => write.idempotency_key === "lost")!.updated_at = new Date(
       NOW.getTime() - 10 * 60_000,
     )
@@ -246,7 +246,7 @@ describe("reconcilePendingSessions", () => {
         currency: "",
         medusa_ref: card.id,
       })
-      await test.ledger.settleWrite(`${card.id}:deactivation`, { outcome: "unknown" })
+      await test.ledger.updateWrite(`${card.id}:deactivation`, { outcome: "unknown" })
       return card
     }
 

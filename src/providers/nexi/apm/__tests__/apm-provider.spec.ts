@@ -1066,7 +1066,7 @@ describe("the ledger: refunds", () => {
       amount_minor: "200",
       currency: "EUR",
     })
-    await ledger.settleWrite(key, { outcome: "unknown" })
+    await ledger.updateWrite(key, { outcome: "unknown" })
 
     await expectMedusaError(
       service.refundPayment({ data, amount: 1, context: { idempotency_key: "conflict_ref" } }),

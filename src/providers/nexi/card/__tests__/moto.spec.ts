@@ -121,7 +121,7 @@ describe("MOTO sessions of the card provider", () => {
     }
     await ledger.requestWrite(charge)
     await chargeByMoto(started.id, "3998")
-    await ledger.settleWrite(charge.idempotency_key, { outcome: "unknown" })
+    await ledger.updateWrite(charge.idempotency_key, { outcome: "unknown" })
 
     const authorized = await card.authorizePayment({ data: started.data })
     gateway.cradle().captures.set("capt_m2", { id: "capt_m2", amount: 39.98 })
