@@ -2,7 +2,7 @@
  * The job's retries of the writes that move no money by themselves, after the payments, each kind
  * within a budget of its own so the payments never wait behind them, and each write asked ever
  * more rarely while the gateway keeps failing it (the ledger's writesToRetry doubles the wait):
- * - deleted saved cards' contract deactivations the gateway has not confirmed (`endContract`, card-wallet.ts):
+ * - deleted saved cards' contract deactivations the gateway has not confirmed (`endContract`, saved-card-methods.ts):
  *   it failed, refused or lost the answer, or the process stopped mid-call;
  * - payment link cancels whose outcome stayed unknown: until the gateway cancels it, the link can
  *   still be paid (a payment that comes is released, its attempt superseded before the cancel was

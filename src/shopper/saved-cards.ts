@@ -1,6 +1,6 @@
 /**
  * A logged-in customer's saved cards, for the store routes under /store/nexi/saved-cards.
- * Everything goes through Medusa's payment module, so the card provider (card-wallet.ts)
+ * Everything goes through Medusa's payment module, so the card provider (saved-card-methods.ts)
  * decides, and the customer's account holder is the one Medusa links to the customer:
  * created here the same way Medusa's checkout creates it, when the customer saves a card
  * before ever paying.
@@ -12,8 +12,8 @@ import type {
   PaymentMethodDTO,
 } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
-import { MERCHANT_CHARGES_KEY, type SavedCardView } from "../core/card/card-on-file"
-import { verificationCurrency, verificationReturnUrl } from "../core/card/card-wallet"
+import { MERCHANT_CHARGES_KEY, type SavedCardView } from "../core/card/saved-card-choice"
+import { verificationCurrency, verificationReturnUrl } from "../core/card/saved-card-methods"
 import { cardProviderIdOf, isNexiCardProviderId, requireNexiOptions } from "../core/store-entries"
 import { LANGUAGE_KEY } from "../i18n/page-language"
 

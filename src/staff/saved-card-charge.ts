@@ -5,7 +5,7 @@
  * for example a subscriptions module).
  *
  * Only a card the customer saved with consent to merchant charges (contract MIT_UNSCHEDULED,
- * core/card/card-on-file.ts) is charged: a CIT card is refused before anything is sent. The charge
+ * core/card/saved-card-choice.ts) is charged: a CIT card is refused before anything is sent. The charge
  * is an attempt of the staff pipeline (order-collection.ts, channel `mit`) sent once through
  * POST /orders/mit under the attempt's gateway order id (its `chargeOnce`): idempotency key per
  * attempt, ledger write `mit_charge` recorded first, a lost answer settled by reading the

@@ -16,8 +16,8 @@
  */
 import type { MedusaNextFunction, MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
-import { MERCHANT_CHARGES_KEY, PAYMENT_METHOD_KEY, SAVE_CARD_KEY } from "../../core/card/card-on-file"
 import { INTEGRATION_KEY } from "../../core/card/card-sessions"
+import { MERCHANT_CHARGES_KEY, PAYMENT_METHOD_KEY, SAVE_CARD_KEY } from "../../core/card/saved-card-choice"
 import { WALLET_KEY, walletOfSessionData } from "../../core/card/wallet-choice"
 import { CART_CONTEXT_KEY, type CartContext, cartOfCollection } from "../../core/cart-context"
 import { CONSUMER_ID_KEY, readConsumerId } from "../../core/mobile/apm-session-data"

@@ -44,21 +44,21 @@ import {
   staffChannelOfContext,
   staffChannelOfSession,
 } from "../staff-sessions"
+import { type CardOrder, readCardOrder } from "./card-order"
+import { buildBuildRequest, buildHostedOrderRequest, type HostedOrderInput } from "./hosted-order"
+import { cancelLinkOfAttempt } from "./payment-links"
 import {
-  type CardOnFile,
-  cardOnFileOfNewSession,
-  cardOnFileOfSession,
   customerRefOf,
   newContractId,
   PAYMENT_METHOD_KEY,
   recurrenceOf,
   SAVE_CARD_KEY,
+  type SavedCardChoice,
   saveCardOfPayment,
+  savedCardChoiceOfNewSession,
+  savedCardChoiceOfSession,
   sessionDataOf,
-} from "./card-on-file"
-import { type CardOrder, readCardOrder } from "./card-order"
-import { buildBuildRequest, buildHostedOrderRequest, type HostedOrderInput } from "./hosted-order"
-import { cancelLinkOfAttempt } from "./payment-links"
+} from "./saved-card-choice"
 import { walletOfSessionData } from "./wallet-choice"
 
 /** What the storefront sets in the session data to have the card typed in its own checkout (XPay Build). */
@@ -143,11 +143,11 @@ export function securityTokenMatches(token: unknown, expectedHash: unknown): boo
   return timingSafeEqual(Buffer.from(hashSecurityToken(token), "hex"), Buffer.from(expectedHash, "hex"))
 }
 
-/** What the card provider's sessions (below) and saved cards (card-wallet.ts) are built from. */
+/** What the card provider's sessions (below) and saved cards (saved-card-methods.ts) are built from. */
 export interface CardDeps {
   gateway: GatewayClient
   /**
-   * The ledger (where a deleted card's contract deactivation is recorded too, card-wallet.ts) and
+   * The ledger (where a deleted card's contract deactivation is recorded too, saved-card-methods.ts) and
    * the saved cards, resolved at each use: Medusa may build a provider before the ledger is loaded.
    */
   ledger: (action: string) => PaymentLedger
@@ -197,15 +197,15 @@ export class CardSessions {
       )
       return { id: data.order_id, data, status: "pending_authorization" }
     }
-    const cardOnFile = await this.cardOnFileOf(() =>
-      cardOnFileOfNewSession(
+    const savedCardChoice = await this.savedCardChoiceOf(() =>
+      savedCardChoiceOfNewSession(
         this.deps.savedCards("start the payment"),
         input.data,
         input.context,
         this.deps.providerKey,
       ),
     )
-    const data = await this.startHostedOrder(sessionId, input, cardOnFile)
+    const data = await this.startHostedOrder(sessionId, input, savedCardChoice)
     return { id: data.order_id, data, status: "pending" }
   }
 
@@ -250,10 +250,10 @@ export class CardSessions {
       )
     }
     const sessionId = String(current.session_id ?? input.context?.idempotency_key ?? "")
-    const cardOnFile = await this.cardOnFileOf(() =>
-      cardOnFileOfSession(this.deps.savedCards("update the payment"), input.data ?? {}, current.order_id),
+    const savedCardChoice = await this.savedCardChoiceOf(() =>
+      savedCardChoiceOfSession(this.deps.savedCards("update the payment"), input.data ?? {}, current.order_id),
     )
-    const data = await this.startHostedOrder(sessionId, input, cardOnFile)
+    const data = await this.startHostedOrder(sessionId, input, savedCardChoice)
     // The old hosted page may still be open in a tab: a payment made there is released.
     await this.deps
       .ledger("update the payment")
@@ -317,12 +317,12 @@ export class CardSessions {
   private async startHostedOrder(
     sessionId: string,
     input: InitiatePaymentInput | UpdatePaymentInput,
-    cardOnFile: CardOnFile,
+    savedCardChoice: SavedCardChoice,
   ): Promise<CardSessionData> {
     const currency = input.currency_code.toUpperCase()
     const amountMinor = minorUnitsFor(input.amount, currency, "start the payment")
     const orderId = newOrderId(this.deps.options.orderIdPrefix)
-    const contractId = cardOnFile.kind === "save" ? newContractId() : undefined
+    const contractId = savedCardChoice.kind === "save" ? newContractId() : undefined
     const order: HostedOrderInput = {
       orderId,
       sessionId,
@@ -332,15 +332,15 @@ export class CardSessions {
       cart: readCartContext(input.data),
       options: this.deps.options,
       entryId: this.deps.entryId,
-      customerRef: this.customerRefOf(cardOnFile, input),
-      recurrence: recurrenceOf(cardOnFile, contractId),
+      customerRef: this.customerRefOf(savedCardChoice, input),
+      recurrence: recurrenceOf(savedCardChoice, contractId),
       requestedLanguage: input.data?.[LANGUAGE_KEY],
       wallet: walletOfSessionData(input.data, this.deps.options.wallets),
     }
     const pollAfter = this.pollAfter()
     try {
       const build = readCardSessionData(input.data)[INTEGRATION_KEY] === "build"
-      if (build && cardOnFile.kind === "pay_with") {
+      if (build && savedCardChoice.kind === "pay_with") {
         throw new MedusaError(
           MedusaError.Types.INVALID_DATA,
           `data.${INTEGRATION_KEY}: "build" has a new card typed in the checkout's fields, and a saved card (data.${PAYMENT_METHOD_KEY}) pays on the hosted page: send one of the two.`,
@@ -361,23 +361,23 @@ export class CardSessions {
           "start the payment",
         ),
       ]
-      if (cardOnFile.kind === "save" && contractId) {
+      if (savedCardChoice.kind === "save" && contractId) {
         records.push(
           this.deps.savedCards("start the payment").createSavedCard({
             provider_identifier: this.deps.providerKey,
-            customer_ref: cardOnFile.customerRef,
-            customer_id: cardOnFile.customerId,
+            customer_ref: savedCardChoice.customerRef,
+            customer_id: savedCardChoice.customerId,
             contract_id: contractId,
             gateway_ref: orderId,
             purpose: "checkout",
-            contract_type: cardOnFile.contractType,
+            contract_type: savedCardChoice.contractType,
           }),
         )
       }
       await Promise.all(records)
       return {
         ...withoutCartContext(input.data),
-        ...sessionDataOf(cardOnFile),
+        ...sessionDataOf(savedCardChoice),
         session_id: sessionId,
         order_id: orderId,
         ...answer.page,
@@ -441,7 +441,7 @@ export class CardSessions {
   }
 
   /** The saved-card choice, with a refusal that names the field as Medusa's error. */
-  private async cardOnFileOf(read: () => Promise<CardOnFile>): Promise<CardOnFile> {
+  private async savedCardChoiceOf(read: () => Promise<SavedCardChoice>): Promise<SavedCardChoice> {
     try {
       return await read()
     } catch (error) {
@@ -450,9 +450,12 @@ export class CardSessions {
   }
 
   /** The gateway's customerId: the account holder's when the customer has one (saved cards belong to it). */
-  private customerRefOf(cardOnFile: CardOnFile, input: InitiatePaymentInput | UpdatePaymentInput): string | undefined {
-    if (cardOnFile.kind === "save") return cardOnFile.customerRef
-    if (cardOnFile.kind === "pay_with") return cardOnFile.card.customer_ref
+  private customerRefOf(
+    savedCardChoice: SavedCardChoice,
+    input: InitiatePaymentInput | UpdatePaymentInput,
+  ): string | undefined {
+    if (savedCardChoice.kind === "save") return savedCardChoice.customerRef
+    if (savedCardChoice.kind === "pay_with") return savedCardChoice.card.customer_ref
     return customerRefOf((input.context as { account_holder?: unknown } | undefined)?.account_holder)
   }
 

@@ -22,10 +22,8 @@ import { notificationProblem, parseNotificationBody } from "../notification-body
 import type { MedusaRows } from "../send-once"
 import { NO_LONGER_OWNED } from "../staff-sessions"
 import { gatewayClientFor, ledgerOf, loggerOf, paymentRecordsOf } from "../store-entries"
-import { SAVE_CARD_KEY, saveCardOfPayment } from "./card-on-file"
 import { type CardOrder, holdsOnlyItsAuthorization, readCardOrder } from "./card-order"
 import { readCardSessionData, securityTokenMatches } from "./card-sessions"
-import { handleVerificationNotification } from "./card-wallet"
 import {
   type CardWriteContext,
   heldByTheirUndo,
@@ -35,6 +33,8 @@ import {
   settledWritesOf,
 } from "./card-writes"
 import { payableUntil } from "./payment-links"
+import { SAVE_CARD_KEY, saveCardOfPayment } from "./saved-card-choice"
+import { handleVerificationNotification } from "./saved-card-methods"
 
 export interface CardOrderRead {
   details: OrderDetails

@@ -6,7 +6,7 @@
  * A card can be deleted while its contract is still being made (the shopper on the hosted page,
  * a verification under way): the deactivation then finds no contract. The contract the gateway
  * makes after is ended by a second write, sent when the card's order is found paid or verified
- * (card-on-file.ts, settleSavedCard).
+ * (saved-card-choice.ts, settleSavedCard).
  */
 import type { Logger } from "@medusajs/framework/types"
 import type { GatewayClient } from "../../gateway/gateway-client"

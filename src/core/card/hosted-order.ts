@@ -24,7 +24,7 @@ export interface HostedOrderInput {
   entryId?: string
   /** The account holder's gateway customerId; it replaces Medusa's customer id on the order. */
   customerRef?: string
-  /** A saved card to create or pay with (card-on-file.ts). */
+  /** A saved card to create or pay with (saved-card-choice.ts). */
   recurrence?: Recurrence
   /**
    * The Medusa order a payment link collects for: the page then returns to the link's pages

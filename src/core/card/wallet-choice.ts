@@ -8,7 +8,7 @@
  */
 import { WALLETS, type Wallet } from "../../gateway/schemas"
 import { invalidData } from "../medusa-errors"
-import { PAYMENT_METHOD_KEY, SAVE_CARD_KEY } from "./card-on-file"
+import { PAYMENT_METHOD_KEY, SAVE_CARD_KEY } from "./saved-card-choice"
 
 /** What the storefront sets in a card session's data to pay with a wallet. */
 export const WALLET_KEY = "wallet"
@@ -47,12 +47,12 @@ export function walletOfSessionData(
   const value = data?.[WALLET_KEY]
   if (value === undefined || value === null) return undefined
   const wallet = enabledWallet(value, enabled, `data.${WALLET_KEY}`)
-  const cardOnFile = [SAVE_CARD_KEY, PAYMENT_METHOD_KEY].find(
+  const savedCardChoice = [SAVE_CARD_KEY, PAYMENT_METHOD_KEY].find(
     (key) => data?.[key] !== undefined && data?.[key] !== null && data?.[key] !== false,
   )
-  if (cardOnFile) {
+  if (savedCardChoice) {
     throw invalidData(
-      `data.${WALLET_KEY}: ${WALLET_NAMES[wallet]} pays with the card it holds, so it does not go with data.${cardOnFile} (a card saved on this store): send one of the two.`,
+      `data.${WALLET_KEY}: ${WALLET_NAMES[wallet]} pays with the card it holds, so it does not go with data.${savedCardChoice} (a card saved on this store): send one of the two.`,
     )
   }
   return wallet

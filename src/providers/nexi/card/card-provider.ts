@@ -3,7 +3,7 @@
  * Medusa's payment lifecycle on the Nexi XPay hosted payment page, as a door. Each method hands
  * Medusa's call to the core: sessions and their status (src/core/card/card-sessions.ts), capture,
  * refund and cancel (src/core/card/card-money.ts), saved cards and account holders
- * (src/core/card/card-wallet.ts); what a notification means is the sync's (src/core/card/card-sync.ts).
+ * (src/core/card/saved-card-methods.ts); what a notification means is the sync's (src/core/card/card-sync.ts).
  */
 import type {
   AuthorizePaymentInput,
@@ -42,7 +42,7 @@ import type {
 import { AbstractPaymentProvider, PaymentActions } from "@medusajs/framework/utils"
 import { type CardMoneyContext, cancelCard, captureCard, refundCard } from "../../../core/card/card-money"
 import { type CardDeps, CardSessions, readCardSessionData } from "../../../core/card/card-sessions"
-import { CardWallet } from "../../../core/card/card-wallet"
+import { SavedCardMethods } from "../../../core/card/saved-card-methods"
 import { clientsFor } from "../../../core/clients"
 import { toMedusaError } from "../../../core/medusa-errors"
 import { type NexiOptions, parseNexiOptions } from "../../../core/options"
@@ -58,7 +58,7 @@ export class NexiCardProviderService extends AbstractPaymentProvider<NexiOptions
 
   private readonly entry: ProviderEntry
   protected readonly gateway: GatewayClient
-  private readonly wallet: CardWallet
+  private readonly savedCards: SavedCardMethods
   private readonly sessions: CardSessions
 
   /**
@@ -80,7 +80,7 @@ export class NexiCardProviderService extends AbstractPaymentProvider<NexiOptions
       providerKey,
       logger,
     }
-    this.wallet = new CardWallet(deps)
+    this.savedCards = new SavedCardMethods(deps)
     this.sessions = new CardSessions(deps)
   }
 
@@ -149,7 +149,7 @@ export class NexiCardProviderService extends AbstractPaymentProvider<NexiOptions
   }
 
   createAccountHolder(input: CreateAccountHolderInput): Promise<CreateAccountHolderOutput> {
-    return this.wallet.createAccountHolder(input)
+    return this.savedCards.createAccountHolder(input)
   }
 
   /** Nothing of the customer is kept at the gateway, so there is nothing to update there. */
@@ -158,18 +158,18 @@ export class NexiCardProviderService extends AbstractPaymentProvider<NexiOptions
   }
 
   deleteAccountHolder(input: DeleteAccountHolderInput): Promise<DeleteAccountHolderOutput> {
-    return this.wallet.deleteAccountHolder(input)
+    return this.savedCards.deleteAccountHolder(input)
   }
 
   listPaymentMethods(input: ListPaymentMethodsInput): Promise<ListPaymentMethodsOutput> {
-    return this.wallet.listPaymentMethods(input)
+    return this.savedCards.listPaymentMethods(input)
   }
 
   savePaymentMethod(input: SavePaymentMethodInput): Promise<SavePaymentMethodOutput> {
-    return this.wallet.savePaymentMethod(input)
+    return this.savedCards.savePaymentMethod(input)
   }
 
   deletePaymentMethod(input: DeletePaymentMethodInput): Promise<DeletePaymentMethodOutput> {
-    return this.wallet.deletePaymentMethod(input)
+    return this.savedCards.deletePaymentMethod(input)
   }
 }

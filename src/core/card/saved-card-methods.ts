@@ -2,7 +2,7 @@
  * The card provider's account holders and saved payment methods, as Medusa 2.21 calls them
  * (createAccountHolder, listPaymentMethods, savePaymentMethod, deletePaymentMethod,
  * deleteAccountHolder). An account holder is nothing at the gateway but a customerId the
- * plugin chose; its cards are contracts recorded in the plugin's module (card-on-file.ts).
+ * plugin chose; its cards are contracts recorded in the plugin's module (saved-card-choice.ts).
  *
  * A deleted card's contract is ended at the gateway (POST /contracts/{contractId}/deactivation,
  * `endContract`, contract-end.ts), so the card can no longer pay even through a path that skips the plugin.
@@ -41,6 +41,9 @@ import type { SavedCard, SavedCardBook } from "../../modules/nexi-ledger/types"
 import { isKnownCurrency } from "../../money/currencies"
 import { invalidData, toMedusaError } from "../medusa-errors"
 import type { NexiOptions } from "../options"
+import { type CardDeps, hashSecurityToken, securityTokenMatches } from "./card-sessions"
+import { deactivationOf, endContract } from "./contract-end"
+import { buildHostedOrderRequest } from "./hosted-order"
 import {
   contractTypeOf,
   customerRefOf,
@@ -49,12 +52,9 @@ import {
   outcomeOfVerification,
   settleSavedCard,
   viewOf,
-} from "./card-on-file"
-import { type CardDeps, hashSecurityToken, securityTokenMatches } from "./card-sessions"
-import { deactivationOf, endContract } from "./contract-end"
-import { buildHostedOrderRequest } from "./hosted-order"
+} from "./saved-card-choice"
 
-/** How many cards a customer may see; far above what a wallet holds. */
+/** How many cards a customer may see; far above what anyone saves. */
 const LISTED_CARDS = 50
 /** Verifications the listing confirms itself (their notification may be seconds behind the shopper). */
 const CONFIRMED_PER_LISTING = 3
@@ -88,7 +88,7 @@ export function verificationReturnUrl(options: Pick<NexiOptions, "resultUrl">, v
 /** A stored card the customer still has, or may still get once the gateway confirms it. */
 const KEPT_STATES: SavedCard["state"][] = ["pending", "active", "unsupported"]
 
-export class CardWallet {
+export class SavedCardMethods {
   constructor(private readonly deps: CardDeps) {}
 
   /** The gateway keeps no customer record: the holder is a customerId of the plugin's own, never the e-mail. */

@@ -23,7 +23,7 @@ export const PAYMENT_METHOD_KEY = "payment_method_id"
 export const MERCHANT_CHARGES_KEY = "allow_merchant_charges"
 
 /** What a card session does with saved cards. */
-export type CardOnFile =
+export type SavedCardChoice =
   | { kind: "none" }
   | { kind: "save"; customerRef: string; customerId: string | null; contractType: SavedCardContractType }
   | { kind: "pay_with"; card: SavedCard }
@@ -114,12 +114,12 @@ export function contractTypeOf(data: Record<string, unknown> | undefined): Saved
  * Reads what the storefront asked for when it created the session. `context` is Medusa's:
  * it holds an account holder only for a logged-in customer.
  */
-export async function cardOnFileOfNewSession(
+export async function savedCardChoiceOfNewSession(
   book: SavedCardBook,
   data: Record<string, unknown> | undefined,
   context: { account_holder?: unknown; customer?: { id?: string } } | undefined,
   providerKey: string,
-): Promise<CardOnFile> {
+): Promise<SavedCardChoice> {
   const save = data?.[SAVE_CARD_KEY]
   const methodId = data?.[PAYMENT_METHOD_KEY]
   if (save !== undefined && typeof save !== "boolean") throw invalidData("save_card: must be true or false.")
@@ -153,11 +153,11 @@ export async function cardOnFileOfNewSession(
  * The same choice when Medusa moves the session to a new hosted order (a new amount): the
  * customer was checked when the session was created; the saved card must still be usable.
  */
-export async function cardOnFileOfSession(
+export async function savedCardChoiceOfSession(
   book: SavedCardBook,
   data: Record<string, unknown>,
   orderId: string | undefined,
-): Promise<CardOnFile> {
+): Promise<SavedCardChoice> {
   const methodId = data[PAYMENT_METHOD_KEY]
   if (typeof methodId === "string" && methodId) {
     const card = await book.findSavedCard(methodId)
@@ -179,7 +179,7 @@ export async function cardOnFileOfSession(
  * The hosted order's `recurrence` for a saved-card choice; undefined for an ordinary payment.
  * The cardholder paying on the hosted page is CIT, whatever the contract allows the merchant.
  */
-export function recurrenceOf(choice: CardOnFile, contractId: string | undefined): Recurrence | undefined {
+export function recurrenceOf(choice: SavedCardChoice, contractId: string | undefined): Recurrence | undefined {
   if (choice.kind === "pay_with")
     return { action: "SUBSEQUENT_PAYMENT", contractId: choice.card.contract_id, contractType: "CIT" }
   if (choice.kind === "save") return { action: "CONTRACT_CREATION", contractId, contractType: choice.contractType }
@@ -187,7 +187,7 @@ export function recurrenceOf(choice: CardOnFile, contractId: string | undefined)
 }
 
 /** Session data that tells the storefront what the session does with a saved card. */
-export function sessionDataOf(choice: CardOnFile): Record<string, unknown> {
+export function sessionDataOf(choice: SavedCardChoice): Record<string, unknown> {
   if (choice.kind === "pay_with") {
     return {
       [PAYMENT_METHOD_KEY]: choice.card.id,
