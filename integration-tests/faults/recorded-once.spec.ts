@@ -167,6 +167,52 @@ medusaIntegrationTestRunner({
       })
     })
 
+    it("records a capture the back office cancelled, notified three times while the job, a status poll and a staff Sync run, as one refund naming the cancel", async () => {
+      const checkout = await kit.openCardCheckout()
+      await kit.pay(checkout.orderId, CARDS.approved, true)
+      const completed = await kit.completeAsShopper(checkout.cartId)
+      const medusaOrderId = completed.body.order.id as string
+      const [payment] = await kit.paymentsOfOrder(medusaOrderId)
+      await capturePaymentWorkflow(getContainer()).run({ input: { payment_id: payment.id } })
+      const [capture] = await kit.gatewayOperations(checkout.orderId, "CAPTURE", "EXECUTED")
+      const staff = await adminHeaders(getContainer(), api)
+      const events = countWebhookEvents(getContainer())
+
+      // The back office cancels the capture (its authorization comes back); the order's genuine notification arrives three times.
+      const cancel = await simulator.gateway<{ operationId: string }>(`/operations/${capture.operationId}/cancels`, {
+        description: "Cancelled in the back office",
+      })
+      const { notifications } = await simulator.control<{
+        notifications: Array<{ body: { operation: { orderId: string } } }>
+      }>("GET", "/notifications")
+      const genuine = notifications.find(({ body }) => body.operation.orderId === checkout.orderId)?.body
+      expect(genuine).toBeDefined()
+      for (let copy = 0; copy < 3; copy++) await api.post("/hooks/payment/nexi_nexi", genuine)
+
+      await eventually(async () => (events.count() >= 1 ? true : undefined))
+      const readers = await Promise.allSettled([
+        reconcilePendingSessions(getContainer(), new Date(Date.now() + 10 * 60_000)),
+        reconcileSession(getContainer(), { id: checkout.sessionId, provider_id: NEXI_CARD_PROVIDER }),
+        api.post(`/admin/nexi/payments/${payment.id}/sync`, {}, staff),
+      ])
+      expect(readers.map((reader) => reader.status)).toEqual(["fulfilled", "fulfilled", "fulfilled"])
+      await eventually(async () => (events.count() >= 3 ? true : undefined))
+      await settle()
+
+      const [recorded] = await kit.paymentsOfOrder(medusaOrderId)
+      expect(recorded.refunds.map((refund) => Number(refund.amount))).toEqual([19.99])
+      const { data } = await getContainer()
+        .resolve("query")
+        .graph({ entity: "refund", fields: ["id", "metadata"], filters: { id: recorded.refunds[0].id } })
+      expect(data[0].metadata).toEqual({
+        nexi_operation_id: cancel.operationId,
+        nexi_cancelled_capture_id: capture.operationId,
+      })
+      // Recorded, not sent: the gateway holds its one cancel and no refund.
+      expect(await kit.requests("POST", `${GATEWAY}/operations/*/refunds`)).toEqual([])
+      expect(await kit.gatewayOperations(checkout.orderId, "REFUND", "REFUNDED")).toEqual([])
+    })
+
     /**
      * A captured order refunded 5.00, whose Medusa refund is then deleted, as Medusa does when
      * its own update fails after the provider answered: the gateway refunded, the ledger's write

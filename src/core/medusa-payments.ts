@@ -4,15 +4,18 @@
  * Medusa's own workflows and module: a paid session completes its cart (processPaymentWorkflow,
  * as Medusa's own webhook subscriber would); a declined, failed or cancelled one shows why on its
  * session; once Medusa holds the payment, a capture or refund the gateway made outside Medusa
- * (its back office) is recorded on it, keyed by the gateway's operation id, and a void cancels it.
+ * (its back office) is recorded on it, keyed by the gateway's operation id (a cancelled capture
+ * as a refund), and a void cancels it.
  */
 import type { IPaymentModuleService, MedusaContainer } from "@medusajs/framework/types"
 import { MathBN, Modules, PaymentActions } from "@medusajs/framework/utils"
 import { capturePaymentWorkflow, processPaymentWorkflowId, refundPaymentWorkflow } from "@medusajs/medusa/core-flows"
 import { isOrphaned, type PaymentLedger } from "../modules/nexi-ledger/types"
 import { minorToMajorString, toMinorUnits, totalMinorUnits } from "../money/amount"
+import type { CardOrderOperation } from "./card/card-order"
 import { MedusaBookkeeping } from "./medusa-bookkeeping"
 import {
+  CANCELLED_CAPTURE_KEY,
   isCancelledCapture,
   MONEY_ROW_FIELDS,
   type MoneyRow,
@@ -55,6 +58,8 @@ export interface GatewayPayment {
   captureOperationId?: string
   /** Its refunds not rolled back; `settled` once the money is back on the card (the read model's word). */
   refunds?: Array<{ operationId: string; amountMinor: string; settled: boolean }>
+  /** A card's operations as the read model reads them: a capture a CANCEL undid is recorded as a refund. */
+  operations?: CardOrderOperation[]
 }
 
 /** Runs `job` holding the one lock of a Medusa payment (staff actions take the same one). */
@@ -149,12 +154,9 @@ export class MedusaChanges {
 
   async apply(session: SessionRecord, payment: GatewayPayment): Promise<SyncOutcome> {
     if (PAID_SESSION.has(session.status)) {
-      const recorded =
-        payment.status === "canceled"
-          ? await this.recordVoid(session.id, payment)
-          : payment.orderId
-            ? await this.recordGatewayMoney(session.id, payment)
-            : "unchanged"
+      const money = payment.orderId ? await this.recordGatewayMoney(session.id, payment) : "unchanged"
+      const voided = payment.status === "canceled" ? await this.recordVoid(session.id, payment) : "unchanged"
+      const recorded = voided === "unchanged" ? money : voided
       const finished = await this.finishBookkeeping(session.id, payment.gatewayRef)
       return recorded === "unchanged" ? finished : recorded
     }
@@ -242,12 +244,17 @@ export class MedusaChanges {
    * and only what they still lack is recorded: each gateway operation once.
    */
   private async recordGatewayMoney(sessionId: string, payment: GatewayPayment): Promise<SyncOutcome> {
-    // Without a capture or a settled refund at the gateway Medusa can lack nothing: no read.
-    if (!payment.captureOperationId && !payment.refunds?.some((refund) => refund.settled)) return "unchanged"
+    const cancels = await this.cancelledCaptures(payment)
+    // Without a capture, a settled refund or a cancelled capture at the gateway Medusa can lack nothing: no read.
+    if (!payment.captureOperationId && !payment.refunds?.some((refund) => refund.settled) && !cancels.length)
+      return "unchanged"
     const before = await this.paymentOf(sessionId)
     // Most reads find nothing new: the lock is taken only when there is something to record.
-    if (!before || (this.captureMissing(before, payment) <= 0n && this.refundMissing(before, payment) <= 0n))
-      return "unchanged"
+    const lacks = (record: PaymentRow) =>
+      this.captureMissing(record, payment) > 0n ||
+      this.refundMissing(record, payment) > 0n ||
+      this.cancelsMissing(record, cancels).length > 0
+    if (!before || !lacks(before)) return "unchanged"
     return this.deps.lockPayment(before.id, async () => {
       const current = await this.paymentOf(sessionId)
       if (!current) return "unchanged"
@@ -257,7 +264,12 @@ export class MedusaChanges {
         captured ? ((await this.paymentOf(sessionId)) ?? current) : current,
         payment,
       )
-      if (refunded) return "refund_recorded"
+      const uncaptured = await this.recordCancelledCaptures(
+        refunded || captured ? ((await this.paymentOf(sessionId)) ?? current) : current,
+        payment,
+        cancels,
+      )
+      if (refunded || uncaptured) return "refund_recorded"
       return captured ? "capture_recorded" : "unchanged"
     })
   }
@@ -284,6 +296,70 @@ export class MedusaChanges {
       for (const write of orphans) await this.deps.ledger.claimWrite(write.id, current.id)
       return current.canceled_at ? "unchanged" : "void_recorded"
     })
+  }
+
+  /**
+   * The captures a CANCEL undid whose cancel no payment cancel of Medusa's sent (the back office
+   * cancelled it, or staff's cancel whose recording failed): Medusa still counts them captured.
+   * One Medusa's cancelPayment sent is that cancel's: Medusa cancels the payment itself.
+   */
+  private async cancelledCaptures(
+    payment: GatewayPayment,
+  ): Promise<Array<{ capture: string; cancel: string; amountMinor: bigint }>> {
+    const undone = (payment.operations ?? []).filter(
+      (entry) => entry.moved === "capture" && entry.undoneBy?.kind === "cancel" && entry.operation.operationId,
+    )
+    if (!undone.length || !payment.orderId) return []
+    const medusaCancels = new Set(
+      (await this.deps.ledger.writesOf(payment.orderId))
+        .filter((write) => write.kind === "cancel_capture" && write.origin !== "staff")
+        .map((write) => write.target_ref),
+    )
+    return undone
+      .filter((entry) => !medusaCancels.has(entry.operation.operationId as string))
+      .map((entry) => ({
+        capture: entry.operation.operationId as string,
+        cancel: entry.undoneBy?.operationId as string,
+        amountMinor: BigInt(entry.amountMinor),
+      }))
+  }
+
+  private cancelsMissing(record: PaymentRow, cancels: Array<{ cancel: string }>): Array<{ cancel: string }> {
+    if (record.canceled_at) return []
+    const named = new Set((record.refunds ?? []).flatMap((refund) => recordedOperationIds(refund.metadata)))
+    return cancels.filter((entry) => !named.has(entry.cancel))
+  }
+
+  /**
+   * A cancelled capture Medusa lacks is recorded as a refund naming the CANCEL and the capture,
+   * as staff's cancel of a capture records it: of what the cancel took back, never more than
+   * Medusa holds as captured and not refunded (a capture made outside Medusa was never in its totals).
+   */
+  private async recordCancelledCaptures(
+    record: PaymentRow,
+    payment: GatewayPayment,
+    cancels: Array<{ capture: string; cancel: string; amountMinor: bigint }>,
+  ): Promise<boolean> {
+    let held =
+      this.totalMinor(record.captures ?? [], payment.currency) - this.totalMinor(record.refunds ?? [], payment.currency)
+    let recorded = false
+    for (const entry of cancels.filter((cancel) => this.cancelsMissing(record, [cancel]).length)) {
+      // biome-ignore lint/complexity/useMathMinMax: bigints, which Math.min does not take
+      const amount = entry.amountMinor < held ? entry.amountMinor : held
+      if (amount <= 0n) continue
+      await refundPaymentWorkflow(this.deps.container).run({
+        input: {
+          payment_id: record.id,
+          amount: minorToMajorString(amount, payment.currency),
+          note: `Nexi capture ${entry.capture} cancelled at the gateway outside Medusa`,
+          metadata: { [NEXI_OPERATION_KEY]: entry.cancel, [CANCELLED_CAPTURE_KEY]: entry.capture },
+          // Passed through to the refund record; the workflow's input type does not list it.
+        } as { payment_id: string; amount: string; note: string },
+      })
+      held -= amount
+      recorded = true
+    }
+    return recorded
   }
 
   private async paymentOf(sessionId: string): Promise<PaymentRow | undefined> {

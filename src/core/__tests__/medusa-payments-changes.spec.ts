@@ -13,6 +13,7 @@ import type { CompletionLock } from "../medusa-payments"
 import { type GatewayPayment, MedusaChanges } from "../medusa-payments"
 import type { SessionRecord } from "../medusa-records"
 import { BUSY } from "../payment-lock"
+import { op } from "./operation-builder"
 
 const session: SessionRecord = {
   id: "payses_1",
@@ -275,6 +276,71 @@ describe("MedusaChanges", () => {
       const gateway = read("captured", { orderId: "ORD1", captureOperationId: "OP_CAPTURE" })
       await expect(changes(test, locks).apply(paid, gateway)).resolves.toBe("unchanged")
       expect(locks).toEqual(["pay_1"])
+      expect(test.workflowRuns).toEqual([])
+    })
+  })
+
+  describe("a capture the gateway cancelled while Medusa counts it captured", () => {
+    const paid = { ...session, status: "captured" }
+    // The capture, undone by its CANCEL: the read model's entries as the sync hands them on.
+    const cancelled = read("authorized", {
+      orderId: "ORD1",
+      operations: [
+        {
+          operation: op("OP_CAPTURE", "CAPTURE", "EXECUTED", 1),
+          amountMinor: "1000",
+          moved: "capture",
+          undoneBy: { operationId: "OP_CANCEL", kind: "cancel" },
+        },
+        {
+          operation: op("OP_CANCEL", "CANCEL", "EXECUTED", 2, { cancelledOperationId: "OP_CAPTURE" }),
+          amountMinor: "1000",
+          undoKind: "cancel",
+          undoes: "OP_CAPTURE",
+        },
+      ],
+    })
+
+    function withCapture(refunds: unknown[] = [], canceledAt: Date | null = null) {
+      const test = testContainer()
+      test.payment.payments.push({
+        id: "pay_1",
+        payment_session_id: "payses_1",
+        canceled_at: canceledAt,
+        captures: [{ id: "capt_1", amount: 10 }],
+        refunds,
+      })
+      return test
+    }
+
+    it("takes no lock when Medusa's refund names the cancel already", async () => {
+      const locks: string[] = []
+      const test = withCapture([
+        {
+          id: "ref_1",
+          amount: 10,
+          metadata: { nexi_operation_id: "OP_CANCEL", nexi_cancelled_capture_id: "OP_CAPTURE" },
+        },
+      ])
+      await expect(changes(test, locks).apply(paid, cancelled)).resolves.toBe("unchanged")
+      expect(locks).toEqual([])
+      expect(test.workflowRuns).toEqual([])
+    })
+
+    it("leaves a cancel Medusa's own payment cancel sent to that cancel, and a payment Medusa cancelled", async () => {
+      const locks: string[] = []
+      const test = withCapture()
+      await test.ledger.requestWrite({
+        kind: "cancel_capture",
+        gateway_ref: "ORD1",
+        target_ref: "OP_CAPTURE",
+        amount_minor: "1000",
+        currency: "EUR",
+        idempotency_key: "k1",
+      })
+      await expect(changes(test, locks).apply(paid, cancelled)).resolves.toBe("unchanged")
+      await expect(changes(withCapture([], new Date()), locks).apply(paid, cancelled)).resolves.toBe("unchanged")
+      expect(locks).toEqual([])
       expect(test.workflowRuns).toEqual([])
     })
   })
