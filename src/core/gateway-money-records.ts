@@ -6,8 +6,9 @@
  * the gateway's operation id, under the payment's lock: each gateway operation once, whoever reads.
  */
 import type { IPaymentModuleService, MedusaContainer } from "@medusajs/framework/types"
-import { MathBN } from "@medusajs/framework/utils"
+import { MathBN, Modules } from "@medusajs/framework/utils"
 import { capturePaymentWorkflow, refundPaymentWorkflow } from "@medusajs/medusa/core-flows"
+import BigNumber from "bignumber.js"
 import { isOrphaned, type PaymentLedger } from "../modules/nexi-ledger/types"
 import { minorToMajorString, toMinorUnits, totalMinorUnits } from "../money/amount"
 import type { GatewayPayment, PaymentLock, SyncOutcome } from "./medusa-payments"
@@ -113,9 +114,7 @@ export class GatewayMoneyRecords {
    * cancelled it, or staff's cancel whose recording failed): Medusa still counts them captured.
    * One Medusa's cancelPayment sent is that cancel's: Medusa cancels the payment itself.
    */
-  private async cancelledCaptures(
-    payment: GatewayPayment,
-  ): Promise<Array<{ capture: string; cancel: string; amountMinor: bigint }>> {
+  private async cancelledCaptures(payment: GatewayPayment): Promise<CancelledCapture[]> {
     const undone = (payment.operations ?? []).filter(
       (entry) => entry.moved === "capture" && entry.undoneBy?.kind === "cancel" && entry.operation.operationId,
     )
@@ -130,7 +129,7 @@ export class GatewayMoneyRecords {
       .map((entry) => ({
         capture: entry.operation.operationId as string,
         cancel: entry.undoneBy?.operationId as string,
-        amountMinor: BigInt(entry.amountMinor),
+        amountMinor: entry.amountMinor,
       }))
   }
 
@@ -140,34 +139,17 @@ export class GatewayMoneyRecords {
     return cancels.filter((entry) => !named.has(entry.cancel))
   }
 
-  /**
-   * A cancelled capture Medusa lacks is recorded as a refund naming the CANCEL and the capture,
-   * as staff's cancel of a capture records it: of what the cancel took back, never more than
-   * Medusa holds as captured and not refunded (a capture made outside Medusa was never in its totals).
-   */
+  /** Each cancelled capture Medusa lacks, recorded as staff's Cancel capture records one. */
   private async recordCancelledCaptures(
     record: PaymentRow,
     payment: GatewayPayment,
-    cancels: Array<{ capture: string; cancel: string; amountMinor: bigint }>,
+    cancels: CancelledCapture[],
   ): Promise<boolean> {
-    let held =
-      this.totalMinor(record.captures ?? [], payment.currency) - this.totalMinor(record.refunds ?? [], payment.currency)
     let recorded = false
     for (const entry of cancels.filter((cancel) => this.cancelsMissing(record, [cancel]).length)) {
-      // biome-ignore lint/complexity/useMathMinMax: bigints, which Math.min does not take
-      const amount = entry.amountMinor < held ? entry.amountMinor : held
-      if (amount <= 0n) continue
-      await refundPaymentWorkflow(this.deps.container).run({
-        input: {
-          payment_id: record.id,
-          amount: minorToMajorString(amount, payment.currency),
-          note: `Nexi capture ${entry.capture} cancelled at the gateway outside Medusa`,
-          metadata: { [NEXI_OPERATION_KEY]: entry.cancel, [CANCELLED_CAPTURE_KEY]: entry.capture },
-          // Passed through to the refund record; the workflow's input type does not list it.
-        } as { payment_id: string; amount: string; note: string },
-      })
-      held -= amount
-      recorded = true
+      const note = `Nexi capture ${entry.capture} cancelled at the gateway outside Medusa`
+      if (await recordCancelledCapture(this.deps.container, record.id, entry, payment.currency, { note }))
+        recorded = true
     }
     return recorded
   }
@@ -290,4 +272,48 @@ export class GatewayMoneyRecords {
     }
     return recorded
   }
+}
+
+/** A CAPTURE a CANCEL undid: the gateway counts the cancel as no REFUND. */
+export interface CancelledCapture {
+  capture: string
+  cancel: string
+  amountMinor: string
+}
+
+/**
+ * Records a capture the gateway cancelled as a Medusa refund naming the cancel and the capture:
+ * of what the cancel took back, never more than Medusa holds as captured and not refunded (a
+ * capture made outside Medusa was never in its totals; the totals unrounded, as Medusa compares
+ * them). The provider sees the metadata and sends nothing. The caller holds the payment's lock.
+ * Answers the amount recorded, in major units, or undefined when nothing was left to record.
+ */
+export async function recordCancelledCapture(
+  container: MedusaContainer,
+  paymentId: string,
+  cancelled: CancelledCapture,
+  currency: string,
+  by: { note: string; createdBy?: string },
+): Promise<BigNumber | undefined> {
+  const payments = container.resolve<IPaymentModuleService>(Modules.PAYMENT)
+  const [record] = await payments.listPayments(
+    { id: paymentId },
+    { relations: ["captures", "refunds"], select: ["id", ...MONEY_ROW_FIELDS] },
+  )
+  const row = record as unknown as PaymentRow | undefined
+  if (!row) return undefined
+  const left = MathBN.sub(totalOfRows(row.captures ?? []), totalOfRows(row.refunds ?? []))
+  const amount = BigNumber.min(MathBN.convert(minorToMajorString(cancelled.amountMinor, currency)), left)
+  if (amount.isLessThanOrEqualTo(0)) return undefined
+  await refundPaymentWorkflow(container).run({
+    input: {
+      payment_id: paymentId,
+      amount: amount.toFixed(),
+      created_by: by.createdBy,
+      note: by.note,
+      metadata: { [NEXI_OPERATION_KEY]: cancelled.cancel, [CANCELLED_CAPTURE_KEY]: cancelled.capture },
+      // Passed through to the refund record; the workflow's input type does not list it.
+    } as { payment_id: string; amount: string },
+  })
+  return amount
 }

@@ -6,13 +6,13 @@
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { MedusaError } from "@medusajs/framework/utils"
-import { refundPaymentWorkflow } from "@medusajs/medusa/core-flows"
-import BigNumber from "bignumber.js"
+import type BigNumber from "bignumber.js"
 import { type CardOrder, type CardOrderCapture, readCardOrder } from "../core/card/card-order"
 import { requestOf, sendCardWrite, voidGivenBackAuthorization } from "../core/card/card-writes"
+import { recordCancelledCapture } from "../core/gateway-money-records"
 import { cancelCaptureKey } from "../core/idempotency"
 import { toMedusaError } from "../core/medusa-errors"
-import { CANCELLED_CAPTURE_KEY, NEXI_OPERATION_KEY, recordedOperationIds } from "../core/medusa-records"
+import { recordedOperationIds } from "../core/medusa-records"
 import { withPaymentLock } from "../core/payment-lock"
 import { gatewayClientFor, isNexiCardProviderId, ledgerOf } from "../core/store-entries"
 import type { GatewayClient } from "../gateway/gateway-client"
@@ -173,7 +173,7 @@ async function cancelLocked(container: MedusaContainer, input: CancelCaptureInpu
   const cancelOperationId = cancelledBy?.operationId ?? (await sendCancel(cancelling, capture, input))
   const recorded = alreadyRecorded
     ? undefined
-    : await recordCancelledCapture(container, payment, capture, cancelOperationId, input)
+    : await recordCancel(container, payment, capture, cancelOperationId, input)
   const voided = voidsGivenBack ? await voidGivenBack(cancelling, input) : undefined
   // The void's own read found nothing held after all: this request did nothing.
   if (alreadyRecorded && !voided) throw alreadyCancelled(input.operationId, cancelledBy)
@@ -270,40 +270,24 @@ async function voidGivenBack(
   }
 }
 
-/**
- * Refunds in Medusa what the cancel took back, but never more than Medusa holds as captured
- * and not refunded: a capture made outside Medusa was never in Medusa's totals. Returns the
- * amount recorded (major units), or undefined when there was nothing to record.
- */
-async function recordCancelledCapture(
+/** Records the cancel in Medusa as the sync records one (gateway-money-records.ts), with staff's reason and name. */
+async function recordCancel(
   container: MedusaContainer,
   payment: NexiPaymentRecord,
   capture: CardOrderCapture,
   cancelOperationId: string,
   input: CancelCaptureInput,
 ): Promise<BigNumber | undefined> {
-  const totals = medusaTotals(payment)
-  const cancelled = fromMinorUnits(capture.amountMinor, payment.currency_code.toUpperCase())
-  const amount = BigNumber.min(cancelled, totals.captured.minus(totals.refunded))
-  if (amount.isLessThanOrEqualTo(0)) return undefined
+  const cancelled = { capture: input.operationId, cancel: cancelOperationId, amountMinor: capture.amountMinor }
+  const by = { note: `Nexi capture ${input.operationId} cancelled: ${input.reason}`, createdBy: input.actorId }
   try {
-    await refundPaymentWorkflow(container).run({
-      input: {
-        payment_id: payment.id,
-        amount: amount.toFixed(),
-        created_by: input.actorId,
-        note: `Nexi capture ${input.operationId} cancelled: ${input.reason}`,
-        metadata: { [NEXI_OPERATION_KEY]: cancelOperationId, [CANCELLED_CAPTURE_KEY]: input.operationId },
-        // Passed through to the refund record; the workflow's input type does not list it.
-      } as { payment_id: string; amount: string },
-    })
+    return await recordCancelledCapture(container, payment.id, cancelled, payment.currency_code.toUpperCase(), by)
   } catch (error) {
     throw new MedusaError(
       MedusaError.Types.UNEXPECTED_STATE,
       `The gateway cancelled capture ${input.operationId} (operation ${cancelOperationId}) but Medusa could not record the refund: ${(error as Error).message}. Send the same request again to record it.`,
     )
   }
-  return amount
 }
 
 /*
