@@ -11,7 +11,7 @@ import { capturePaymentWorkflow, refundPaymentWorkflow } from "@medusajs/medusa/
 import BigNumber from "bignumber.js"
 import { isOrphaned, type PaymentLedger } from "../modules/nexi-ledger/types"
 import { minorToMajorString, toMinorUnits, totalMinorUnits } from "../money/amount"
-import type { GatewayPayment, PaymentLock, SyncOutcome } from "./medusa-payments"
+import type { CardOrderOperation } from "./card/card-order"
 import {
   CANCELLED_CAPTURE_KEY,
   isCancelledCapture,
@@ -22,6 +22,32 @@ import {
   recordedOperationIds,
   totalOfRows,
 } from "./medusa-records"
+import type { PaymentStatus } from "./session-data"
+
+/** What one read says about a payment, in minor units of `currency`. */
+export interface GatewayPayment {
+  status: PaymentStatus
+  reason?: string
+  currency: string
+  authorizedMinor: string
+  capturedMinor: string
+  /** A card's refunds settled at the gateway (the read model's sum); mobile payments' refunds are their own writes. */
+  refundedMinor?: string
+  /** The gateway order or mobile transaction the payment's writes are sent as (the ledger's gateway_ref). */
+  gatewayRef: string
+  /** A card's gateway order: its captures and refunds are mirrored into Medusa. Mobile payments have none. */
+  orderId?: string
+  captureOperationId?: string
+  /** Its refunds not rolled back; `settled` once the money is back on the card (the read model's word). */
+  refunds?: Array<{ operationId: string; amountMinor: string; settled: boolean }>
+  /** A card's operations as the read model reads them: a capture a CANCEL undid is recorded as a refund. */
+  operations?: CardOrderOperation[]
+}
+
+/** Runs `job` holding the one lock of a Medusa payment (staff actions take the same one). */
+export type PaymentLock = <T>(paymentId: string, job: () => Promise<T>) => Promise<T>
+/** What the recording did: each gateway operation Medusa lacked is recorded once, by whoever reads first. */
+export type MoneyRecorded = "refund_recorded" | "capture_recorded" | "void_recorded" | "unchanged"
 
 type PaymentRow = {
   id: string
@@ -43,7 +69,7 @@ export class GatewayMoneyRecords {
   constructor(private readonly deps: GatewayMoneyDeps) {}
 
   /** What the gateway moved that Medusa's payment of `sessionId` lacks, recorded: captures, refunds, cancels, a void. */
-  async record(sessionId: string, payment: GatewayPayment): Promise<SyncOutcome> {
+  async record(sessionId: string, payment: GatewayPayment): Promise<MoneyRecorded> {
     const money = payment.orderId ? await this.recordGatewayMoney(sessionId, payment) : "unchanged"
     const voided = payment.status === "canceled" ? await this.recordVoid(sessionId, payment) : "unchanged"
     return voided === "unchanged" ? money : voided
@@ -54,7 +80,7 @@ export class GatewayMoneyRecords {
    * operation at once. Under the payment's lock, Medusa's captures and refunds are read again
    * and only what they still lack is recorded: each gateway operation once.
    */
-  private async recordGatewayMoney(sessionId: string, payment: GatewayPayment): Promise<SyncOutcome> {
+  private async recordGatewayMoney(sessionId: string, payment: GatewayPayment): Promise<MoneyRecorded> {
     const cancels = await this.cancelledCaptures(payment)
     // Without a capture, a settled refund or a cancelled capture at the gateway Medusa can lack nothing: no read.
     if (!payment.captureOperationId && !payment.refunds?.some((refund) => refund.settled) && !cancels.length)
@@ -92,7 +118,7 @@ export class GatewayMoneyRecords {
    * nothing. A void still on its way is its sender's to record. The voids Medusa sent are held
    * by the payment from then on, so the job stops reading them.
    */
-  private async recordVoid(sessionId: string, payment: GatewayPayment): Promise<SyncOutcome> {
+  private async recordVoid(sessionId: string, payment: GatewayPayment): Promise<MoneyRecorded> {
     if (!payment.orderId) return "unchanged"
     const voids = (await this.deps.ledger.writesOf(payment.orderId)).filter((write) => write.kind === "void")
     if (voids.some((write) => write.outcome === "requested" || write.outcome === "unknown")) return "unchanged"

@@ -11,8 +11,7 @@ import { MathBN, Modules, PaymentActions } from "@medusajs/framework/utils"
 import { processPaymentWorkflowId } from "@medusajs/medusa/core-flows"
 import type { PaymentLedger } from "../modules/nexi-ledger/types"
 import { minorToMajorString } from "../money/amount"
-import type { CardOrderOperation } from "./card/card-order"
-import { GatewayMoneyRecords } from "./gateway-money-records"
+import { GatewayMoneyRecords, type GatewayPayment, type MoneyRecorded, type PaymentLock } from "./gateway-money-records"
 import { MedusaBookkeeping } from "./medusa-bookkeeping"
 import type { SessionRecord } from "./medusa-records"
 import { BUSY, isCartLocked, lockedOrBusy, withPaymentLock } from "./payment-lock"
@@ -23,37 +22,12 @@ export type SyncOutcome =
   | "completed"
   | "marked_error"
   | "marked_canceled"
-  | "refund_recorded"
-  | "capture_recorded"
-  | "void_recorded"
+  | MoneyRecorded
   | "left_to_checkout"
   | "bookkeeping_finished"
   /** A staff session's payment on an order cancelled, or a session deleted, meanwhile: its attempt superseded, to be released. */
   | typeof NO_LONGER_OWNED
-  | "unchanged"
 
-/** What one read says about a payment, in minor units of `currency`. */
-export interface GatewayPayment {
-  status: PaymentStatus
-  reason?: string
-  currency: string
-  authorizedMinor: string
-  capturedMinor: string
-  /** A card's refunds settled at the gateway (the read model's sum); mobile payments' refunds are their own writes. */
-  refundedMinor?: string
-  /** The gateway order or mobile transaction the payment's writes are sent as (the ledger's gateway_ref). */
-  gatewayRef: string
-  /** A card's gateway order: its captures and refunds are mirrored into Medusa. Mobile payments have none. */
-  orderId?: string
-  captureOperationId?: string
-  /** Its refunds not rolled back; `settled` once the money is back on the card (the read model's word). */
-  refunds?: Array<{ operationId: string; amountMinor: string; settled: boolean }>
-  /** A card's operations as the read model reads them: a capture a CANCEL undid is recorded as a refund. */
-  operations?: CardOrderOperation[]
-}
-
-/** Runs `job` holding the one lock of a Medusa payment (staff actions take the same one). */
-export type PaymentLock = <T>(paymentId: string, job: () => Promise<T>) => Promise<T>
 /** Runs the completion of a session unless another caller is completing it: BUSY then. */
 export type CompletionLock = <T>(sessionId: string, job: () => Promise<T>) => Promise<T | typeof BUSY>
 

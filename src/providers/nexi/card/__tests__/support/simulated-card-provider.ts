@@ -7,7 +7,7 @@
 import { type TestCradle, testCradle } from "../../../../../../test-support/provider-cradle"
 import { CardSync, cardSyncPort } from "../../../../../core/card/card-sync"
 import { clientsFor } from "../../../../../core/clients"
-import type { GatewayPayment } from "../../../../../core/medusa-payments"
+import type { GatewayPayment } from "../../../../../core/gateway-money-records"
 import { PaymentRecords, type SessionRecord } from "../../../../../core/medusa-records"
 import { parseNexiOptions } from "../../../../../core/options"
 import { SIM_API_KEY } from "../../../../../http/__tests__/support/simulator"
