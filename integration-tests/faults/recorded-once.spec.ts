@@ -37,16 +37,48 @@ medusaIntegrationTestRunner({
       await holdReconcileLock(getContainer(), "recorded-once-suite")
     })
 
-    it("records a back-office refund notified three times, while the job, a status poll and a staff Sync run, once", async () => {
+    /** A shopper's card order, completed: its payment authorized. */
+    async function paidCardOrder() {
       const checkout = await kit.openCardCheckout()
       await kit.pay(checkout.orderId, CARDS.approved, true)
       const completed = await kit.completeAsShopper(checkout.cartId)
       expect(completed.body.type).toBe("order")
       const medusaOrderId = completed.body.order.id as string
       const [payment] = await kit.paymentsOfOrder(medusaOrderId)
+      return { checkout, medusaOrderId, payment }
+    }
+
+    /** The order's genuine notification, as the gateway sent it, delivered three times. */
+    async function notifyThreeTimes(orderId: string) {
+      const { notifications } = await simulator.control<{
+        notifications: Array<{ body: { operation: { orderId: string } } }>
+      }>("GET", "/notifications")
+      const genuine = notifications.find(({ body }) => body.operation.orderId === orderId)?.body
+      expect(genuine).toBeDefined()
+      for (let copy = 0; copy < 3; copy++) await api.post("/hooks/payment/nexi_nexi", genuine)
+    }
+
+    /**
+     * Medusa hands the copies to its subscribers together; the job, a status poll and a staff
+     * Sync read the payment meanwhile. Returns once the three copies were handed on and handled.
+     */
+    async function readWhileNotified(events: { count(): number }, sessionId: string, paymentId: string) {
+      const staff = await adminHeaders(getContainer(), api)
+      await eventually(async () => (events.count() >= 1 ? true : undefined))
+      const readers = await Promise.allSettled([
+        reconcilePendingSessions(getContainer(), new Date(Date.now() + 10 * 60_000)),
+        reconcileSession(getContainer(), { id: sessionId, provider_id: NEXI_CARD_PROVIDER }),
+        api.post(`/admin/nexi/payments/${paymentId}/sync`, {}, staff),
+      ])
+      expect(readers.map((reader) => reader.status)).toEqual(["fulfilled", "fulfilled", "fulfilled"])
+      await eventually(async () => (events.count() >= 3 ? true : undefined))
+      await settle()
+    }
+
+    it("records a back-office refund notified three times, while the job, a status poll and a staff Sync run, once", async () => {
+      const { checkout, medusaOrderId, payment } = await paidCardOrder()
       await capturePaymentWorkflow(getContainer()).run({ input: { payment_id: payment.id } })
       const [capture] = await kit.gatewayOperations(checkout.orderId, "CAPTURE", "EXECUTED")
-      const staff = await adminHeaders(getContainer(), api)
       const events = countWebhookEvents(getContainer())
 
       // The back office refunds 5.00; the gateway settles it later and notifies, three times.
@@ -56,16 +88,7 @@ medusaIntegrationTestRunner({
       await simulator.control("POST", "/refunds/settle", {})
       const [backOffice] = await kit.gatewayOperations(checkout.orderId, "REFUND", "REFUNDED")
 
-      // Medusa hands the copies to its subscribers together; the job, a poll and a Sync read the payment meanwhile.
-      await eventually(async () => (events.count() >= 1 ? true : undefined))
-      const readers = await Promise.allSettled([
-        reconcilePendingSessions(getContainer(), new Date(Date.now() + 10 * 60_000)),
-        reconcileSession(getContainer(), { id: checkout.sessionId, provider_id: NEXI_CARD_PROVIDER }),
-        api.post(`/admin/nexi/payments/${payment.id}/sync`, {}, staff),
-      ])
-      expect(readers.map((reader) => reader.status)).toEqual(["fulfilled", "fulfilled", "fulfilled"])
-      await eventually(async () => (events.count() >= 3 ? true : undefined))
-      await settle()
+      await readWhileNotified(events, checkout.sessionId, payment.id)
 
       const [recorded] = await kit.paymentsOfOrder(medusaOrderId)
       expect(recorded.refunds.map((refund) => Number(refund.amount))).toEqual([5])
@@ -85,37 +108,16 @@ medusaIntegrationTestRunner({
     })
 
     it("records a back-office capture notified three times, while the job, a status poll and a staff Sync run, once", async () => {
-      const checkout = await kit.openCardCheckout()
-      await kit.pay(checkout.orderId, CARDS.approved, true)
-      const completed = await kit.completeAsShopper(checkout.cartId)
-      expect(completed.body.type).toBe("order")
-      const medusaOrderId = completed.body.order.id as string
-      const [payment] = await kit.paymentsOfOrder(medusaOrderId)
+      const { checkout, medusaOrderId, payment } = await paidCardOrder()
       expect(payment.captures).toEqual([])
-      const staff = await adminHeaders(getContainer(), api)
       const events = countWebhookEvents(getContainer())
 
       // The back office captures the authorization; the order's genuine notification arrives three times.
       const [authorization] = await kit.gatewayOperations(checkout.orderId, "AUTHORIZATION", "AUTHORIZED")
       await simulator.gateway(`/operations/${authorization.operationId}/captures`, { amount: "1999", currency: "EUR" })
-      const { notifications } = await simulator.control<{
-        notifications: Array<{ body: { operation: { orderId: string } } }>
-      }>("GET", "/notifications")
-      const genuine = notifications.find(
-        (notification) => notification.body.operation.orderId === checkout.orderId,
-      )?.body
-      expect(genuine).toBeDefined()
-      for (let copy = 0; copy < 3; copy++) await api.post("/hooks/payment/nexi_nexi", genuine)
+      await notifyThreeTimes(checkout.orderId)
 
-      await eventually(async () => (events.count() >= 1 ? true : undefined))
-      const readers = await Promise.allSettled([
-        reconcilePendingSessions(getContainer(), new Date(Date.now() + 10 * 60_000)),
-        reconcileSession(getContainer(), { id: checkout.sessionId, provider_id: NEXI_CARD_PROVIDER }),
-        api.post(`/admin/nexi/payments/${payment.id}/sync`, {}, staff),
-      ])
-      expect(readers.map((reader) => reader.status)).toEqual(["fulfilled", "fulfilled", "fulfilled"])
-      await eventually(async () => (events.count() >= 3 ? true : undefined))
-      await settle()
+      await readWhileNotified(events, checkout.sessionId, payment.id)
 
       const [recorded] = await kit.paymentsOfOrder(medusaOrderId)
       expect(recorded.captures.map((capture) => Number(capture.amount))).toEqual([19.99])
@@ -127,12 +129,7 @@ medusaIntegrationTestRunner({
     })
 
     it("records a back-office void notified three times, while the job, a status poll and a staff Sync run: Medusa's payment cancelled, nothing sent", async () => {
-      const checkout = await kit.openCardCheckout()
-      await kit.pay(checkout.orderId, CARDS.approved, true)
-      const completed = await kit.completeAsShopper(checkout.cartId)
-      const medusaOrderId = completed.body.order.id as string
-      const [payment] = await kit.paymentsOfOrder(medusaOrderId)
-      const staff = await adminHeaders(getContainer(), api)
+      const { checkout, medusaOrderId, payment } = await paidCardOrder()
       const events = countWebhookEvents(getContainer())
 
       // The back office voids the authorization (a refund of it, whole); the order's genuine notification arrives three times.
@@ -140,22 +137,9 @@ medusaIntegrationTestRunner({
       const refundsPath = `${GATEWAY}/operations/${authorization.operationId}/refunds`
       await simulator.gateway(`/operations/${authorization.operationId}/refunds`, { amount: "1999", currency: "EUR" })
       const sentBefore = (await kit.requests("POST", refundsPath)).length
-      const { notifications } = await simulator.control<{
-        notifications: Array<{ body: { operation: { orderId: string } } }>
-      }>("GET", "/notifications")
-      const genuine = notifications.find(({ body }) => body.operation.orderId === checkout.orderId)?.body
-      expect(genuine).toBeDefined()
-      for (let copy = 0; copy < 3; copy++) await api.post("/hooks/payment/nexi_nexi", genuine)
+      await notifyThreeTimes(checkout.orderId)
 
-      await eventually(async () => (events.count() >= 1 ? true : undefined))
-      const readers = await Promise.allSettled([
-        reconcilePendingSessions(getContainer(), new Date(Date.now() + 10 * 60_000)),
-        reconcileSession(getContainer(), { id: checkout.sessionId, provider_id: NEXI_CARD_PROVIDER }),
-        api.post(`/admin/nexi/payments/${payment.id}/sync`, {}, staff),
-      ])
-      expect(readers.map((reader) => reader.status)).toEqual(["fulfilled", "fulfilled", "fulfilled"])
-      await eventually(async () => (events.count() >= 3 ? true : undefined))
-      await settle()
+      await readWhileNotified(events, checkout.sessionId, payment.id)
 
       const [cancelled] = await getContainer().resolve(Modules.PAYMENT).listPayments({ id: payment.id })
       expect(cancelled.canceled_at).not.toBeNull()
@@ -168,36 +152,18 @@ medusaIntegrationTestRunner({
     })
 
     it("records a capture the back office cancelled, notified three times while the job, a status poll and a staff Sync run, as one refund naming the cancel", async () => {
-      const checkout = await kit.openCardCheckout()
-      await kit.pay(checkout.orderId, CARDS.approved, true)
-      const completed = await kit.completeAsShopper(checkout.cartId)
-      const medusaOrderId = completed.body.order.id as string
-      const [payment] = await kit.paymentsOfOrder(medusaOrderId)
+      const { checkout, medusaOrderId, payment } = await paidCardOrder()
       await capturePaymentWorkflow(getContainer()).run({ input: { payment_id: payment.id } })
       const [capture] = await kit.gatewayOperations(checkout.orderId, "CAPTURE", "EXECUTED")
-      const staff = await adminHeaders(getContainer(), api)
       const events = countWebhookEvents(getContainer())
 
       // The back office cancels the capture (its authorization comes back); the order's genuine notification arrives three times.
       const cancel = await simulator.gateway<{ operationId: string }>(`/operations/${capture.operationId}/cancels`, {
         description: "Cancelled in the back office",
       })
-      const { notifications } = await simulator.control<{
-        notifications: Array<{ body: { operation: { orderId: string } } }>
-      }>("GET", "/notifications")
-      const genuine = notifications.find(({ body }) => body.operation.orderId === checkout.orderId)?.body
-      expect(genuine).toBeDefined()
-      for (let copy = 0; copy < 3; copy++) await api.post("/hooks/payment/nexi_nexi", genuine)
+      await notifyThreeTimes(checkout.orderId)
 
-      await eventually(async () => (events.count() >= 1 ? true : undefined))
-      const readers = await Promise.allSettled([
-        reconcilePendingSessions(getContainer(), new Date(Date.now() + 10 * 60_000)),
-        reconcileSession(getContainer(), { id: checkout.sessionId, provider_id: NEXI_CARD_PROVIDER }),
-        api.post(`/admin/nexi/payments/${payment.id}/sync`, {}, staff),
-      ])
-      expect(readers.map((reader) => reader.status)).toEqual(["fulfilled", "fulfilled", "fulfilled"])
-      await eventually(async () => (events.count() >= 3 ? true : undefined))
-      await settle()
+      await readWhileNotified(events, checkout.sessionId, payment.id)
 
       const [recorded] = await kit.paymentsOfOrder(medusaOrderId)
       expect(recorded.refunds.map((refund) => Number(refund.amount))).toEqual([19.99])
@@ -219,11 +185,7 @@ medusaIntegrationTestRunner({
      * names the refund, and the refund's row is gone.
      */
     async function refundMedusaDropped() {
-      const checkout = await kit.openCardCheckout()
-      await kit.pay(checkout.orderId, CARDS.approved, true)
-      const completed = await kit.completeAsShopper(checkout.cartId)
-      const medusaOrderId = completed.body.order.id as string
-      const [payment] = await kit.paymentsOfOrder(medusaOrderId)
+      const { checkout, medusaOrderId, payment } = await paidCardOrder()
       await capturePaymentWorkflow(getContainer()).run({ input: { payment_id: payment.id } })
       await refundPaymentWorkflow(getContainer()).run({ input: { payment_id: payment.id, amount: 5 } })
       const [sent] = (await kit.paymentsOfOrder(medusaOrderId))[0].refunds
