@@ -159,8 +159,10 @@ export class GatewayMoneyRecords {
       }))
   }
 
+  /** The cancels no Medusa refund names, while Medusa still holds money captured and not refunded. */
   private cancelsMissing(record: PaymentRow, cancels: Array<{ cancel: string }>): Array<{ cancel: string }> {
-    if (record.canceled_at) return []
+    const held = MathBN.sub(totalOfRows(record.captures ?? []), totalOfRows(record.refunds ?? []))
+    if (record.canceled_at || MathBN.lte(held, 0)) return []
     const named = new Set((record.refunds ?? []).flatMap((refund) => recordedOperationIds(refund.metadata)))
     return cancels.filter((entry) => !named.has(entry.cancel))
   }

@@ -328,6 +328,13 @@ describe("MedusaChanges", () => {
       expect(test.workflowRuns).toEqual([])
     })
 
+    it("takes no lock when Medusa holds nothing captured and not refunded: there is nothing to take back", async () => {
+      const locks: string[] = []
+      const test = withCapture([{ id: "ref_1", amount: 10, metadata: null }])
+      await expect(changes(test, locks).apply(paid, cancelled)).resolves.toBe("unchanged")
+      expect(locks).toEqual([])
+    })
+
     it("leaves a cancel Medusa's own payment cancel sent to that cancel, and a payment Medusa cancelled", async () => {
       const locks: string[] = []
       const test = withCapture()
