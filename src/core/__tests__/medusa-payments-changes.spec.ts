@@ -411,14 +411,7 @@ describe("MedusaChanges", () => {
       ["of unknown outcome", "unknown"],
     ] as const)("leaves a void %s to its sender", async (_label, outcome) => {
       const test = withPayment()
-      await test.ledger.requestWrite({
-        kind: "void",
-        gateway_ref: "ORD1",
-        amount_minor: "1000",
-        currency: "EUR",
-        idempotency_key: "k1",
-      })
-      if (outcome === "unknown") await test.ledger.updateWrite("k1", { outcome })
+      await voidWrite(test, "k1", { outcome })
       await expect(changes(test).apply(paid, voided)).resolves.toBe("unchanged")
       expect(test.payment.cancelled).toEqual([])
     })
