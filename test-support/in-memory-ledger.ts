@@ -93,6 +93,14 @@ export class InMemoryLedger implements PaymentLedger, SavedCardBook {
       .map((row) => ({ ...row }))
   }
 
+  async paidAttemptsDue(now: Date, limit: number): Promise<PaymentAttempt[]> {
+    return this.attempts
+      .filter((row) => row.state === "paid" && row.next_check_at && row.next_check_at <= now)
+      .sort((a, b) => (a.next_check_at?.getTime() ?? 0) - (b.next_check_at?.getTime() ?? 0))
+      .slice(0, limit)
+      .map((row) => ({ ...row }))
+  }
+
   async releasedAttempts({ cartIds, limit }: { cartIds?: string[]; limit: number }): Promise<PaymentAttempt[]> {
     return this.attempts
       .filter(

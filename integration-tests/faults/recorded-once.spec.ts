@@ -107,6 +107,39 @@ medusaIntegrationTestRunner({
       })
     })
 
+    it("records a back-office refund whose every notification was lost, with nobody acting: the job looks at the paid order again an hour on", async () => {
+      const { checkout, medusaOrderId, payment } = await paidCardOrder()
+      await capturePaymentWorkflow(getContainer()).run({ input: { payment_id: payment.id } })
+      const [capture] = await kit.gatewayOperations(checkout.orderId, "CAPTURE", "EXECUTED")
+      await simulator.control("POST", "/notifications/flush")
+      await settle()
+
+      // The back office refunds 5.00; every notification from now on is lost.
+      await simulator.control("POST", "/faults/notifications", { drop: 10 })
+      await simulator.gateway(`/operations/${capture.operationId}/refunds`, { amount: "500", currency: "EUR" })
+      const [backOffice] = await kit.gatewayOperations(checkout.orderId, "REFUND", "REFUNDED")
+      const minutesOn = (minutes: number) => new Date(Date.now() + minutes * 60_000)
+
+      // Not due yet ten minutes on: the job has nothing of this order to read.
+      await reconcilePendingSessions(getContainer(), minutesOn(10))
+      expect((await kit.paymentsOfOrder(medusaOrderId))[0].refunds).toEqual([])
+
+      // An hour on, the job's look records it; its next look, two hours later, finds nothing more.
+      await reconcilePendingSessions(getContainer(), minutesOn(61))
+      await reconcilePendingSessions(getContainer(), minutesOn(3 * 60 + 2))
+
+      const [recorded] = await kit.paymentsOfOrder(medusaOrderId)
+      expect(recorded.refunds.map((refund) => Number(refund.amount))).toEqual([5])
+      const { data } = await getContainer()
+        .resolve("query")
+        .graph({ entity: "refund", fields: ["metadata"], filters: { id: recorded.refunds[0].id } })
+      expect(data[0].metadata).toEqual({ nexi_operation_id: backOffice.operationId })
+      expect(await expectBooksAgree(kit, checkout.orderId, medusaOrderId)).toEqual({
+        capturedMinor: 1999,
+        refundedMinor: 500,
+      })
+    })
+
     it("records a back-office capture notified three times, while the job, a status poll and a staff Sync run, once", async () => {
       const { checkout, medusaOrderId, payment } = await paidCardOrder()
       expect(payment.captures).toEqual([])

@@ -874,7 +874,11 @@ medusaIntegrationTestRunner({
         await reconcilePendingSessions(container, new Date(Date.now() + 10 * 60_000))
 
         expect((await gatewayRequests("GET", `/orders/${charge.gateway_ref}`)).length).toBeGreaterThan(readsBefore)
-        expect(await ledger.findAttempt(charge.gateway_ref)).toMatchObject({ state: "paid", next_check_at: null })
+        expect(await ledger.findAttempt(charge.gateway_ref)).toMatchObject({
+          state: "paid",
+          checks: 0,
+          next_check_at: expect.any(Date),
+        })
       })
     })
 

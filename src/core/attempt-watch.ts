@@ -3,6 +3,10 @@
  * Each pending attempt is read with a growing pause (1, 2, 4 ... minutes, at most an hour),
  * so thousands of abandoned carts cost a few reads an hour each instead of one a minute, and
  * a paid attempt whose notification was lost is still found within minutes.
+ *
+ * A paid attempt is read again too, more and more rarely for about a month: a refund, void or
+ * capture cancel made in Nexi's back office whose notification was lost is then recorded in
+ * Medusa with nobody acting (the sync records what Medusa lacks, gateway-money-records.ts).
  */
 import type { AttemptPatch, PaymentAttempt } from "../modules/nexi-ledger/types"
 import type { PaymentStatus } from "./session-data"
@@ -16,18 +20,37 @@ export function pauseAfter(checks: number): number {
   return Math.min(FIRST_PAUSE_MS * 2 ** Math.min(checks, 16), LONGEST_PAUSE_MS)
 }
 
+/** A paid attempt's reads: after 1, 2, 4, 8 and 16 hours, then daily, 35 in all (about a month). */
+const PAID_FIRST_PAUSE_MS = 60 * 60 * 1000
+const PAID_LONGEST_PAUSE_MS = 24 * 60 * 60 * 1000
+export const PAID_CHECKS = 35
+
+/** An attempt turned paid: its reads start again from the first, an hour from now. */
+export function paidWatch(now: Date): AttemptPatch {
+  return { state: "paid", checks: 0, next_check_at: new Date(now.getTime() + PAID_FIRST_PAUSE_MS) }
+}
+
+/** The job read a paid attempt: the next read, or none after the last. */
+export function watchPaid(attempt: Pick<PaymentAttempt, "checks">, now: Date): AttemptPatch {
+  const checks = attempt.checks + 1
+  if (checks >= PAID_CHECKS) return { checks, next_check_at: null }
+  const pause = Math.min(PAID_FIRST_PAUSE_MS * 2 ** Math.min(checks, 16), PAID_LONGEST_PAUSE_MS)
+  return { checks, next_check_at: new Date(now.getTime() + pause) }
+}
+
 /**
  * What the ledger should hold for an attempt its live session owns, after a read found `status`.
  * `payableUntil`: a payment link can be paid until its expiry (7 to 90 days): watched until then.
  */
 export function watchAfterRead(
-  attempt: Pick<PaymentAttempt, "checks" | "created_at">,
+  attempt: Pick<PaymentAttempt, "checks" | "created_at" | "state">,
   status: PaymentStatus,
   now: Date,
   reason?: string,
   payableUntil?: Date,
 ): AttemptPatch {
-  if (status === "authorized" || status === "captured") return { state: "paid", next_check_at: null }
+  // Paid already (a notification's copy, the job's read of a paid order): its reads go on as they were.
+  if (status === "authorized" || status === "captured") return attempt.state === "paid" ? {} : paidWatch(now)
   if (status === "error" || status === "canceled") return { state: "closed", next_check_at: null, note: reason ?? null }
   const watchedUntil = Math.max(
     new Date(attempt.created_at).getTime() + MAX_ATTEMPT_AGE_MS,

@@ -3,13 +3,16 @@
  * finds: gateway orders and mobile transactions still pending (a payment whose notification
  * never came; every mobile payment, whose service sends none), orders no live session owns
  * any more (released if paid), writes whose answer was lost, and mobile refunds still being
- * followed; then deleted cards' contracts and payment links still to cancel at the gateway.
+ * followed; with the reads left, paid orders due for another look (what the back office did
+ * whose notification was lost); then deleted cards' contracts and payment links still to cancel
+ * at the gateway.
  * Each run makes at most READS_PER_RUN gateway reads for the payments. See docs/ledger.md.
  */
 
 import { randomUUID } from "node:crypto"
 import type { IPaymentModuleService, MedusaContainer } from "@medusajs/framework/types"
 import { Modules } from "@medusajs/framework/utils"
+import { watchPaid } from "../core/attempt-watch"
 import { cardSyncFor } from "../core/card/card-sync"
 import type { SyncOutcome } from "../core/medusa-payments"
 import { mobileSyncFor } from "../core/mobile/mobile-sync"
@@ -67,14 +70,17 @@ export function reconcileTransaction(
  * The gateway refs the run should read, without repeats: those of writes to settle (the
  * ledger lists orphans last) in at most half of the budget when attempts are due, then due
  * attempts: writes the job cannot settle (an orphan Medusa cannot record) never starve the
- * payments waiting to be read.
+ * payments waiting to be read. Paid orders due for another look take what is left.
  */
 async function candidates(ledger: PaymentLedger, now: Date, limit: number): Promise<string[]> {
   const writes = await ledger.writesToSettle(new Date(now.getTime() - STALE_REQUEST_MS), limit)
   const attemptRefs = unique((await ledger.dueAttempts(now, limit)).map((attempt) => attempt.gateway_ref))
   const writeRefs = unique(writes.map((write) => write.gateway_ref))
   const writeShare = Math.max(Math.ceil(limit / 2), limit - attemptRefs.length)
-  return unique([...writeRefs.slice(0, writeShare), ...attemptRefs]).slice(0, limit)
+  const refs = unique([...writeRefs.slice(0, writeShare), ...attemptRefs]).slice(0, limit)
+  const left = limit - refs.length
+  const paidRefs = left > 0 ? (await ledger.paidAttemptsDue(now, left)).map((attempt) => attempt.gateway_ref) : []
+  return unique([...refs, ...paidRefs]).slice(0, limit)
 }
 
 function unique(refs: string[]): string[] {
@@ -117,6 +123,9 @@ export async function reconcilePendingSessions(
   const refs = await candidates(ledger, now, Math.floor(READS_PER_RUN / READS_PER_RECONCILE))
   for (const ref of refs) {
     const attempt = await ledger.findAttempt(ref)
+    // Its next look is set before this one: a paid order that cannot be read waits its turn again.
+    if (attempt?.state === "paid" && attempt.next_check_at && attempt.next_check_at <= now)
+      await ledger.updateAttempt(ref, watchPaid(attempt, now))
     const provider = attempt && providerFor(providerIds, attempt.provider_identifier)
     if (!provider) continue
     summary.checked += 1

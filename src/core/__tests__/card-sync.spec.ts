@@ -169,7 +169,11 @@ describe("CardSync: a paid order whose cart the shopper's checkout is completing
     const { sync, calls, ledger } = await pendingSyncOf(false)
     await sync.notification(notification())
     expect(calls).toEqual(["read the order", "apply to Medusa"])
-    expect(await ledger.findAttempt(ORDER_ID)).toMatchObject({ state: "paid", next_check_at: null })
+    expect(await ledger.findAttempt(ORDER_ID)).toMatchObject({
+      state: "paid",
+      checks: 0,
+      next_check_at: expect.any(Date),
+    })
   })
 
   it("keeps the attempt watched when completing the cart fails: the next read completes it", async () => {

@@ -26,6 +26,7 @@ import type { GatewayClient } from "../../gateway/gateway-client"
 import { newOrderId } from "../../gateway/order-id"
 import { LANGUAGE_KEY } from "../../i18n/page-language"
 import type { PaymentLedger, SavedCardBook } from "../../modules/nexi-ledger/types"
+import { paidWatch } from "../attempt-watch"
 import { readCartContext, withoutCartContext } from "../cart-context"
 import { minorUnitsFor, requireField, toMedusaError } from "../medusa-errors"
 import type { NexiOptions } from "../options"
@@ -216,7 +217,7 @@ export class CardSessions {
     const { state, data } = await this.read(raw, "authorize the payment")
     const orderId = readCardSessionData(raw).order_id
     if (orderId && (state.status === "authorized" || state.status === "captured")) {
-      await this.deps.ledger("authorize the payment").updateAttempt(orderId, { state: "paid", next_check_at: null })
+      await this.deps.ledger("authorize the payment").updateAttempt(orderId, paidWatch(new Date()))
     }
     if (orderId && raw?.[SAVE_CARD_KEY] === true) {
       const { savedCards, gateway, logger } = this.deps

@@ -102,6 +102,14 @@ export class NexiLedgerService
     return due as unknown as PaymentAttempt[]
   }
 
+  async paidAttemptsDue(now: Date, limit: number): Promise<PaymentAttempt[]> {
+    const due = await this.listNexiPaymentAttempts(
+      { state: "paid", next_check_at: { $lte: now } },
+      { order: { next_check_at: "ASC" }, take: limit },
+    )
+    return due as unknown as PaymentAttempt[]
+  }
+
   async releasedAttempts({ cartIds, limit }: { cartIds?: string[]; limit: number }): Promise<PaymentAttempt[]> {
     const filter = cartIds ? { state: "released" as const, cart_id: cartIds } : { state: "released" as const }
     const rows = await this.listNexiPaymentAttempts(filter, { order: { released_at: "DESC" }, take: limit })

@@ -187,6 +187,8 @@ export interface PaymentLedger {
   attemptsOfSession(sessionId: string): Promise<PaymentAttempt[]>
   /** Attempts the reconciliation job should read now: the least read first, then the longest due. */
   dueAttempts(now: Date, limit: number): Promise<PaymentAttempt[]>
+  /** Paid attempts due for another read (attempt-watch.ts), the longest due first. */
+  paidAttemptsDue(now: Date, limit: number): Promise<PaymentAttempt[]>
   /** Attempts the plugin released, newest first; of the given carts only, when given. */
   releasedAttempts(filter: { cartIds?: string[]; limit: number }): Promise<PaymentAttempt[]>
 

@@ -183,6 +183,45 @@ describe("reconcilePendingSessions", () => {
     expect(test.syncCalls).toHaveLength(50)
   })
 
+  /** A paid attempt whose next look is `due`, `checks` looks in. */
+  async function paidAttempt(test: Test, gatewayRef: string, due: Date, checks = 0) {
+    await attempt(test, gatewayRef, { due: false })
+    await test.ledger.updateAttempt(gatewayRef, { state: "paid", checks, next_check_at: due })
+  }
+
+  it("looks again at paid orders with the reads the pending ones leave, the longest due first", async () => {
+    const test = withProviders("pp_nexi_nexi")
+    for (let i = 0; i < 45; i++) await attempt(test, `DUE${i}`)
+    await paidAttempt(test, "PAID_LATE", new Date(NOW.getTime() - 60_000))
+    await paidAttempt(test, "PAID_EARLY", new Date(NOW.getTime() - 3_600_000))
+    await paidAttempt(test, "PAID_NOT_YET", new Date(NOW.getTime() + 60_000))
+    for (let i = 0; i < 10; i++) await paidAttempt(test, `PAID_AFTER${i}`, new Date(NOW.getTime() - 30_000))
+    await runJob(test, NOW)
+    const refs = test.syncCalls.map(refOf)
+    expect(refs).toHaveLength(50)
+    expect(refs.slice(0, 45).every((ref) => ref?.startsWith("DUE"))).toBe(true)
+    expect(refs.slice(45, 47)).toEqual(["PAID_EARLY", "PAID_LATE"])
+    expect(refs).not.toContain("PAID_NOT_YET")
+  })
+
+  it("sets a paid order's next look before it reads it, so one that cannot be read waits its turn again", async () => {
+    const test = withProviders("pp_nexi_nexi")
+    await paidAttempt(test, "PAID_DOWN", DUE, 3)
+    test.syncAnswer = () => {
+      throw new Error("gateway unavailable")
+    }
+    const summary = await runJob(test, NOW)
+    expect(summary).toEqual({ checked: 1, outcomes: { failed: 1 } })
+    // The fourth look's pause is 16 hours (attempt-watch.ts).
+    expect(await test.ledger.findAttempt("PAID_DOWN")).toMatchObject({
+      checks: 4,
+      next_check_at: new Date(NOW.getTime() + 16 * 3_600_000),
+    })
+    test.syncCalls.length = 0
+    await runJob(test, new Date(NOW.getTime() + 60_000))
+    expect(test.syncCalls).toEqual([])
+  })
+
   it("lets orphaned writes take at most half the run when attempts are due, and reads an unknown write behind them", async () => {
     const test = withProviders("pp_nexi_nexi")
     for (let i = 0; i < 60; i++) {

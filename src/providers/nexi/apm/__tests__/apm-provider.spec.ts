@@ -370,7 +370,7 @@ describe("status reads", () => {
     expect(data.transaction_id).toBeDefined()
   })
 
-  it("stops reading a paid payment only once Medusa took it in: a failed completion leaves it watched", async () => {
+  it("moves a paid payment to the paid watch only once Medusa took it in: a failed completion leaves it watched as pending", async () => {
     const { data, sessionId } = await startedPayment("+4799991111")
     const transactionId = String(data.transaction_id)
     const failing = sync("PSP_B", undefined, async () => {
@@ -383,7 +383,11 @@ describe("status reads", () => {
     )
     expect(await ledger.findAttempt(transactionId)).toMatchObject({ state: "open" })
     await sync().session(sessionId)
-    expect(await ledger.findAttempt(transactionId)).toMatchObject({ state: "paid", next_check_at: null })
+    expect(await ledger.findAttempt(transactionId)).toMatchObject({
+      state: "paid",
+      checks: 0,
+      next_check_at: expect.any(Date),
+    })
   })
 
   it("syncs a timed-out payment as failed, with the reason", async () => {
@@ -789,7 +793,11 @@ describe("the ledger: attempts", () => {
     await control(data.transaction_id, "approve")
     await sync().session(sessionId)
     expect(applied.map((change) => change.payment.status)).toEqual(["pending", "captured"])
-    expect(await ledger.findAttempt(String(data.transaction_id))).toMatchObject({ state: "paid", next_check_at: null })
+    expect(await ledger.findAttempt(String(data.transaction_id))).toMatchObject({
+      state: "paid",
+      checks: 0,
+      next_check_at: expect.any(Date),
+    })
   })
 
   it("syncs a transaction its live session owns as that session's payment", async () => {

@@ -386,7 +386,7 @@ describe("card money writes through the ledger", () => {
     expect(await gateway.postCount("/orders/hpp")).toBe(1)
   })
 
-  it("records each hosted order with its token's hash before Medusa hears of it, and stops watching it once Medusa holds the payment", async () => {
+  it("records each hosted order with its token's hash before Medusa hears of it, and moves it to the paid watch once Medusa holds the payment", async () => {
     const { orderId } = await capturedPayment("payses_w1")
     expect(gateway.cradle().ledger.attempts).toEqual([
       expect.objectContaining({
@@ -394,7 +394,8 @@ describe("card money writes through the ledger", () => {
         session_id: "payses_w1",
         amount_minor: "2000",
         state: "paid",
-        next_check_at: null,
+        checks: 0,
+        next_check_at: expect.any(Date),
       }),
     ])
     expect(gateway.cradle().ledger.attempts[0].security_token_hash).toMatch(/^[0-9a-f]{64}$/)
