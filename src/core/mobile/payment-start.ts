@@ -65,9 +65,8 @@ export class PaymentStarts {
     if (started === "lost") throw lostStart(this.deps.method)
     await forgetRequestOf(this.deps, write)
     if ("refusal" in started) throw started.refusal
-    // Answered from the ledger: this session sent this request before. The key's replay is
-    // harmless and gives the answer again (its approval link).
-    return started.answer ?? (await this.deps.client.initializeWithIdempotency("payment", start.request, start.key))
+    if (!started.answer) throw lostStart(this.deps.method)
+    return started.answer
   }
 
   /**
@@ -146,6 +145,9 @@ async function startOnce(
       send: () => recover.send(),
       recover,
     })
+    // Made before, so answered from the ledger: the recovery's read by the key (a harmless
+    // replay) gives the service's answer, its approval link, again.
+    if (!recover.answer) await recover.find()
     return { transactionId, answer: recover.answer }
   } catch (error) {
     // A decline (201) is the service's own answer, which the session shows.
