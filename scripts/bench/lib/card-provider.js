@@ -37,7 +37,7 @@ function createCardProvider(cradle, options) {
  */
 function createCardSync(cradle, gatewayClient) {
   const { CardSync } = built("core/card/card-sync")
-  const { PaymentRecords } = built("core/medusa-payments")
+  const { PaymentRecords } = built("core/medusa-records")
   const { cardSyncPort } = built("core/card/card-sync")
   const ledger = cradle.nexi_ledger
   const records = new PaymentRecords(cradle)
