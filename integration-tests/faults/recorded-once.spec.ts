@@ -3,12 +3,15 @@
  * after its token: a refund or a capture made in Nexi's back office whose notification arrives
  * three times while the job, the storefront's status poll and a staff Sync read the same
  * payment becomes one Medusa refund or capture; a refund or a capture whose Medusa row Medusa
- * deleted after the gateway made it is recorded again; a forged notification makes the store read
- * nothing from the gateway, and a genuine one for a payment Medusa holds reads it once.
+ * deleted after the gateway made it is recorded again; a back-office refund whose every
+ * notification was lost is recorded by the job's later look at the paid order (and orders paid
+ * before the upgrade get those looks too); a forged notification makes the store read nothing
+ * from the gateway, and a genuine one for a payment Medusa holds reads it once.
  */
-import { Modules } from "@medusajs/framework/utils"
+import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { capturePaymentWorkflow, refundPaymentWorkflow } from "@medusajs/medusa/core-flows"
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { Migration20261208000000 } from "../../src/modules/nexi-ledger/migrations/Migration20261208000000"
 import { reconcilePendingSessions, reconcileSession } from "../../src/reconciliation/reconcile-pending-sessions"
 import { adminHeaders } from "../support/admin-auth"
 import { CARDS, CheckoutKit, countWebhookEvents } from "../support/checkout-kit"
@@ -138,6 +141,31 @@ medusaIntegrationTestRunner({
         capturedMinor: 1999,
         refundedMinor: 500,
       })
+    })
+
+    it("starts the looks of orders paid in the month before the upgrade, and of no older one", async () => {
+      const knex = getContainer().resolve(ContainerRegistrationKeys.PG_CONNECTION)
+      const attempt = (orderId: string) => knex("nexi_payment_attempt").where({ gateway_ref: orderId })
+      // Two paid orders as the version before left them, their watch ended: one of last week, one of 40 days ago.
+      const recent = (await paidCardOrder()).checkout.orderId
+      const old = (await paidCardOrder()).checkout.orderId
+      await attempt(recent).update({
+        checks: 3,
+        next_check_at: null,
+        updated_at: knex.raw("now() - interval '7 days'"),
+      })
+      await attempt(old).update({ checks: 3, next_check_at: null, updated_at: knex.raw("now() - interval '40 days'") })
+
+      const migration = new Migration20261208000000({} as never, {} as never)
+      await migration.up()
+      for (const query of migration.getQueries()) await knex.raw(query as string)
+
+      const started = await attempt(recent).first()
+      expect(started).toMatchObject({ state: "paid", checks: 0 })
+      const inMinutes = (new Date(started.next_check_at).getTime() - Date.now()) / 60_000
+      expect(inMinutes).toBeGreaterThan(55)
+      expect(inMinutes).toBeLessThanOrEqual(60)
+      expect(await attempt(old).first()).toMatchObject({ state: "paid", checks: 3, next_check_at: null })
     })
 
     it("records a back-office capture notified three times, while the job, a status poll and a staff Sync run, once", async () => {
