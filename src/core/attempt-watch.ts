@@ -16,8 +16,9 @@ export const MAX_ATTEMPT_AGE_MS = 24 * 60 * 60 * 1000
 const FIRST_PAUSE_MS = 60 * 1000
 const LONGEST_PAUSE_MS = 60 * 60 * 1000
 
-export function pauseAfter(checks: number): number {
-  return Math.min(FIRST_PAUSE_MS * 2 ** Math.min(checks, 16), LONGEST_PAUSE_MS)
+/** The pause before the next read: `first`, doubled with each read, at most `longest`. */
+export function pauseAfter(checks: number, first = FIRST_PAUSE_MS, longest = LONGEST_PAUSE_MS): number {
+  return Math.min(first * 2 ** Math.min(checks, 16), longest)
 }
 
 /** A paid attempt's reads: after 1, 2, 4, 8 and 16 hours, then daily, 35 in all (about a month). */
@@ -34,7 +35,7 @@ export function paidWatch(now: Date): AttemptPatch {
 export function watchPaid(attempt: Pick<PaymentAttempt, "checks">, now: Date): AttemptPatch {
   const checks = attempt.checks + 1
   if (checks >= PAID_CHECKS) return { checks, next_check_at: null }
-  const pause = Math.min(PAID_FIRST_PAUSE_MS * 2 ** Math.min(checks, 16), PAID_LONGEST_PAUSE_MS)
+  const pause = pauseAfter(checks, PAID_FIRST_PAUSE_MS, PAID_LONGEST_PAUSE_MS)
   return { checks, next_check_at: new Date(now.getTime() + pause) }
 }
 
