@@ -46,6 +46,7 @@ async function syncOf(
     medusaAnswers = async (): Promise<SyncOutcome> => "unchanged",
     release = async (): Promise<"voided" | "nothing_paid"> => "nothing_paid",
     settledNow,
+    sessionGone = false,
   }: {
     checkoutHoldsCart?: boolean
     state?: "open" | "paid" | "superseded"
@@ -56,9 +57,12 @@ async function syncOf(
     release?: (ledger: InMemoryLedger) => Promise<"voided" | "nothing_paid">
     /** The order once settling the writes sent one cut off before the first read. */
     settledNow?: OrderDetails
+    /** Medusa holds no payment session of that id any more. */
+    sessionGone?: boolean
   } = {},
 ) {
   const calls: string[] = []
+  const errors: string[] = []
   const applied: GatewayPayment[] = []
   const ledger = new InMemoryLedger()
   await ledger.openAttempt({
@@ -91,7 +95,7 @@ async function syncOf(
   const sync = new CardSync({
     gateway,
     ledger,
-    sessions: { session: async () => ({ ...session, status: sessionStatus }) },
+    sessions: { session: async () => (sessionGone ? undefined : { ...session, status: sessionStatus }) },
     medusa: {
       apply: async (_session, payment) => {
         calls.push("apply to Medusa")
@@ -100,8 +104,9 @@ async function syncOf(
       },
       checkoutCompleting: async (_session, _status, cartId) => checkoutHoldsCart && cartId === "cart_1",
     },
+    logger: { error: (message: string) => errors.push(message) } as never,
   })
-  return { sync, calls, applied, ledger }
+  return { sync, calls, applied, ledger, errors }
 }
 
 function notification(orderId = ORDER_ID) {
@@ -192,6 +197,18 @@ describe("CardSync: a paid order whose cart the shopper's checkout is completing
 })
 
 describe("CardSync: a payment no live session owns", () => {
+  it("gives back nothing of a payment Medusa took in whose session is gone, and says so", async () => {
+    const { sync, calls, ledger, errors } = await syncOf(CAPTURED, { state: "paid", sessionGone: true })
+    await expect(sync.attempt(ORDER_ID)).resolves.toBe("unchanged")
+    await expect(sync.notification(notification())).resolves.toBe("unchanged")
+    expect(calls).not.toContain("release")
+    expect(await ledger.findAttempt(ORDER_ID)).toMatchObject({ state: "paid" })
+    expect(errors).toEqual([
+      expect.stringMatching(/gateway order ORD1 is paid and Medusa took the payment in, .*nothing was given back/),
+      expect.stringMatching(/gateway order ORD1 is paid/),
+    ])
+  })
+
   it("releases a link's payment whose order was cancelled meanwhile, instead of marking its attempt paid", async () => {
     const { sync, calls, ledger } = await syncOf(AUTHORIZED, {
       state: "open",

@@ -192,6 +192,14 @@ export class CardSync {
     // A released attempt is done: its writes are settled now. A later read (the void's own
     // notification) must not turn it into a closed one, which staff no longer see as released.
     if (!attempt || attempt.state === "released") return "unchanged"
+    // Medusa took this payment in: its money is a Medusa payment's, which only Medusa's cancel or
+    // refund gives back. Released here, it would be taken from an order: nothing is sent.
+    if (attempt.state === "paid") {
+      this.deps.logger?.error(
+        `nexi: gateway order ${orderId} is paid and Medusa took the payment in, but payment session ${attempt.session_id ?? "(none)"} no longer owns it; nothing was given back: check the order's payment`,
+      )
+      return "unchanged"
+    }
     const why = session ? "a hosted order the cart had replaced" : "a hosted order whose payment session was deleted"
     const released = await this.deps.gateway.release(attempt, read, attempt.note ?? why)
     if (released !== "nothing_paid") return "unchanged"
